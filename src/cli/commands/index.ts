@@ -1,0 +1,14 @@
+/** Every command of the CLI, in the order --help lists them. */
+import type { SpgateCommand } from '../command.js';
+import { runCommand } from './run.js';
+import { conformanceCommand } from './conformance.js';
+import { loadCommand } from './load.js';
+import { serveCommand } from './serve.js';
+import { reportCommand } from './report.js';
+import { compareCommand } from './compare.js';
+import { analyzeCommand } from './analyze.js';
+import { replayCommand } from './replay.js';
+
+export const commands: SpgateCommand[] = [
+  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand,
+];

@@ -1,0 +1,41 @@
+/** One error catalogue for spgate itself (not for the API under test). Codes are stable. */
+
+export const ERROR_CATALOGUE = {
+  SPGATE_ERR_USAGE: { exit: 2, summary: 'invalid command-line usage (unknown flag, missing argument)' },
+  SPGATE_ERR_FILE_NOT_FOUND: { exit: 2, summary: 'a file named on the command line does not exist or cannot be read' },
+  SPGATE_ERR_TARGET_INVALID: { exit: 2, summary: 'the target file does not parse or fails validation' },
+  SPGATE_ERR_PROFILE_INVALID: { exit: 2, summary: 'a load profile file does not parse or fails validation' },
+  SPGATE_ERR_PROFILE_UNKNOWN: { exit: 2, summary: 'no built-in profile has that name and no such file exists' },
+  SPGATE_ERR_SUITE_UNKNOWN: { exit: 2, summary: 'no conformance suite has that name' },
+  SPGATE_ERR_BASE_URL_INVALID: { exit: 2, summary: 'the base URL is not an absolute http(s) URL' },
+  SPGATE_ERR_KEY_ENV_MISSING: { exit: 2, summary: 'a key given as env:NAME names an unset environment variable' },
+  SPGATE_ERR_CAPS_REQUIRED: { exit: 2, summary: 'a non-loopback target must state maxRps' },
+  SPGATE_ERR_WRITES_NOT_ALLOWED: { exit: 2, summary: 'the run needs writes but the target file does not set allowWrites' },
+  SPGATE_ERR_RESULTS_INVALID: { exit: 2, summary: 'a results JSON file does not parse or fails validation' },
+  SPGATE_ERR_TRACE_INVALID: { exit: 2, summary: 'a trace file has a line that is not a valid trace record' },
+  SPGATE_ERR_TARGET_UNREACHABLE: { exit: 3, summary: 'the target did not accept connections' },
+  SPGATE_ERR_ABORTED: { exit: 3, summary: 'the run was interrupted (SIGINT/SIGTERM) and partial results were written' },
+  SPGATE_ERR_REPORTER_FAILED: { exit: 1, summary: 'a reporter threw; the results file was still written' },
+  SPGATE_ERR_INTERNAL: { exit: 3, summary: 'an unexpected internal error (a bug in spgate)' },
+} as const;
+
+export type SpgateErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** An error spgate reports to the user as one line, with a stable code and an exit code. */
+export class SpgateError extends Error {
+  readonly code: SpgateErrorCode;
+  readonly exitCode: number;
+  constructor(code: SpgateErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SpgateError';
+    this.code = code;
+    this.exitCode = ERROR_CATALOGUE[code].exit;
+  }
+}
+
+/** Formats any thrown value as the one line spgate prints (never a stack trace). */
+export function oneLine(err: unknown): string {
+  if (err instanceof SpgateError) return `spgate: ${err.code}: ${err.message}`;
+  const msg = err instanceof Error ? err.message : String(err);
+  return `spgate: SPGATE_ERR_INTERNAL: ${msg.split('\n')[0]}`;
+}

@@ -1,0 +1,101 @@
+/**
+ * Named faults of the reference server: each switches on exactly one realistic spec violation, so the test
+ * suite can prove that the check written for it fails (and that the clean server gives no finding).
+ * `catches` names the clause whose check must report it.
+ */
+
+export interface FaultInfo {
+  description: string;
+  /** Clause id that must produce a finding when this fault is on. */
+  catches: string;
+  /** Which side of spgate catches it. */
+  by: 'conformance' | 'load' | 'both';
+}
+
+export const FAULTS = {
+  // auth and scopes
+  'auth-legacy-prefix-rejected': { description: 'pk_live_ and pk_test_ keys are refused with 401', catches: '5.auth.prefixes', by: 'conformance' },
+  'auth-expired-accepted': { description: 'expired keys are still accepted', catches: '5.auth.expired', by: 'conformance' },
+  'auth-revoked-accepted': { description: 'revoked keys are still accepted', catches: '5.auth.revoked', by: 'conformance' },
+  'auth-bad-key-403': { description: 'an unknown key gets 403 instead of 401', catches: '5.auth.bad-secret', by: 'conformance' },
+  'auth-scheme-lenient': { description: 'Authorization without the Bearer scheme (the bare key) is accepted', catches: '5.auth.scheme', by: 'conformance' },
+  'attachments-single-scope': { description: 'attachment download needs only conversations:read', catches: '4.6.scopes', by: 'conformance' },
+  'readonly-can-write': { description: 'a key without conversations:write can assign', catches: '5.scope.missing', by: 'conformance' },
+  'chat-ownership-leak': { description: 'another connection of the workspace can read and cancel a chat turn', catches: '4.1.chat.owner-only', by: 'conformance' },
+  'chat-member-allowed': { description: 'a key whose holder is no longer owner/admin can still read chats', catches: '4.1.chat.admin-only', by: 'conformance' },
+  // errors
+  'request-id-mismatch': { description: 'X-Request-Id differs from error.requestId', catches: '7.request-id.matches', by: 'conformance' },
+  'request-id-missing-on-success': { description: 'successful responses carry no X-Request-Id', catches: '7.request-id.header', by: 'both' },
+  'not-found-code': { description: 'unknown routes answer 404 with code "not_found"', catches: '7.route.not-found', by: 'conformance' },
+  'error-envelope-flat': { description: 'errors are { code, message } without the envelope', catches: '7.error.envelope', by: 'conformance' },
+  'unknown-status-code': { description: 'resolve with an undefined status key answers conversations.invalid_resolution_status', catches: '7.unknown-status', by: 'conformance' },
+  // pagination and cursors
+  'cursor-lenient': { description: 'a tampered cursor is accepted (treated as the first page)', catches: '4.4.cursor.tampered', by: 'conformance' },
+  'cursor-unbound-filter': { description: 'a cursor issued for one filter is accepted with another', catches: '4.4.cursor.filter-bound', by: 'conformance' },
+  'limit-unbounded': { description: 'limit above 100 is honoured', catches: '4.4.limit.max', by: 'conformance' },
+  'limit-default-20': { description: 'the default page size is 20', catches: '4.4.limit.default', by: 'conformance' },
+  'cursor-offset': { description: 'cursors are offsets: deleting an item between pages skips another', catches: '4.4.cursor.stable-under-writes', by: 'conformance' },
+  'has-more-stale': { description: 'the last page says hasMore: true with nextCursor null', catches: '4.4.has-more', by: 'conformance' },
+  'search-case-sensitive': { description: 'text search is case-sensitive', catches: '4.4.search', by: 'conformance' },
+  'search-skips-company': { description: 'text search ignores the company field', catches: '4.4.search', by: 'conformance' },
+  'identity-single-param': { description: 'identity lookup accepts identityIdentifier alone', catches: '4.4.identity.pair', by: 'conformance' },
+  'articles-has-more': { description: 'the articles list returns hasMore and ignores after', catches: '4.10.articles.after', by: 'conformance' },
+  // idempotency
+  'idempotency-ignores-body': { description: 'a reused key with a different body replays the first response', catches: '4.7.idempotency.conflict', by: 'conformance' },
+  'idempotency-double-effect': { description: 'an identical retry under the same key runs the operation again', catches: 'idempotency.replay', by: 'conformance' },
+  'idempotency-key-length': { description: 'Idempotency-Key of 7 characters is accepted', catches: '4.7.idempotency.key-length', by: 'conformance' },
+  'idempotency-race': { description: 'concurrent requests with one key both take effect', catches: 'idempotency.concurrent', by: 'conformance' },
+  'idempotency-cross-connection': { description: 'idempotency keys are shared across connections', catches: 'idempotency.per-connection', by: 'conformance' },
+  'collection-key-pattern-lenient': { description: 'collection update accepts keys with spaces or over 128 characters', catches: '4.9.idempotency.key-pattern', by: 'conformance' },
+  // status and priority keys
+  'resolve-active-accepted': { description: 'resolve with an active-type key succeeds', catches: '3.resolve.active-key-rejected', by: 'conformance' },
+  'resolve-default-closed': { description: 'resolve without status moves to closed instead of the default completed status', catches: '3.resolve.default-status', by: 'conformance' },
+  'assign-reopens': { description: 'assign moves the conversation back to open', catches: '3.assign.status-unchanged', by: 'conformance' },
+  'assign-empty-team-kept': { description: 'team "" does not clear the team', catches: '3.assign.sets-and-clears', by: 'conformance' },
+  // resource shapes
+  'conversation-omits-nulls': { description: 'conversation keys with null values are omitted', catches: '2.conversation.shape', by: 'conformance' },
+  'customer-count-string': { description: 'customer conversationCount is a string', catches: '2.customer.shape', by: 'conformance' },
+  'turn-missing-expires': { description: 'chat turns lack expiresAt', catches: '2.turn.shape', by: 'conformance' },
+  // customers
+  'soft-delete-listed': { description: 'soft-deleted customers still appear in lists', catches: '3.customer.soft-delete-unlisted', by: 'conformance' },
+  'delete-not-idempotent': { description: 'deleting a deleted customer answers 404', catches: '4.5.delete.idempotent', by: 'conformance' },
+  'delete-hard': { description: 'delete removes the customer so its conversations no longer resolve it', catches: '3.customer.soft-delete-history', by: 'conformance' },
+  // attachments
+  'attachment-expiry-long': { description: 'signed URLs expire after one hour', catches: '4.6.expiry', by: 'conformance' },
+  'attachment-external-200': { description: 'external attachments return a descriptor instead of 422', catches: '4.6.unavailable-422', by: 'conformance' },
+  'attachment-deleted-downloadable': { description: 'attachments of deleted messages are downloadable', catches: '4.6.deleted', by: 'conformance' },
+  // assistant
+  'cancel-completed-200': { description: 'cancelling a completed turn answers 200', catches: '3.turn.cancel-completed-409', by: 'conformance' },
+  'cancel-repeat-409': { description: 'repeating a cancel answers 409', catches: '3.turn.cancel-repeat-safe', by: 'conformance' },
+  'sessions-oldest-first': { description: 'sessions are listed oldest activity first', catches: '4.3.sessions.order', by: 'conformance' },
+  'sessions-archived-hidden': { description: 'archived sessions are left out of the list', catches: '4.3.sessions.archived-included', by: 'conformance' },
+  'sessions-unbounded': { description: 'the sessions list returns more than 100 chats', catches: '4.3.sessions.max-100', by: 'conformance' },
+  // help center
+  'collection-stale-accepted': { description: 'a stale expectedRevision is accepted', catches: '4.9.collection.expected-revision', by: 'conformance' },
+  'collection-revision-static': { description: 'the revision does not advance on update', catches: '4.9.collection.revision-advances', by: 'conformance' },
+  'collection-undelegated': { description: 'a connection that is not delegated can update collections', catches: '4.9.collection.delegation', by: 'conformance' },
+  // limits
+  'body-limit-ignored': { description: 'read bodies above 1 KB are accepted', catches: '8.body.read-limit', by: 'conformance' },
+  'write-body-limit-ignored': { description: 'write bodies above 64 KB are accepted', catches: '8.body.write-limit', by: 'conformance' },
+  'body-limit-code': { description: '413 answers carry code "payload_too_large"', catches: '8.body.code', by: 'conformance' },
+  // rate limits
+  'ratelimit-headers-missing-on-errors': { description: 'RateLimit-* headers are missing on 4xx responses', catches: '8.ratelimit.headers', by: 'both' },
+  'ratelimit-no-retry-after': { description: '429 answers carry no Retry-After', catches: '8.ratelimit.retry-after', by: 'both' },
+  'ratelimit-429-code': { description: '429 body code is "too_many_requests"', catches: '8.ratelimit.429-code', by: 'both' },
+  'ratelimit-shared-classes': { description: 'read and write share one budget', catches: '8.ratelimit.classes-isolated', by: 'load' },
+  'ratelimit-over-admit': { description: 'the limiter admits budget + 5 requests per window', catches: '8.ratelimit.over-admission', by: 'load' },
+  'ratelimit-early-429': { description: 'the limiter refuses once 80% of the budget is used', catches: '8.ratelimit.under-admission', by: 'load' },
+  'ratelimit-reset-ms': { description: 'RateLimit-Reset is in milliseconds', catches: '8.ratelimit.reset-plausible', by: 'both' },
+  'ratelimit-remaining-stuck': { description: 'RateLimit-Remaining never decreases', catches: '8.ratelimit.remaining-decreases', by: 'load' },
+  'ratelimit-no-restore': { description: 'the budget is restored one window later than Reset says', catches: '8.ratelimit.reset-restores', by: 'load' },
+  'ratelimit-remaining-negative': { description: 'RateLimit-Remaining goes negative when exhausted', catches: '8.ratelimit.remaining-bounds', by: 'both' },
+  'ratelimit-retry-after-short': { description: 'Retry-After is shorter than the time until the budget returns', catches: '8.ratelimit.retry-after-honoured', by: 'load' },
+} as const satisfies Record<string, FaultInfo>;
+
+export type FaultName = keyof typeof FAULTS;
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+/** True when the string names a fault. */
+export function isFaultName(name: string): name is FaultName {
+  return Object.hasOwn(FAULTS, name);
+}

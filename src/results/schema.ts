@@ -1,0 +1,211 @@
+/**
+ * The versioned results document: the single input of every reporter, written by `--json` and by
+ * `spgate run`, read back by `spgate report` and `spgate compare`.
+ */
+import { z } from 'zod';
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+const Basis = z.enum(['spec', 'standard', 'assumed']);
+
+export const ExchangeRecord = z.object({
+  id: z.string(),
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().optional(),
+    bodyBytes: z.number(),
+    keyRole: z.string().optional(),
+  }),
+  response: z.object({
+    status: z.number().int(),
+    headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    body: z.string(),
+    bodyBytes: z.number(),
+    json: z.unknown().optional(),
+    jsonError: z.string().optional(),
+  }).optional(),
+  error: z.object({ kind: z.string(), message: z.string() }).optional(),
+  timings: z.object({ start: z.number(), headers: z.number().optional(), total: z.number() }),
+});
+
+export const FindingRecord = z.object({
+  checkId: z.string(),
+  clause: z.string(),
+  basis: Basis,
+  severity: z.enum(['error', 'warning']),
+  title: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+  exchangeIds: z.array(z.string()),
+  reproduction: z.object({
+    seed: z.number().optional(),
+    path: z.string().optional(),
+    curl: z.array(z.string()),
+    command: z.string().optional(),
+  }).optional(),
+  source: z.string(),
+});
+export type FindingRecord = z.infer<typeof FindingRecord>;
+
+export const CheckStatus = z.enum(['passed', 'failed', 'warned', 'skipped', 'error']);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+
+export const CheckResult = z.object({
+  checkId: z.string(),
+  clause: z.string(),
+  basis: Basis,
+  suite: z.string(),
+  title: z.string(),
+  status: CheckStatus,
+  /** Why skipped / errored. */
+  reason: z.string().optional(),
+  /** Generated cases (property runs) or requests evaluated. */
+  cases: z.number().int().nonnegative(),
+  findings: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const RouteClass = z.enum(['read', 'write']);
+export type RouteClass = z.infer<typeof RouteClass>;
+export const StatusFamily = z.enum(['2xx', '429', 'other']);
+
+/** Latency summary of one HDR histogram (values in milliseconds). */
+export const LatencySummary = z.object({
+  class: RouteClass,
+  family: StatusFamily,
+  /** true: measured from the intended send time (coordinated-omission corrected). */
+  corrected: z.boolean(),
+  count: z.number().int().nonnegative(),
+  min: z.number(),
+  mean: z.number(),
+  max: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  /** [percentile, ms] points of the HDR percentile distribution, for the chart. */
+  curve: z.array(z.tuple([z.number(), z.number()])),
+  /** Base64 compressed HDR histogram (hdr-histogram-js encodeIntoCompressedBase64), mergeable. */
+  hdr: z.string(),
+});
+export type LatencySummary = z.infer<typeof LatencySummary>;
+
+const RateLimitSnapshot = z.object({ limit: z.number().nullable(), remaining: z.number().nullable(), reset: z.number().nullable() });
+
+export const TimelinePoint = z.object({
+  /** Seconds since the profile started. */
+  t: z.number(),
+  sent: z.number().int(),
+  completed: z.number().int(),
+  dropped: z.number().int(),
+  byFamily: z.record(z.string(), z.number().int()),
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  p99: z.number().nullable(),
+  rateLimit: z.object({ read: RateLimitSnapshot.optional(), write: RateLimitSnapshot.optional() }),
+  /** 429s seen in this second, per class. */
+  refused: z.object({ read: z.number().int(), write: z.number().int() }),
+});
+export type TimelinePoint = z.infer<typeof TimelinePoint>;
+
+export const SampleRef = z.object({
+  /** ms since the profile (or trace) started. */
+  t: z.number(),
+  status: z.number().int(),
+  requestId: z.string().optional(),
+  class: RouteClass.optional(),
+});
+
+export const RateLimitViolation = z.object({
+  /** Clause id, e.g. 8.ratelimit.over-admission. */
+  rule: z.string(),
+  class: RouteClass.optional(),
+  message: z.string(),
+  /** Window the violation happened in, ms since start. */
+  window: z.object({ start: z.number(), end: z.number() }).optional(),
+  samples: z.array(SampleRef),
+});
+export type RateLimitViolation = z.infer<typeof RateLimitViolation>;
+
+export const RateLimitClassAnalysis = z.object({
+  class: RouteClass,
+  samples: z.number().int(),
+  admitted: z.number().int(),
+  refused: z.number().int(),
+  observedLimit: z.number().nullable(),
+  limitConstant: z.boolean(),
+  windowSeconds: z.number().nullable(),
+  model: z.enum(['fixed-window', 'sliding-window', 'token-bucket', 'unknown']),
+  /** Inferred windows (ms since start) and what was admitted in each. */
+  windows: z.array(z.object({ start: z.number(), end: z.number(), admitted: z.number().int(), refused: z.number().int() })),
+  explanation: z.string(),
+});
+
+export const RateLimitAnalysis = z.object({
+  classes: z.array(RateLimitClassAnalysis),
+  violations: z.array(RateLimitViolation),
+});
+export type RateLimitAnalysis = z.infer<typeof RateLimitAnalysis>;
+
+export const ThresholdResult = z.object({
+  expression: z.string(),
+  ok: z.boolean(),
+  actual: z.string(),
+});
+export type ThresholdResult = z.infer<typeof ThresholdResult>;
+
+export const ProfileResult = z.object({
+  name: z.string(),
+  description: z.string(),
+  model: z.enum(['closed', 'open']),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  /** The configuration actually run (after caps). */
+  config: z.record(z.string(), z.unknown()),
+  totals: z.object({
+    sent: z.number().int(),
+    completed: z.number().int(),
+    dropped: z.number().int(),
+    /** Transport errors (resets, timeouts). */
+    errors: z.number().int(),
+    byStatus: z.record(z.string(), z.number().int()),
+    byClass: z.object({ read: z.number().int(), write: z.number().int() }),
+  }),
+  throughput: z.object({ meanRps: z.number(), peakRps: z.number() }),
+  latency: z.array(LatencySummary),
+  timeline: z.array(TimelinePoint),
+  thresholds: z.array(ThresholdResult),
+  rateLimit: RateLimitAnalysis,
+  /** Path of the NDJSON trace, when one was written. */
+  trace: z.string().optional(),
+  status: z.enum(['passed', 'failed', 'aborted', 'error']),
+  error: z.string().optional(),
+});
+export type ProfileResult = z.infer<typeof ProfileResult>;
+
+export const Results = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  meta: z.object({
+    tool: z.object({ name: z.literal('spgate'), version: z.string() }),
+    command: z.string(),
+    target: z.object({ name: z.string(), baseUrl: z.string(), embedded: z.boolean() }),
+    seed: z.number().optional(),
+    runs: z.number().optional(),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+    aborted: z.boolean(),
+    abortReason: z.string().optional(),
+    environment: z.object({ node: z.string(), platform: z.string(), arch: z.string(), cpus: z.number(), hostname: z.string().optional() }),
+  }),
+  verdict: z.enum(['passed', 'failed', 'aborted', 'error']),
+  checks: z.array(CheckResult),
+  findings: z.array(FindingRecord),
+  exchanges: z.array(ExchangeRecord),
+  load: z.array(ProfileResult),
+  errors: z.array(z.string()),
+});
+export type Results = z.infer<typeof Results>;

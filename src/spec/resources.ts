@@ -1,0 +1,184 @@
+/**
+ * zod schemas of the API's resources (spec part 2). Objects are strict (unknown keys rejected) except where
+ * the spec says "additional keys allowed" (the answer object and action proposals) or says the object is
+ * free-form. Fields whose required-ness the spec leaves "not shown" are optional.
+ */
+import { z } from 'zod';
+
+/** ISO 8601 date-time with an offset or Z (spec part 2: "All timestamps are strings in date-time format"). */
+export const DateTime = z.iso.datetime({ offset: true });
+
+/** Status and priority key pattern (spec part 2, Conversation). */
+export const STATUS_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const StatusKey = z.string().regex(STATUS_KEY_PATTERN);
+
+const FreeObject = z.record(z.string(), z.unknown());
+
+/** Customer (item of the customer list); required-ness of fields: not shown, so all but id are optional. */
+export const Customer = z.strictObject({
+  id: z.string(),
+  externalId: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  company: z.string().nullable().optional(),
+  language: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional(),
+  avatarUrl: z.string().nullable().optional(),
+  claimedEmail: z.string().nullable().optional(),
+  emailStatus: z.string().nullable().optional(),
+  lastActiveChannel: z.string().nullable().optional(),
+  firstContactAt: DateTime.nullable().optional(),
+  lastSeenAt: DateTime.nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  metadata: FreeObject.optional(),
+  createdAt: DateTime.optional(),
+  updatedAt: DateTime.optional(),
+  conversationCount: z.number().int().optional(),
+});
+export type Customer = z.infer<typeof Customer>;
+
+/** Conversation: every key always present; null where unset; routingNotes may be absent. */
+export const Conversation = z.strictObject({
+  id: z.string(),
+  externalId: z.string().nullable(),
+  subject: z.string(),
+  status: StatusKey,
+  priority: StatusKey,
+  channel: z.string(),
+  customerId: z.string(),
+  assignee: FreeObject.nullable(),
+  team: z.string().nullable(),
+  tags: z.array(z.string()),
+  externalObject: FreeObject.nullable(),
+  metadata: FreeObject,
+  channelIdentityId: z.string().nullable(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  routingNotes: FreeObject.nullable().optional(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+/** Action proposal inside an answer (additional keys allowed). */
+export const ActionProposal = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  target: FreeObject,
+  before: FreeObject,
+  after: FreeObject,
+  confirmationRequired: z.boolean(),
+});
+
+/** The `answer` object of a completed turn (additional keys allowed). */
+export const Answer = z.looseObject({
+  answer: z.string(),
+  warnings: z.array(z.string()),
+  citations: z.array(FreeObject),
+  proposals: z.array(FreeObject),
+  actionProposals: z.array(ActionProposal),
+});
+
+export const UNDO_STATUSES = ['available', 'changed', 'unavailable', 'undone'] as const;
+
+/** Action receipt (item of actionConfirmations). */
+export const ActionReceipt = z.strictObject({
+  id: z.string(),
+  proposalId: z.string(),
+  runId: z.string(),
+  effectId: z.string(),
+  type: z.string(),
+  target: FreeObject,
+  before: FreeObject,
+  after: FreeObject,
+  confirmedAt: DateTime,
+  undo: z.strictObject({ status: z.enum(UNDO_STATUSES), undoneAt: DateTime.optional() }).optional(),
+});
+
+/** Assistant chat turn (`data` of the turn endpoints). */
+export const ChatTurn = z.strictObject({
+  id: z.string(),
+  sessionId: z.string(),
+  conversationId: z.string(),
+  runId: z.string(),
+  status: z.string(),
+  question: z.string(),
+  approvalMode: z.string().optional(),
+  retryOfTurnId: z.string().optional(),
+  answer: Answer.optional(),
+  actionConfirmations: z.array(ActionReceipt).optional(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  expiresAt: DateTime,
+});
+export type ChatTurn = z.infer<typeof ChatTurn>;
+
+/** Assistant chat session (item of the session list). archivedAt is null/absent while not archived. */
+export const ChatSession = z.strictObject({
+  id: z.string(),
+  conversationId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  lastActivityAt: DateTime,
+  retentionExpiresAt: DateTime,
+  archivedAt: DateTime.nullable().optional(),
+});
+export type ChatSession = z.infer<typeof ChatSession>;
+
+/** Attachment download descriptor (spec 4.6). */
+export const AttachmentDescriptor = z.strictObject({
+  url: z.string(),
+  expiresAt: DateTime,
+  filename: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+});
+export type AttachmentDescriptor = z.infer<typeof AttachmentDescriptor>;
+
+export const CollectionTranslation = z.strictObject({
+  locale: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  revision: z.number().int(),
+});
+
+/** Help Center collection (spec 4.9). parentId is null (or empty) for a root collection. */
+export const Collection = z.strictObject({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  position: z.number().int(),
+  articleCount: z.number().int(),
+  revision: z.number().int(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  translations: z.array(CollectionTranslation),
+});
+export type Collection = z.infer<typeof Collection>;
+
+/** Error envelope: `{ error: { code, message, requestId } }`. */
+export const ErrorEnvelope = z.strictObject({
+  error: z.strictObject({ code: z.string(), message: z.string(), requestId: z.string() }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** Standard list page (spec 4.11). */
+export function ListPage<T extends z.ZodType>(item: T) {
+  return z.strictObject({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
+}
+
+/** Articles page: `data` and `nextCursor`, no `hasMore` (spec 4.10). Item shape: not shown. */
+export const ArticlesPage = z.strictObject({ data: z.array(z.unknown()), nextCursor: z.string().nullable() });
+
+/** `{ data: <item> }` envelope used by the turn endpoints. */
+export function DataEnvelope<T extends z.ZodType>(item: T) {
+  return z.strictObject({ data: item });
+}
+
+export const CustomerPage = ListPage(Customer);
+export const TurnEnvelope = DataEnvelope(ChatTurn);
+export const SessionList = z.strictObject({ data: z.array(ChatSession) });

@@ -1,0 +1,149 @@
+/**
+ * The target file: where the API is, which keys to use for which role, what to assume where the spec says
+ * "not shown", how suites get fixture data, and the caps spgate must respect. Defaults are the embedded
+ * reference server's choices, so a target file for the reference server only needs baseUrl and keys.
+ */
+import { z } from 'zod';
+
+export const SCOPES = [
+  'customers:read', 'customers:write', 'conversations:read', 'conversations:write', 'messages:write',
+  'webhooks:manage', 'realtime:read', 'help:read', 'help:drafts:write', 'attachments:read', 'keys:manage',
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+/**
+ * Key roles the suites need. Only `admin` is required; checks that need a missing role are skipped.
+ * - admin: full scopes, owner/admin membership, not delegated for Help Center authoring
+ * - readOnly: only *:read scopes
+ * - noAttachments: conversations:read but not attachments:read
+ * - helpDelegated: Help Center access on an explicitly delegated connection (owner/admin)
+ * - legacyLive / legacyTest: keys with the pk_live_ / pk_test_ prefixes, same workspace
+ * - expired / revoked: keys that must be refused with 401
+ * - secondConnection: another connection (full scopes, admin) of the same workspace
+ * - member: a key whose holder is no longer an owner/admin (chat access must be refused)
+ */
+export const KEY_ROLES = [
+  'admin', 'readOnly', 'noAttachments', 'helpDelegated', 'legacyLive', 'legacyTest', 'expired', 'revoked',
+  'secondConnection', 'member',
+] as const;
+export const KeyRole = z.enum(KEY_ROLES);
+export type KeyRole = z.infer<typeof KeyRole>;
+
+/** A key: the literal secret, or `env:NAME` to read it from the environment at load time. */
+export const KeySpec = z.strictObject({
+  key: z.string().min(1, 'key must not be empty'),
+  scopes: z.array(Scope).optional(),
+  note: z.string().optional(),
+});
+export type KeySpec = z.infer<typeof KeySpec>;
+
+const PathTemplate = z.string().regex(/^\//, 'must start with /');
+
+export const Assumptions = z.strictObject({
+  /** Resolve path (spec 4.8: "the exact path: not shown"). */
+  resolvePath: PathTemplate.default('/conversations/{conversationId}/resolve'),
+  /** Query parameter names the spec does not show (4.4). */
+  params: z.strictObject({
+    externalId: z.string().default('externalId'),
+    search: z.string().default('q'),
+    identityType: z.string().default('identityType'),
+  }).prefault({}),
+  /** Identity type value used for identity lookups in the fixtures. */
+  identityTypeValue: z.string().default('email'),
+  /** Success status of DELETE /customers/{id} (4.5: not shown). */
+  customerDeleteStatus: z.array(z.number().int()).default([204]),
+  /** HTTP statuses the spec does not show. */
+  statuses: z.strictObject({
+    unknownStatus: z.number().int().default(422),
+    invalidResolutionStatus: z.number().int().default(422),
+    staleRevision: z.number().int().default(409),
+    validation: z.number().int().default(400),
+    deletedAttachment: z.number().int().default(404),
+  }).prefault({}),
+  /** Turn status values (3: "the enumerated values of a turn's status: not shown"). */
+  turnStatus: z.strictObject({
+    pending: z.string().default('pending'),
+    completed: z.string().default('completed'),
+    cancelled: z.string().default('cancelled'),
+  }).prefault({}),
+  /** The workspace's default completed status (seeded workspaces: resolved). */
+  defaultCompletedStatus: z.string().default('resolved'),
+  /** Known active-type and completed-type status keys (seeded). */
+  activeStatuses: z.array(z.string()).default(['open', 'pending']),
+  completedStatuses: z.array(z.string()).default(['resolved', 'closed']),
+  /** Rate-limit budgets, if known (8: "the numeric budgets: not shown"); inferred from headers otherwise. */
+  rateLimit: z.strictObject({
+    read: z.strictObject({ limit: z.number().int().positive(), windowSeconds: z.number().positive() }).optional(),
+    write: z.strictObject({ limit: z.number().int().positive(), windowSeconds: z.number().positive() }).optional(),
+  }).prefault({}),
+  /** Treat failing `assumed`-basis checks as failures instead of warnings. */
+  strict: z.boolean().default(false),
+}).prefault({});
+export type Assumptions = z.infer<typeof Assumptions>;
+
+/** Fixture ids for targets without a fixtures API. Every field is optional: checks that need one are skipped. */
+export const FixtureIds = z.strictObject({
+  conversationId: z.string().optional(),
+  customerId: z.string().optional(),
+  message: z.strictObject({
+    messageId: z.string(),
+    storedIndex: z.number().int().nonnegative().optional(),
+    externalIndex: z.number().int().nonnegative().optional(),
+    fetchingIndex: z.number().int().nonnegative().optional(),
+  }).optional(),
+  deletedMessageId: z.string().optional(),
+  pendingTurn: z.strictObject({ sessionId: z.string(), turnId: z.string() }).optional(),
+  completedTurn: z.strictObject({ sessionId: z.string(), turnId: z.string() }).optional(),
+  sessionsConversationId: z.string().optional(),
+  collectionId: z.string().optional(),
+}).prefault({});
+export type FixtureIds = z.infer<typeof FixtureIds>;
+
+export const Fixtures = z.strictObject({
+  /** Base URL of a fixtures API (the reference server serves one under /_fixtures, outside /v1). */
+  api: z.url().optional(),
+  ids: FixtureIds,
+}).prefault({});
+export type Fixtures = z.infer<typeof Fixtures>;
+
+export const Caps = z.strictObject({
+  maxRps: z.number().positive().optional(),
+  maxRequests: z.number().int().positive().optional(),
+  maxDuration: z.number().positive().optional(),
+}).prefault({});
+
+export const TargetFile = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().default('target'),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL ending in /v1' }),
+  keys: z.strictObject({
+    admin: KeySpec,
+    readOnly: KeySpec.optional(),
+    noAttachments: KeySpec.optional(),
+    helpDelegated: KeySpec.optional(),
+    legacyLive: KeySpec.optional(),
+    legacyTest: KeySpec.optional(),
+    expired: KeySpec.optional(),
+    revoked: KeySpec.optional(),
+    secondConnection: KeySpec.optional(),
+    member: KeySpec.optional(),
+  }),
+  assumptions: Assumptions,
+  fixtures: Fixtures,
+  /** Destructive checks and write-class load run only when true. */
+  allowWrites: z.boolean().default(false),
+  caps: Caps,
+});
+export type TargetFileInput = z.input<typeof TargetFile>;
+export type TargetFile = z.infer<typeof TargetFile>;
+
+/** A loaded target: the file's content with every `env:NAME` key resolved. */
+export interface Target extends TargetFile {
+  /** Resolved secrets by role (never printed; the redactor is built from these). */
+  secrets: Partial<Record<KeyRole, string>>;
+  /** Where the target came from: a file path, or "embedded". */
+  source: string;
+  /** True when baseUrl's host is a loopback address. */
+  loopback: boolean;
+}

@@ -1,0 +1,46 @@
+/** The client's public interface. Implemented in client.ts on undici; everything else depends only on this. */
+import type { KeyRole } from '../target/schema.js';
+import type { Exchange } from './exchange.js';
+
+export interface RequestSpec {
+  method: string;
+  /** Path relative to the target's baseUrl (which ends in /v1), e.g. "/customers". Already URL-encoded. */
+  path: string;
+  /** Query parameters; values are URL-encoded by the client; undefined values are dropped. */
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** JSON body (serialized by the client, Content-Type set). */
+  json?: unknown;
+  /** Raw body, sent as is (for oversize and malformed bodies). */
+  rawBody?: string | Uint8Array;
+  /** Key role for `Authorization: Bearer <key>`; null sends no Authorization; a raw header wins. */
+  role?: KeyRole | null;
+  /** Raw Authorization header value (for wrong schemes and bogus keys). */
+  authorization?: string;
+  /** Overall timeout in ms (default from client options). */
+  timeoutMs?: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Secrets by role: used for Authorization and for redaction. */
+  secrets: Partial<Record<KeyRole, string>>;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** Response bodies above this are cut off and reported as a 'too-large' error. */
+  maxBodyBytes?: number;
+  connections?: number;
+  /** Called with every exchange (already redacted). */
+  onExchange?: (x: Exchange) => void;
+  /** Aborts every in-flight request when signalled. */
+  signal?: AbortSignal;
+}
+
+export interface HttpClient {
+  /** Sends a request relative to baseUrl; never throws for HTTP or transport failures (see Exchange.error). */
+  send(spec: RequestSpec): Promise<Exchange>;
+  /** Sends to an absolute URL (fixtures API); no Authorization unless spec.role says so. */
+  sendAbsolute(url: string, spec: Omit<RequestSpec, 'path'>): Promise<Exchange>;
+  close(): Promise<void>;
+}

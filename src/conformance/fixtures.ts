@@ -1,0 +1,40 @@
+/**
+ * Fixture data for the suites. The reference server serves a fixtures API under /_fixtures (outside /v1);
+ * the HTTP contract is documented in docs/reference-server.md. Against a real target, the suites use the
+ * ids listed in the target file instead, and checks that need creation are skipped.
+ */
+import type { KeyRole } from '../target/schema.js';
+
+export type AttachmentKind = 'stored' | 'external' | 'fetching';
+
+export interface CustomerSeed {
+  name?: string;
+  email?: string;
+  company?: string;
+  externalId?: string;
+  phone?: string;
+  identities?: Array<{ type: string; identifier: string }>;
+}
+
+export interface FixtureConversation {
+  /** The conversation as the API would render it. */
+  data: Record<string, unknown> & { id: string; status: string };
+  /** How many state-changing operations took effect on it (for "took effect once" checks). */
+  mutations: number;
+  /** The customer record behind it, resolved even when soft-deleted. */
+  customer: (Record<string, unknown> & { id: string; deleted: boolean }) | null;
+}
+
+export interface FixturesApi {
+  createCustomers(customers: CustomerSeed[]): Promise<Array<Record<string, unknown> & { id: string }>>;
+  createConversation(input: { customerId?: string; status?: string; priority?: string; team?: string | null; assignee?: Record<string, unknown> | null; subject?: string }): Promise<{ id: string }>;
+  getConversation(id: string): Promise<FixtureConversation | undefined>;
+  createMessage(input: { conversationId: string; attachments: AttachmentKind[] }): Promise<{ id: string; attachments: Array<{ index: number; kind: AttachmentKind }> }>;
+  deleteMessage(id: string): Promise<void>;
+  createSession(input: { conversationId: string; owner: KeyRole; archived?: boolean; expired?: boolean; lastActivityAt?: string }): Promise<{ id: string }>;
+  createTurn(input: { sessionId: string; owner: KeyRole; state: 'pending' | 'completed' }): Promise<{ id: string; sessionId: string }>;
+  completeTurn(sessionId: string, turnId: string): Promise<void>;
+  createCollection(input?: { name?: string; slug?: string; description?: string }): Promise<{ id: string; revision: number }>;
+  createArticles(count: number): Promise<void>;
+  resetRateLimits(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+/**
+ * How a conformance suite is written. A suite is a list of checks; each check names its clause and what
+ * it needs, runs against a SuiteContext, and returns an outcome. The runner (runner.ts) turns outcomes into
+ * CheckResults and Findings, adds reproductions and skips checks whose needs the target cannot meet.
+ */
+import type { ClauseId } from '../spec/clauses.js';
+import type { KeyRole, Target } from '../target/schema.js';
+import type { Exchange } from '../client/exchange.js';
+import type { RequestSpec } from '../client/types.js';
+import type { FixturesApi } from './fixtures.js';
+
+export interface CheckNeeds {
+  roles?: KeyRole[];
+  /** Needs the fixtures API (data creation). */
+  fixtures?: boolean;
+  /** Changes data: runs only where the target allows writes. */
+  writes?: boolean;
+}
+
+export interface SuiteContext {
+  target: Target;
+  /** Sends a request (429s are waited out and retried by the runner); every exchange is recorded. */
+  send(spec: RequestSpec): Promise<Exchange>;
+  /** Present when the target has a fixtures API. */
+  fixtures?: FixturesApi;
+  /** fast-check parameters for this check: seed and numRuns, derived from --seed and --runs. */
+  fc: { seed: number; numRuns: number };
+}
+
+/** A failed expectation: what was expected, what was seen, which exchanges show it. */
+export interface CheckFailure {
+  expected: string;
+  actual: string;
+  exchanges: Exchange[];
+  /** fast-check counterexample path, when a property found it. */
+  path?: string;
+  seed?: number;
+}
+
+export type CheckOutcome =
+  | { status: 'passed'; cases: number }
+  | { status: 'failed'; cases: number; failures: CheckFailure[] }
+  | { status: 'skipped'; reason: string };
+
+export interface CheckDef {
+  /** Stable check id, e.g. "pagination.tampered-cursor". */
+  id: string;
+  clause: ClauseId;
+  title: string;
+  needs?: CheckNeeds;
+  run(ctx: SuiteContext): Promise<CheckOutcome>;
+}
+
+export interface SuiteDef {
+  name: string;
+  description: string;
+  checks: CheckDef[];
+}
+
+/** Declares a suite (identity function that fixes the type). */
+export function defineSuite(suite: SuiteDef): SuiteDef {
+  return suite;
+}

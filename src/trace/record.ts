@@ -1,0 +1,28 @@
+/**
+ * One line of an NDJSON trace (`--trace FILE`): every response of a load run, with no secrets. Traces are
+ * the input of `spgate analyze` and `spgate replay`, and may be captured by other tools.
+ */
+import { z } from 'zod';
+
+export const TraceRecord = z.object({
+  /** ms since the run started, when the request was (intended to be) sent. */
+  t: z.number().nonnegative(),
+  /** ms from send to response headers (or to the error). */
+  latency: z.number().nonnegative(),
+  class: z.enum(['read', 'write']),
+  method: z.string(),
+  /** Route template, e.g. "/customers" or "/conversations/{conversationId}/assign" — never a signed URL. */
+  path: z.string(),
+  /** 0 when the request failed at the transport level (see `error`). */
+  status: z.number().int().nonnegative(),
+  limit: z.string().optional(),
+  remaining: z.string().optional(),
+  reset: z.string().optional(),
+  retryAfter: z.string().optional(),
+  requestId: z.string().optional(),
+  errorCode: z.string().optional(),
+  /** Key role the request used (never the key itself). */
+  key: z.string().optional(),
+  error: z.string().optional(),
+});
+export type TraceRecord = z.infer<typeof TraceRecord>;

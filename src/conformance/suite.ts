@@ -1,6 +1,6 @@
 /**
  * How a conformance suite is written. A suite is a list of checks; each check names its clause and what
- * it needs, runs against a SuiteContext, and returns an outcome. The runner (runner.ts) turns outcomes into
+ * it needs, runs against a SuiteContext, and returns an outcome. The runner (run.ts) turns outcomes into
  * CheckResults and Findings, adds reproductions and skips checks whose needs the target cannot meet.
  */
 import type { ClauseId } from '../spec/clauses.js';
@@ -25,6 +25,12 @@ export interface SuiteContext {
   fixtures?: FixturesApi;
   /** fast-check parameters for this check: seed and numRuns, derived from --seed and --runs. */
   fc: { seed: number; numRuns: number };
+  /** Sends once, without waiting out a 429 (for checks that drive a budget); recorded like send. */
+  sendOnce(spec: RequestSpec): Promise<Exchange>;
+  /** Every API exchange recorded so far in this run (all suites), oldest first. */
+  observed(): readonly Exchange[];
+  /** Aborted when the run is interrupted; long waits inside checks should honour it. */
+  signal: AbortSignal;
 }
 
 /** A failed expectation: what was expected, what was seen, which exchanges show it. */
@@ -35,6 +41,8 @@ export interface CheckFailure {
   /** fast-check counterexample path, when a property found it. */
   path?: string;
   seed?: number;
+  /** The clause this failure breaks, when it is not the check's own clause. */
+  clause?: ClauseId;
 }
 
 export type CheckOutcome =
@@ -55,6 +63,8 @@ export interface SuiteDef {
   name: string;
   description: string;
   checks: CheckDef[];
+  /** Runs after every other selected suite, so its checks can inspect what ctx.observed() recorded. */
+  observesRun?: boolean;
 }
 
 /** Declares a suite (identity function that fixes the type). */

@@ -3,7 +3,7 @@
  * headers and signed attachment URLs replaced), so nothing downstream can leak a secret.
  */
 
-export type ClientErrorKind = 'refused' | 'reset' | 'timeout' | 'too-large' | 'bad-json' | 'redirect' | 'other';
+export type ClientErrorKind = 'refused' | 'reset' | 'timeout' | 'too-large' | 'bad-json' | 'redirect' | 'aborted' | 'other';
 
 export interface ClientError {
   kind: ClientErrorKind;

@@ -28,6 +28,8 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** Default overall timeout of one request (RequestSpec.timeoutMs overrides it). */
+  timeoutMs?: number;
   /** Response bodies above this are cut off and reported as a 'too-large' error. */
   maxBodyBytes?: number;
   connections?: number;

@@ -146,4 +146,6 @@ export interface Target extends TargetFile {
   source: string;
   /** True when baseUrl's host is a loopback address. */
   loopback: boolean;
+  /** Things worth telling the user that do not stop the run (an inline key in a git-tracked file, …). */
+  warnings: string[];
 }

@@ -1,0 +1,231 @@
+/**
+ * The HTTP client every part of spgate sends through: undici Pools (one per origin, keep-alive), bounded
+ * in time and size, never following redirects, and recording every call as a redacted Exchange.
+ * Transport failures are data (Exchange.error), never exceptions.
+ */
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { SpgateError } from '../errors.js';
+import type { KeyRole } from '../target/schema.js';
+import { VERSION } from '../version.js';
+import type { Exchange } from './exchange.js';
+import { recordExchange, type RawExchange, type RawResponse } from './record.js';
+import { createRedactor } from './redact.js';
+import { ClientAbort, classifyTransportError } from './transport-error.js';
+import type { ClientOptions, HttpClient, RequestSpec } from './types.js';
+
+export const CLIENT_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 30_000,
+  timeoutMs: 60_000,
+  maxBodyBytes: 1024 * 1024,
+  connections: 16,
+} as const;
+
+// Shorter than typical server idle timeouts (Node: 5 s), so a reused socket is rarely one the server is closing.
+const KEEP_ALIVE_MS = 4_000;
+
+type Settings = Required<Omit<ClientOptions, 'onExchange' | 'signal'>> & Pick<ClientOptions, 'onExchange' | 'signal'>;
+
+/** Creates a client for one target; throws SpgateError only for an unusable baseUrl. */
+export function createClient(opts: ClientOptions): HttpClient {
+  const base = parseBaseUrl(opts.baseUrl);
+  const s: Settings = { ...CLIENT_DEFAULTS, ...dropUndefined(opts) } as Settings;
+  const redactor = createRedactor(opts.secrets);
+  const pools = new Map<string, Pool>();
+  const inflight = new Set<AbortController>();
+  let seq = 0;
+  let closed = false;
+
+  const onClientAbort = (): void => {
+    for (const c of inflight) c.abort(new ClientAbort('aborted', 'request aborted'));
+  };
+  s.signal?.addEventListener('abort', onClientAbort, { once: true });
+
+  const poolFor = (origin: string): Pool => {
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: s.connections,
+        connectTimeout: s.connectTimeoutMs,
+        headersTimeout: s.headersTimeoutMs,
+        // undici's bodyTimeout is the idle time between chunks; the total body time is enforced below.
+        bodyTimeout: s.bodyTimeoutMs,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+
+  const perform = async (url: URL, spec: Omit<RequestSpec, 'path'>, role: KeyRole | null | undefined): Promise<Exchange> => {
+    const id = `x${++seq}`;
+    const start = Date.now();
+    const t0 = performance.now();
+    const elapsed = (): number => Math.round((performance.now() - t0) * 100) / 100;
+
+    for (const [k, v] of Object.entries(spec.query ?? {})) {
+      if (v !== undefined) url.search += `${url.search ? '&' : '?'}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+    }
+    const headers: Record<string, string> = { 'user-agent': `spgate/${VERSION}` };
+    for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v;
+    let body: string | Uint8Array | undefined;
+    if (spec.rawBody !== undefined) body = spec.rawBody;
+    else if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    let keyRole: string | undefined;
+    let setupError: string | undefined;
+    if (spec.authorization !== undefined) headers.authorization = spec.authorization;
+    else if (role && headers.authorization === undefined) {
+      const secret = opts.secrets[role];
+      if (secret) {
+        headers.authorization = `Bearer ${secret}`;
+        keyRole = role;
+      } else setupError = `the target has no key for role ${role}`;
+    }
+    const bodyBytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const raw: RawExchange = {
+      id,
+      request: {
+        method: spec.method.toUpperCase(),
+        url: url.href,
+        headers,
+        bodyBytes,
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : Buffer.from(body).toString('utf8') } : {}),
+        ...(keyRole ? { keyRole } : {}),
+      },
+      timings: { start, total: 0 },
+    };
+    const finish = (): Exchange => {
+      raw.timings.total = elapsed();
+      const exchange = recordExchange(raw, redactor);
+      s.onExchange?.(exchange);
+      return exchange;
+    };
+
+    if (setupError) raw.error = { kind: 'other', message: setupError };
+    else if (closed) raw.error = { kind: 'other', message: 'client is closed' };
+    else if (s.signal?.aborted) raw.error = { kind: 'aborted', message: 'request aborted' };
+    if (raw.error) return finish();
+
+    const controller = new AbortController();
+    inflight.add(controller);
+    const timeoutMs = spec.timeoutMs ?? s.timeoutMs;
+    const overall = setTimeout(() => controller.abort(new ClientAbort('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
+    let bodyTimer: NodeJS.Timeout | undefined;
+    try {
+      const res = await poolFor(url.origin).request({
+        method: raw.request.method as Dispatcher.HttpMethod,
+        path: url.pathname + url.search,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      raw.timings.headers = elapsed();
+      const response: RawResponse = { status: res.statusCode, headers: collectHeaders(res.headers), text: '', bodyBytes: 0, complete: false };
+      raw.response = response;
+      bodyTimer = setTimeout(() => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)), s.bodyTimeoutMs);
+      await readBody(res.body, s.maxBodyBytes, response);
+    } catch (err) {
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
+      raw.error = classifyTransportError(reason instanceof ClientAbort ? reason : err);
+    } finally {
+      clearTimeout(overall);
+      clearTimeout(bodyTimer);
+      inflight.delete(controller);
+    }
+    return finish();
+  };
+
+  return {
+    send(spec: RequestSpec): Promise<Exchange> {
+      const path = spec.path.startsWith('/') ? spec.path : `/${spec.path}`;
+      const url = new URL(base.href.replace(/\/+$/, '') + path);
+      // Without an explicit role the admin key is used; a client built without one sends none.
+      const role = spec.role === undefined ? (opts.secrets.admin ? 'admin' : null) : spec.role;
+      return perform(url, spec, role);
+    },
+    sendAbsolute(target: string, spec: Omit<RequestSpec, 'path'>): Promise<Exchange> {
+      let url: URL;
+      try {
+        url = new URL(target);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+      } catch (err) {
+        const exchange = recordExchange({
+          id: `x${++seq}`,
+          request: { method: spec.method.toUpperCase(), url: target, headers: {}, bodyBytes: 0 },
+          error: { kind: 'other', message: `invalid URL: ${err instanceof Error ? err.message : String(err)}` },
+          timings: { start: Date.now(), total: 0 },
+        }, redactor);
+        s.onExchange?.(exchange);
+        return Promise.resolve(exchange);
+      }
+      // The key goes to another URL only when the caller names the role: a fixtures API or a redirect
+      // target on another origin must never receive it by default.
+      return perform(url, spec, spec.role ?? null);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      s.signal?.removeEventListener('abort', onClientAbort);
+      const all = [...pools.values()];
+      pools.clear();
+      await Promise.all(all.map(async (p) => {
+        const grace = setTimeout(() => void p.destroy().catch(() => undefined), 2_000);
+        try {
+          await p.close();
+        } catch {
+          // already destroyed by the grace timer
+        } finally {
+          clearTimeout(grace);
+        }
+      }));
+    },
+  };
+}
+
+/** Reads a body up to `max` bytes; beyond it stops reading (destroying the socket) and throws too-large. */
+async function readBody(stream: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number, into: RawResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  try {
+    for await (const chunk of stream) {
+      into.bodyBytes += chunk.length;
+      if (kept + chunk.length > max) {
+        chunks.push(chunk.subarray(0, max - kept));
+        into.text = Buffer.concat(chunks).toString('utf8');
+        stream.destroy();
+        throw new ClientAbort('too-large', `response body exceeds ${max} bytes`);
+      }
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+    into.complete = true;
+  } finally {
+    // On a mid-body failure the part already received is still worth recording.
+    if (into.text === '') into.text = Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+function collectHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // reported below
+  }
+  throw new SpgateError('SPGATE_ERR_BASE_URL_INVALID', `${JSON.stringify(baseUrl)} is not an absolute http(s) URL`);
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,86 @@
+/**
+ * From validated target-file content to a Target: `env:NAME` keys resolved, the base URL normalised
+ * (and optionally overridden), loopback detected, caps enforced for remote targets, warnings collected.
+ * No file I/O here; load.ts reads files and hands the parsed content in.
+ */
+import { SpgateError } from '../errors.js';
+import { describeIssues } from './issues.js';
+import { isLoopbackHost } from './loopback.js';
+import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput } from './schema.js';
+
+export interface ResolveOptions {
+  baseUrlOverride?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const ENV_KEY = /^env:(.*)$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Builds a Target from in-memory content (e.g. the embedded reference server's); `source` names it in errors. */
+export function targetFromInput(input: TargetFileInput, source: string, opts: ResolveOptions = {}): Target {
+  return resolveTarget(input, source, opts);
+}
+
+/** Validates parsed content and resolves it into a Target; every problem is a one-line SpgateError. */
+export function resolveTarget(data: unknown, source: string, opts: ResolveOptions = {}): Target {
+  const parsed = TargetFile.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${describeIssues(parsed.error.issues)}`);
+  const file = parsed.data;
+  const warnings: string[] = [];
+
+  const baseUrl = normaliseBaseUrl(opts.baseUrlOverride ?? file.baseUrl, opts.baseUrlOverride !== undefined ? '--base-url' : `${source}: baseUrl`);
+  const url = new URL(baseUrl);
+  const loopback = isLoopbackHost(url.hostname);
+  if (!/\/v1$/.test(url.pathname)) warnings.push(`baseUrl ${url.origin}${url.pathname} does not end in /v1 (spec part 9); paths are appended to it as is`);
+  if (url.protocol === 'http:' && !loopback) warnings.push(`baseUrl uses plain http to ${url.hostname}: API keys travel unencrypted`);
+
+  const env = opts.env ?? process.env;
+  const secrets: Partial<Record<KeyRole, string>> = {};
+  const keys = { ...file.keys };
+  for (const role of KEY_ROLES) {
+    const spec = file.keys[role];
+    if (!spec) continue;
+    const m = ENV_KEY.exec(spec.key);
+    let secret = spec.key;
+    if (m) {
+      const name = m[1] ?? '';
+      if (!ENV_NAME.test(name)) {
+        throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: keys.${role}.key: env: must be followed by a variable name`);
+      }
+      const value = env[name];
+      if (value === undefined || value.trim() === '') {
+        throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: keys.${role}: environment variable ${name} is not set`);
+      }
+      secret = value.trim();
+    }
+    secrets[role] = secret;
+    keys[role] = { ...spec, key: secret };
+  }
+
+  if (!loopback && file.caps.maxRps === undefined) {
+    throw new SpgateError(
+      'SPGATE_ERR_CAPS_REQUIRED',
+      `${source}: caps.maxRps: required because ${url.hostname} is not a loopback address`,
+    );
+  }
+
+  return { ...file, baseUrl, keys, secrets, source, loopback, warnings };
+}
+
+/** Validates a base URL (http/https, absolute) and drops trailing slashes, query and fragment. */
+export function normaliseBaseUrl(raw: string, label: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SpgateError('SPGATE_ERR_BASE_URL_INVALID', `${label}: ${JSON.stringify(raw)} is not an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SpgateError('SPGATE_ERR_BASE_URL_INVALID', `${label}: ${JSON.stringify(raw)} is not an http(s) URL`);
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would be printed wherever the URL is; keys belong in the keys section.
+    throw new SpgateError('SPGATE_ERR_BASE_URL_INVALID', `${label}: must not contain credentials (user:password@)`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,186 @@
+/**
+ * Idempotency-Key behaviour of assign and resolve (spec 4.7, 4.8) and of concurrent and per-connection
+ * use (assign and collection update). Effects are counted by the fixtures API (a conversation's
+ * `mutations`) or by the collection revision, so "took effect once" is observed, not inferred.
+ * The collection update's own key rules (4.9) live in the helpcenter suite.
+ */
+import { defineSuite, type CheckDef, type SuiteContext } from '../src/conformance/suite.js';
+import type { Exchange } from '../src/client/exchange.js';
+import { describe, isSuccess, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { canonicalJson } from './model/conversation.js';
+import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
+import { assignRequest, collectionRequest, freshKey, keyOfLength, resolveRequest } from './model/requests.js';
+import { freshCollection, freshConversation, stored } from './model/world.js';
+
+const WRITES = { fixtures: true, writes: true } as const;
+
+function bodyOf(x: Exchange): string {
+  return x.response?.json === undefined ? (x.response?.body ?? '') : canonicalJson(x.response.json);
+}
+
+type OpName = 'assign' | 'resolve';
+
+function opRequest(ctx: SuiteContext, op: OpName, id: string, body: unknown, key?: string, role: 'admin' | 'secondConnection' = 'admin') {
+  return op === 'assign' ? assignRequest(id, body, key, role) : resolveRequest(ctx.target, id, body, key, role);
+}
+
+/** First body for an operation and a different valid one. */
+function bodies(ctx: SuiteContext, op: OpName): [unknown, unknown] {
+  if (op === 'assign') return [{ team: 'tier-1' }, { team: 'tier-2' }];
+  const other = statusTypesOf(ctx.target).completed.find((k) => k !== ctx.target.assumptions.defaultCompletedStatus);
+  return [{}, { status: other ?? ctx.target.assumptions.defaultCompletedStatus }];
+}
+
+function replayCheck(op: OpName): CheckDef {
+  return {
+    id: `idempotency.${op}.replay`,
+    clause: 'idempotency.replay',
+    title: `${op}: an identical retry under the same key replays the first response and takes effect once`,
+    needs: WRITES,
+    run: (ctx) => runCase(ctx, async (rec) => {
+      const { id, before } = await freshConversation(ctx);
+      const key = freshKey();
+      const [body] = bodies(ctx, op);
+      const first = await rec.send(opRequest(ctx, op, id, body, key));
+      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
+      const retry = await rec.send(opRequest(ctx, op, id, body, key));
+      rec.expect(statusOf(retry) === 200 && bodyOf(retry) === bodyOf(first), 'the retry to replay status and body of the first response',
+        () => `${describe(retry)}${statusOf(retry) === 200 ? ' with a different body' : ''}`);
+      const after = await stored(ctx, id);
+      rec.expect(after.mutations - before.mutations === 1, 'exactly one effect for the request and its retry',
+        () => `${after.mutations - before.mutations} effects`);
+    }),
+  };
+}
+
+function conflictCheck(op: OpName): CheckDef {
+  return {
+    id: `idempotency.${op}.conflict`,
+    clause: op === 'assign' ? '4.7.idempotency.conflict' : '4.8.idempotency.conflict',
+    title: `${op}: reusing a key with a different body returns 409 and changes nothing`,
+    needs: WRITES,
+    run: (ctx) => runCase(ctx, async (rec) => {
+      const { id } = await freshConversation(ctx);
+      const key = freshKey();
+      const [body, other] = bodies(ctx, op);
+      const first = await rec.send(opRequest(ctx, op, id, body, key));
+      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
+      const mid = await stored(ctx, id);
+      const second = await rec.send(opRequest(ctx, op, id, other, key));
+      rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describe(second));
+      const after = await stored(ctx, id);
+      rec.expect(after.mutations === mid.mutations && canonicalJson(after.state) === canonicalJson(mid.state),
+        'the conflicting request to take no effect', () => `effects ${after.mutations - mid.mutations}, state ${canonicalJson(after.state)}`);
+    }),
+  };
+}
+
+async function lengthCase(ctx: SuiteContext, rec: CaseRecorder, op: OpName, length: number, valid: boolean): Promise<void> {
+  const { id, before } = await freshConversation(ctx);
+  const [body] = bodies(ctx, op);
+  const x = await rec.send(opRequest(ctx, op, id, body, keyOfLength(length)));
+  const after = await stored(ctx, id);
+  if (valid) {
+    rec.expect(statusOf(x) === 200, `${op} with a ${length}-character key to succeed`, () => describe(x), [x]);
+  } else {
+    const s = statusOf(x) ?? 0;
+    rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describe(x), [x]);
+    rec.expect(after.mutations === before.mutations, `a rejected ${length}-character key to take no effect`,
+      () => `${after.mutations - before.mutations} effects`, [x]);
+  }
+}
+
+async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<void> {
+  const { id, before } = await freshConversation(ctx);
+  const key = freshKey();
+  const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(assignRequest(id, { team: 'tier-1' }, key))));
+  const ok = xs.filter((x) => statusOf(x) === 200);
+  rec.require(ok.length >= 1, 'at least one of 5 concurrent identical assigns to succeed', () => xs.map(describe).join(', '), xs);
+  // A concurrent duplicate may be refused with 409 while the first is in flight; anything else is wrong.
+  rec.expect(xs.every((x) => statusOf(x) === 200 || statusOf(x) === 409), 'each concurrent duplicate to answer 200 (replay) or 409 (in progress)',
+    () => xs.map(describe).join(', '), xs);
+  rec.expect(ok.every((x) => bodyOf(x) === bodyOf(ok[0]!)), 'every 200 to carry the same body', () => 'bodies differ', ok);
+  const after = await stored(ctx, id);
+  rec.expect(after.mutations - before.mutations === 1, '5 concurrent identical assigns to take effect once',
+    () => `${after.mutations - before.mutations} effects`, xs);
+}
+
+export const idempotencySuite = defineSuite({
+  name: 'idempotency',
+  description: 'Idempotency-Key replay, conflicts, key bounds, concurrency and per-connection scope (assign, resolve, collection update)',
+  checks: [
+    replayCheck('assign'),
+    replayCheck('resolve'),
+    conflictCheck('assign'),
+    conflictCheck('resolve'),
+    {
+      id: 'idempotency.key-length',
+      clause: '4.7.idempotency.key-length',
+      title: 'assign and resolve accept keys of 8 and 255 characters and reject 7 and 256',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        for (const op of ['assign', 'resolve'] as const) {
+          for (const [length, valid] of [[7, false], [8, true], [255, true], [256, false]] as const) {
+            await lengthCase(ctx, rec, op, length, valid);
+          }
+        }
+      }),
+    },
+    {
+      id: 'idempotency.model',
+      clause: 'idempotency.replay',
+      title: 'random assign/resolve sequences with fresh and reused keys match the model (replays, conflicts, single effects)',
+      needs: WRITES,
+      run: (ctx) => runConversationModel(ctx, { focus: ['idempotency.replay', '4.7.idempotency.conflict', '4.8.idempotency.conflict'], keys: true }),
+    },
+    {
+      id: 'idempotency.concurrent.assign',
+      clause: 'idempotency.concurrent',
+      title: '5 concurrent identical assigns under one key take effect once',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, (rec) => concurrentAssign(ctx, rec)),
+    },
+    {
+      id: 'idempotency.concurrent.collection',
+      clause: 'idempotency.concurrent',
+      title: '5 concurrent identical collection updates under one key advance the revision once',
+      needs: { ...WRITES, roles: ['helpDelegated'] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const key = freshKey();
+        const body = { name: 'spgate concurrent', expectedRevision: c.revision };
+        const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
+        const ok = xs.filter((x) => statusOf(x) === 200);
+        rec.require(ok.length >= 1, 'at least one of 5 concurrent identical updates to succeed', () => xs.map(describe).join(', '), xs);
+        const revisions = new Set(ok.map((x) => (x.response?.json as { revision?: unknown } | undefined)?.revision));
+        rec.expect(revisions.size === 1, 'every 200 to show the same revision', () => `revisions ${[...revisions].join(', ')}`, ok);
+        const shown = [...revisions][0];
+        // If a duplicate had taken effect, the revision would have moved past the one shown.
+        const follow = await rec.send(collectionRequest(c.id, { name: 'spgate follow-up', expectedRevision: shown }, freshKey()));
+        rec.expect(statusOf(follow) === 200, `an update expecting revision ${String(shown)} to succeed (one effect only)`,
+          () => describe(follow), [...xs, follow]);
+      }),
+    },
+    {
+      id: 'idempotency.per-connection',
+      clause: 'idempotency.per-connection',
+      title: 'the same key used by two connections with different bodies takes effect for each',
+      needs: { ...WRITES, roles: ['secondConnection'] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { id, before } = await freshConversation(ctx);
+        const key = freshKey();
+        const a = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
+        rec.require(statusOf(a) === 200, 'the first connection\'s assign to succeed', () => describe(a));
+        const b = await rec.send(assignRequest(id, { team: 'tier-2' }, key, 'secondConnection'));
+        const team = (b.response?.json as { team?: unknown } | undefined)?.team;
+        rec.expect(statusOf(b) === 200 && team === 'tier-2', 'the second connection\'s request under the same key to take its own effect (team tier-2)',
+          () => `${describe(b)}${isSuccess(b) ? `, team ${String(team)}` : ''}`);
+        const replay = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
+        rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(a), 'the first connection\'s retry to replay its own first response',
+          () => describe(replay));
+        const after = await stored(ctx, id);
+        rec.expect(after.mutations - before.mutations === 2, 'two effects, one per connection', () => `${after.mutations - before.mutations} effects`);
+      }),
+    },
+  ],
+});

@@ -1,0 +1,167 @@
+/**
+ * fast-check commands that drive a real conversation with assign and resolve and hold it against the
+ * pure model in conversation.ts. A property run creates a fresh conversation through the fixtures API,
+ * so every generated sequence starts from a known state and a failure shrinks to the shortest sequence.
+ *
+ * Each check focuses on some clauses: mismatches of other clauses are left to the checks that own them
+ * (the model follows the server there), so one fault produces findings under its own clause only.
+ */
+import fc from 'fast-check';
+import type { ClauseId } from '../../src/spec/clauses.js';
+import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
+import type { FixturesApi } from '../../src/conformance/fixtures.js';
+import type { Target } from '../../src/target/schema.js';
+import { CaseAbort, type CaseRecorder, errorCodeOf, fixturesOf, statusOf } from './case.js';
+import {
+  advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
+  reusableKeys, stateOf, type StatusTypes,
+} from './conversation.js';
+import { runProperty } from './property.js';
+import { type AssignBody, assignRequest, freshKey, type ResolveBody, resolveRequest } from './requests.js';
+
+/** A status key no seeded workspace defines (valid pattern, so only "unknown" can be wrong with it). */
+export const UNKNOWN_STATUS_KEY = 'spgate-undefined-status';
+
+export interface ConversationReal {
+  target: Target;
+  rec: CaseRecorder;
+  fixtures: FixturesApi;
+  conversationId: string;
+  /** Effects counted so far by the fixtures API. */
+  mutations: number;
+  focus: ReadonlySet<ClauseId>;
+  steps: number;
+}
+
+export type KeyChoice = { kind: 'none' } | { kind: 'fresh' } | { kind: 'reuse'; n: number; sameBody: boolean };
+
+/** The status types the target assumes (seeded workspaces: open/pending active, resolved/closed completed). */
+export function statusTypesOf(target: Target): StatusTypes {
+  const a = target.assumptions;
+  return { active: a.activeStatuses, completed: a.completedStatuses, defaultCompleted: a.defaultCompletedStatus };
+}
+
+/** One assign or resolve request, with its key chosen against the model when it runs. */
+export class OpCommand implements fc.AsyncCommand<ConversationModel, ConversationReal> {
+  constructor(
+    readonly op: Op,
+    readonly body: AssignBody | ResolveBody,
+    readonly key: KeyChoice,
+  ) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  private concrete(model: ConversationModel): Request {
+    if (this.key.kind === 'none') return { op: this.op, body: this.body } as Request;
+    if (this.key.kind === 'reuse') {
+      const candidates = reusableKeys(model, this.op);
+      const pick = candidates.length ? candidates[this.key.n % candidates.length] : undefined;
+      if (pick) return { op: this.op, body: (this.key.sameBody ? pick.sent : this.body), key: pick.key } as Request;
+    }
+    return { op: this.op, body: this.body, key: freshKey() } as Request;
+  }
+
+  async run(model: ConversationModel, real: ConversationReal): Promise<void> {
+    real.steps++;
+    const req = this.concrete(model);
+    const prediction = predict(model, req);
+    const x = await real.rec.send(
+      req.op === 'assign'
+        ? assignRequest(real.conversationId, req.body, req.key)
+        : resolveRequest(real.target, real.conversationId, req.body, req.key),
+    );
+    const after = await real.fixtures.getConversation(real.conversationId);
+    if (!after) throw new Error(`fixtures: conversation ${real.conversationId} vanished`);
+    const data = x.response?.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
+    const status = statusOf(x);
+    const obs = {
+      status,
+      body: data ? canonicalJson(data) : (x.response?.body ?? ''),
+      errorCode: errorCodeOf(x),
+      shown: status === 200 && data && typeof data.status === 'string' ? stateOf(data) : undefined,
+      effectDelta: after.mutations - real.mutations,
+      stored: stateOf(after.data),
+    };
+    real.mutations = after.mutations;
+    const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
+    if (mismatch) {
+      throw new CaseAbort(mismatch.expected, `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, [...real.rec.exchanges]);
+    }
+    advance(model, req, prediction, obs);
+  }
+
+  toString(): string {
+    const k = this.key;
+    const key = k.kind === 'none' ? 'no key' : k.kind === 'fresh' ? 'fresh key' : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
+    return `${this.op}(${JSON.stringify(this.body)}, ${key})`;
+  }
+}
+
+const ASSIGNEES = ['agt_spgate_a', 'agt_spgate_b', ''];
+const TEAMS = ['tier-1', 'tier-2', ''];
+
+/** Valid assign bodies: assignee and/or team, including the clearing empty strings. */
+export function assignBodyArb(): fc.Arbitrary<AssignBody> {
+  const assignee = fc.constantFrom(...ASSIGNEES).map((id) => ({ id }));
+  const team = fc.constantFrom(...TEAMS);
+  return fc.oneof(
+    assignee.map((a): AssignBody => ({ assignee: a })),
+    team.map((t): AssignBody => ({ team: t })),
+    fc.tuple(assignee, team).map(([a, t]): AssignBody => ({ assignee: a, team: t })),
+  );
+}
+
+/** Resolve bodies: absent status, completed-type keys and, when `invalid`, active-type and unknown keys. */
+export function resolveBodyArb(types: StatusTypes, invalid: boolean): fc.Arbitrary<ResolveBody> {
+  const keys = [...types.completed, ...(invalid ? [...types.active, UNKNOWN_STATUS_KEY] : [])];
+  return fc.oneof(fc.constant<ResolveBody>({}), fc.constantFrom(...keys).map((status): ResolveBody => ({ status })));
+}
+
+const keyChoiceArb: fc.Arbitrary<KeyChoice> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant<KeyChoice>({ kind: 'none' }) },
+  { weight: 2, arbitrary: fc.constant<KeyChoice>({ kind: 'fresh' }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('reuse' as const), n: fc.nat(3), sameBody: fc.boolean() }) },
+);
+
+/** Command arbitraries; with `keys`, requests carry fresh or reused Idempotency-Keys (valid bodies only). */
+export function conversationCommands(types: StatusTypes, keys: boolean): Array<fc.Arbitrary<OpCommand>> {
+  if (!keys) {
+    return [
+      assignBodyArb().map((b) => new OpCommand('assign', b, { kind: 'none' })),
+      resolveBodyArb(types, true).map((b) => new OpCommand('resolve', b, { kind: 'none' })),
+    ];
+  }
+  return [
+    fc.tuple(assignBodyArb(), keyChoiceArb).map(([b, k]) => new OpCommand('assign', b, k)),
+    fc.tuple(resolveBodyArb(types, false), keyChoiceArb).map(([b, k]) => new OpCommand('resolve', b, k)),
+  ];
+}
+
+export interface ConversationModelOptions {
+  /** Clauses this check reports; other mismatches are left to their own checks. */
+  focus: ClauseId[];
+  /** Whether requests carry Idempotency-Keys. */
+  keys: boolean;
+  maxCommands?: number;
+}
+
+/** Runs random assign/resolve sequences against fresh conversations and the model. */
+export async function runConversationModel(ctx: SuiteContext, options: ConversationModelOptions): Promise<CheckOutcome> {
+  const types = statusTypesOf(ctx.target);
+  const starts = [...types.active, ...types.completed];
+  const arb = fc.tuple(
+    fc.constantFrom(...starts),
+    fc.commands(conversationCommands(types, options.keys), { maxCommands: options.maxCommands ?? 6 }),
+  );
+  const focus = new Set(options.focus);
+  return runProperty(ctx, arb, async ([status, cmds], rec) => {
+    const fixtures = fixturesOf(ctx);
+    const { id } = await fixtures.createConversation({ status, assignee: null, team: null });
+    const first = await fixtures.getConversation(id);
+    if (!first) throw new Error(`fixtures: conversation ${id} was not created`);
+    const real: ConversationReal = { target: ctx.target, rec, fixtures, conversationId: id, mutations: first.mutations, focus, steps: 0 };
+    await fc.asyncModelRun(() => ({ model: initialModel(stateOf(first.data), types), real }), cmds);
+  });
+}

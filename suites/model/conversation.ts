@@ -1,0 +1,200 @@
+/**
+ * A pure model of one conversation under assign and resolve (spec 3, 4.7, 4.8), including the
+ * Idempotency-Key store of the calling connection. `predict` says what the API must answer; `compare`
+ * lists every mismatch with the clause it violates; `advance` moves the model on from what was observed.
+ *
+ * The model trusts the server on what it cannot know in advance (timestamps, the exact first response
+ * stored under a key), so it records the observed first response and demands that replays repeat it.
+ */
+import type { ClauseId } from '../../src/spec/clauses.js';
+import type { AssignBody, ResolveBody } from './requests.js';
+
+export type Op = 'assign' | 'resolve';
+
+export interface ConversationState {
+  status: string;
+  assigneeId: string | null;
+  team: string | null;
+}
+
+export interface StatusTypes {
+  active: readonly string[];
+  completed: readonly string[];
+  defaultCompleted: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  /** Canonical JSON text of the response body. */
+  body: string;
+}
+
+interface KeyEntry {
+  op: Op;
+  /** Canonical JSON text of the request body first sent under the key. */
+  body: string;
+  /** The body object as first sent, so a replay resends it byte for byte. */
+  sent: unknown;
+  /** The first answer; undefined when it was not a success (such keys are never reused). */
+  response?: StoredResponse;
+}
+
+export interface ConversationModel {
+  state: ConversationState;
+  types: StatusTypes;
+  keys: Map<string, KeyEntry>;
+}
+
+export type Request =
+  | { op: 'assign'; body: AssignBody; key?: string }
+  | { op: 'resolve'; body: ResolveBody; key?: string };
+
+export type Prediction =
+  | { kind: 'effect'; next: ConversationState }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'conflict' }
+  | { kind: 'rejected'; code: 'conversations.invalid_resolution_status' | 'conversations.unknown_status' };
+
+/** What one request produced, as far as the model needs it. */
+export interface Observation {
+  status: number | undefined;
+  /** Canonical JSON of the body (empty when none). */
+  body: string;
+  errorCode?: string;
+  /** The conversation state the response shows (200 only). */
+  shown?: ConversationState;
+  /** Effects counted by the fixtures API between before and after this request. */
+  effectDelta: number;
+  /** The stored conversation after the request (fixtures view, the source of truth). */
+  stored: ConversationState;
+}
+
+export interface Mismatch {
+  clause: ClauseId;
+  expected: string;
+  actual: string;
+}
+
+/** A new model of a conversation in `state`. */
+export function initialModel(state: ConversationState, types: StatusTypes): ConversationModel {
+  return { state: { ...state }, types, keys: new Map() };
+}
+
+/** JSON with object keys sorted, so equal bodies compare equal whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  ) ?? '';
+}
+
+/** The answer the API owes to `req` given the model. */
+export function predict(model: ConversationModel, req: Request): Prediction {
+  if (req.key !== undefined) {
+    const entry = model.keys.get(req.key);
+    if (entry?.response) {
+      return entry.body === canonicalJson(req.body) && entry.op === req.op ? { kind: 'replay', response: entry.response } : { kind: 'conflict' };
+    }
+  }
+  if (req.op === 'assign') {
+    const next = { ...model.state };
+    if (req.body.assignee) next.assigneeId = req.body.assignee.id === '' ? null : req.body.assignee.id;
+    if (req.body.team !== undefined) next.team = req.body.team === '' ? null : req.body.team;
+    return { kind: 'effect', next };
+  }
+  const wanted = req.body.status;
+  if (wanted === undefined) return { kind: 'effect', next: { ...model.state, status: model.types.defaultCompleted } };
+  if (model.types.completed.includes(wanted)) return { kind: 'effect', next: { ...model.state, status: wanted } };
+  if (model.types.active.includes(wanted)) return { kind: 'rejected', code: 'conversations.invalid_resolution_status' };
+  return { kind: 'rejected', code: 'conversations.unknown_status' };
+}
+
+function show(s: ConversationState): string {
+  return `status=${s.status} assignee=${s.assigneeId ?? 'null'} team=${s.team ?? 'null'}`;
+}
+
+function effectClause(req: Request): ClauseId {
+  if (req.op === 'assign') return '3.assign.sets-and-clears';
+  return req.body.status === undefined ? '3.resolve.default-status' : '3.resolve.completed-key';
+}
+
+/** Every way `obs` departs from `prediction`, each tagged with the clause it violates. */
+export function compare(model: ConversationModel, req: Request, prediction: Prediction, obs: Observation): Mismatch[] {
+  const out: Mismatch[] = [];
+  const got = `HTTP ${obs.status ?? 'none'}${obs.errorCode ? ` ${obs.errorCode}` : ''}`;
+  switch (prediction.kind) {
+    case 'effect': {
+      if (obs.status !== 200 || !obs.shown) {
+        out.push({ clause: effectClause(req), expected: `200 with the conversation (${show(prediction.next)})`, actual: got });
+        break;
+      }
+      const shown = obs.shown;
+      if (req.op === 'assign') {
+        if (shown.status !== model.state.status) {
+          out.push({ clause: '3.assign.status-unchanged', expected: `status stays ${model.state.status}`, actual: `status ${shown.status}` });
+        }
+        if (shown.assigneeId !== prediction.next.assigneeId || shown.team !== prediction.next.team) {
+          out.push({ clause: '3.assign.sets-and-clears', expected: show(prediction.next), actual: show(shown) });
+        }
+      } else if (shown.status !== prediction.next.status) {
+        out.push({ clause: effectClause(req), expected: `status ${prediction.next.status}`, actual: `status ${shown.status}` });
+      }
+      break;
+    }
+    case 'replay': {
+      const r = prediction.response;
+      if (obs.status !== r.status || obs.body !== r.body) {
+        out.push({ clause: 'idempotency.replay', expected: `the first response replayed (HTTP ${r.status}, same body)`, actual: obs.status === r.status ? `${got} with a different body` : got });
+      }
+      if (obs.effectDelta !== 0) {
+        out.push({ clause: 'idempotency.replay', expected: 'no new effect from an identical retry', actual: `${obs.effectDelta} new effect(s)` });
+      }
+      break;
+    }
+    case 'conflict': {
+      const clause: ClauseId = req.op === 'assign' ? '4.7.idempotency.conflict' : '4.8.idempotency.conflict';
+      if (obs.status !== 409) out.push({ clause, expected: 'HTTP 409 for a reused key with a different body', actual: got });
+      if (obs.effectDelta !== 0) out.push({ clause, expected: 'no effect from a conflicting request', actual: `${obs.effectDelta} new effect(s)` });
+      break;
+    }
+    case 'rejected': {
+      const clause: ClauseId = prediction.code === 'conversations.unknown_status' ? '7.unknown-status' : '3.resolve.active-key-rejected';
+      if (obs.errorCode !== prediction.code) out.push({ clause, expected: `an error with code ${prediction.code}`, actual: got });
+      if (obs.stored.status !== model.state.status) out.push({ clause, expected: `status stays ${model.state.status}`, actual: `status ${obs.stored.status}` });
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Moves the model on. The stored state wins: a mismatch is reported once, by the check that owns its
+ * clause, and later predictions start from what the server really holds.
+ */
+export function advance(model: ConversationModel, req: Request, prediction: Prediction, obs: Observation): void {
+  model.state = { ...obs.stored };
+  if (req.key !== undefined && prediction.kind === 'effect' && !model.keys.has(req.key)) {
+    const response = obs.status !== undefined && obs.status >= 200 && obs.status < 300 ? { status: obs.status, body: obs.body } : undefined;
+    model.keys.set(req.key, { op: req.op, body: canonicalJson(req.body), sent: req.body, response });
+  }
+}
+
+/** The model's view of a rendered conversation (assignee inner fields are not shown; `id` is what assign sets). */
+export function stateOf(conversation: Record<string, unknown>): ConversationState {
+  const a = conversation.assignee;
+  let assigneeId: string | null = null;
+  if (a && typeof a === 'object') {
+    const id = (a as Record<string, unknown>).id;
+    assigneeId = typeof id === 'string' ? id : canonicalJson(a);
+  }
+  const team = conversation.team;
+  return { status: String(conversation.status), assigneeId, team: typeof team === 'string' ? team : null };
+}
+
+/** Keys of `op` whose first answer was a success, in first-use order (candidates for reuse). */
+export function reusableKeys(model: ConversationModel, op: Op): Array<{ key: string; sent: unknown }> {
+  const out: Array<{ key: string; sent: unknown }> = [];
+  for (const [key, e] of model.keys) if (e.op === op && e.response) out.push({ key, sent: e.sent });
+  return out;
+}

@@ -1,0 +1,44 @@
+/** The HDR latency distribution: latency against percentile on a log axis of 1/(1-p), as HdrHistogram plots it. */
+import type { LatencySummary, ProfileResult } from '../../results/schema.js';
+import { COLORS, baseOptions, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
+
+const SERIES_COLORS = [COLORS.blue, COLORS.orange, COLORS.teal, COLORS.purple, COLORS.red, COLORS.gray];
+
+/** x position of a percentile (0..100) on the distribution axis: 1/(1-p); 100 has no finite position. */
+export function inversePercentile(p: number): number | null {
+  if (!(p >= 0) || p >= 100) return null;
+  return 1 / (1 - p / 100);
+}
+
+/** A label for one latency series: class, status family, and whether it is coordinated-omission corrected. */
+export function seriesLabel(s: Pick<LatencySummary, 'class' | 'family' | 'corrected'>): string {
+  return `${s.class} ${s.family}${s.corrected ? '' : ' (uncorrected)'}`;
+}
+
+/** One line per latency summary with at least one finite curve point. */
+export function latencyDistributionChart(p: ProfileResult, id: string): ChartSpec {
+  const datasets: ChartDataset[] = [];
+  let maxX = 10;
+  p.latency.filter((s) => s.count > 0).forEach((s, i) => {
+    const data = s.curve
+      .map(([pct, ms]) => ({ x: inversePercentile(pct), y: ms }))
+      .filter((pt): pt is { x: number; y: number } => pt.x !== null && Number.isFinite(pt.y));
+    if (data.length === 0) return;
+    maxX = Math.max(maxX, ...data.map((d) => d.x));
+    const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
+    datasets.push({ label: seriesLabel(s), data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 1.5, tension: 0 });
+  });
+  const xMax = Math.pow(10, Math.ceil(Math.log10(maxX)));
+  const options = baseOptions({
+    x: { type: 'logarithmic', min: 1, max: xMax, title: { display: true, text: 'percentile' }, grid: { color: '#eef0f3' }, ticks: { maxRotation: 0 } },
+    y: valueAxis('latency'),
+  });
+  return {
+    id,
+    title: `${p.name}: latency distribution`,
+    caption: 'Latency at each percentile (HDR histogram); the x axis stretches the tail: 90 %, 99 %, 99.9 % are equally spaced.',
+    config: { type: 'line', data: { datasets }, options },
+    ticks: { x: 'inversePercentile', y: 'ms' },
+    tooltipX: 'inversePercentile',
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * RateLimit-Remaining per route class over time, with 429s marked and the analyzer's inferred windows
+ * shaded (alternate windows filled, so every boundary is visible).
+ */
+import type { ProfileResult, RouteClass } from '../../results/schema.js';
+import { COLORS, alpha, baseOptions, timeAxis, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
+
+const CLASS_COLORS: Record<RouteClass, string> = { read: COLORS.blue, write: COLORS.purple };
+
+/** True when the timeline carries RateLimit-Remaining for some class (else the chart has nothing to show). */
+export function hasRateLimitData(p: ProfileResult): boolean {
+  return p.timeline.some((pt) => pt.rateLimit.read?.remaining != null || pt.rateLimit.write?.remaining != null);
+}
+
+/** Builds the chart; classes without samples are left out. */
+export function rateLimitChart(p: ProfileResult, id: string): ChartSpec {
+  const datasets: ChartDataset[] = [];
+  const classes: RouteClass[] = ['read', 'write'];
+  let maxLimit = 0;
+  for (const cls of classes) {
+    const pts = p.timeline.map((pt) => ({ x: pt.t, y: pt.rateLimit[cls]?.remaining ?? null }));
+    if (!pts.some((pt) => pt.y !== null)) continue;
+    for (const pt of p.timeline) maxLimit = Math.max(maxLimit, pt.rateLimit[cls]?.limit ?? 0, pt.rateLimit[cls]?.remaining ?? 0);
+    const color = CLASS_COLORS[cls];
+    datasets.push({ label: `Remaining (${cls})`, data: pts, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, stepped: 'before', spanGaps: false, yAxisID: 'y' });
+    const refused = p.timeline.filter((pt) => pt.refused[cls] > 0).map((pt) => ({ x: pt.t, y: 0 }));
+    if (refused.length > 0) {
+      datasets.push({
+        label: `429 (${cls})`, data: refused, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2,
+        borderColor: cls === 'read' ? COLORS.red : COLORS.orange, backgroundColor: COLORS.red, yAxisID: 'y',
+      });
+    }
+  }
+  for (const analysis of p.rateLimit.classes) {
+    if (analysis.windows.length === 0) continue;
+    const data = [...analysis.windows]
+      .sort((a, b) => a.start - b.start)
+      .flatMap((w, i) => [{ x: w.start / 1000, y: i % 2 === 0 ? 1 : 0 }, { x: w.end / 1000, y: i % 2 === 0 ? 1 : 0 }]);
+    const color = CLASS_COLORS[analysis.class];
+    datasets.push({
+      label: `inferred windows (${analysis.class})`, data, yAxisID: 'band', fill: 'origin', borderWidth: 0, pointRadius: 0,
+      borderColor: alpha(color, 0), backgroundColor: alpha(color, 0.09), order: 10,
+    });
+  }
+  const options = baseOptions({
+    x: timeAxis(Math.max(Math.ceil(p.durationMs / 1000), ...p.timeline.map((pt) => pt.t))),
+    y: valueAxis('RateLimit-Remaining', maxLimit > 0 ? { suggestedMax: maxLimit } : {}),
+    band: { type: 'linear', display: false, min: 0, max: 1 },
+  });
+  return {
+    id,
+    title: `${p.name}: RateLimit-Remaining by class`,
+    caption: 'Lowest RateLimit-Remaining seen each second per class; × marks seconds with 429s; shaded bands are the windows the analyzer inferred.',
+    config: { type: 'line', data: { datasets }, options },
+    ticks: { x: 'seconds', y: 'count' },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The verdict of a run and the counts every reporter prints. One place decides what "failed" means, so the
+ * exit code, the HTML banner, the JUnit totals and the Markdown summary cannot disagree.
+ */
+import type { CheckStatus, Results } from './schema.js';
+
+export type Verdict = Results['verdict'];
+
+export interface ResultCounts {
+  checks: Record<CheckStatus, number> & { total: number };
+  findings: { error: number; warning: number; total: number };
+  thresholds: { ok: number; failed: number; total: number };
+  violations: number;
+  profiles: { total: number; failed: number };
+}
+
+/** Counts checks by status, findings by severity, thresholds and rate-limit violations. */
+export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): ResultCounts {
+  const checks = { passed: 0, failed: 0, warned: 0, skipped: 0, error: 0, total: r.checks.length };
+  for (const c of r.checks) checks[c.status]++;
+  const findings = { error: 0, warning: 0, total: r.findings.length };
+  for (const f of r.findings) findings[f.severity]++;
+  const thresholds = { ok: 0, failed: 0, total: 0 };
+  let violations = 0;
+  let failedProfiles = 0;
+  for (const p of r.load) {
+    for (const t of p.thresholds) {
+      thresholds.total++;
+      if (t.ok) thresholds.ok++;
+      else thresholds.failed++;
+    }
+    violations += p.rateLimit.violations.length;
+    if (p.status === 'failed' || p.status === 'error') failedProfiles++;
+  }
+  return { checks, findings, thresholds, violations, profiles: { total: r.load.length, failed: failedProfiles } };
+}
+
+/**
+ * aborted beats everything (the data is partial); run-level errors (target unreachable, a phase that
+ * crashed) make it `error`; any failed/errored check, error-severity finding, breached threshold, rate-limit
+ * violation or failed profile makes it `failed`. Warnings (failing `assumed` checks) do not fail a run.
+ */
+export function computeVerdict(r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean } }): Verdict {
+  if (r.meta.aborted) return 'aborted';
+  if (r.errors.length > 0 || r.load.some((p) => p.status === 'error' || p.status === 'aborted')) return 'error';
+  const n = countResults(r);
+  const failing = n.checks.failed + n.checks.error + n.findings.error + n.thresholds.failed + n.violations + n.profiles.failed;
+  return failing > 0 ? 'failed' : 'passed';
+}
+
+/** The process exit code for a verdict (DESIGN.md: 0 clean · 1 findings/thresholds · 3 aborted/unreachable). */
+export function exitCodeForVerdict(v: Verdict): number {
+  switch (v) {
+    case 'passed':
+      return 0;
+    case 'failed':
+      return 1;
+    case 'aborted':
+    case 'error':
+      return 3;
+  }
+}

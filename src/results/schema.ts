@@ -124,6 +124,8 @@ export const RateLimitViolation = z.object({
   /** Clause id, e.g. 8.ratelimit.over-admission. */
   rule: z.string(),
   class: RouteClass.optional(),
+  /** Key role whose budget this is about, when samples carried one. */
+  key: z.string().optional(),
   message: z.string(),
   /** Window the violation happened in, ms since start. */
   window: z.object({ start: z.number(), end: z.number() }).optional(),
@@ -133,6 +135,8 @@ export type RateLimitViolation = z.infer<typeof RateLimitViolation>;
 
 export const RateLimitClassAnalysis = z.object({
   class: RouteClass,
+  /** Key role, when samples carried one (budgets are per key and class). */
+  key: z.string().optional(),
   samples: z.number().int(),
   admitted: z.number().int(),
   refused: z.number().int(),
@@ -182,6 +186,14 @@ export const ProfileResult = z.object({
   rateLimit: RateLimitAnalysis,
   /** Path of the NDJSON trace, when one was written. */
   trace: z.string().optional(),
+  /** Capacity profiles: the highest per-second rate that still met the SLO (null: never met). */
+  capacity: z.object({
+    rps: z.number().nullable(),
+    sloP95Ms: z.number(),
+    maxErrorPct: z.number(),
+    firstBreachAt: z.number().nullable(),
+    explanation: z.string(),
+  }).optional(),
   status: z.enum(['passed', 'failed', 'aborted', 'error']),
   error: z.string().optional(),
 });

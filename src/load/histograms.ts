@@ -1,0 +1,93 @@
+/**
+ * HDR latency histograms of a run, split by route class × status family, corrected (from the intended
+ * send time) and uncorrected (from the actual send). Values are recorded in microseconds and reported in
+ * milliseconds; each summary carries the compressed histogram so runs can be merged later.
+ */
+import * as hdr from 'hdr-histogram-js';
+import type { LatencySummary, RouteClass } from '../results/schema.js';
+import type { Family } from './threshold.js';
+import type { SampleBuffer } from './samples.js';
+import type { PlannedRoute } from './plan.js';
+
+const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
+const CLASSES: RouteClass[] = ['read', 'write'];
+const FAMILIES: Family[] = ['2xx', '429', 'other'];
+
+/** The status family a response belongs to; 0 (transport failure) has none. */
+export function familyOf(status: number): Family | undefined {
+  if (status === 0) return undefined;
+  if (status >= 200 && status < 300) return '2xx';
+  if (status === 429) return '429';
+  return 'other';
+}
+
+/** A fresh histogram sized for anything from 1 µs up (it grows as needed). */
+export function newHistogram(): hdr.Histogram {
+  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+}
+
+const key = (cls: RouteClass, fam: Family, corrected: boolean): string => `${cls}|${fam}|${corrected ? 'c' : 'u'}`;
+
+export class LatencyHistograms {
+  private readonly map = new Map<string, hdr.Histogram>();
+
+  /** Records every response of the buffer; the corrected view only when the run had intended times. */
+  constructor(buf: SampleBuffer, routes: PlannedRoute[], readonly hasCorrected: boolean) {
+    for (const c of CLASSES) for (const f of FAMILIES) for (const corr of hasCorrected ? [false, true] : [false]) this.map.set(key(c, f, corr), newHistogram());
+    for (let i = 0; i < buf.length; i++) {
+      const fam = familyOf(buf.status[i]!);
+      if (!fam) continue;
+      const cls = routes[buf.route[i]!]!.class;
+      this.map.get(key(cls, fam, false))!.recordValue(toMicros(buf.latency(i)));
+      if (hasCorrected) this.map.get(key(cls, fam, true))!.recordValue(toMicros(buf.correctedLatency(i)));
+    }
+  }
+
+  /** A merged histogram over the selected classes and families (the corrected view when there is one). */
+  merged(cls?: RouteClass, family?: Family, corrected = this.hasCorrected): hdr.Histogram {
+    const out = newHistogram();
+    for (const c of cls ? [cls] : CLASSES) for (const f of family ? [family] : FAMILIES) out.add(this.map.get(key(c, f, corrected && this.hasCorrected))!);
+    return out;
+  }
+
+  /** One summary per non-empty class × family × view. */
+  summaries(): LatencySummary[] {
+    const out: LatencySummary[] = [];
+    for (const c of CLASSES) {
+      for (const f of FAMILIES) {
+        for (const corr of this.hasCorrected ? [true, false] : [false]) {
+          const h = this.map.get(key(c, f, corr))!;
+          if (h.totalCount === 0) continue;
+          out.push(summarize(h, c, f, corr));
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** ms → integral µs, at least 1 (HDR cannot hold 0 with lowestDiscernibleValue 1). */
+export function toMicros(ms: number): number {
+  return Math.max(1, Math.round(ms * 1000));
+}
+
+const ms = (us: number): number => Math.round(us) / 1000;
+
+function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
+  return {
+    class: cls,
+    family,
+    corrected,
+    count: h.totalCount,
+    min: ms(h.minNonZeroValue),
+    mean: ms(h.mean),
+    max: ms(h.maxValue),
+    p50: ms(h.getValueAtPercentile(50)),
+    p90: ms(h.getValueAtPercentile(90)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    p999: ms(h.getValueAtPercentile(99.9)),
+    curve: CURVE.map((p) => [p, ms(h.getValueAtPercentile(p))] as [number, number]),
+    hdr: hdr.encodeIntoCompressedBase64(h),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The open model on undici (Pool, pipelining 1): requests are scheduled at intended send times from each
+ * class's arrival rate, whether or not earlier ones have completed. Latency is measured from the intended
+ * time (coordinated-omission corrected, as wrk2) and from the actual send. A request that finds no free
+ * connection is queued; one still unsent `dropAfterMs` after its intended time is counted as dropped.
+ */
+import { Pool } from 'undici';
+import { randomUUID } from 'node:crypto';
+import type { PlannedClass } from './plan.js';
+import { pickRoute, errorCodeOf, type EngineOptions } from './closed.js';
+
+interface ClassState {
+  pc: PlannedClass;
+  /** Intended send time (ms since start) of the next arrival. */
+  next: number;
+  queue: number[];
+  inFlight: number;
+}
+
+const first = (v: string | string[] | undefined): string | undefined => (v === undefined ? undefined : typeof v === 'string' ? v : v.join(', '));
+
+/** Runs the open model until the duration, the request cap or the signal ends it. */
+export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promise<void> {
+  const { plan, recorder } = opts;
+  const url = new URL(opts.baseUrl);
+  const prefix = url.pathname.replace(/\/$/, '');
+  const pool = new Pool(url.origin, {
+    connections: plan.maxConnections * plan.classes.length,
+    pipelining: 1,
+    headersTimeout: plan.timeoutMs,
+    bodyTimeout: plan.timeoutMs,
+    connectTimeout: Math.min(plan.timeoutMs, 5000),
+  });
+  const inner = new AbortController();
+  const runId = randomUUID().slice(0, 8);
+  const auth = new Map(plan.routes.map((r) => [r.idx, `Bearer ${opts.secrets[r.keyRole] ?? ''}`]));
+  const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: 0, queue: [], inFlight: 0 }));
+  let scheduled = 0;
+  let seq = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let finished = false;
+  let done!: () => void;
+  const allDone = new Promise<void>((r) => (done = r));
+
+  const sentThisSecond = (now: number): number => {
+    const s = Math.floor(now / 1000);
+    return (recorder.sentPerSecond.read[s] ?? 0) + (recorder.sentPerSecond.write[s] ?? 0);
+  };
+
+  const send = (st: ClassState, intended: number): void => {
+    const idx = pickRoute(st.pc, Math.random());
+    const route = plan.routes[idx]!;
+    const s = ++seq;
+    const headers: Record<string, string> = { authorization: auth.get(idx)!, accept: 'application/json' };
+    if (route.idempotencyKey) headers['idempotency-key'] = `spgate-${runId}-${s}`;
+    let body: string | undefined;
+    if (route.body) {
+      body = route.body(s);
+      headers['content-type'] = 'application/json';
+    }
+    const sent = recorder.now();
+    recorder.sent(st.pc.class, sent);
+    st.inFlight++;
+    pool
+      .request({ origin: url.origin, path: prefix + route.path, method: route.method as 'GET', headers, body, signal: inner.signal })
+      .then(
+        async (res) => {
+          const received = recorder.now();
+          const h = res.headers;
+          let errorCode: string | undefined;
+          if (res.statusCode === 429) errorCode = errorCodeOf(await res.body.text());
+          else await res.body.dump();
+          recorder.response({
+            route: idx, intended, sent, received, status: res.statusCode,
+            limit: first(h['ratelimit-limit']), remaining: first(h['ratelimit-remaining']), reset: first(h['ratelimit-reset']),
+            retryAfter: first(h['retry-after']), requestId: first(h['x-request-id']), errorCode,
+          });
+        },
+        (err: unknown) => {
+          if (inner.signal.aborted) return;
+          const at = recorder.now();
+          const e = err as { code?: string; message?: string };
+          recorder.response({ route: idx, intended, sent, received: at, status: 0, error: e?.code ?? e?.message?.split('\n')[0] ?? 'transport error' });
+        },
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        st.inFlight--;
+        pump();
+      });
+  };
+
+  const pump = (): void => {
+    if (finished) return;
+    const now = recorder.now();
+    const end = plan.durationMs;
+    for (const st of states) {
+      // Arrivals due by now join the queue; the schedule never exceeds the duration or the request cap.
+      while (st.next <= now && st.next < end && (plan.maxRequests === undefined || scheduled < plan.maxRequests)) {
+        st.queue.push(st.next);
+        scheduled++;
+        const rate = st.pc.rateAt!(st.next / 1000);
+        st.next += rate > 0 ? 1000 / rate : 10;
+      }
+      while (st.queue.length && now - st.queue[0]! > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift()!);
+      while (st.queue.length && st.inFlight < plan.maxConnections) {
+        if (opts.maxRps !== undefined && sentThisSecond(now) >= opts.maxRps) break;
+        send(st, st.queue.shift()!);
+      }
+    }
+    const capped = plan.maxRequests !== undefined && scheduled >= plan.maxRequests;
+    const scheduling = !capped && states.some((st) => st.next < end);
+    const busy = states.some((st) => st.queue.length > 0 || st.inFlight > 0);
+    if (!scheduling && !busy) {
+      finish();
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    let wait = 50;
+    if (scheduling) wait = Math.min(...states.filter((st) => st.next < end).map((st) => st.next)) - now;
+    if (states.some((st) => st.queue.length > 0)) wait = Math.min(wait, 5);
+    timer = setTimeout(pump, Math.max(0, wait));
+  };
+
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    if (timer) clearTimeout(timer);
+    done();
+  };
+
+  const abort = (): void => {
+    // Stop at once: nothing more is sent; in-flight requests are cancelled and not recorded.
+    for (const st of states) st.queue.length = 0;
+    inner.abort();
+    finish();
+  };
+  if (opts.signal?.aborted) abort();
+  else opts.signal?.addEventListener('abort', abort, { once: true });
+
+  pump();
+  await allDone;
+  opts.signal?.removeEventListener('abort', abort);
+  await pool.destroy().catch(() => undefined);
+}
+

@@ -1,0 +1,257 @@
+/**
+ * Turns a profile and a target into the concrete plan the engines run: routes filled from the fixtures,
+ * write routes dropped unless the target allows writes, rates resolved against known budgets, and the
+ * target's caps applied (never exceeded). Every adjustment is written into `config` so reports say so.
+ */
+import type { Target, KeyRole } from '../target/schema.js';
+import type { RouteClass } from '../results/schema.js';
+import { SpgateError } from '../errors.js';
+import type { Profile, RateSpec, ClassMix } from './profile.js';
+import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
+import { parseThreshold, type Threshold } from './threshold.js';
+
+export interface PlannedRoute {
+  /** Index in Plan.routes (stored in every sample). */
+  idx: number;
+  label: string;
+  class: RouteClass;
+  method: string;
+  /** Template for traces and reports; never holds filled ids or secrets. */
+  template: string;
+  /** Filled path with query string, relative to baseUrl. */
+  path: string;
+  body?: (seq: number) => string;
+  idempotencyKey: boolean;
+  keyRole: KeyRole;
+  weight: number;
+}
+
+export interface PlannedClass {
+  class: RouteClass;
+  routes: PlannedRoute[];
+  /** Cumulative weights, for picking a route with one random number. */
+  cumulative: number[];
+  /** Closed model. */
+  connections?: number;
+  /** Closed model: autocannon overallRate cap for this class (from target.caps.maxRps). */
+  maxRps?: number;
+  /** Open model: arrival rate (requests/s) at t seconds after start. */
+  rateAt?: (t: number) => number;
+  /** Open model: the highest rate rateAt reaches. */
+  peakRate?: number;
+}
+
+export interface Plan {
+  name: string;
+  description: string;
+  model: 'closed' | 'open';
+  durationMs: number;
+  maxRequests?: number;
+  maxConnections: number;
+  dropAfterMs: number;
+  timeoutMs: number;
+  routes: PlannedRoute[];
+  classes: PlannedClass[];
+  thresholds: Threshold[];
+  capacity?: { p95Ms: number; maxErrorPct: number };
+  /** The configuration actually run, with every clamp and dropped route explained in `notes`. */
+  config: Record<string, unknown> & { notes: string[] };
+}
+
+/** Budget rate (requests/s) of a class from the target's assumptions, if known. */
+function budgetRate(target: Target, cls: RouteClass): number | undefined {
+  const b = target.assumptions.rateLimit[cls];
+  return b ? b.limit / b.windowSeconds : undefined;
+}
+
+function resolveRate(spec: RateSpec, target: Target, cls: RouteClass, notes: string[]): number {
+  if (typeof spec === 'number') return spec;
+  const b = budgetRate(target, cls);
+  if (b === undefined) {
+    notes.push(`${cls}: budget unknown (no assumptions.rateLimit.${cls}); using the fallback rate ${spec.fallback} rps`);
+    return spec.fallback;
+  }
+  return spec.budgetFactor * b;
+}
+
+/** Builds the rate function of one class; ramp stages are scaled to the run's duration. */
+function rateFunction(mix: ClassMix, target: Target, cls: RouteClass, durationS: number, notes: string[]): { at: (t: number) => number; peak: number } {
+  if (mix.ramp) {
+    const total = mix.ramp.stages.reduce((s, st) => s + st.duration, 0);
+    const scale = durationS / total;
+    const points: Array<[number, number]> = [[0, mix.ramp.start]];
+    let t = 0;
+    for (const st of mix.ramp.stages) {
+      t += st.duration * scale;
+      points.push([t, st.target]);
+    }
+    const peak = Math.max(...points.map((p) => p[1]));
+    const at = (x: number): number => {
+      for (let i = 1; i < points.length; i++) {
+        const [t1, r1] = points[i]!;
+        const [t0, r0] = points[i - 1]!;
+        if (x <= t1) return t1 === t0 ? r1 : r0 + ((r1 - r0) * (x - t0)) / (t1 - t0);
+      }
+      return points[points.length - 1]![1];
+    };
+    return { at, peak };
+  }
+  const base = resolveRate(mix.rate!, target, cls, notes);
+  const bursts = mix.bursts;
+  if (!bursts) return { at: () => base, peak: base };
+  return { at: (x) => (x % bursts.every < bursts.length ? base * bursts.factor : base), peak: base * bursts.factor };
+}
+
+function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number): { route?: PlannedRoute; skip?: string } {
+  const def: RouteDef & { label: string } =
+    'route' in ref ? { ...NAMED_ROUTES[ref.route], label: ref.route } : { ...ref, label: `${ref.method} ${ref.path}` };
+  const filled = fillPath(def.path, target);
+  if (!filled.ok) return { skip: `${def.label}: no fixture for {${filled.missing.join('}, {')}} in the target file` };
+  if (!target.secrets[ref.key]) return { skip: `${def.label}: the target has no ${ref.key} key` };
+  const qs = def.query ? new URLSearchParams(def.query).toString() : '';
+  return {
+    route: {
+      idx,
+      label: def.label,
+      class: routeClass(def.method),
+      method: def.method,
+      template: tracePath(def.path, target),
+      path: qs ? `${filled.path}?${qs}` : filled.path,
+      body: compileBody(def.body, target),
+      idempotencyKey: def.idempotencyKey,
+      keyRole: ref.key,
+      weight: ref.weight,
+    },
+  };
+}
+
+/** Resolves a profile against a target; throws SpgateError when nothing can run. */
+export function planProfile(profile: Profile, target: Target, durationOverride?: number): Plan {
+  const notes: string[] = [];
+  if (!target.loopback && target.caps.maxRps === undefined) {
+    throw new SpgateError('SPGATE_ERR_CAPS_REQUIRED', `target ${target.name} is not on loopback: set caps.maxRps in the target file`);
+  }
+  // Duration: an explicit override wins; otherwise cover minWindows rate-limit windows when known.
+  let durationS = durationOverride ?? profile.duration;
+  if (durationOverride === undefined && profile.minWindows) {
+    const windows = (['read', 'write'] as const).filter((c) => profile.classes[c]).map((c) => target.assumptions.rateLimit[c]?.windowSeconds);
+    const known = windows.filter((w): w is number => w !== undefined);
+    if (known.length) {
+      const need = profile.minWindows * Math.max(...known);
+      if (need > durationS) {
+        notes.push(`duration extended from ${durationS}s to ${need}s to cover ${profile.minWindows} rate-limit windows`);
+        durationS = need;
+      }
+    } else {
+      notes.push('rate-limit window unknown (no assumptions.rateLimit): duration not extended to cover windows');
+    }
+  }
+  if (target.caps.maxDuration !== undefined && durationS > target.caps.maxDuration) {
+    notes.push(`duration clamped from ${durationS}s to caps.maxDuration ${target.caps.maxDuration}s`);
+    durationS = target.caps.maxDuration;
+  }
+
+  const routes: PlannedRoute[] = [];
+  const classes: PlannedClass[] = [];
+  for (const cls of ['read', 'write'] as const) {
+    const mix = profile.classes[cls];
+    if (!mix) continue;
+    if (cls === 'write' && !target.allowWrites) {
+      notes.push('write routes left out: the target file does not set allowWrites');
+      continue;
+    }
+    const planned: PlannedRoute[] = [];
+    for (const ref of mix.routes) {
+      const r = planRoute(ref, target, routes.length);
+      if (r.skip) notes.push(`route left out: ${r.skip}`);
+      if (r.route) {
+        routes.push(r.route);
+        planned.push(r.route);
+      }
+    }
+    if (!planned.length) continue;
+    let acc = 0;
+    const cumulative = planned.map((r) => (acc += r.weight));
+    const pc: PlannedClass = { class: cls, routes: planned, cumulative };
+    if (profile.model === 'closed') pc.connections = mix.connections;
+    else {
+      const f = rateFunction(mix, target, cls, durationS, notes);
+      pc.rateAt = f.at;
+      pc.peakRate = f.peak;
+    }
+    classes.push(pc);
+  }
+  if (!classes.length) {
+    const wantsWrites = profile.classes.write && !target.allowWrites;
+    if (wantsWrites && !profile.classes.read) {
+      throw new SpgateError('SPGATE_ERR_WRITES_NOT_ALLOWED', `profile ${profile.name} sends only writes; set allowWrites in the target file`);
+    }
+    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `profile ${profile.name}: no route can run against ${target.name} (${notes.join('; ')})`);
+  }
+
+  applyRateCap(profile.model, classes, target.caps.maxRps, notes);
+  let maxRequests = profile.maxRequests;
+  if (target.caps.maxRequests !== undefined && (maxRequests === undefined || maxRequests > target.caps.maxRequests)) {
+    notes.push(`request count capped at caps.maxRequests ${target.caps.maxRequests}`);
+    maxRequests = target.caps.maxRequests;
+  }
+
+  const config = {
+    model: profile.model,
+    durationSeconds: durationS,
+    maxRequests: maxRequests ?? null,
+    caps: target.caps,
+    classes: classes.map((c) => ({
+      class: c.class,
+      routes: c.routes.map((r) => ({ route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole })),
+      connections: c.connections ?? null,
+      maxRps: c.maxRps ?? null,
+      peakRate: c.peakRate !== undefined ? round(c.peakRate) : null,
+      startRate: c.rateAt ? round(c.rateAt(0)) : null,
+    })),
+    notes,
+  };
+  return {
+    name: profile.name,
+    description: profile.description,
+    model: profile.model,
+    durationMs: durationS * 1000,
+    maxRequests,
+    maxConnections: profile.maxConnections,
+    dropAfterMs: profile.dropAfterMs,
+    timeoutMs: profile.timeoutMs,
+    routes,
+    classes,
+    thresholds: profile.thresholds.map((t) => {
+      const r = parseThreshold(t);
+      if (!r.ok) throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', r.error);
+      return r.threshold;
+    }),
+    capacity: profile.capacity,
+    config,
+  };
+}
+
+/** Scales every class down so the combined peak rate stays within caps.maxRps. */
+function applyRateCap(model: 'closed' | 'open', classes: PlannedClass[], maxRps: number | undefined, notes: string[]): void {
+  if (maxRps === undefined) return;
+  if (model === 'closed') {
+    const conns = classes.reduce((s, c) => s + (c.connections ?? 0), 0);
+    for (const c of classes) c.maxRps = Math.max(1, Math.floor((maxRps * (c.connections ?? 0)) / conns));
+    notes.push(`closed model limited to caps.maxRps ${maxRps} in total`);
+    return;
+  }
+  const peak = classes.reduce((s, c) => s + (c.peakRate ?? 0), 0);
+  if (peak <= maxRps) return;
+  const k = maxRps / peak;
+  for (const c of classes) {
+    const f = c.rateAt!;
+    c.rateAt = (t) => f(t) * k;
+    c.peakRate = c.peakRate! * k;
+  }
+  notes.push(`arrival rates scaled by ${round(k)} so the peak (${round(peak)} rps) stays within caps.maxRps ${maxRps}`);
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}

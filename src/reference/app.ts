@@ -1,0 +1,81 @@
+/**
+ * The state one reference server works on: data, keys, faults, limiter, signers. Handlers receive it with
+ * the call, so nothing lives in module-level globals and several servers can run in one process.
+ */
+import { createHmac } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FixtureIds, KeyRole, Scope } from '../target/schema.js';
+import { createConnections, type Connection } from './connections.js';
+import { CursorSigner } from './cursor.js';
+import { FaultSet } from './fault-set.js';
+import type { FaultName } from './faults.js';
+import { IdempotencyStore } from './idempotency.js';
+import { Prng } from './prng.js';
+import { RateLimiter, type Budgets } from './rate-limiter.js';
+import type { Reply } from './reply.js';
+import { seedDefaultData } from './seed.js';
+import { Store } from './store.js';
+
+export interface App {
+  store: Store;
+  faults: FaultSet;
+  clock: () => number;
+  conns: Map<KeyRole, Connection>;
+  byKey: Map<string, Connection>;
+  byId: Map<string, Connection>;
+  limiter: RateLimiter;
+  cursors: CursorSigner;
+  idem: IdempotencyStore;
+  /** Request ids come from their own stream so serving requests never shifts data ids. */
+  requestIds: Prng;
+  fixtureIds: FixtureIds;
+  workspace: { id: string; name: string };
+  /** Signs attachment download URLs. */
+  signUrl(path: string, expires: number): string;
+}
+
+/** One /v1 call after authentication, body reading and route matching. */
+export interface Call {
+  method: string;
+  params: string[];
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  conn: Connection;
+  body: Buffer | null;
+}
+
+export type Handler = (app: App, call: Call) => Reply | Promise<Reply>;
+
+export interface RouteDef {
+  method: string;
+  /** Path below /v1 with :params, e.g. "/customers/:id". */
+  path: string;
+  scopes: Scope[];
+  handler: Handler;
+}
+
+/** Builds the state of a fresh server: keys, seeded data and empty limiter buckets. */
+export function createApp(opts: { seed: number; budgets: Budgets; faults: readonly FaultName[]; clock?: () => number }): App {
+  const clock = opts.clock ?? Date.now;
+  const root = new Prng(opts.seed);
+  const keyRng = root.fork(1);
+  const dataRng = root.fork(2);
+  const seedRng = root.fork(3);
+  const secret = root.fork(4).token(32);
+  const workspace = { id: root.fork(5).id('ws_'), name: 'Reference Workspace' };
+  const faults = new FaultSet(opts.faults);
+  const conns = createConnections(keyRng, clock());
+  const store = new Store(dataRng, clock);
+  const fixtureIds = seedDefaultData(store, seedRng, conns);
+  const all = [...conns.values()];
+  return {
+    store, faults, clock, conns, fixtureIds, workspace,
+    byKey: new Map(all.map((c) => [c.key, c])),
+    byId: new Map(all.map((c) => [c.id, c])),
+    limiter: new RateLimiter(opts.budgets, faults, clock),
+    cursors: new CursorSigner(secret + ':cursor'),
+    idem: new IdempotencyStore(faults),
+    requestIds: root.fork(6),
+    signUrl: (path, expires) => createHmac('sha256', secret + ':files').update(`${path}\n${expires}`).digest('base64url'),
+  };
+}

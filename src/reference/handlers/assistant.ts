@@ -1,0 +1,78 @@
+/**
+ * Assistant chats (4.1, 4.2, 4.3): only the owning connection sees a chat, only while its holder is an
+ * owner/admin. Another connection gets 404, so the chat's existence is not revealed.
+ */
+import type { App, Call } from '../app.js';
+import { isOwnerOrAdmin } from '../connections.js';
+import type { SessionRecord, TurnRecord } from '../records.js';
+import { sessionObject, turnObject } from '../render.js';
+import { fail, json, notFound, type Reply } from '../reply.js';
+
+type Found = { ok: true; session: SessionRecord; turn: TurnRecord } | { ok: false; reply: Reply };
+
+function memberRefusal(app: App, call: Call): Reply | undefined {
+  if (isOwnerOrAdmin(call.conn) || app.faults.has('chat-member-allowed')) return undefined;
+  return fail(403, 'assistant.forbidden', 'assistant chats require a current owner or admin');
+}
+
+function findTurn(app: App, call: Call): Found {
+  const refusal = memberRefusal(app, call);
+  if (refusal) return { ok: false, reply: refusal };
+  const [sessionId, turnId] = call.params as [string, string];
+  const session = app.store.sessions.get(sessionId);
+  const turn = app.store.turns.get(turnId);
+  if (!session || !turn || turn.sessionId !== session.id) return { ok: false, reply: notFound('no such chat turn') };
+  if (session.ownerId !== call.conn.id && !app.faults.has('chat-ownership-leak')) return { ok: false, reply: notFound('no such chat turn') };
+  if (session.retentionExpiresAt <= app.clock()) return { ok: false, reply: notFound('no such chat turn') };
+  return { ok: true, session, turn };
+}
+
+/** GET /ai/assistant/sessions/{sessionId}/turns/{turnId}. */
+export function getTurn(app: App, call: Call): Reply {
+  const found = findTurn(app, call);
+  if (!found.ok) return found.reply;
+  return json(200, { data: turnObject(found.turn, app.faults) });
+}
+
+/** POST …/turns/{turnId}/cancel: pending → cancelled; repeats are safe; completed → 409. */
+export function cancelTurn(app: App, call: Call): Reply {
+  const found = findTurn(app, call);
+  if (!found.ok) return found.reply;
+  const { turn, session } = found;
+  const f = app.faults;
+  if (turn.status === 'completed' && !f.has('cancel-completed-200')) {
+    return fail(409, 'assistant.turn_completed', 'the turn has already completed and cannot be cancelled');
+  }
+  if (turn.status === 'cancelled' && f.has('cancel-repeat-409')) {
+    return fail(409, 'assistant.turn_not_pending', 'the turn is not pending');
+  }
+  if (turn.status === 'pending') {
+    const now = app.clock();
+    turn.status = 'cancelled';
+    turn.updatedAt = now;
+    session.lastActivityAt = Math.max(session.lastActivityAt, now);
+    session.updatedAt = now;
+  }
+  return json(200, { data: turnObject(turn, f) });
+}
+
+/** GET /ai/conversations/{conversationId}/assistant/sessions: the caller's unexpired chats, newest first. */
+export function listSessions(app: App, call: Call): Reply {
+  const refusal = memberRefusal(app, call);
+  if (refusal) return refusal;
+  const conversationId = call.params[0]!;
+  if (!app.store.conversations.has(conversationId)) return notFound('no such conversation');
+  const f = app.faults;
+  const now = app.clock();
+  const hideArchived = f.has('sessions-archived-hidden');
+  const mine: SessionRecord[] = [];
+  for (const s of app.store.sessions.values()) {
+    if (s.conversationId !== conversationId || s.ownerId !== call.conn.id) continue;
+    if (s.retentionExpiresAt <= now || (hideArchived && s.archivedAt !== null)) continue;
+    mine.push(s);
+  }
+  const dir = f.has('sessions-oldest-first') ? 1 : -1;
+  mine.sort((a, b) => dir * (a.lastActivityAt - b.lastActivityAt) || (a.id < b.id ? -1 : 1));
+  const listed = f.has('sessions-unbounded') ? mine : mine.slice(0, 100);
+  return json(200, { data: listed.map(sessionObject) });
+}

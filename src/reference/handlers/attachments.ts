@@ -1,0 +1,32 @@
+/**
+ * GET /messages/{messageId}/attachments/{index}/download (4.6): a descriptor with a signed URL that lives five
+ * minutes; never file bytes. External and still-fetching attachments are not downloadable (422).
+ */
+import type { App, Call } from '../app.js';
+import { fail, json, notFound, type Reply } from '../reply.js';
+
+export const FILES_ORIGIN = 'https://files.reference.invalid';
+const FIVE_MINUTES = 5 * 60_000;
+const ONE_HOUR = 60 * 60_000;
+
+/** Issues a download descriptor for a stored attachment. */
+export function downloadAttachment(app: App, call: Call): Reply {
+  const [messageId, rawIndex] = call.params as [string, string];
+  const f = app.faults;
+  const message = app.store.messages.get(messageId);
+  if (!message || (message.deletedAt !== null && !f.has('attachment-deleted-downloadable'))) return notFound('no such message');
+  if (!/^\d{1,4}$/.test(rawIndex)) return notFound('no such attachment');
+  const att = message.attachments[Number(rawIndex)];
+  if (!att) return notFound('no such attachment');
+  if (att.kind === 'fetching' || (att.kind === 'external' && !f.has('attachment-external-200'))) {
+    const why = att.kind === 'external' ? 'the attachment is an external URL' : 'the provider attachment is still being fetched';
+    return fail(422, 'attachments.not_downloadable', `${why}; the message metadata stays available`);
+  }
+  const expiresAt = app.clock() + (f.has('attachment-expiry-long') ? ONE_HOUR : FIVE_MINUTES);
+  const expires = Math.ceil(expiresAt / 1000);
+  const path = `/a/${att.fileId}`;
+  const url = `${FILES_ORIGIN}${path}?expires=${expires}&signature=${app.signUrl(path, expires)}`;
+  return json(200, {
+    url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType, sizeBytes: att.sizeBytes,
+  });
+}

@@ -1,0 +1,81 @@
+/** POST /conversations/{id}/assign (4.7), POST /conversations/{id}/resolve (4.8), GET /conversations/{id}. */
+import type { App, Call } from '../app.js';
+import { canonicalJson } from '../idempotency.js';
+import type { ConversationRecord } from '../records.js';
+import { conversationObject } from '../render.js';
+import { fail, invalid, json, notFound, type Reply } from '../reply.js';
+import { DEFAULT_COMPLETED_STATUS } from '../store.js';
+import { idempotencyKey, jsonObject } from './input.js';
+
+/** Returns one conversation (a reference-server addition; the spec does not show a read endpoint). */
+export function getConversation(app: App, call: Call): Reply {
+  const conv = app.store.conversations.get(call.params[0]!);
+  return conv ? json(200, conversationObject(conv, app.faults)) : notFound('no such conversation');
+}
+
+/** Assigns or unassigns a conversation; never changes its status. */
+export function assignConversation(app: App, call: Call): Promise<Reply> | Reply {
+  return idempotent(app, call, 'assign', (body) => {
+    const conv = app.store.conversations.get(call.params[0]!);
+    if (!conv) return notFound('no such conversation');
+    const { assignee, team } = body;
+    if (assignee === undefined && team === undefined) return invalid('at least one of assignee or team is required');
+    if (assignee !== undefined && (!assignee || typeof assignee !== 'object' || Array.isArray(assignee) || typeof (assignee as { id?: unknown }).id !== 'string')) {
+      return invalid('assignee must be an object with a string id');
+    }
+    if (team !== undefined && typeof team !== 'string') return invalid('team must be a string');
+    if (assignee !== undefined) {
+      const a = assignee as Record<string, unknown> & { id: string };
+      conv.assignee = a.id === '' ? null : { ...a };
+    }
+    if (team !== undefined && !(team === '' && app.faults.has('assign-empty-team-kept'))) conv.team = team === '' ? null : team;
+    if (app.faults.has('assign-reopens')) conv.status = 'open';
+    return touched(app, conv);
+  });
+}
+
+/** Moves a conversation to a completed-type status (the default one when none is given). */
+export function resolveConversation(app: App, call: Call): Promise<Reply> | Reply {
+  return idempotent(app, call, 'resolve', (body) => {
+    const conv = app.store.conversations.get(call.params[0]!);
+    if (!conv) return notFound('no such conversation');
+    const f = app.faults;
+    const status = body.status;
+    if (status !== undefined && typeof status !== 'string') return invalid('status must be a string');
+    if (status === undefined) {
+      conv.status = f.has('resolve-default-closed') ? 'closed' : DEFAULT_COMPLETED_STATUS;
+      return touched(app, conv);
+    }
+    const def = app.store.statuses.get(status);
+    if (!def) {
+      return f.has('unknown-status-code')
+        ? fail(422, 'conversations.invalid_resolution_status', `"${status}" is not a completed-type status`)
+        : fail(422, 'conversations.unknown_status', `status "${status}" is not defined in this workspace`);
+    }
+    if (def.type === 'active' && !f.has('resolve-active-accepted')) {
+      return fail(422, 'conversations.invalid_resolution_status', `"${status}" is an active-type status; resolve needs a completed-type one`);
+    }
+    conv.status = status;
+    return touched(app, conv);
+  });
+}
+
+function touched(app: App, conv: ConversationRecord): Reply {
+  conv.updatedAt = app.clock();
+  conv.mutations++;
+  return json(200, conversationObject(conv, app.faults));
+}
+
+/** Parses the body and runs the operation under its Idempotency-Key (optional, 8..255 characters). */
+function idempotent(app: App, call: Call, route: string, exec: (body: Record<string, unknown>) => Reply): Promise<Reply> | Reply {
+  const pattern = app.faults.has('idempotency-key-length') ? /^[^]{7,255}$/ : /^[^]{8,255}$/;
+  const key = idempotencyKey(call.headers, pattern, false, '8 to 255 characters long');
+  if (!key.ok) return key.reply;
+  const body = jsonObject(call.body, true);
+  if (!body.ok) return body.reply;
+  if (key.value === undefined) return exec(body.value);
+  return app.idem.run(
+    { connectionId: call.conn.id, resource: `${route}:${call.params[0]}`, key: key.value, fingerprint: canonicalJson(body.value) },
+    () => exec(body.value),
+  );
+}

@@ -1,0 +1,114 @@
+/** GET /customers (4.4) and DELETE /customers/{id} (4.5). */
+import type { App, Call } from '../app.js';
+import type { CustomerRecord } from '../records.js';
+import { customerJson } from '../render.js';
+import { empty, invalid, jsonText, notFound, type Reply } from '../reply.js';
+import { pageLimit } from './input.js';
+
+interface KeysetPos {
+  t: number;
+  i: string;
+}
+interface OffsetPos {
+  o: number;
+}
+
+/** Lists customers with filters and keyset pagination. */
+export function listCustomers(app: App, call: Call): Reply {
+  const f = app.faults;
+  const q = call.query;
+  const limit = pageLimit(q.get('limit'), f.has('limit-default-20') ? 20 : 25, f.has('limit-unbounded') ? 100_000 : 100);
+  if (!limit.ok) return limit.reply;
+  const externalId = q.get('externalId');
+  const search = q.get('q');
+  const idType = q.get('identityType');
+  const idValue = q.get('identityIdentifier');
+  if ((idType === null) !== (idValue === null) && !(idType === null && f.has('identity-single-param'))) {
+    return invalid('identityType and identityIdentifier must be given together');
+  }
+  const matches = customerFilter(app, { externalId, search, idType, idValue });
+  const binding = JSON.stringify([externalId, search, idType, idValue]);
+  const cursor = q.get('cursor');
+  const offsets = f.has('cursor-offset');
+  let start = 0;
+  let skip = 0;
+  if (cursor) {
+    const checked = app.cursors.verify<KeysetPos & OffsetPos>(cursor, 'customers', binding, !f.has('cursor-unbound-filter'));
+    if (checked.ok && offsets && typeof checked.payload.o === 'number') skip = checked.payload.o;
+    else if (checked.ok && !offsets && typeof checked.payload.t === 'number' && typeof checked.payload.i === 'string') {
+      start = app.store.firstAfter({ createdAt: checked.payload.t, id: checked.payload.i });
+    } else if (!f.has('cursor-lenient')) return invalid('the cursor is malformed, tampered or was issued for another query', 'request.invalid_cursor');
+  }
+  const baseOffset = skip;
+  const identity = idValue !== null;
+  const want = identity ? 1 : limit.value;
+  const order = app.store.customerOrder;
+  const page: CustomerRecord[] = [];
+  let more = false;
+  for (let i = start; i < order.length; i++) {
+    const c = order[i]!;
+    if (!matches(c)) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    if (page.length === want) {
+      more = !identity;
+      break;
+    }
+    page.push(c);
+  }
+  let next: string | null = null;
+  if (more) {
+    const last = page[page.length - 1]!;
+    next = app.cursors.sign('customers', binding, offsets ? { o: baseOffset + page.length } : { t: last.createdAt, i: last.id });
+  }
+  const hasMore = more || (f.has('has-more-stale') && page.length > 0);
+  let body = '{"data":[';
+  for (let i = 0; i < page.length; i++) body += (i ? ',' : '') + customerJson(page[i]!, f);
+  body += '],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}';
+  return jsonText(200, body);
+}
+
+interface CustomerQuery {
+  externalId: string | null;
+  search: string | null;
+  idType: string | null;
+  idValue: string | null;
+}
+
+/** Builds the predicate of a customer query; faults that break search and soft delete live here. */
+function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => boolean {
+  const f = app.faults;
+  const showDeleted = f.has('soft-delete-listed');
+  const caseSensitive = f.has('search-case-sensitive');
+  const withCompany = !f.has('search-skips-company');
+  const needle = q.search === null || q.search === '' ? null : caseSensitive ? q.search : q.search.toLowerCase();
+  return (c) => {
+    if (c.deletedAt !== null && !showDeleted) return false;
+    if (q.externalId !== null && c.externalId !== q.externalId) return false;
+    if (needle !== null) {
+      const hit = caseSensitive
+        ? c.name.includes(needle) || c.email.includes(needle) || (withCompany && (c.company ?? '').includes(needle))
+        : c.search.name.includes(needle) || c.search.email.includes(needle) || (withCompany && c.search.company.includes(needle));
+      if (!hit) return false;
+    }
+    if (q.idValue !== null && !c.identities.some((i) => (q.idType === null || i.type === q.idType) && i.identifier === q.idValue)) return false;
+    return true;
+  };
+}
+
+/** Soft-deletes a customer; deleting again is a no-op that still answers 204. */
+export function deleteCustomer(app: App, call: Call): Reply {
+  const c = app.store.customers.get(call.params[0]!);
+  if (!c) return notFound('no such customer');
+  if (c.deletedAt !== null) return app.faults.has('delete-not-idempotent') ? notFound('no such customer') : empty(204);
+  if (app.faults.has('delete-hard')) {
+    app.store.removeCustomer(c);
+    return empty(204);
+  }
+  c.deletedAt = app.clock();
+  c.updatedAt = c.deletedAt;
+  c.json = undefined;
+  return empty(204);
+}

@@ -1,0 +1,80 @@
+/**
+ * The embedded reference server: a faithful, fast, in-memory implementation of the Support Platform API
+ * with seeded data, keys for every role, a fixtures API and switchable faults. It is the system under test,
+ * so it shares no code with the checking side (checks, conformance, suites, ratelimit, spec).
+ */
+import { randomInt } from 'node:crypto';
+import type { TargetFileInput } from '../target/schema.js';
+import { createApp } from './app.js';
+import { FAULTS, isFaultName, type FaultName } from './faults.js';
+import { createHttpServer, listen } from './server.js';
+import { describeTarget } from './target.js';
+
+export { FAULTS, FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
+
+export interface ReferenceServerOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Seed for ids, keys and data; random when absent. */
+  seed?: number;
+  /** Rate-limit budgets per key and route class (default read 1000, write 250 per 5 s window). */
+  budgets?: { read?: number; write?: number; windowSeconds?: number };
+  faults?: FaultName[];
+}
+
+export interface RunningReferenceServer {
+  origin: string;
+  /** origin + '/v1' */
+  baseUrl: string;
+  /** origin + '/_fixtures' */
+  fixturesUrl: string;
+  /** A complete target file describing this server (keys inline). */
+  target: TargetFileInput;
+  /** The seed in use (useful when it was random). */
+  seed: number;
+  /** Replaces the active faults. */
+  setFaults(f: FaultName[]): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BUDGETS = { read: 1000, write: 250, windowSeconds: 5 } as const;
+
+/** Starts a reference server and resolves once it is listening. */
+export async function startReferenceServer(opts: ReferenceServerOptions = {}): Promise<RunningReferenceServer> {
+  for (const f of opts.faults ?? []) if (!isFaultName(f)) throw new RangeError(`unknown fault "${String(f)}"`);
+  const seed = opts.seed ?? randomInt(0, 2 ** 31);
+  const budgets = { ...DEFAULT_BUDGETS, ...stripUndefined(opts.budgets ?? {}) };
+  const app = createApp({ seed, budgets, faults: opts.faults ?? [] });
+  const server = createHttpServer(app);
+  const host = opts.host ?? '127.0.0.1';
+  const addr = await listen(server, opts.port ?? 0, host);
+  const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const origin = `http://${hostPart}:${addr.port}`;
+  const baseUrl = `${origin}/v1`;
+  const fixturesUrl = `${origin}/_fixtures`;
+  return {
+    origin, baseUrl, fixturesUrl, seed,
+    target: describeTarget(app, baseUrl, fixturesUrl),
+    setFaults(f) {
+      for (const name of f) if (!isFaultName(name)) throw new RangeError(`unknown fault "${String(name)}"`);
+      app.faults.set(f);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** One-line descriptions of every fault, for help texts. */
+export function describeFaults(): string[] {
+  return Object.entries(FAULTS).map(([name, info]) => `${name}: ${info.description}`);
+}

@@ -1,0 +1,64 @@
+/**
+ * The default data set every reference server starts with, drawn from the seed so two servers with the same
+ * seed hold the same ids. The ids the suites need are returned for the self-describing target file.
+ */
+import type { FixtureIds } from '../target/schema.js';
+import type { Connection } from './connections.js';
+import type { KeyRole } from '../target/schema.js';
+import type { Prng } from './prng.js';
+import type { Store } from './store.js';
+
+const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Margaret', 'Linus', 'Radia', 'Tim'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Hamilton', 'Torvalds', 'Perlman', 'Berners-Lee'];
+const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Analytics', 'Hooli', 'Stark Industries', 'Wayne Enterprises'];
+
+/** Seed-data timestamps start here, so listings are stable across runs with the same seed. */
+const SEED_EPOCH = Date.UTC(2024, 0, 1);
+
+/** Fills the store with the default data set and returns the ids worth naming in a target file. */
+export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Connection>): FixtureIds {
+  for (let i = 0; i < 60; i++) {
+    const first = rng.pick(FIRST);
+    const last = rng.pick(LAST);
+    const n = String(i + 1).padStart(3, '0');
+    store.addCustomer({
+      name: `${first} ${last}`,
+      email: `${first.toLowerCase()}.${last.toLowerCase()}.${n}@example.com`,
+      company: i % 3 === 2 ? undefined : rng.pick(COMPANIES),
+      externalId: `ext_${n}`,
+      phone: `+4930${String(1000000 + i)}`,
+      createdAt: SEED_EPOCH + i * 3_600_000,
+    });
+  }
+  const customers = store.customerOrder;
+  const statuses = ['open', 'pending', 'resolved', 'closed', 'waiting_on_customer', 'open'];
+  const conversations = statuses.map((status, i) => store.addConversation({
+    customerId: customers[i]!.id, status, priority: i % 2 ? 'high' : 'normal', subject: `Seeded conversation ${i + 1}`,
+    team: i === 1 ? 'billing' : null, assignee: i === 2 ? { id: 'agent_1', name: 'Agent One' } : null,
+  }));
+  const conv = conversations[0]!;
+  const message = store.addMessage(conv.id, ['stored', 'external', 'fetching']);
+  const deleted = store.addMessage(conv.id, ['stored']);
+  deleted.deletedAt = SEED_EPOCH;
+
+  const admin = conns.get('admin')!;
+  const session = store.addSession({ conversationId: conv.id, ownerId: admin.id });
+  const pending = store.addTurn(session, 'pending');
+  const completed = store.addTurn(session, 'completed');
+  store.addSession({ conversationId: conv.id, ownerId: admin.id, archived: true });
+  store.addSession({ conversationId: conv.id, ownerId: conns.get('secondConnection')!.id });
+
+  const collection = store.addCollection({ name: 'Getting started', slug: 'getting-started', description: 'First steps' });
+  store.addArticles(40);
+
+  return {
+    conversationId: conv.id,
+    customerId: customers[0]!.id,
+    message: { messageId: message.id, storedIndex: 0, externalIndex: 1, fetchingIndex: 2 },
+    deletedMessageId: deleted.id,
+    pendingTurn: { sessionId: session.id, turnId: pending.id },
+    completedTurn: { sessionId: session.id, turnId: completed.id },
+    sessionsConversationId: conv.id,
+    collectionId: collection.id,
+  };
+}

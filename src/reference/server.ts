@@ -1,0 +1,130 @@
+/**
+ * The reference server's HTTP layer on plain node:http: request id, authentication, rate limiting, bounded
+ * body reading, routing and scope checks, then the handler. Order matters: refused requests (429) consume no
+ * budget, and every /v1 response carries the rate-limit headers of the bucket it was counted in.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Scope } from '../target/schema.js';
+import type { App, RouteDef } from './app.js';
+import { authenticate } from './auth.js';
+import { hasBody, readBody } from './body.js';
+import type { Connection } from './connections.js';
+import type { FaultSet } from './fault-set.js';
+import { handleFixtures } from './fixtures-api.js';
+import type { RateDecision } from './rate-limiter.js';
+import { fail, notFound, send, type Reply } from './reply.js';
+import { Router } from './router.js';
+import { READ_BODY_LIMIT, ROUTES, WRITE_BODY_LIMIT } from './routes.js';
+
+const router = new Router(ROUTES);
+/** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
+const FIXTURES_BODY_LIMIT = 1 << 20;
+/** With write-body-limit-ignored the server still stops somewhere: it is a bug, not an unbounded buffer. */
+const FAULTY_WRITE_LIMIT = 8 << 20;
+/** How much of an oversize body is read and discarded after a 413 before the socket is dropped. */
+const DISCARD_LIMIT = 4 << 20;
+
+/** Creates the node:http server for an app (not yet listening). */
+export function createHttpServer(app: App): Server {
+  const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
+    handle(app, req, res).catch((err: unknown) => {
+      // a handler bug must not kill the server: answer 500 and keep serving
+      if (!res.headersSent) {
+        const requestId = newRequestId(app);
+        send(res, fail(500, 'internal', err instanceof Error ? err.message : 'internal error'), sendOpts(app, requestId, null));
+      } else res.destroy();
+    });
+  });
+  return server;
+}
+
+/** Starts listening and resolves with the bound address. */
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function newRequestId(app: App): string {
+  return 'req_' + app.requestIds.token(20);
+}
+
+function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false) {
+  return { requestId, rate, faults: app.faults, otherRequestId: () => newRequestId(app), close };
+}
+
+async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = newRequestId(app);
+  const url = req.url ?? '/';
+  const qi = url.indexOf('?');
+  const pathname = qi < 0 ? url : url.slice(0, qi);
+  const method = req.method ?? 'GET';
+  if (pathname.startsWith('/v1/')) return handleV1(app, req, res, requestId, method, pathname.slice(3), qi < 0 ? '' : url.slice(qi + 1));
+  if (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/')) {
+    const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
+    if (!body.ok) return tooLarge(app, req, res, requestId, null);
+    send(res, handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body), sendOpts(app, requestId, null));
+    return;
+  }
+  send(res, notFound(), sendOpts(app, requestId, null));
+}
+
+async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, method: string, path: string, search: string): Promise<void> {
+  const f = app.faults;
+  const cls = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  const auth = authenticate(req.headers.authorization, app.byKey, f, app.clock());
+  // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
+  const rate = app.limiter.take(auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?'), cls);
+  if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
+  if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, rate));
+  let body: Buffer | null = null;
+  if (hasBody(req)) {
+    const limit = cls === 'read'
+      ? (f.has('body-limit-ignored') ? WRITE_BODY_LIMIT : READ_BODY_LIMIT)
+      : (f.has('write-body-limit-ignored') ? FAULTY_WRITE_LIMIT : WRITE_BODY_LIMIT);
+    const read = await readBody(req, limit);
+    if (!read.ok) {
+      if (read.reason === 'too_large') tooLarge(app, req, res, requestId, rate);
+      else res.destroy();
+      return;
+    }
+    body = read.body;
+  }
+  const match = router.match(method, path);
+  if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
+  const missing = missingScope(match.def, auth.conn, f);
+  if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
+  const out = match.def.handler(app, {
+    method, params: match.params, query: new URLSearchParams(search), headers: req.headers, conn: auth.conn, body,
+  });
+  const reply: Reply = out instanceof Promise ? await out : out;
+  send(res, reply, sendOpts(app, requestId, rate));
+}
+
+/** The first scope the route needs that the key lacks; two faults drop a scope requirement. */
+function missingScope(def: RouteDef, conn: Connection, f: FaultSet): Scope | undefined {
+  for (const s of def.scopes) {
+    if (conn.scopes.has(s)) continue;
+    if (s === 'attachments:read' && f.has('attachments-single-scope')) continue;
+    if (s === 'conversations:write' && def.path.endsWith('/assign') && f.has('readonly-can-write')) continue;
+    return s;
+  }
+  return undefined;
+}
+
+/** Answers 413, then discards a bounded amount of the rest of the body so the client can read the answer. */
+function tooLarge(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, rate: RateDecision | null): void {
+  send(res, fail(413, 'request.body_too_large', 'the request body is above the limit of its route class'), sendOpts(app, requestId, rate, true));
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT) req.socket.destroy();
+  });
+  req.resume();
+}

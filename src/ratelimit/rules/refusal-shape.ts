@@ -1,0 +1,32 @@
+/**
+ * The shape of a refusal: 8.ratelimit.retry-after (a 429 carries an integer Retry-After) and
+ * 8.ratelimit.429-code (its body is the error envelope with code rate_limit.exceeded).
+ */
+import type { BudgetContext } from '../context.js';
+import { parseIntValue } from '../parsed.js';
+import type { ViolationSink } from '../sink.js';
+
+/** Reports 429 responses without a usable Retry-After or with the wrong error code. */
+export function checkRefusalShape(ctx: BudgetContext, sink: ViolationSink): void {
+  for (const s of ctx.group.bySent) {
+    if (!s.refused) continue;
+    const ra = parseIntValue(s.raw.retryAfter);
+    if (!ra.ok) {
+      sink.add({
+        rule: '8.ratelimit.retry-after',
+        sample: s,
+        bucket: ra.problem,
+        message: ra.problem === 'missing' ? '429 without Retry-After' : `429 with a Retry-After that is not integer seconds (${JSON.stringify(s.raw.retryAfter)})`,
+      });
+    }
+    const code = s.raw.errorCode;
+    if (code !== 'rate_limit.exceeded') {
+      sink.add({
+        rule: '8.ratelimit.429-code',
+        sample: s,
+        bucket: code ?? '(none)',
+        message: code === undefined ? '429 body is not an error envelope with a code' : `429 body code is ${JSON.stringify(code)}, not "rate_limit.exceeded"`,
+      });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Per-window counting for fixed-window limiters: 8.ratelimit.over-admission (more admitted in a window
+ * than the budget) and 8.ratelimit.under-admission (429s in a window that admitted less than the budget).
+ * Windows are the refill-delimited segments; near their edges a request may belong to either window, so
+ * over-admission counts only requests certainly inside, and under-admission every request possibly inside.
+ */
+import type { BudgetContext } from '../context.js';
+import { admittedPossiblyBetween } from '../group.js';
+import type { ParsedSample } from '../parsed.js';
+import { segmentSpan } from '../segments.js';
+import type { ViolationSink } from '../sink.js';
+
+/** Reports windows that admitted more than the budget, or refused before the budget was used. */
+export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): void {
+  const L = ctx.limit;
+  if (ctx.model !== 'fixed-window' || L === null) return;
+  const segs = ctx.segments;
+  segs.forEach((seg, k) => {
+    const next = segs[k + 1];
+    const span = segmentSpan(seg);
+    // A segment longer than the window means a refill went unseen: it is not one window.
+    if (ctx.windowMs !== null && span.end - span.start > ctx.windowMs + 1000 + ctx.roundingSlackMs) return;
+    const certainlyIn = (c: ParsedSample): boolean =>
+      (k === 0 || c.sentAt >= seg.hi || c === seg.evidence?.after) &&
+      (!next || c.receivedAt <= next.lo || c === next.evidence?.before);
+    const admitted = seg.samples.filter((c) => c.admitted && certainlyIn(c));
+    if (admitted.length > L) {
+      const over = admitted.slice(L);
+      sink.add({
+        rule: '8.ratelimit.over-admission',
+        sample: over[0]!,
+        related: over.slice(1),
+        window: span,
+        message: `${admitted.length} requests admitted in one window of a budget of ${L}`,
+      });
+    }
+    const refused = seg.samples.filter((c) => c.refused && certainlyIn(c));
+    if (refused.length === 0) return;
+    let maxRem = -1;
+    for (const c of seg.samples) if (c.remaining !== null && c.remaining > maxRem) maxRem = c.remaining;
+    if (maxRem < 0) return;
+    const spentBefore = Math.max(0, L - 1 - maxRem);
+    const possibly = admittedPossiblyBetween(ctx.group, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity);
+    if (possibly + spentBefore <= L - 2) {
+      sink.add({
+        rule: '8.ratelimit.under-admission',
+        sample: refused[0]!,
+        related: refused.slice(1),
+        window: span,
+        message: `${refused.length} request(s) refused in a window that admitted at most ${possibly} of a budget of ${L}`,
+      });
+    }
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Refill detection. Between two responses a and b where a was received before b was sent (so a was
+ * counted first), any correct limiter only lowers Remaining, unless budget came back in between. So
+ * "b.Remaining > a.Remaining" (or equal, for an admitted b) proves a refill, whatever the model, and no
+ * reordering by concurrency can fake one. A Reset claim that has passed also proves a fixed window ended.
+ * Segments are the stretches between refills; for a fixed-window limiter they are its windows.
+ */
+import type { Group } from './group.js';
+import type { ParsedSample } from './parsed.js';
+
+export interface Segment {
+  /** Samples assigned to the segment, in sentAt order. */
+  samples: ParsedSample[];
+  /** The refill that opened it happened after `lo` and before `hi` (ms); -Infinity for the first one. */
+  lo: number;
+  hi: number;
+  /** The response that proved the refill, and the one counted before it with the lower Remaining. */
+  evidence?: { before: ParsedSample; after: ParsedSample };
+}
+
+/** Splits a group into refill-delimited segments. `fullAt` gives a sample's Reset claim in ms (or null). */
+export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number | null): Segment[] {
+  const segments: Segment[] = [];
+  let current: Segment = { samples: [], lo: -Infinity, hi: -Infinity };
+  let segId = 0;
+  const segOf = new Map<number, number>();
+  let minDone: ParsedSample | undefined;
+  let minFull = Infinity;
+  let minFullSample: ParsedSample | undefined;
+  let j = 0;
+  for (const b of g.bySent) {
+    while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) {
+      const a = g.byReceived[j++]!;
+      if (segOf.get(a.index) !== segId) continue;
+      if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining!)) minDone = a;
+      const f = fullAt(a);
+      if (f !== null && f < minFull) {
+        minFull = f;
+        minFullSample = a;
+      }
+    }
+    let before: ParsedSample | undefined;
+    if (b.remaining !== null && minDone !== undefined) {
+      const m = minDone.remaining!;
+      if (b.remaining > m || (b.admitted && b.remaining > 0 && b.remaining >= m)) before = minDone;
+    }
+    if (!before && minFullSample && b.sentAt > minFull) before = minFullSample;
+    if (before && current.samples.length > 0) {
+      segments.push(current);
+      segId += 1;
+      current = { samples: [], lo: before.sentAt, hi: b.receivedAt, evidence: { before, after: b } };
+      minDone = undefined;
+      minFull = Infinity;
+      minFullSample = undefined;
+    }
+    current.samples.push(b);
+    segOf.set(b.index, segId);
+  }
+  if (current.samples.length > 0) segments.push(current);
+  return segments;
+}
+
+/** The segment's extent for display: first send to last response. */
+export function segmentSpan(seg: Segment): { start: number; end: number } {
+  let end = -Infinity;
+  for (const s of seg.samples) end = Math.max(end, s.receivedAt);
+  return { start: seg.samples[0]!.sentAt, end };
+}

@@ -61,11 +61,8 @@ export function describeJsonError(text: string, err: unknown): string {
   const lc = /\(line (\d+) column (\d+)\)/.exec(msg);
   const pos = /at position (\d+)/.exec(msg);
   const where = lc ? { line: Number(lc[1]), column: Number(lc[2]) } : lineColumn(text, pos ? Number(pos[1]) : locateJsonError(text));
-  const problem = msg
-    .replace(/,?\s*"(?:[^"\\]|\\.)*"(?: is not valid JSON)?/g, '')
-    .replace(/\s*in JSON at position \d+.*$/, '')
-    .replace(/\s*\(line \d+ column \d+\)/, '')
-    .trim() || 'invalid JSON';
+  // V8 appends a snippet of the text (', "…"' or ', …"…"…') — it may hold a key, so it is dropped.
+  const problem = msg.split(/, (?:"|\.\.\.)|\s+in JSON at position|\s*\(line \d/)[0]?.trim() || 'invalid JSON';
   return `line ${where.line}, column ${where.column}: ${problem}`;
 }
 

@@ -43,7 +43,7 @@ export function parseTargetText(path: string, text: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (ext === '.yaml' || ext === '.yml') {
     try {
-      return parseYaml(body, { prettyErrors: false, uniqueKeys: true }) as unknown;
+      return parseYaml(body, { prettyErrors: true, uniqueKeys: true }) as unknown;
     } catch (err) {
       if (err instanceof YAMLParseError) {
         const pos = err.linePos?.[0];

@@ -149,7 +149,7 @@ export function makeResults(opts: FixtureOptions = {}): Results {
   const checks: CheckResult[] = [];
   const findings: Finding[] = [];
   const exchanges: Exchange[] = [];
-  CLAUSES.slice(0, 60).forEach((cl, i) => {
+  CLAUSES.forEach((cl, i) => {
     const status = statuses[i % statuses.length]!;
     const suite = cl.id.startsWith('8.') ? 'limits' : cl.id.startsWith('5.') ? 'auth' : cl.id.split('.')[0] === '4' ? 'endpoints' : `part-${cl.id.split('.')[0]}`;
     const checkId = `${suite}.${cl.id.replace(/^[0-9.]+/, '') || 'check'}-${i}`;

@@ -1,0 +1,125 @@
+/**
+ * Opens generated reports in headless Chromium: no console or page errors, every chart canvas has drawn
+ * pixels, findings expand, hostile server text did not execute. Saves test-artifacts/report.png.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { renderReports } from '../../src/report/index.js';
+import type { Results } from '../../src/results/schema.js';
+import { makeResults } from './fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const required = process.env.SPGATE_REQUIRE_CHROMIUM === '1';
+const available = existsSync(CHROMIUM);
+if (!available && !required) console.warn(`browser test skipped: ${CHROMIUM} is not installed (set SPGATE_REQUIRE_CHROMIUM=1 to make this a failure)`);
+
+/** Opens a report and returns what a reader would check; also used by the run end-to-end test. */
+export async function inspectReport(browser: Browser, file: string, screenshot?: string) {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  const canvases = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('canvas')).map((c) => {
+      const ctx = c.getContext('2d')!;
+      const data = ctx.getImageData(0, 0, c.width, c.height).data;
+      let drawn = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) drawn++;
+      return { id: c.id, width: c.width, height: c.height, drawn };
+    }),
+  );
+  const injected = await page.evaluate(() => document.querySelectorAll('img, svg, iframe, object, embed').length);
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: false });
+  return { page, problems, dialogs, requests, canvases, injected };
+}
+
+describe.skipIf(!available && !required)('HTML report in Chromium', () => {
+  let browser: Browser;
+  let dir: string;
+  let results: Results;
+
+  beforeAll(async () => {
+    if (!available) throw new Error(`SPGATE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is not installed`);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    dir = await mkdtemp(join(tmpdir(), 'spgate-browser-'));
+    results = makeResults();
+    await renderReports(results, dir, ['html']);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws every chart, runs without errors, makes no network requests and executes nothing hostile', async () => {
+    await mkdir(resolve('test-artifacts'), { recursive: true });
+    const r = await inspectReport(browser, join(dir, 'index.html'), resolve('test-artifacts/report.png'));
+    try {
+      expect(r.problems).toEqual([]);
+      expect(r.dialogs).toEqual([]);
+      expect(r.requests).toEqual([]);
+      expect(r.injected).toBe(0);
+      expect(r.canvases).toHaveLength(10);
+      for (const c of r.canvases) expect(c.drawn, `canvas ${c.id} has no pixels`).toBeGreaterThan(1000);
+      // The hostile target name is shown as text.
+      expect(await r.page.locator('header.banner').innerText()).toContain('</script><img src=x onerror=alert(1)>');
+    } finally {
+      await r.page.close();
+    }
+  });
+
+  it('expands a finding when its summary is clicked, and "Expand all" opens the rest', async () => {
+    const r = await inspectReport(browser, join(dir, 'index.html'));
+    try {
+      const first = r.page.locator('details.finding').first();
+      const body = first.locator(':scope > .body');
+      expect(await body.isVisible()).toBe(false);
+      await first.locator(':scope > summary').click();
+      expect(await body.isVisible()).toBe(true);
+      expect(await body.innerText()).toMatch(/expected/i);
+      await r.page.locator('#toggle-findings').click();
+      const open = await r.page.evaluate(() => Array.from(document.querySelectorAll('details.finding')).every((d) => (d as HTMLDetailsElement).open));
+      expect(open).toBe(true);
+      await r.page.screenshot({ path: resolve('test-artifacts/report-findings.png'), fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 900 } });
+      expect(r.problems).toEqual([]);
+    } finally {
+      await r.page.close();
+    }
+  });
+
+  it('reads without JavaScript: text sections render and only the charts need scripts', async () => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    try {
+      await page.goto(pathToFileURL(join(dir, 'index.html')).href);
+      const text = await page.locator('main').innerText();
+      expect(text).toContain('Conformance by spec clause');
+      expect(text).toContain('Rate-limit analysis');
+      expect(text).toContain(results.findings[0]!.title);
+      expect(await page.locator('noscript').count()).toBeGreaterThan(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -18,6 +18,21 @@ const required = process.env.SPGATE_REQUIRE_CHROMIUM === '1';
 const available = existsSync(CHROMIUM);
 if (!available && !required) console.warn(`browser test skipped: ${CHROMIUM} is not installed (set SPGATE_REQUIRE_CHROMIUM=1 to make this a failure)`);
 
+interface CanvasProbe {
+  id: string;
+  width: number;
+  height: number;
+  drawn: number;
+}
+
+// Page-side code as a string: the test program is type-checked without DOM types.
+const CANVAS_PROBE = `Array.from(document.querySelectorAll('canvas')).map((c) => {
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let drawn = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
+  return { id: c.id, width: c.width, height: c.height, drawn };
+})`;
+
 /** Opens a report and returns what a reader would check; also used by the run end-to-end test. */
 export async function inspectReport(browser: Browser, file: string, screenshot?: string) {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
@@ -36,16 +51,8 @@ export async function inspectReport(browser: Browser, file: string, screenshot?:
     if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
   });
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  const canvases = await page.evaluate(() =>
-    Array.from(document.querySelectorAll('canvas')).map((c) => {
-      const ctx = c.getContext('2d')!;
-      const data = ctx.getImageData(0, 0, c.width, c.height).data;
-      let drawn = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) drawn++;
-      return { id: c.id, width: c.width, height: c.height, drawn };
-    }),
-  );
-  const injected = await page.evaluate(() => document.querySelectorAll('img, svg, iframe, object, embed').length);
+  const canvases = await page.evaluate<CanvasProbe[]>(CANVAS_PROBE);
+  const injected = await page.evaluate<number>(`document.querySelectorAll('img, svg, iframe, object, embed').length`);
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: false });
   return { page, problems, dialogs, requests, canvases, injected };
 }
@@ -99,7 +106,7 @@ describe.skipIf(!available && !required)('HTML report in Chromium', () => {
       expect(await body.isVisible()).toBe(true);
       expect(await body.innerText()).toMatch(/expected/i);
       await r.page.locator('#toggle-findings').click();
-      const open = await r.page.evaluate(() => Array.from(document.querySelectorAll('details.finding')).every((d) => (d as HTMLDetailsElement).open));
+      const open = await r.page.evaluate<boolean>(`Array.from(document.querySelectorAll('details.finding')).every((d) => d.open)`);
       expect(open).toBe(true);
       await r.page.screenshot({ path: resolve('test-artifacts/report-findings.png'), fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 900 } });
       expect(r.problems).toEqual([]);

@@ -12,7 +12,6 @@ export interface XmlElement {
 }
 
 const NAME = /^[A-Za-z_:][-A-Za-z0-9_:.]*/;
-// eslint-disable-next-line no-control-regex
 const BAD_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 

@@ -175,3 +175,5 @@ export const statusSuite = defineSuite({
     },
   ],
 });
+
+export default statusSuite;

@@ -43,6 +43,9 @@ export function statusTypesOf(target: Target): StatusTypes {
 
 /** One assign or resolve request, with its key chosen against the model when it runs. */
 export class OpCommand implements fc.AsyncCommand<ConversationModel, ConversationReal> {
+  /** Set when a reuse found no earlier key and a fresh one was sent (shown in the sequence). */
+  private fellBack = false;
+
   constructor(
     readonly op: Op,
     readonly body: AssignBody | ResolveBody,
@@ -54,11 +57,13 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
   }
 
   private concrete(model: ConversationModel): Request {
+    this.fellBack = false;
     if (this.key.kind === 'none') return { op: this.op, body: this.body } as Request;
     if (this.key.kind === 'reuse') {
       const candidates = reusableKeys(model, this.op);
       const pick = candidates.length ? candidates[this.key.n % candidates.length] : undefined;
       if (pick) return { op: this.op, body: (this.key.sameBody ? pick.sent : this.body), key: pick.key } as Request;
+      this.fellBack = true;
     }
     return { op: this.op, body: this.body, key: freshKey() } as Request;
   }
@@ -94,7 +99,7 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
 
   toString(): string {
     const k = this.key;
-    const key = k.kind === 'none' ? 'no key' : k.kind === 'fresh' ? 'fresh key' : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
+    const key = k.kind === 'none' ? 'no key' : k.kind === 'fresh' || this.fellBack ? 'fresh key' : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
     return `${this.op}(${JSON.stringify(this.body)}, ${key})`;
   }
 }

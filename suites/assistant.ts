@@ -1,0 +1,275 @@
+/**
+ * Assistant chats (spec 2, 3, 4.1–4.3): turn and receipt shapes, the cancel state machine, access limited
+ * to the owning connection while its holder is an owner/admin, and the session listing rules.
+ */
+import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
+import type { Exchange } from '../src/client/exchange.js';
+import type { KeyRole } from '../src/target/schema.js';
+import { ActionReceipt, Answer, SessionList, TurnEnvelope } from '../src/spec/resources.js';
+import type { z } from 'zod';
+import { describe, fixturesOf, jsonObject, runCase, statusOf } from './model/case.js';
+import { canonicalJson } from './model/conversation.js';
+import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
+
+const FIXTURES = { fixtures: true } as const;
+const WRITES = { fixtures: true, writes: true } as const;
+
+interface Chat {
+  conversationId: string;
+  sessionId: string;
+  turnId: string;
+}
+
+/** A conversation with one session and one turn owned by `owner`, in `state`. */
+async function chat(ctx: SuiteContext, state: 'pending' | 'completed', owner: KeyRole = 'admin'): Promise<Chat> {
+  const f = fixturesOf(ctx);
+  const { id: conversationId } = await f.createConversation({});
+  const { id: sessionId } = await f.createSession({ conversationId, owner });
+  const turn = await f.createTurn({ sessionId, owner, state });
+  return { conversationId, sessionId, turnId: turn.id };
+}
+
+function issues(schema: z.ZodType, value: unknown): string | undefined {
+  const r = schema.safeParse(value);
+  return r.success ? undefined : r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+function turnOf(x: Exchange): Record<string, unknown> | undefined {
+  const data = jsonObject(x)?.data;
+  return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
+function turnStatus(x: Exchange): string {
+  return String(turnOf(x)?.status);
+}
+
+/** A small listing: three sessions with distinct activity times, the middle one archived. */
+async function sessionList(ctx: SuiteContext): Promise<{ conversationId: string; ids: string[]; archivedId: string }> {
+  const f = fixturesOf(ctx);
+  const { id: conversationId } = await f.createConversation({});
+  const now = Date.now();
+  const ids: string[] = [];
+  // Created out of activity order, so a list in creation order is not also in activity order.
+  for (const [minutesAgo, archived] of [[20, false], [5, true], [40, false], [10, false]] as const) {
+    const s = await f.createSession({ conversationId, owner: 'admin', archived, lastActivityAt: new Date(now - minutesAgo * 60_000).toISOString() });
+    ids.push(s.id);
+  }
+  return { conversationId, ids, archivedId: ids[1]! };
+}
+
+function listedIds(x: Exchange): string[] {
+  const data = jsonObject(x)?.data;
+  return Array.isArray(data) ? data.map((s) => String((s as { id?: unknown } | null)?.id)) : [];
+}
+
+async function receiptsCheck(ctx: SuiteContext): Promise<CheckOutcome> {
+  let none = false;
+  const outcome = await runCase(ctx, async (rec) => {
+    const c = await chat(ctx, 'completed');
+    const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+    rec.require(statusOf(x) === 200, 'GET of a completed turn to answer 200', () => describe(x));
+    const receipts = turnOf(x)?.actionConfirmations;
+    if (receipts === undefined || (Array.isArray(receipts) && receipts.length === 0)) {
+      none = true;
+      return;
+    }
+    rec.require(Array.isArray(receipts), 'actionConfirmations to be an array', () => typeof receipts);
+    (receipts as unknown[]).forEach((r, i) => {
+      const bad = issues(ActionReceipt, r);
+      rec.expect(bad === undefined, `receipt ${i} to have the fields of an action receipt`, () => bad ?? '');
+    });
+  });
+  return none && outcome.status === 'passed' ? { status: 'skipped', reason: 'the completed turn carries no action receipts' } : outcome;
+}
+
+export const assistantSuite = defineSuite({
+  name: 'assistant',
+  description: 'Assistant chat turns (shape, cancel), owner-only and admin-only access, session listing',
+  checks: [
+    {
+      id: 'assistant.turn.shape',
+      clause: '2.turn.shape',
+      title: 'GET of a pending and of a completed turn answers { data: <chat turn> }',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        for (const state of ['pending', 'completed'] as const) {
+          const c = await chat(ctx, state);
+          const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+          rec.require(statusOf(x) === 200, `GET of a ${state} turn to answer 200`, () => describe(x), [x]);
+          const bad = issues(TurnEnvelope, x.response?.json);
+          rec.expect(bad === undefined, `the ${state} turn to have the fields of a chat turn`, () => bad ?? '', [x]);
+        }
+      }),
+    },
+    {
+      id: 'assistant.receipt.shape',
+      clause: '2.receipt.shape',
+      title: 'action receipts of a completed turn have their required fields and a valid undo.status',
+      needs: FIXTURES,
+      run: receiptsCheck,
+    },
+    {
+      id: 'assistant.turn.completed-answer',
+      clause: '3.turn.completed-has-answer',
+      title: 'a turn that completes has its answer populated',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const completed = ctx.target.assumptions.turnStatus.completed;
+        const c = await chat(ctx, 'pending');
+        await fixturesOf(ctx).completeTurn(c.sessionId, c.turnId);
+        const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.require(statusOf(x) === 200, 'GET of the completed turn to answer 200', () => describe(x));
+        const t = turnOf(x);
+        const bad = issues(Answer, t?.answer);
+        rec.expect(t?.status === completed && bad === undefined, `status ${completed} with an answer object`,
+          () => `status ${String(t?.status)}${bad ? `; answer: ${t?.answer === undefined ? 'absent' : bad}` : ''}`);
+      }),
+    },
+    {
+      id: 'assistant.cancel.pending',
+      clause: '3.turn.cancel-pending',
+      title: 'cancelling a pending turn moves it to cancelled',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const cancelled = ctx.target.assumptions.turnStatus.cancelled;
+        const c = await chat(ctx, 'pending');
+        const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
+        rec.expect(statusOf(x) === 200 && turnStatus(x) === cancelled, `200 with status ${cancelled}`, () => `${describe(x)}, status ${turnStatus(x)}`);
+        const g = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.expect(turnStatus(g) === cancelled, `the turn to read back as ${cancelled}`, () => `${describe(g)}, status ${turnStatus(g)}`);
+      }),
+    },
+    {
+      id: 'assistant.cancel.repeat',
+      clause: '3.turn.cancel-repeat-safe',
+      title: 'an identical repeat of a cancel answers 200 with the same status',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await chat(ctx, 'pending');
+        const first = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
+        rec.require(statusOf(first) === 200, 'the first cancel to answer 200', () => describe(first));
+        const again = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
+        rec.expect(statusOf(again) === 200 && turnStatus(again) === turnStatus(first), `the repeat to answer 200 with status ${turnStatus(first)}`,
+          () => `${describe(again)}, status ${turnStatus(again)}`);
+      }),
+    },
+    {
+      id: 'assistant.cancel.completed',
+      clause: '3.turn.cancel-completed-409',
+      title: 'cancelling a completed turn answers 409 and leaves it unchanged',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await chat(ctx, 'completed');
+        const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.require(statusOf(before) === 200, 'GET of the completed turn to answer 200', () => describe(before));
+        const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
+        rec.expect(statusOf(x) === 409, 'HTTP 409', () => describe(x));
+        const after = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.expect(canonicalJson(turnOf(after)) === canonicalJson(turnOf(before)), 'the turn unchanged',
+          () => `status ${turnStatus(before)} → ${turnStatus(after)}`);
+      }),
+    },
+    {
+      id: 'assistant.owner-only',
+      clause: '4.1.chat.owner-only',
+      title: 'another connection can neither read nor cancel a chat turn nor list the chat (403 or 404)',
+      needs: { ...WRITES, roles: ['secondConnection'] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await chat(ctx, 'pending');
+        const refused = (x: Exchange) => statusOf(x) === 403 || statusOf(x) === 404;
+        const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
+        rec.expect(refused(read), 'reading another connection\'s turn to be refused (403 or 404)', () => describe(read), [read]);
+        const cancel = await rec.send(cancelTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
+        rec.expect(refused(cancel), 'cancelling another connection\'s turn to be refused (403 or 404)', () => describe(cancel), [cancel]);
+        const own = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own]);
+        const list = await rec.send(sessionsRequest(c.conversationId, 'secondConnection'));
+        rec.expect(!listedIds(list).includes(c.sessionId), 'another connection\'s listing not to show the chat', () => `listed in ${list.id}`, [list]);
+      }),
+    },
+    {
+      id: 'assistant.admin-only',
+      clause: '4.1.chat.admin-only',
+      title: 'a key whose holder is no longer owner/admin cannot read its chats or list them (403)',
+      needs: { fixtures: true, roles: ['member'] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await chat(ctx, 'pending', 'member');
+        const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'member'));
+        rec.expect(statusOf(read) === 403, 'reading its own chat turn to be refused with 403', () => describe(read), [read]);
+        const list = await rec.send(sessionsRequest(c.conversationId, 'member'));
+        rec.expect(statusOf(list) === 403, 'listing its chats to be refused with 403', () => describe(list), [list]);
+      }),
+    },
+    {
+      id: 'assistant.sessions.max-100',
+      clause: '4.3.sessions.max-100',
+      title: 'with 105 unexpired chats, the listing returns at most 100',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const f = fixturesOf(ctx);
+        const { id } = await f.createConversation({});
+        for (let i = 0; i < 105; i++) await f.createSession({ conversationId: id, owner: 'admin' });
+        const x = await rec.send(sessionsRequest(id));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        const n = listedIds(x).length;
+        rec.expect(n <= 100, 'at most 100 chats', () => `${n} chats`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.order',
+      clause: '4.3.sessions.order',
+      title: 'chats are listed newest activity first',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const s = await sessionList(ctx);
+        const x = await rec.send(sessionsRequest(s.conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        const data = (jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>;
+        const times = data.map((d) => Date.parse(String(d.lastActivityAt)));
+        const ordered = times.every((t, i) => i === 0 || times[i - 1]! >= t);
+        rec.expect(ordered && times.length >= s.ids.length, 'lastActivityAt non-increasing over every listed chat',
+          () => `lastActivityAt ${data.map((d) => String(d.lastActivityAt)).join(', ')}`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.archived',
+      clause: '4.3.sessions.archived-included',
+      title: 'archived chats are included in the listing',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const s = await sessionList(ctx);
+        const x = await rec.send(sessionsRequest(s.conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        rec.expect(listedIds(x).includes(s.archivedId), `the archived chat ${s.archivedId} to be listed`, () => `listed: ${listedIds(x).join(', ')}`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.no-pagination',
+      clause: '4.3.sessions.no-pagination',
+      title: 'the listing is { data: [...] } without pagination keys',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const s = await sessionList(ctx);
+        const x = await rec.send(sessionsRequest(s.conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        const keys = Object.keys(jsonObject(x) ?? {});
+        rec.expect(keys.length === 1 && keys[0] === 'data', 'only the key data', () => `keys ${keys.join(', ') || 'none'}`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.shape',
+      clause: '2.session.shape',
+      title: 'listed chats have the fields of a chat session',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const s = await sessionList(ctx);
+        const x = await rec.send(sessionsRequest(s.conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        const bad = issues(SessionList, x.response?.json);
+        rec.expect(bad === undefined, 'every listed chat to be a chat session', () => bad ?? '');
+      }),
+    },
+  ],
+});
+
+export default assistantSuite;

@@ -1,0 +1,146 @@
+/**
+ * Attachment download descriptors (spec 2, 4.6). The signed URL is a credential: exchanges are redacted
+ * by the client, and failure texts here name fields and zod issue paths, never descriptor values.
+ */
+import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import type { Exchange } from '../src/client/exchange.js';
+import type { AttachmentKind } from '../src/conformance/fixtures.js';
+import { AttachmentDescriptor } from '../src/spec/resources.js';
+import { getHeader } from '../src/spec/headers.js';
+import { describe, fixturesOf, jsonObject, runCase, statusOf } from './model/case.js';
+import { downloadRequest } from './model/requests.js';
+
+const FIXTURES = { fixtures: true } as const;
+const LIFETIME_MS = 5 * 60_000;
+/** Clock skew tolerated between the server's Date/expiresAt and the local clock. */
+const SKEW_MS = 30_000;
+
+async function message(ctx: SuiteContext, kinds: AttachmentKind[]): Promise<{ id: string; index: (kind: AttachmentKind) => number }> {
+  const m = await fixturesOf(ctx).createMessage({ conversationId: (await fixturesOf(ctx).createConversation({})).id, attachments: kinds });
+  return {
+    id: m.id,
+    index: (kind) => {
+      const a = m.attachments.find((x) => x.kind === kind);
+      if (!a) throw new Error(`fixtures: message has no ${kind} attachment`);
+      return a.index;
+    },
+  };
+}
+
+function zodIssues(json: unknown): string | undefined {
+  const r = AttachmentDescriptor.safeParse(json);
+  if (r.success) return undefined;
+  return r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`).join('; ');
+}
+
+function contentType(x: Exchange): string {
+  const v = x.response ? getHeader(x.response.headers, 'content-type') : undefined;
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** When the server issued the descriptor: its Date header, else when the request was sent. */
+function issuedAt(x: Exchange): number {
+  const d = x.response ? getHeader(x.response.headers, 'date') : undefined;
+  const parsed = Date.parse((Array.isArray(d) ? d[0] : d) ?? '');
+  return Number.isNaN(parsed) ? x.timings.start : parsed;
+}
+
+export const attachmentsSuite = defineSuite({
+  name: 'attachments',
+  description: 'Attachment download: descriptor shape and lifetime, undownloadable attachments, both scopes',
+  checks: [
+    {
+      id: 'attachments.descriptor.shape',
+      clause: '2.descriptor.shape',
+      title: 'the download descriptor has url, expiresAt, filename, contentType and integer sizeBytes',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored']);
+        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
+        const issues = zodIssues(x.response?.json);
+        rec.expect(issues === undefined, 'a descriptor of part 2 (no other keys)', () => issues ?? '');
+      }),
+    },
+    {
+      id: 'attachments.descriptor.json',
+      clause: '4.6.descriptor',
+      title: 'download answers a JSON descriptor, not the file bytes',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored']);
+        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
+        const body = jsonObject(x);
+        rec.expect(/^application\/json\b/i.test(contentType(x)) && body !== undefined && typeof body.url === 'string',
+          'a JSON object carrying a url', () => `Content-Type ${contentType(x) || 'none'}, ${body ? `keys ${Object.keys(body).join(', ')}` : 'body is not a JSON object'}`);
+      }),
+    },
+    {
+      id: 'attachments.expiry',
+      clause: '4.6.expiry',
+      title: 'the signed URL expires five minutes after issue (±30 s clock skew)',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored']);
+        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
+        const expires = Date.parse(String(jsonObject(x)?.expiresAt));
+        const lifetime = expires - issuedAt(x);
+        rec.expect(Number.isFinite(lifetime) && Math.abs(lifetime - LIFETIME_MS) <= SKEW_MS, 'expiresAt 300 s (±30 s) after issue',
+          () => (Number.isFinite(lifetime) ? `expiresAt ${Math.round(lifetime / 1000)} s after issue` : 'expiresAt missing or not a date-time'));
+      }),
+    },
+    {
+      id: 'attachments.unavailable',
+      clause: '4.6.unavailable-422',
+      title: 'external and still-fetching attachments answer 422',
+      needs: FIXTURES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored', 'external', 'fetching']);
+        for (const kind of ['external', 'fetching'] as const) {
+          const x = await rec.send(downloadRequest(m.id, m.index(kind)));
+          rec.expect(statusOf(x) === 422, `HTTP 422 for the ${kind} attachment`, () => describe(x), [x]);
+        }
+      }),
+    },
+    {
+      id: 'attachments.deleted',
+      clause: '4.6.deleted',
+      title: 'attachments of a deleted message are not downloadable',
+      needs: { fixtures: true, writes: true },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored']);
+        const before = await rec.send(downloadRequest(m.id, m.index('stored')));
+        rec.require(statusOf(before) === 200, 'the attachment to be downloadable before the delete', () => describe(before));
+        await fixturesOf(ctx).deleteMessage(m.id);
+        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        const s = statusOf(x) ?? 0;
+        rec.expect(s >= 400 && s < 500, `a 4xx refusal (assumed ${ctx.target.assumptions.statuses.deletedAttachment})`, () => describe(x), [x]);
+      }),
+    },
+    {
+      id: 'attachments.scopes',
+      clause: '4.6.scopes',
+      title: 'download needs attachments:read and conversations:read: 403 without attachments:read, 200 with both',
+      needs: { fixtures: true, roles: ['noAttachments'] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await message(ctx, ['stored']);
+        const denied = await rec.send(downloadRequest(m.id, m.index('stored'), 'noAttachments'));
+        rec.expect(statusOf(denied) === 403, 'HTTP 403 for a key without attachments:read', () => describe(denied), [denied]);
+        const allowed = await rec.send(downloadRequest(m.id, m.index('stored'), 'admin'));
+        rec.expect(statusOf(allowed) === 200, 'HTTP 200 for the admin key, which holds both scopes', () => describe(allowed), [allowed]);
+        // The read-only key's outcome follows from the scopes the target file declares for it.
+        const declared = ctx.target.keys.readOnly?.scopes;
+        if (ctx.target.secrets.readOnly !== undefined && declared) {
+          const both = declared.includes('attachments:read') && declared.includes('conversations:read');
+          const x = await rec.send(downloadRequest(m.id, m.index('stored'), 'readOnly'));
+          rec.expect(statusOf(x) === (both ? 200 : 403), `HTTP ${both ? 200 : 403} for the read-only key (${both ? 'holds' : 'lacks'} both read scopes)`,
+            () => describe(x), [x]);
+        }
+      }),
+    },
+  ],
+});
+
+export default attachmentsSuite;

@@ -1,0 +1,133 @@
+/**
+ * Customer soft delete (spec 3 Customer, 4.4, 4.5): delete is idempotent, a deleted customer leaves every
+ * list (unfiltered, text search, external-id filter) and stays resolvable from its conversations.
+ * Filter parameter names are the target's assumptions (4.4: "not shown").
+ */
+import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import type { Exchange } from '../src/client/exchange.js';
+import { describe, fixturesOf, isSuccess, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { stored } from './model/world.js';
+
+const WRITES = { fixtures: true, writes: true } as const;
+/** Bound on the unfiltered traversal: 30 pages of 100 customers. */
+const MAX_PAGES = 30;
+
+async function freshCustomer(ctx: SuiteContext): Promise<{ id: string; tag: string }> {
+  const tag = `spgdel${Math.random().toString(36).slice(2, 10)}`;
+  const [c] = await fixturesOf(ctx).createCustomers([{ name: `Customer ${tag}`, email: `${tag}@example.com`, company: 'spgate', externalId: `ext-${tag}` }]);
+  if (!c) throw new Error('fixtures: no customer created');
+  return { id: c.id, tag };
+}
+
+function deleteRequest(id: string) {
+  return { method: 'DELETE', path: `/customers/${encodeURIComponent(id)}`, role: 'admin' as const };
+}
+
+function idsOf(x: Exchange): string[] | undefined {
+  const data = jsonObject(x)?.data;
+  if (!Array.isArray(data)) return undefined;
+  return data.map((c) => (c && typeof c === 'object' ? String((c as { id?: unknown }).id) : ''));
+}
+
+/** Lists customers with one query and says whether `id` is among the results (undefined: unreadable). */
+async function listed(rec: CaseRecorder, query: Record<string, string>, id: string): Promise<{ found: boolean | undefined; x: Exchange }> {
+  const x = await rec.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 }, role: 'admin' });
+  const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
+  return { found: ids?.includes(id), x };
+}
+
+/** Walks the unfiltered list (bounded) and reports whether `id` appeared and whether the walk finished. */
+async function inFullList(rec: CaseRecorder, id: string): Promise<{ found: boolean; complete: boolean; xs: Exchange[] }> {
+  const xs: Exchange[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const x = await rec.send({ method: 'GET', path: '/customers', query: { limit: 100, cursor }, role: 'admin' });
+    xs.push(x);
+    const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
+    if (!ids) return { found: false, complete: false, xs };
+    if (ids.includes(id)) return { found: true, complete: true, xs };
+    const next = jsonObject(x)?.nextCursor;
+    if (typeof next !== 'string' || next === '') return { found: false, complete: true, xs };
+    cursor = next;
+  }
+  return { found: false, complete: false, xs };
+}
+
+export const customersSuite = defineSuite({
+  name: 'customers',
+  description: 'Customer soft delete: idempotent, unlisted everywhere, history still resolves',
+  checks: [
+    {
+      id: 'customers.delete.status',
+      clause: '4.5.delete.status',
+      title: 'customer delete answers with the assumed success status',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { id } = await freshCustomer(ctx);
+        const want = ctx.target.assumptions.customerDeleteStatus;
+        const x = await rec.send(deleteRequest(id));
+        rec.expect(want.includes(statusOf(x) ?? 0), `HTTP ${want.join(' or ')}`, () => describe(x));
+      }),
+    },
+    {
+      id: 'customers.delete.idempotent',
+      clause: '4.5.delete.idempotent',
+      title: 'deleting a deleted customer succeeds again with the same status',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { id } = await freshCustomer(ctx);
+        const first = await rec.send(deleteRequest(id));
+        rec.require(isSuccess(first), 'the first delete to succeed', () => describe(first));
+        const second = await rec.send(deleteRequest(id));
+        rec.expect(statusOf(second) === statusOf(first), `the second delete to answer like the first (HTTP ${statusOf(first)})`, () => describe(second));
+      }),
+    },
+    {
+      id: 'customers.delete.unlisted',
+      clause: '3.customer.soft-delete-unlisted',
+      title: 'a deleted customer no longer appears in the list, in text search or under its external id',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { id, tag } = await freshCustomer(ctx);
+        const p = ctx.target.assumptions.params;
+        const filters: Array<[string, Record<string, string>]> = [
+          ['text search', { [p.search]: tag }],
+          ['the external-id filter', { [p.externalId]: `ext-${tag}` }],
+        ];
+        for (const [what, query] of filters) {
+          const { found, x } = await listed(rec, query, id);
+          rec.require(found === true, `the new customer to be found by ${what} before the delete`, () => describe(x), [x]);
+        }
+        const del = await rec.send(deleteRequest(id));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describe(del));
+        for (const [what, query] of filters) {
+          const { found, x } = await listed(rec, query, id);
+          rec.expect(found === false, `the deleted customer to be absent from ${what}`,
+            () => (found ? `listed in ${x.id}` : describe(x)), [del, x]);
+        }
+        const full = await inFullList(rec, id);
+        rec.expect(!full.found, 'the deleted customer to be absent from the unfiltered list', () => `listed in ${full.xs.at(-1)?.id}`, [del, ...full.xs]);
+      }),
+    },
+    {
+      id: 'customers.delete.history',
+      clause: '3.customer.soft-delete-history',
+      title: 'after delete, the customer still resolves from its conversations, marked deleted',
+      needs: WRITES,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { id } = await freshCustomer(ctx);
+        const conv = await fixturesOf(ctx).createConversation({ customerId: id, status: 'open' });
+        const del = await rec.send(deleteRequest(id));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describe(del));
+        const after = await stored(ctx, conv.id);
+        const customer = after.raw.customer;
+        rec.expect(customer !== null && customer.id === id && customer.deleted,
+          `conversation ${conv.id} to still resolve customer ${id}, marked deleted`,
+          () => (customer ? `customer ${customer.id}, deleted ${String(customer.deleted)}` : 'no customer'), [del]);
+        rec.expect(after.raw.data.customerId === id, `the conversation to keep customerId ${id}`, () => `customerId ${String(after.raw.data.customerId)}`, [del]);
+      }),
+    },
+  ],
+});
+
+export default customersSuite;

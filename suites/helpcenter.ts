@@ -1,0 +1,199 @@
+/**
+ * Help Center collection update (spec 2, 4.9, 5.7): optimistic concurrency through expectedRevision,
+ * replacement of the fields sent, the 64 KiB body limit, delegation, and the Idempotency-Key rules of
+ * this operation (printable ASCII, 8..128; identical retries replay; changed payloads conflict).
+ * The spec shows no read endpoint, so revisions are followed from the update responses themselves.
+ */
+import fc from 'fast-check';
+import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import type { Exchange } from '../src/client/exchange.js';
+import { Collection } from '../src/spec/resources.js';
+import { describe, isSuccess, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { canonicalJson } from './model/conversation.js';
+import { runProperty } from './model/property.js';
+import { collectionRequest, freshKey, keyOfLength } from './model/requests.js';
+import { freshCollection } from './model/world.js';
+
+const NEEDS = { fixtures: true, writes: true, roles: ['helpDelegated' as const] };
+const BODY_LIMIT = 64 * 1024;
+
+function revisionOf(x: Exchange): number | undefined {
+  const r = jsonObject(x)?.revision;
+  return typeof r === 'number' ? r : undefined;
+}
+
+function update(expectedRevision: number, name: string, extra: Record<string, unknown> = {}) {
+  return { name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'spgate', expectedRevision, ...extra };
+}
+
+/** Sends one update and requires it to succeed, returning the new revision. */
+async function mustUpdate(rec: CaseRecorder, id: string, body: unknown, key = freshKey(), what = 'the update'): Promise<{ x: Exchange; revision: number }> {
+  const x = await rec.send(collectionRequest(id, body, key));
+  const revision = revisionOf(x);
+  rec.require(statusOf(x) === 200 && revision !== undefined, `${what} to answer 200 with a revision`, () => describe(x));
+  return { x, revision: revision! };
+}
+
+async function keyCase(ctx: SuiteContext, rec: CaseRecorder, c: { id: string; rev: number }, key: string, label: string, valid: boolean): Promise<void> {
+  const x = await rec.send(collectionRequest(c.id, update(c.rev, `spgate key ${label}`), key));
+  if (valid) {
+    rec.expect(statusOf(x) === 200, `a key of ${label} to be accepted`, () => describe(x), [x]);
+    c.rev = revisionOf(x) ?? c.rev;
+  } else {
+    const s = statusOf(x) ?? 0;
+    rec.expect(s >= 400 && s < 500, `a key of ${label} to be rejected (4xx)`, () => describe(x), [x]);
+    if (isSuccess(x)) c.rev = revisionOf(x) ?? c.rev;
+  }
+}
+
+const FIELDS = fc.record({
+  name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,40}$/),
+  slug: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,30}$/),
+  description: fc.string({ maxLength: 200 }),
+  position: fc.nat(1000),
+});
+
+export const helpcenterSuite = defineSuite({
+  name: 'helpcenter',
+  description: 'Help Center collection update: revisions, replacement, body limit, delegation, Idempotency-Key rules',
+  checks: [
+    {
+      id: 'helpcenter.collection.shape',
+      clause: '2.collection.shape',
+      title: 'the update answers a collection with its fields and translations',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const { x } = await mustUpdate(rec, c.id, update(c.revision, 'spgate shape'));
+        const r = Collection.safeParse(x.response?.json);
+        rec.expect(r.success, 'a collection of part 2', () => (r.success ? '' : r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')));
+      }),
+    },
+    {
+      id: 'helpcenter.revision-advances',
+      clause: '4.9.collection.revision-advances',
+      title: 'each successful update advances the revision',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        let rev = c.revision;
+        for (const name of ['spgate rev one', 'spgate rev two']) {
+          const { x, revision } = await mustUpdate(rec, c.id, update(rev, name));
+          rec.expect(revision > rev, `a revision above ${rev}`, () => `revision ${revision}`, [x]);
+          rev = revision;
+        }
+      }),
+    },
+    {
+      id: 'helpcenter.expected-revision',
+      clause: '4.9.collection.expected-revision',
+      title: 'an update with a stale expectedRevision is rejected and changes nothing',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const { revision } = await mustUpdate(rec, c.id, update(c.revision, 'spgate fresh'));
+        const stale = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate stale'), freshKey()));
+        const s = statusOf(stale) ?? 0;
+        rec.expect(s >= 400 && s < 500, `a stale revision to be rejected (assumed ${ctx.target.assumptions.statuses.staleRevision})`, () => describe(stale), [stale]);
+        // Had the stale update applied, the revision would have moved on and this one would be stale too.
+        const next = await rec.send(collectionRequest(c.id, update(revision, 'spgate current'), freshKey()));
+        rec.expect(statusOf(next) === 200, `an update expecting revision ${revision} to still succeed`, () => describe(next), [stale, next]);
+      }),
+    },
+    {
+      id: 'helpcenter.replaces',
+      clause: '4.9.collection.replaces',
+      title: 'the update replaces the editable fields with those sent (random names, slugs, descriptions, positions)',
+      needs: NEEDS,
+      run: (ctx) => runProperty(ctx, FIELDS, async (fields, rec) => {
+        const c = await freshCollection(ctx);
+        const { x } = await mustUpdate(rec, c.id, { ...fields, expectedRevision: c.revision });
+        const shown = jsonObject(x) ?? {};
+        const differing = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => shown[k] !== fields[k]);
+        rec.expect(differing.length === 0, `the collection to show the fields sent (${canonicalJson(fields)})`,
+          () => differing.map((k) => `${k}: ${JSON.stringify(shown[k])}`).join(', '));
+      }, { maxRuns: 10 }),
+    },
+    {
+      id: 'helpcenter.body-limit',
+      clause: '4.9.collection.body-limit',
+      title: 'an update body above 64 KiB answers 413',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const shell = JSON.stringify(update(c.revision, 'spgate large', { description: '' }));
+        const raw = shell.replace('"description":""', `"description":"${'x'.repeat(BODY_LIMIT + 1 - shell.length + 1)}"`);
+        const x = await rec.send({
+          method: 'PUT', path: `/authoring/collections/${encodeURIComponent(c.id)}`, rawBody: raw,
+          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': freshKey() }, role: 'helpDelegated',
+        });
+        rec.expect(statusOf(x) === 413, `HTTP 413 for a ${Buffer.byteLength(raw)}-byte body`, () => describe(x));
+      }),
+    },
+    {
+      id: 'helpcenter.delegation',
+      clause: '4.9.collection.delegation',
+      title: 'an admin key on a connection that is not delegated cannot update collections (403)',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const x = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate undelegated'), freshKey(), 'admin'));
+        rec.expect(statusOf(x) === 403, 'HTTP 403', () => describe(x), [x]);
+        const next = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate delegated'), freshKey()));
+        rec.expect(statusOf(next) === 200, `the refused update to leave revision ${c.revision} current`, () => describe(next), [x, next]);
+      }),
+    },
+    {
+      id: 'helpcenter.idempotency.replay',
+      clause: '4.9.idempotency.replay',
+      title: 'an identical retry under the same key replays the update and takes effect once',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const key = freshKey();
+        const body = update(c.revision, 'spgate replay');
+        const first = await mustUpdate(rec, c.id, body, key, 'the first update');
+        const retry = await rec.send(collectionRequest(c.id, body, key));
+        rec.expect(statusOf(retry) === 200 && canonicalJson(retry.response?.json) === canonicalJson(first.x.response?.json),
+          `the retry to replay the first answer (200, revision ${first.revision})`, () => `${describe(retry)}, revision ${String(revisionOf(retry))}`);
+        const next = await rec.send(collectionRequest(c.id, update(first.revision, 'spgate after replay'), freshKey()));
+        rec.expect(statusOf(next) === 200, `one effect only: an update expecting revision ${first.revision} succeeds`, () => describe(next));
+      }),
+    },
+    {
+      id: 'helpcenter.idempotency.conflict',
+      clause: '4.9.idempotency.conflict',
+      title: 'a changed payload under a used key answers 409',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await freshCollection(ctx);
+        const key = freshKey();
+        const first = await mustUpdate(rec, c.id, update(c.revision, 'spgate first'), key, 'the first update');
+        // The changed payload carries the current revision, so only the key reuse can make it fail.
+        const changed = await rec.send(collectionRequest(c.id, update(first.revision, 'spgate changed'), key));
+        rec.expect(statusOf(changed) === 409, 'HTTP 409 for a changed payload under the same key', () => describe(changed));
+      }),
+    },
+    {
+      id: 'helpcenter.idempotency.key-pattern',
+      clause: '4.9.idempotency.key-pattern',
+      title: 'keys of 8 and 128 printable characters are accepted; 7, 129, a space or a tab are rejected',
+      needs: NEEDS,
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const fresh = await freshCollection(ctx);
+        const c = { id: fresh.id, rev: fresh.revision };
+        const cases: Array<[string, string, boolean]> = [
+          [keyOfLength(7), '7 characters', false],
+          [keyOfLength(8), '8 characters', true],
+          [keyOfLength(128), '128 characters', true],
+          [keyOfLength(129), '129 characters', false],
+          [`${freshKey(8)} ${freshKey(8)}`, '17 characters with a space', false],
+          [`${freshKey(8)}\t${freshKey(8)}`, '17 characters with a tab', false],
+        ];
+        for (const [key, label, valid] of cases) await keyCase(ctx, rec, c, key, label, valid);
+      }),
+    },
+  ],
+});
+
+export default helpcenterSuite;

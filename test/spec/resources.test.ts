@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  ActionProposal, ActionReceipt, Answer, AttachmentDescriptor, ArticlesPage, ChatSession, ChatTurn, Collection, Conversation,
+  Customer, CustomerPage, DateTime, ErrorEnvelope, SessionList, TurnEnvelope,
+} from '../../src/spec/resources.js';
+import * as arb from './arbitraries.js';
+
+const RUNS = { numRuns: 60 };
+
+interface Model {
+  name: string;
+  schema: z.ZodType;
+  valid: fc.Arbitrary<Record<string, unknown>>;
+  required: string[];
+  /** Extra keys are rejected (strict) unless the spec says "additional keys allowed". */
+  strict: boolean;
+  dateFields: string[];
+}
+
+const MODELS: Model[] = [
+  { name: 'Customer', schema: Customer, valid: arb.customer, required: ['id'], strict: true, dateFields: ['firstContactAt', 'lastSeenAt', 'createdAt', 'updatedAt'] },
+  {
+    name: 'Conversation', schema: Conversation, valid: arb.conversation, strict: true, dateFields: ['createdAt', 'updatedAt'],
+    required: ['id', 'externalId', 'subject', 'status', 'priority', 'channel', 'customerId', 'assignee', 'team', 'tags', 'externalObject', 'metadata', 'channelIdentityId', 'createdAt', 'updatedAt'],
+  },
+  { name: 'ChatTurn', schema: ChatTurn, valid: arb.chatTurn, strict: true, dateFields: ['createdAt', 'updatedAt', 'expiresAt'], required: ['id', 'sessionId', 'conversationId', 'runId', 'status', 'question', 'createdAt', 'updatedAt', 'expiresAt'] },
+  { name: 'Answer', schema: Answer, valid: arb.answer, strict: false, dateFields: [], required: ['answer', 'warnings', 'citations', 'proposals', 'actionProposals'] },
+  { name: 'ActionProposal', schema: ActionProposal, valid: arb.actionProposal, strict: false, dateFields: [], required: ['id', 'type', 'target', 'before', 'after', 'confirmationRequired'] },
+  { name: 'ActionReceipt', schema: ActionReceipt, valid: arb.actionReceipt, strict: true, dateFields: ['confirmedAt'], required: ['id', 'proposalId', 'runId', 'effectId', 'type', 'target', 'before', 'after', 'confirmedAt'] },
+  { name: 'ChatSession', schema: ChatSession, valid: arb.chatSession, strict: true, dateFields: ['createdAt', 'updatedAt', 'lastActivityAt', 'retentionExpiresAt'], required: ['id', 'conversationId', 'title', 'status', 'createdAt', 'updatedAt', 'lastActivityAt', 'retentionExpiresAt'] },
+  { name: 'AttachmentDescriptor', schema: AttachmentDescriptor, valid: arb.descriptor, strict: true, dateFields: ['expiresAt'], required: ['url', 'expiresAt', 'filename', 'contentType', 'sizeBytes'] },
+  { name: 'Collection', schema: Collection, valid: arb.collection, strict: true, dateFields: ['createdAt', 'updatedAt'], required: ['id', 'parentId', 'slug', 'name', 'description', 'position', 'articleCount', 'revision', 'createdAt', 'updatedAt', 'translations'] },
+  { name: 'ErrorEnvelope', schema: ErrorEnvelope, valid: arb.errorEnvelope, strict: true, dateFields: [], required: ['error'] },
+];
+
+/** A value of a different JSON type than the one given (no field of part 2 accepts both). */
+const wrongType = (v: unknown): unknown => (typeof v === 'number' ? String(v) : typeof v === 'boolean' ? 'true' : 42);
+
+const BAD_DATES = ['2024-13-01T00:00:00Z', '2024-01-01', '2024-01-01T00:00:00', 'yesterday', '1700000000', '2024-02-30T25:00:00Z', ''];
+
+describe.each(MODELS)('$name', (m) => {
+  it('accepts every valid object', () => {
+    fc.assert(fc.property(m.valid, (o) => {
+      const r = m.schema.safeParse(o);
+      expect(r.error?.issues ?? []).toEqual([]);
+    }), RUNS);
+  });
+
+  it('rejects an object missing a required key', () => {
+    fc.assert(fc.property(m.valid, fc.constantFrom(...m.required), (o, key) => {
+      const { [key]: _dropped, ...rest } = o;
+      expect(m.schema.safeParse(rest).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('rejects a required key of the wrong type', () => {
+    fc.assert(fc.property(m.valid, fc.constantFrom(...m.required), (o, key) => {
+      expect(m.schema.safeParse({ ...o, [key]: wrongType(o[key]) }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it(m.strict ? 'rejects an unknown key' : 'accepts additional keys (spec: additional keys allowed)', () => {
+    fc.assert(fc.property(m.valid, fc.stringMatching(/^x[A-Za-z]{1,10}$/), fc.jsonValue({ maxDepth: 1 }), (o, key, value) => {
+      expect(m.schema.safeParse({ ...o, [key]: value }).success).toBe(!m.strict);
+    }), RUNS);
+  });
+
+  if (m.dateFields.length > 0) {
+    it('rejects a malformed date-time in any timestamp field', () => {
+      fc.assert(fc.property(m.valid, fc.constantFrom(...m.dateFields), fc.constantFrom(...BAD_DATES), (o, field, bad) => {
+        expect(m.schema.safeParse({ ...o, [field]: bad }).success).toBe(false);
+      }), RUNS);
+    });
+  }
+});
+
+describe('specific rules of part 2', () => {
+  it('status and priority keys follow ^[a-z0-9][a-z0-9_-]{0,62}$', () => {
+    fc.assert(fc.property(arb.conversation, fc.constantFrom('Open', '-open', '', 'a'.repeat(64), 'open now', 'ouvert!'), (c, bad) => {
+      expect(Conversation.safeParse({ ...c, status: bad }).success).toBe(false);
+      expect(Conversation.safeParse({ ...c, priority: bad }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('routingNotes may be absent; the other optional values must be present as null', () => {
+    fc.assert(fc.property(arb.conversation, (c) => {
+      const { routingNotes: _r, ...without } = c;
+      expect(Conversation.safeParse(without).success).toBe(true);
+      expect(Conversation.safeParse({ ...c, team: null, assignee: null, externalObject: null }).success).toBe(true);
+    }), RUNS);
+  });
+
+  it('undo.status is one of available, changed, unavailable, undone', () => {
+    fc.assert(fc.property(arb.actionReceipt, fc.constantFrom('pending', 'AVAILABLE', ''), (r, bad) => {
+      expect(ActionReceipt.safeParse({ ...r, undo: { status: bad } }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('integers are integers: sizeBytes, position, revision', () => {
+    fc.assert(fc.property(arb.descriptor, arb.collection, (d, c) => {
+      expect(AttachmentDescriptor.safeParse({ ...d, sizeBytes: 1.5 }).success).toBe(false);
+      expect(Collection.safeParse({ ...c, revision: 0.5 }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('a broken action proposal inside an answer breaks the turn', () => {
+    fc.assert(fc.property(arb.chatTurn, arb.actionProposal, (t, p) => {
+      const answer = { answer: 'a', warnings: [], citations: [], proposals: [], actionProposals: [{ ...p, confirmationRequired: 'yes' }] };
+      expect(ChatTurn.safeParse({ ...t, answer }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('envelopes: customer page, turn envelope, session list, articles page', () => {
+    fc.assert(fc.property(fc.array(arb.customer, { maxLength: 3 }), fc.option(fc.string()), arb.chatTurn, fc.array(arb.chatSession, { maxLength: 2 }), (cs, next, turn, sessions) => {
+      expect(CustomerPage.safeParse({ data: cs, hasMore: next !== null, nextCursor: next }).success).toBe(true);
+      expect(CustomerPage.safeParse({ data: cs, nextCursor: next }).success).toBe(false);
+      expect(TurnEnvelope.safeParse({ data: turn }).success).toBe(true);
+      expect(SessionList.safeParse({ data: sessions }).success).toBe(true);
+      expect(SessionList.safeParse({ data: sessions, hasMore: false }).success).toBe(false);
+      expect(ArticlesPage.safeParse({ data: [], nextCursor: next }).success).toBe(true);
+      expect(ArticlesPage.safeParse({ data: [], nextCursor: next, hasMore: false }).success).toBe(false);
+    }), RUNS);
+  });
+
+  it('DateTime accepts Z and offsets, fractional seconds, and nothing looser', () => {
+    for (const ok of ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123Z', '2024-06-30T23:59:59+02:00', '2024-06-30T23:59:59.5-05:30']) {
+      expect(DateTime.safeParse(ok).success).toBe(true);
+    }
+    for (const bad of BAD_DATES) expect(DateTime.safeParse(bad).success).toBe(false);
+  });
+});

@@ -58,9 +58,9 @@ export class Store {
     return this.rng.id(prefix);
   }
 
-  /** A creation time that never goes backwards, so new items always sort after existing ones. */
+  /** A creation time that strictly increases, so list order (createdAt, id) is also creation order. */
   private createdNow(): number {
-    this.lastCreated = Math.max(this.clock(), this.lastCreated);
+    this.lastCreated = Math.max(this.clock(), this.lastCreated + 1);
     return this.lastCreated;
   }
 

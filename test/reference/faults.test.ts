@@ -1,0 +1,278 @@
+/**
+ * Every fault changes the behaviour it names: each probe returns true when it observes the bug. It must see
+ * nothing on the clean server and the bug with the fault switched on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_NAMES, type FaultName } from '../../src/reference/index.js';
+import { idemKey, startHarness, type Harness, type Res } from './helpers.js';
+
+let h: Harness;
+let small: Harness;
+beforeAll(async () => {
+  h = await startHarness({ budgets: { read: 1_000_000, write: 1_000_000 } });
+  small = await startHarness({ budgets: { read: 4, write: 4, windowSeconds: 1 } });
+});
+afterAll(async () => {
+  await h.close();
+  await small.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for the start of a fresh 1-second window and empties the buckets, so a probe fits in one window. */
+async function freshWindow(): Promise<void> {
+  await sleep(1000 - (Date.now() % 1000) + 5);
+  await small.fx('/ratelimit/reset', 'POST');
+}
+async function burst(n: number, path = '/me', method = 'GET'): Promise<Res[]> {
+  const out: Res[] = [];
+  for (let i = 0; i < n; i++) out.push(await small.api(path, { method }));
+  return out;
+}
+const conv = async (init: Record<string, unknown> = {}): Promise<string> => (await h.fx('/conversations', 'POST', init)).json.data.id;
+const mutations = async (id: string): Promise<number> => (await h.fx(`/conversations/${id}`)).json.mutations;
+async function turn(state: 'pending' | 'completed', owner = 'admin'): Promise<string> {
+  const c = await conv();
+  const sid = (await h.fx('/sessions', 'POST', { conversationId: c, owner })).json.data.id;
+  const tid = (await h.fx('/turns', 'POST', { sessionId: sid, owner, state })).json.data.id;
+  return `/ai/assistant/sessions/${sid}/turns/${tid}`;
+}
+async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id: string; externalId: string }> {
+  const externalId = idemKey();
+  const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
+  return { id: c.id, externalId };
+}
+const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' = 'helpDelegated', key = idemKey()) =>
+  h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
+let crowded: string | undefined;
+
+const PROBES: Record<FaultName, () => Promise<boolean>> = {
+  'auth-legacy-prefix-rejected': async () => (await h.api('/me', { role: 'legacyLive' })).status === 401,
+  'auth-expired-accepted': async () => (await h.api('/me', { role: 'expired' })).status === 200,
+  'auth-revoked-accepted': async () => (await h.api('/me', { role: 'revoked' })).status === 200,
+  'auth-bad-key-403': async () => (await h.api('/me', { authorization: 'Bearer pk_doesnotexist123' })).status === 403,
+  'auth-scheme-lenient': async () => (await h.api('/me', { authorization: h.key('admin') })).status === 200,
+  'attachments-single-scope': async () => {
+    const m = h.ids.message;
+    return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'noAttachments' })).status === 200;
+  },
+  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'a' } })).status === 200,
+  'chat-ownership-leak': async () => (await h.api(await turn('pending'), { role: 'secondConnection' })).status === 200,
+  'chat-member-allowed': async () => (await h.api(await turn('pending', 'member'), { role: 'member' })).status === 200,
+  'request-id-mismatch': async () => {
+    const r = await h.api('/nothing');
+    return r.json?.error?.requestId !== r.headers['x-request-id'];
+  },
+  'request-id-missing-on-success': async () => (await h.api('/me')).headers['x-request-id'] === undefined,
+  'not-found-code': async () => (await h.api('/nothing')).json.error.code === 'not_found',
+  'error-envelope-flat': async () => (await h.api('/nothing')).json.error === undefined,
+  'unknown-status-code': async () =>
+    (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: { status: 'bogus' } })).json.error.code === 'conversations.invalid_resolution_status',
+  'cursor-lenient': async () => {
+    const c: string = (await h.api('/customers?limit=2')).json.nextCursor;
+    return (await h.api(`/customers?cursor=${encodeURIComponent('A' + c.slice(1))}`)).status === 200;
+  },
+  'cursor-unbound-filter': async () => {
+    const c: string = (await h.api('/customers?limit=2&q=example')).json.nextCursor;
+    return (await h.api(`/customers?cursor=${encodeURIComponent(c)}`)).status === 200;
+  },
+  'limit-unbounded': async () => (await h.api('/customers?limit=150')).status === 200,
+  'limit-default-20': async () => (await h.api('/customers')).json.data.length === 20,
+  'cursor-offset': async () => {
+    const company = idemKey();
+    await h.fx('/customers', 'POST', { customers: Array.from({ length: 12 }, (_, i) => ({ name: `Off ${i}`, company })) });
+    const q = `q=${encodeURIComponent(company)}&limit=5`;
+    const all = (await h.api(`/customers?q=${encodeURIComponent(company)}&limit=100`)).json.data;
+    const p1 = await h.api(`/customers?${q}`);
+    await h.api(`/customers/${p1.json.data[1].id}`, { method: 'DELETE' });
+    const p2 = await h.api(`/customers?${q}&cursor=${encodeURIComponent(p1.json.nextCursor)}`);
+    return p2.json.data[0].id !== all[5].id;
+  },
+  'has-more-stale': async () => {
+    const r = await h.api(`/customers?externalId=${(await uniqueCustomer()).externalId}`);
+    return r.json.hasMore === true && r.json.nextCursor === null;
+  },
+  'search-case-sensitive': async () => {
+    const name = `Casey ${idemKey()}`;
+    await uniqueCustomer({ name });
+    return (await h.api(`/customers?q=${encodeURIComponent(name.toUpperCase())}`)).json.data.length === 0;
+  },
+  'search-skips-company': async () => {
+    const company = `Co ${idemKey()}`;
+    await uniqueCustomer({ company, name: 'Plain Name', email: 'plain@x.test' });
+    return (await h.api(`/customers?q=${encodeURIComponent(company)}`)).json.data.length === 0;
+  },
+  'identity-single-param': async () => (await h.api('/customers?identityIdentifier=someone%40x.test')).status === 200,
+  'articles-has-more': async () => 'hasMore' in (await h.api('/authoring/articles')).json,
+  'idempotency-ignores-body': async () => {
+    const id = await conv();
+    const key = idemKey();
+    await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'a' }, headers: { 'idempotency-key': key } });
+    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'b' }, headers: { 'idempotency-key': key } })).status === 200;
+  },
+  'idempotency-double-effect': async () => {
+    const id = await conv();
+    const key = idemKey();
+    for (let i = 0; i < 2; i++) await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': key } });
+    return (await mutations(id)) === 2;
+  },
+  'idempotency-key-length': async () =>
+    (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': '1234567' } })).status === 200,
+  'idempotency-race': async () => {
+    const id = await conv();
+    const key = idemKey();
+    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'r' }, headers: { 'idempotency-key': key } })));
+    return (await mutations(id)) > 1;
+  },
+  'idempotency-cross-connection': async () => {
+    const id = await conv();
+    const key = idemKey();
+    await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': key } });
+    await h.api(`/conversations/${id}/resolve`, { method: 'POST', role: 'secondConnection', json: {}, headers: { 'idempotency-key': key } });
+    return (await mutations(id)) === 1;
+  },
+  'collection-key-pattern-lenient': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'helpDelegated', 'key with spaces')).status === 200;
+  },
+  'resolve-active-accepted': async () => (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: { status: 'open' } })).status === 200,
+  'resolve-default-closed': async () => (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: {} })).json.status === 'closed',
+  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
+  'assign-empty-team-kept': async () => (await h.api(`/conversations/${await conv({ team: 'old' })}/assign`, { method: 'POST', json: { team: '' } })).json.team !== null,
+  'conversation-omits-nulls': async () => !('externalId' in (await h.fx(`/conversations/${await conv()}`)).json.data),
+  'customer-count-string': async () => typeof (await h.api('/customers?limit=1')).json.data[0].conversationCount === 'string',
+  'turn-missing-expires': async () => (await h.api(await turn('completed'))).json.data.expiresAt === undefined,
+  'soft-delete-listed': async () => {
+    const c = await uniqueCustomer();
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.api(`/customers?externalId=${c.externalId}`)).json.data.length === 1;
+  },
+  'delete-not-idempotent': async () => {
+    const c = await uniqueCustomer();
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.api(`/customers/${c.id}`, { method: 'DELETE' })).status === 404;
+  },
+  'delete-hard': async () => {
+    const c = await uniqueCustomer();
+    const id = await conv({ customerId: c.id });
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.fx(`/conversations/${id}`)).json.customer === null;
+  },
+  'attachment-expiry-long': async () => {
+    const m = h.ids.message;
+    const d = (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`)).json;
+    return Date.parse(d.expiresAt) - Date.now() > 10 * 60_000;
+  },
+  'attachment-external-200': async () => (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
+  'attachment-deleted-downloadable': async () => (await h.api(`/messages/${h.ids.deletedMessageId}/attachments/0/download`)).status === 200,
+  'cancel-completed-200': async () => (await h.api(`${await turn('completed')}/cancel`, { method: 'POST' })).status === 200,
+  'cancel-repeat-409': async () => {
+    const t = await turn('pending');
+    await h.api(`${t}/cancel`, { method: 'POST' });
+    return (await h.api(`${t}/cancel`, { method: 'POST' })).status === 409;
+  },
+  'sessions-oldest-first': async () => {
+    const c = await conv();
+    const now = Date.now();
+    const older = (await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', lastActivityAt: new Date(now - 60_000).toISOString() })).json.data.id;
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', lastActivityAt: new Date(now).toISOString() });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data[0].id === older;
+  },
+  'sessions-archived-hidden': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', archived: true });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.length === 0;
+  },
+  'sessions-unbounded': async () => {
+    if (!crowded) {
+      crowded = await conv();
+      for (let i = 0; i < 101; i++) await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin' });
+    }
+    return (await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.length > 100;
+  },
+  'collection-stale-accepted': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 0 })).status === 200;
+  },
+  'collection-revision-static': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.revision === 1;
+  },
+  'collection-undelegated': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'admin')).status === 200;
+  },
+  'body-limit-ignored': async () => (await h.api('/me', { body: 'x'.repeat(2000) })).status === 200,
+  'write-body-limit-ignored': async () =>
+    (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: { team: 'a', pad: 'x'.repeat(70_000) } })).status !== 413,
+  'body-limit-code': async () => (await h.api('/me', { body: 'x'.repeat(2000) })).json.error.code === 'payload_too_large',
+  'ratelimit-headers-missing-on-errors': async () => (await h.api('/nothing')).headers['ratelimit-limit'] === undefined,
+  'ratelimit-no-retry-after': async () => {
+    await freshWindow();
+    return (await burst(5)).at(-1)!.headers['retry-after'] === undefined;
+  },
+  'ratelimit-429-code': async () => {
+    await freshWindow();
+    return (await burst(5)).at(-1)!.json.error.code === 'too_many_requests';
+  },
+  'ratelimit-shared-classes': async () => {
+    await freshWindow();
+    await burst(4);
+    return (await small.api('/customers/cus_missing', { method: 'DELETE' })).status === 429;
+  },
+  'ratelimit-over-admit': async () => {
+    await freshWindow();
+    return (await burst(6)).filter((r) => r.status === 200).length > 4;
+  },
+  'ratelimit-early-429': async () => {
+    await freshWindow();
+    return (await burst(4)).some((r) => r.status === 429);
+  },
+  'ratelimit-reset-ms': async () => {
+    await freshWindow();
+    return Number((await small.api('/me')).headers['ratelimit-reset']) > 1;
+  },
+  'ratelimit-remaining-stuck': async () => {
+    await freshWindow();
+    const [a, b] = await burst(2);
+    return a!.headers['ratelimit-remaining'] === b!.headers['ratelimit-remaining'];
+  },
+  'ratelimit-no-restore': async () => {
+    await freshWindow();
+    await burst(5);
+    await sleep(1000 - (Date.now() % 1000) + 20);
+    return (await small.api('/me')).status === 429;
+  },
+  'ratelimit-remaining-negative': async () => {
+    await freshWindow();
+    return Number((await burst(6)).at(-1)!.headers['ratelimit-remaining']) < 0;
+  },
+  'ratelimit-retry-after-short': async () => {
+    await freshWindow();
+    const r = (await burst(5)).at(-1)!;
+    return Number(r.headers['retry-after']) < Number(r.headers['ratelimit-reset']);
+  },
+};
+
+describe('faults', () => {
+  it('every catalogued fault has a probe', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...FAULT_NAMES].sort());
+  });
+
+  it.each(FAULT_NAMES)('%s: absent on the clean server, present with the fault', async (name) => {
+    h.server.setFaults([]);
+    small.server.setFaults([]);
+    expect(await PROBES[name](), 'clean server').toBe(false);
+    h.server.setFaults([name]);
+    small.server.setFaults([name]);
+    try {
+      expect(await PROBES[name](), 'with the fault').toBe(true);
+    } finally {
+      h.server.setFaults([]);
+      small.server.setFaults([]);
+    }
+  });
+
+  it('rejects unknown fault names', () => {
+    expect(() => h.server.setFaults(['no-such-fault' as FaultName])).toThrow(/unknown fault/);
+  });
+});

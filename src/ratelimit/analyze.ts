@@ -44,6 +44,8 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     const expected = opts.expected?.[g.class];
     const { ctx, usualLimit, limitConstant } = buildContext(g, other, expected);
 
+    // Isolation first: the refusal rules only blame the other class once Remaining showed it sharing.
+    checkClassIsolation(ctx, sink);
     checkHeaders(ctx, sink);
     checkRemainingBounds(ctx, sink);
     checkRefusalShape(ctx, sink);
@@ -53,7 +55,6 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     checkWindowAdmission(ctx, sink);
     checkResetRestores(ctx, sink);
     checkRetryAfterHonoured(ctx, sink);
-    checkClassIsolation(ctx, sink);
 
     let admitted = 0;
     for (const s of g.bySent) if (s.admitted) admitted += 1;

@@ -53,9 +53,11 @@ export function isFullRefill(g: Group, seg: Segment, limit: number): boolean {
 /** Classifies the limiter behind one budget. `windowMs` is the expected or Reset-derived window. */
 export function classifyModel(g: Group, segments: Segment[], limit: number | null, windowMs: number | null): Model {
   if (limit === null || segments.length < 2) return 'unknown';
+  // With a budget of 2 or 3, one refilled token looks like a full refill: fixed windows cannot be told apart.
+  const smallBudget = limit < 4;
   let partial = 0;
   for (const seg of segments.slice(1)) if (!isFullRefill(g, seg, limit)) partial += 1;
-  if (partial === 0) {
+  if (partial === 0 && !smallBudget) {
     if (windowMs === null) return 'fixed-window';
     // Ceil rounding may overstate the window by up to a second.
     const minGap = windowMs - 1000 - 10;

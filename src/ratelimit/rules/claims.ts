@@ -31,7 +31,7 @@ export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink): voi
     const left = a.remaining! - 1 - between;
     if (left < 1) continue;
     const otherBetween = ctx.other ? admittedPossiblyBetween(ctx.other, a.sentAt, b.receivedAt) : 0;
-    const rule = classify(ctx, b, left <= otherBetween ? otherBetween : 0);
+    const rule = classify(ctx, b, left <= otherBetween && sharesBudget(ctx, sink, b) ? otherBetween : 0);
     const why =
       rule === '8.ratelimit.classes-isolated'
         ? `; ${otherBetween} ${otherClass(b)} request(s) were admitted in between`
@@ -44,6 +44,11 @@ export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink): voi
       message: `429 although a response ${fmt(b.sentAt - a.receivedAt)} earlier reported RateLimit-Remaining ${a.remaining} and at most ${between} request(s) were admitted since${why}`,
     });
   }
+}
+
+/** True when the Remaining-based isolation rule already saw the other class eat into this budget. */
+export function sharesBudget(ctx: BudgetContext, sink: ViolationSink, s: ParsedSample): boolean {
+  return ctx.other !== undefined && sink.has('8.ratelimit.classes-isolated', s);
 }
 
 function classify(ctx: BudgetContext, b: ParsedSample, otherExplains: number): ClauseId {

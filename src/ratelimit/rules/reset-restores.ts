@@ -8,7 +8,7 @@ import { claimedFullAt, type BudgetContext } from '../context.js';
 import { admittedPossiblyBetween } from '../group.js';
 import type { ParsedSample } from '../parsed.js';
 import type { ViolationSink } from '../sink.js';
-import { fmt } from './claims.js';
+import { fmt, sharesBudget } from './claims.js';
 
 /** Reports responses that show the budget still spent after a Reset claim had passed. */
 export function checkResetRestores(ctx: BudgetContext, sink: ViolationSink): void {
@@ -34,10 +34,10 @@ export function checkResetRestores(ctx: BudgetContext, sink: ViolationSink): voi
     let explainedByOther = false;
     if (b.refused && since < L) {
       problem = `429 ${fmt(b.sentAt - a.receivedAt)} after a response said the budget would be full in ${a.reset} s, with at most ${since} request(s) admitted since`;
-      explainedByOther = other > 0 && since + other >= L;
+      explainedByOther = other > 0 && since + other >= L && sharesBudget(ctx, sink, b);
     } else if (b.admitted && b.remaining !== null && b.remaining >= 0 && b.remaining < L - since - 1) {
       problem = `RateLimit-Remaining ${b.remaining} ${fmt(b.sentAt - a.receivedAt)} after a response said the budget of ${L} would be full in ${a.reset} s, with at most ${since} request(s) admitted since`;
-      explainedByOther = other > 0 && b.remaining >= L - since - other - 1;
+      explainedByOther = other > 0 && b.remaining >= L - since - other - 1 && sharesBudget(ctx, sink, b);
     }
     if (!problem) continue;
     sink.add({

@@ -9,6 +9,7 @@ import { admittedPossiblyBetween } from '../group.js';
 import type { ParsedSample } from '../parsed.js';
 import { segmentSpan } from '../segments.js';
 import type { ViolationSink } from '../sink.js';
+import { sharesBudget } from './claims.js';
 
 /** Reports windows that admitted more than the budget, or refused before the budget was used. */
 export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): void {
@@ -20,9 +21,17 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
     const span = segmentSpan(seg);
     // A segment longer than the window means a refill went unseen: it is not one window.
     if (ctx.windowMs !== null && span.end - span.start > ctx.windowMs + 1000 + ctx.roundingSlackMs) return;
+    // The responses that proved a refill belong to their side of it, unless another request overlapped
+    // them (then an unseen second refill could sit between the two).
+    // The trace may start mid-window: its first response plays the part of the refill evidence.
+    const after = seg.evidence?.after ?? seg.samples[0]!;
+    const startAt = k === 0 ? after.receivedAt : seg.hi;
+    const before = next?.evidence?.before;
+    const afterAlone = !seg.samples.some((c) => c !== after && c.sentAt < after.receivedAt && c.receivedAt > after.sentAt);
+    const beforeAlone = before !== undefined && !seg.samples.some((c) => c !== before && c.sentAt < before.receivedAt && c.receivedAt > before.sentAt);
     const certainlyIn = (c: ParsedSample): boolean =>
-      (k === 0 || c.sentAt >= seg.hi || c === seg.evidence?.after) &&
-      (!next || c.receivedAt <= next.lo || c === next.evidence?.before);
+      (c.sentAt >= startAt || (c === after && afterAlone)) &&
+      (!next || c.receivedAt <= next.lo || (c === before && beforeAlone));
     const admitted = seg.samples.filter((c) => c.admitted && certainlyIn(c));
     if (admitted.length > L) {
       const over = admitted.slice(L);
@@ -42,12 +51,14 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
     const spentBefore = Math.max(0, L - 1 - maxRem);
     const possibly = admittedPossiblyBetween(ctx.group, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity);
     if (possibly + spentBefore <= L - 2) {
+      const others = ctx.other && sharesBudget(ctx, sink, refused[0]!) ? admittedPossiblyBetween(ctx.other, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity) : 0;
+      const shared = possibly + spentBefore + others > L - 2;
       sink.add({
-        rule: '8.ratelimit.under-admission',
+        rule: shared ? '8.ratelimit.classes-isolated' : '8.ratelimit.under-admission',
         sample: refused[0]!,
         related: refused.slice(1),
         window: span,
-        message: `${refused.length} request(s) refused in a window that admitted at most ${possibly} of a budget of ${L}`,
+        message: `${refused.length} request(s) refused in a window that admitted at most ${possibly} of a budget of ${L}${shared ? `, while ${others} request(s) of the other class were admitted` : ''}`,
       });
     }
   });

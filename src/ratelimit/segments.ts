@@ -32,7 +32,10 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
     while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) {
       const a = g.byReceived[j++]!;
       if (segOf.get(a.index) !== segId) continue;
-      if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining!)) minDone = a;
+      // Of equally low responses the latest sent gives the tightest bound on when the refill happened.
+      if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining! || (a.remaining === minDone.remaining && a.sentAt > minDone.sentAt))) {
+        minDone = a;
+      }
       const f = fullAt(a);
       if (f !== null && f < minFull) {
         minFull = f;

@@ -51,7 +51,8 @@ export function sharesBudget(ctx: BudgetContext, sink: ViolationSink, s: ParsedS
   return ctx.other !== undefined && sink.has('8.ratelimit.classes-isolated', s);
 }
 
-function classify(ctx: BudgetContext, b: ParsedSample, otherExplains: number): ClauseId {
+/** Names the rule a contradicted refusal breaks (see the file comment). */
+export function classify(ctx: BudgetContext, b: ParsedSample, otherExplains: number): ClauseId {
   if (otherExplains > 0) return '8.ratelimit.classes-isolated';
   return remainingStuck(ctx, b) ? '8.ratelimit.remaining-decreases' : '8.ratelimit.under-admission';
 }
@@ -74,7 +75,7 @@ function remainingStuck(ctx: BudgetContext, b: ParsedSample): boolean {
     }
     prev = y;
   }
-  return decreases === 0 && flat >= 2;
+  return decreases === 0 && flat >= 1;
 }
 
 function lastIndexBy(ctx: BudgetContext, t: number): number {

@@ -16,7 +16,8 @@ export function checkClassIsolation(ctx: BudgetContext, sink: ViolationSink): vo
   let j = 0;
   for (const b of g.bySent) {
     while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) j++;
-    if (b.remaining === null || b.remaining < 0 || j === 0) continue;
+    // A 429's Remaining of 0 is a refusal, not consumption; the refusal rules judge it.
+    if (!b.admitted || b.remaining === null || b.remaining < 0 || j === 0) continue;
     const a = g.byReceived[j - 1]!;
     if (a.remaining === null || a.remaining < 0) continue;
     const drop = a.remaining - b.remaining;

@@ -9,7 +9,7 @@ import { admittedPossiblyBetween } from '../group.js';
 import type { ParsedSample } from '../parsed.js';
 import { segmentSpan } from '../segments.js';
 import type { ViolationSink } from '../sink.js';
-import { sharesBudget } from './claims.js';
+import { classify, sharesBudget } from './claims.js';
 
 /** Reports windows that admitted more than the budget, or refused before the budget was used. */
 export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): void {
@@ -54,7 +54,7 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
       const others = ctx.other && sharesBudget(ctx, sink, refused[0]!) ? admittedPossiblyBetween(ctx.other, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity) : 0;
       const shared = possibly + spentBefore + others > L - 2;
       sink.add({
-        rule: shared ? '8.ratelimit.classes-isolated' : '8.ratelimit.under-admission',
+        rule: classify(ctx, refused[0]!, shared ? others : 0),
         sample: refused[0]!,
         related: refused.slice(1),
         window: span,

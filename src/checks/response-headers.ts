@@ -1,0 +1,65 @@
+/**
+ * Header checks of spec parts 7 and 8, cheap enough to run on every response of a conformance or load
+ * run: X-Request-Id, the three RateLimit-* headers (present, integral, 0 <= Remaining <= Limit, Reset no
+ * longer than the window), and Retry-After on 429.
+ */
+import type { Exchange } from '../client/exchange.js';
+import { parseRateLimitHeaders, type IntHeader } from '../spec/headers.js';
+import type { ClauseViolation } from './envelope.js';
+
+export interface HeaderCheckOptions {
+  /** The route class's window in seconds, when known (target assumptions); bounds RateLimit-Reset. */
+  windowSeconds?: number;
+}
+
+function show(h: IntHeader): string {
+  return h.ok ? h.raw : h.raw !== undefined ? `${JSON.stringify(h.raw)} (${h.problem})` : h.problem;
+}
+
+/** Every header violation of one response; an exchange without a response yields none. */
+export function checkResponseHeaders(x: Exchange, opts: HeaderCheckOptions = {}): ClauseViolation[] {
+  const r = x.response;
+  if (!r) return [];
+  const out: ClauseViolation[] = [];
+  const h = parseRateLimitHeaders(r.headers);
+
+  if (!h.requestId.ok) {
+    out.push({ clause: '7.request-id.header', expected: 'an X-Request-Id header', actual: `X-Request-Id ${h.requestId.problem} on HTTP ${r.status}` });
+  }
+
+  // A negative Remaining is integral but out of bounds: report it under the bounds clause only.
+  const bad: string[] = [];
+  if (!h.limit.ok) bad.push(`RateLimit-Limit ${show(h.limit)}`);
+  if (!h.remaining.ok && h.remaining.problem !== 'negative') bad.push(`RateLimit-Remaining ${show(h.remaining)}`);
+  if (!h.reset.ok) bad.push(`RateLimit-Reset ${show(h.reset)}`);
+  if (bad.length) {
+    out.push({
+      clause: '8.ratelimit.headers',
+      expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset present as integers',
+      actual: `${bad.join(', ')} on HTTP ${r.status}`,
+    });
+  }
+
+  if (!h.remaining.ok && h.remaining.problem === 'negative') {
+    out.push({ clause: '8.ratelimit.remaining-bounds', expected: '0 <= RateLimit-Remaining', actual: `RateLimit-Remaining ${h.remaining.raw ?? ''} on HTTP ${r.status}` });
+  } else if (h.remaining.ok && h.limit.ok && h.remaining.value > h.limit.value) {
+    out.push({
+      clause: '8.ratelimit.remaining-bounds',
+      expected: 'RateLimit-Remaining <= RateLimit-Limit',
+      actual: `RateLimit-Remaining ${h.remaining.value} > RateLimit-Limit ${h.limit.value}`,
+    });
+  }
+
+  if (h.reset.ok && opts.windowSeconds !== undefined && h.reset.value > Math.ceil(opts.windowSeconds)) {
+    out.push({
+      clause: '8.ratelimit.reset-plausible',
+      expected: `RateLimit-Reset in seconds, at most the ${opts.windowSeconds} s window`,
+      actual: `RateLimit-Reset ${h.reset.value}`,
+    });
+  }
+
+  if (r.status === 429 && !h.retryAfter.ok) {
+    out.push({ clause: '8.ratelimit.retry-after', expected: 'HTTP 429 with an integer Retry-After (seconds)', actual: `Retry-After ${show(h.retryAfter)}` });
+  }
+  return out;
+}

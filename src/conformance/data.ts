@@ -1,0 +1,67 @@
+/**
+ * Test data for the suites: fixture ids from the fixtures API or the target file, status keys read from
+ * the target, and markers (derived from the check's seed) that keep each check's created data apart.
+ */
+import type { Exchange } from '../client/exchange.js';
+import type { SuiteContext } from './suite.js';
+
+/** Keys of a GET /statuses or /priorities body: strings, or objects with key/id/name (shape: not shown). */
+export function extractKeys(json: unknown): string[] | undefined {
+  const list = Array.isArray(json) ? json : json && typeof json === 'object' ? (json as { data?: unknown }).data : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const keys: string[] = [];
+  for (const item of list) {
+    if (typeof item === 'string') keys.push(item);
+    else if (item && typeof item === 'object') {
+      const o = item as Record<string, unknown>;
+      const k = o.key ?? o.id ?? o.name;
+      if (typeof k !== 'string') return undefined;
+      keys.push(k);
+    } else return undefined;
+  }
+  return keys;
+}
+
+/** The workspace's status keys (GET /statuses), with the exchange; undefined keys when unreadable. */
+export async function statusKeys(ctx: SuiteContext): Promise<{ keys: string[] | undefined; x: Exchange }> {
+  const x = await ctx.send({ method: 'GET', path: '/statuses' });
+  return { keys: x.response?.status === 200 ? extractKeys(x.response.json) : undefined, x };
+}
+
+/** A conversation to act on: a new one from the fixtures API, else the target file's id. */
+export async function conversationId(ctx: SuiteContext, input: { subject?: string; status?: string } = {}): Promise<string | undefined> {
+  if (ctx.fixtures) return (await ctx.fixtures.createConversation(input)).id;
+  return ctx.target.fixtures.ids.conversationId;
+}
+
+/** A stored (downloadable) attachment: a new message from the fixtures API, else the target file's. */
+export async function storedAttachment(ctx: SuiteContext): Promise<{ messageId: string; index: number } | undefined> {
+  if (ctx.fixtures) {
+    const conv = await ctx.fixtures.createConversation({ subject: 'spgate attachment' });
+    const msg = await ctx.fixtures.createMessage({ conversationId: conv.id, attachments: ['stored'] });
+    return { messageId: msg.id, index: msg.attachments[0]?.index ?? 0 };
+  }
+  const m = ctx.target.fixtures.ids.message;
+  return m && m.storedIndex !== undefined ? { messageId: m.messageId, index: m.storedIndex } : undefined;
+}
+
+/** Lowercase base-36 marker unique to a check's seed and label ("sg1k2j3pag"). */
+export function marker(ctx: SuiteContext, label: string): string {
+  return `sg${(ctx.fc.seed >>> 0).toString(36)}${label}`;
+}
+
+/**
+ * A marker no customer matches yet: the seed's marker, or a generation suffix when the same seed already
+ * ran against this target (so a re-run against a long-lived server still compares against its own data).
+ */
+export async function freshMarker(ctx: SuiteContext, label: string): Promise<string> {
+  const base = marker(ctx, label);
+  for (let g = 0; g < 50; g++) {
+    const m = g === 0 ? base : `${base}g${g}`;
+    const x = await ctx.send({ method: 'GET', path: '/customers', query: { [ctx.target.assumptions.params.search]: m, limit: 1 } });
+    const data = (x.response?.json as { data?: unknown[] } | undefined)?.data;
+    if (x.response?.status === 200 && Array.isArray(data) && data.length === 0) return m;
+    if (x.response?.status !== 200) return m; // cannot probe; the checks will report the list failure
+  }
+  return `${base}g${Date.now().toString(36)}`;
+}

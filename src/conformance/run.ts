@@ -1,0 +1,164 @@
+/**
+ * The conformance runner: selects suites, gives each check a context, skips checks whose needs the target
+ * cannot meet, and collects CheckResults, Findings and the exchanges the findings refer to. Aborting the
+ * signal stops sending at once; the partial results come back with aborted: true.
+ */
+import { SUITES } from '../../suites/index.js';
+import { createClient } from '../client/client.js';
+import { createRedactor } from '../client/redact.js';
+import type { Exchange } from '../client/exchange.js';
+import type { HttpClient } from '../client/types.js';
+import { SpgateError } from '../errors.js';
+import type { z } from 'zod';
+import type { CheckResult, ExchangeRecord, FindingRecord } from '../results/schema.js';
+import type { Target } from '../target/schema.js';
+import { RunAborted } from './aborted.js';
+import { createCheckContext, type RunState } from './context.js';
+import { createFixturesClient } from './fixtures-client.js';
+import type { FixturesApi } from './fixtures.js';
+import { toCheckResult, toFinding } from './findings.js';
+import type { ProgressEvent } from './progress.js';
+import { checkSeed } from './seeds.js';
+import type { CheckDef, CheckOutcome, SuiteDef } from './suite.js';
+
+export interface ConformanceOptions {
+  target: Target;
+  /** Suite names; all suites when absent or empty. */
+  suites?: string[];
+  runs: number;
+  seed: number;
+  signal?: AbortSignal;
+  onProgress?: (e: ProgressEvent) => void;
+  /** Client to send through (not closed by the runner); one is created for the target otherwise. */
+  client?: HttpClient;
+  /** Fixtures API to use instead of the target's (tests). */
+  fixtures?: FixturesApi;
+  /** Suite catalogue to select from (tests); SUITES otherwise. */
+  catalogue?: SuiteDef[];
+}
+
+export interface ConformanceOutcome {
+  checks: CheckResult[];
+  findings: FindingRecord[];
+  exchanges: Array<z.infer<typeof ExchangeRecord>>;
+  aborted: boolean;
+}
+
+/** Resolves suite names against the catalogue; observing suites run last. Throws on an unknown name. */
+export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[] = SUITES): SuiteDef[] {
+  let chosen = catalogue;
+  if (names && names.length > 0) {
+    const unknown = names.filter((n) => !catalogue.some((s) => s.name === n));
+    if (unknown.length) {
+      throw new SpgateError('SPGATE_ERR_SUITE_UNKNOWN', `unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}; valid suites: ${catalogue.map((s) => s.name).join(', ')}`);
+    }
+    chosen = catalogue.filter((s) => names.includes(s.name));
+  }
+  return [...chosen.filter((s) => !s.observesRun), ...chosen.filter((s) => s.observesRun)];
+}
+
+/** Why a check cannot run against this target, or undefined when it can. */
+export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean): string | undefined {
+  const missing = (check.needs?.roles ?? []).filter((r) => !target.secrets[r]);
+  if (missing.length) return `the target has no key for role ${missing.join(', ')}`;
+  if (check.needs?.fixtures && !hasFixtures) return 'needs a fixtures API (target fixtures.api) to create data';
+  if (check.needs?.writes && !target.allowWrites) return 'changes data, and the target does not set allowWrites';
+  return undefined;
+}
+
+const UNREACHABLE = new Set(['refused', 'timeout', 'reset']);
+
+/** Runs the selected suites against the target. */
+export async function runConformance(opts: ConformanceOptions): Promise<ConformanceOutcome> {
+  const suites = selectSuites(opts.suites, opts.catalogue);
+  const signal = opts.signal ?? new AbortController().signal;
+  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal });
+  const redact = createRedactor(opts.target.secrets);
+  const fixtures = opts.fixtures ?? (opts.target.fixtures.api ? createFixturesClient(client, opts.target.fixtures.api) : undefined);
+  const checks: CheckResult[] = [];
+  const findings: FindingRecord[] = [];
+  const referenced = new Map<string, Exchange>();
+  let aborted = signal.aborted;
+  let where = { suite: '', checkId: '' };
+
+  const emit = (e: Record<string, unknown> & { type: ProgressEvent['type'] }): void => {
+    opts.onProgress?.({ ...e, requests: state.requests, findings: findings.length } as ProgressEvent);
+  };
+  const state: RunState = {
+    client,
+    target: opts.target,
+    signal,
+    observed: [],
+    requests: 0,
+    onRequest: () => emit({ type: 'request', ...where }),
+    ...(fixtures ? { fixtures } : {}),
+  };
+
+  try {
+    emit({ type: 'run-started', suites: suites.map((s) => s.name), checks: suites.reduce((n, s) => n + s.checks.length, 0), seed: opts.seed, runs: opts.runs });
+    if (!aborted) await preflight(client, opts.target);
+    for (const suite of suites) {
+      if (aborted) break;
+      emit({ type: 'suite-started', suite: suite.name, checks: suite.checks.length });
+      const suiteResults: CheckResult[] = [];
+      for (const check of suite.checks) {
+        if (signal.aborted) {
+          aborted = true;
+          break;
+        }
+        where = { suite: suite.name, checkId: check.id };
+        emit({ type: 'check-started', suite: suite.name, checkId: check.id, clause: check.clause });
+        const started = performance.now();
+        const fc = { seed: checkSeed(opts.seed, check.id), numRuns: opts.runs };
+        const { ctx, extraFailures } = createCheckContext(state, fc);
+        let outcome: CheckOutcome | { status: 'error'; reason: string };
+        const unmet = unmetNeeds(check, opts.target, fixtures !== undefined);
+        if (unmet) outcome = { status: 'skipped', reason: unmet };
+        else {
+          try {
+            outcome = await check.run(ctx);
+          } catch (err) {
+            if (err instanceof RunAborted || signal.aborted) {
+              aborted = true;
+              outcome = { status: 'skipped', reason: 'the run was aborted' };
+            } else {
+              outcome = { status: 'error', reason: redact.redactString(err instanceof Error ? err.message : String(err)) };
+            }
+          }
+        }
+        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(outcome.status === 'skipped' ? [] : extraFailures)];
+        const fctx = { suite: suite.name, check, target: opts.target, seed: opts.seed, runs: opts.runs };
+        const mine: FindingRecord[] = [];
+        for (const f of failures) {
+          const { finding, exchanges } = toFinding(f, fctx);
+          for (const x of exchanges) referenced.set(x.id, x);
+          mine.push(finding);
+          findings.push(finding);
+          emit({ type: 'finding', suite: suite.name, finding });
+        }
+        const result = toCheckResult(outcome, mine, fctx, performance.now() - started);
+        checks.push(result);
+        suiteResults.push(result);
+        emit({ type: 'check-finished', suite: suite.name, result });
+        if (aborted) break;
+      }
+      emit({ type: 'suite-finished', suite: suite.name, results: suiteResults });
+    }
+  } finally {
+    if (!opts.client) await client.close();
+  }
+  emit({ type: 'run-finished', aborted });
+  return { checks, findings, exchanges: [...referenced.values()].sort(byExchangeId), aborted };
+}
+
+function byExchangeId(a: Exchange, b: Exchange): number {
+  return Number(a.id.replace(/\D/g, '')) - Number(b.id.replace(/\D/g, ''));
+}
+
+/** One request before any suite runs, so an unreachable target is one clear error instead of N findings. */
+async function preflight(client: HttpClient, target: Target): Promise<void> {
+  const x = await client.send({ method: 'GET', path: '/me', role: 'admin', timeoutMs: 15_000 });
+  if (x.error && UNREACHABLE.has(x.error.kind)) {
+    throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${target.baseUrl} did not answer: ${x.error.message}`);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Errors (spec part 7): the envelope on every error seen in the run, X-Request-Id on every response and
+ * equal to error.requestId, 404 route.not_found for unknown routes, exact code spelling, and
+ * conversations.unknown_status for an undefined status key. Runs after the other suites to see their
+ * exchanges too.
+ */
+import fc from 'fast-check';
+import type { Exchange } from '../src/client/exchange.js';
+import { checkErrorAnswer, checkErrorEnvelope, checkRequestIdMatches, errorCode, misspelledSpecCode } from '../src/checks/envelope.js';
+import { checkResponseHeaders } from '../src/checks/response-headers.js';
+import type { ClauseViolation } from '../src/checks/envelope.js';
+import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
+import { checkProperty } from '../src/conformance/property.js';
+import { describeAnswer, Tally } from '../src/conformance/expect.js';
+import { conversationId, statusKeys } from '../src/conformance/data.js';
+import { STATUS_KEY_PATTERN } from '../src/spec/resources.js';
+
+// First path segments of routes the spec names (or hints at): generated "unknown" paths avoid them.
+const KNOWN_ROOTS = new Set(['me', 'statuses', 'priorities', 'customers', 'conversations', 'messages', 'ai', 'authoring', 'webhooks', 'keys', 'channel-identities', 'identities', 'events', 'realtime', 'account', 'assignments', 'help']);
+
+const segment = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.~'.split('')), minLength: 1, maxLength: 12 })
+  .filter((s) => s !== '.' && s !== '..');
+const unknownPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => `/${segs.join('/')}`);
+
+/** A handful of requests that must fail, so the checks have errors to look at even when run alone. */
+async function provokeErrors(ctx: SuiteContext): Promise<Exchange[]> {
+  return [
+    await ctx.send({ method: 'GET', path: '/customers', role: null }),
+    await ctx.send({ method: 'GET', path: '/spgate-no-such-route' }),
+    await ctx.send({ method: 'GET', path: '/customers', query: { cursor: 'spgate-not-a-cursor' } }),
+    await ctx.send({ method: 'GET', path: '/customers', query: { limit: 0 } }),
+    await ctx.send({ method: 'GET', path: '/me' }),
+  ];
+}
+
+/** Runs a per-exchange check over exchanges; one failure per clause, with a few examples. */
+function overAll(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation | ClauseViolation[] | undefined): Tally {
+  const t = new Tally();
+  const byClause = new Map<string, { v: ClauseViolation; xs: Exchange[] }>();
+  for (const x of xs) {
+    t.cases++;
+    const found = check(x);
+    for (const v of Array.isArray(found) ? found : found ? [found] : []) {
+      const entry = byClause.get(v.clause) ?? { v, xs: [] };
+      entry.xs.push(x);
+      byClause.set(v.clause, entry);
+    }
+  }
+  for (const { v, xs: bad } of byClause.values()) {
+    const f: CheckFailure = { clause: v.clause, expected: v.expected, actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}`, exchanges: bad.slice(0, 3) };
+    t.failures.push(f);
+  }
+  return t;
+}
+
+async function everything(ctx: SuiteContext): Promise<readonly Exchange[]> {
+  await provokeErrors(ctx);
+  return ctx.observed();
+}
+
+export default defineSuite({
+  name: 'errors',
+  description: 'Error envelope, request ids and error codes (spec part 7)',
+  observesRun: true,
+  checks: [
+    {
+      id: 'errors.envelope',
+      clause: '7.error.envelope',
+      title: 'Every error response seen in the run has the envelope { error: { code, message, requestId } }',
+      async run(ctx) {
+        return overAll((await everything(ctx)).filter((x) => (x.response?.status ?? 0) >= 400), checkErrorEnvelope).outcome();
+      },
+    },
+    {
+      id: 'errors.request-id-header',
+      clause: '7.request-id.header',
+      title: 'Every response seen in the run carries X-Request-Id',
+      async run(ctx) {
+        return overAll(await everything(ctx), (x) => checkResponseHeaders(x).filter((v) => v.clause === '7.request-id.header')).outcome();
+      },
+    },
+    {
+      id: 'errors.request-id-matches',
+      clause: '7.request-id.matches',
+      title: 'X-Request-Id equals error.requestId on every error response seen',
+      async run(ctx) {
+        return overAll((await everything(ctx)).filter((x) => (x.response?.status ?? 0) >= 400), checkRequestIdMatches).outcome();
+      },
+    },
+    {
+      id: 'errors.codes-spelled',
+      clause: '7.error.envelope',
+      title: 'Error codes the spec names are spelled exactly (no case or separator variants)',
+      async run(ctx) {
+        return overAll(await everything(ctx), (x) => {
+          const code = errorCode(x);
+          const meant = code === undefined ? undefined : misspelledSpecCode(code);
+          return meant ? { clause: '7.error.envelope', expected: `error.code "${meant}"`, actual: `"${code}"` } : undefined;
+        }).outcome();
+      },
+    },
+    {
+      id: 'errors.route-not-found',
+      clause: '7.route.not-found',
+      title: 'Unknown routes and resources answer 404 route.not_found',
+      async run(ctx) {
+        const t = new Tally();
+        const missing = [
+          { method: 'POST', path: '/conversations/conv_spgate_missing/assign', json: { team: 'x' } },
+          { method: 'GET', path: '/messages/msg_spgate_missing/attachments/0/download' },
+          { method: 'DELETE', path: '/customers/cus_spgate_missing' },
+        ] as const;
+        if (ctx.target.allowWrites) {
+          for (const spec of missing) {
+            const x = await ctx.send(spec);
+            const v = checkErrorAnswer(x, 404, 'route.not_found', '7.route.not-found');
+            t.add(v ? { ...v, exchanges: [x], actual: `${spec.method} ${spec.path}: ${v.actual}` } : undefined);
+          }
+        }
+        t.merge(await checkProperty(ctx, unknownPath, async (path, io) => {
+          const x = await io.send({ method: 'GET', path });
+          const v = checkErrorAnswer(x, 404, 'route.not_found', '7.route.not-found');
+          return v ? { expected: v.expected, actual: v.actual } : undefined;
+        }, { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] }));
+        return t.outcome();
+      },
+    },
+    {
+      id: 'errors.unknown-status',
+      clause: '7.unknown-status',
+      title: 'Resolve with a status key the workspace does not define answers conversations.unknown_status',
+      needs: { writes: true },
+      async run(ctx) {
+        const { keys, x: listed } = await statusKeys(ctx);
+        if (!keys) return { status: 'failed', cases: 1, failures: [{ clause: '4.10.statuses', expected: 'GET /statuses listing the status keys', actual: describeAnswer(listed), exchanges: [listed] }] };
+        const id = await conversationId(ctx, { subject: 'spgate unknown status' });
+        if (!id) return { status: 'skipped', reason: 'no conversation: needs the fixtures API or fixtures.ids.conversationId' };
+        const path = ctx.target.assumptions.resolvePath.replace('{conversationId}', encodeURIComponent(id));
+        const want = ctx.target.assumptions.statuses.unknownStatus;
+        const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);
+        return checkProperty(ctx, keyArb, async (key, io) => {
+          const x = await io.send({ method: 'POST', path, json: { status: key } });
+          const code = errorCode(x);
+          if (code !== 'conversations.unknown_status') return { expected: `error.code "conversations.unknown_status" for status "${key}"`, actual: describeAnswer(x) };
+          if (x.response?.status !== want) return { clause: '7.error.status-codes', expected: `HTTP ${want} (assumed) for conversations.unknown_status`, actual: describeAnswer(x) };
+          return undefined;
+        }, { precondition: (k) => STATUS_KEY_PATTERN.test(k) && !keys.includes(k), examples: ['spgate-undefined-status'] });
+      },
+    },
+  ],
+});

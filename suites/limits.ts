@@ -1,0 +1,179 @@
+/**
+ * Limits (spec part 8): request body limits per route class, the RateLimit-* headers on every response
+ * seen in the run, Remaining and Reset behaving over a short sequence, and a 429 carrying Retry-After and
+ * rate_limit.exceeded. Runs after the other suites to see their exchanges.
+ */
+import fc from 'fast-check';
+import type { Exchange } from '../src/client/exchange.js';
+import type { RequestSpec } from '../src/client/types.js';
+import { checkErrorAnswer, checkErrorEnvelope, type ClauseViolation } from '../src/checks/envelope.js';
+import { checkResponseHeaders } from '../src/checks/response-headers.js';
+import { checkRemainingDecreases, checkResetCountsSeconds } from '../src/checks/ratelimit-sequence.js';
+import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import { checkProperty } from '../src/conformance/property.js';
+import { describeAnswer, fromViolation, Tally } from '../src/conformance/expect.js';
+import { padJson } from '../src/conformance/reproduction.js';
+import { abortableSleep } from '../src/conformance/aborted.js';
+import { parseIntHeader } from '../src/spec/headers.js';
+
+const READ_LIMIT = 1000; // "1 KB": above 1024 must be refused, up to 1000 must not
+const WRITE_LIMIT = 64_000; // "64 KB": above 65536 must be refused, up to 64000 must not
+// The drive to a 429 sends at most this many requests; bigger budgets are left to the load profiles.
+const MAX_DRIVE = 400;
+
+function readSpec(bytes: number): RequestSpec {
+  return { method: 'GET', path: '/customers', query: { limit: 1 }, headers: { 'content-type': 'application/json' }, rawBody: padJson(bytes) };
+}
+
+/** A write to a conversation that does not exist: it has no effect whatever the body. */
+function writeSpec(bytes: number): RequestSpec {
+  return { method: 'POST', path: '/conversations/conv_spgate_limits_probe/assign', headers: { 'content-type': 'application/json' }, rawBody: padJson(bytes) };
+}
+
+function windowOf(ctx: SuiteContext, method: string): number | undefined {
+  const rl = ctx.target.assumptions.rateLimit;
+  return (method === 'GET' || method === 'HEAD' ? rl.read : rl.write)?.windowSeconds;
+}
+
+function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write') {
+  const spec = kind === 'read' ? readSpec : writeSpec;
+  const clause = kind === 'read' ? '8.body.read-limit' : '8.body.write-limit';
+  const [over, under] = kind === 'read' ? [[1025, 4096], [1, READ_LIMIT]] : [[65_537, 131_072], [1, WRITE_LIMIT]];
+  const arb = fc.record({ over: fc.boolean(), bytes: fc.nat() }).map(({ over: o, bytes }) => {
+    const [lo, hi] = o ? over! : under!;
+    return { over: o, bytes: lo! + (bytes % (hi! - lo! + 1)) };
+  });
+  return checkProperty(ctx, arb, async ({ over: o, bytes }, io) => {
+    const x = await io.send(spec(bytes));
+    if (o) {
+      if (x.response?.status !== 413) return { clause, expected: `HTTP 413 for a ${bytes}-byte ${kind} body`, actual: describeAnswer(x) };
+      const v = checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code');
+      return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+    }
+    return x.response?.status === 413 ? { clause, expected: `no 413 for a ${bytes}-byte ${kind} body (within the limit)`, actual: describeAnswer(x) } : undefined;
+  }, {
+    examples: kind === 'read'
+      ? [{ over: true, bytes: 2000 }, { over: false, bytes: READ_LIMIT }, { over: true, bytes: 1025 }]
+      : [{ over: true, bytes: 70_000 }, { over: false, bytes: WRITE_LIMIT }, { over: true, bytes: 65_537 }],
+    describe: ({ bytes }) => `${bytes}-byte ${kind} body`,
+  });
+}
+
+/** Groups violations by clause: one failure per clause with a few example exchanges. */
+function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation[]): Tally {
+  const t = new Tally();
+  const by = new Map<string, { v: ClauseViolation; xs: Exchange[] }>();
+  for (const x of xs) {
+    t.cases++;
+    for (const v of check(x)) {
+      const e = by.get(v.clause) ?? { v, xs: [] };
+      e.xs.push(x);
+      by.set(v.clause, e);
+    }
+  }
+  for (const { v, xs: bad } of by.values()) t.failures.push({ ...fromViolation(v, bad.slice(0, 3)), actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}` });
+  return t;
+}
+
+export default defineSuite({
+  name: 'limits',
+  description: 'Body limits and rate-limit headers (spec part 8)',
+  observesRun: true,
+  checks: [
+    {
+      id: 'limits.read-body',
+      clause: '8.body.read-limit',
+      title: 'Read bodies above 1 KB answer 413 request.body_too_large; up to 1000 bytes they do not',
+      run: (ctx) => bodyLimitCheck(ctx, 'read'),
+    },
+    {
+      id: 'limits.write-body',
+      clause: '8.body.write-limit',
+      title: 'Write bodies above 64 KB answer 413 request.body_too_large; up to 64000 bytes they do not',
+      run: (ctx) => bodyLimitCheck(ctx, 'write'),
+    },
+    {
+      id: 'limits.headers',
+      clause: '8.ratelimit.headers',
+      title: 'Every response seen in the run has integral RateLimit-* headers within bounds (and Retry-After on 429)',
+      async run(ctx) {
+        await ctx.send({ method: 'GET', path: '/me' });
+        await ctx.send({ method: 'GET', path: '/customers', role: null });
+        await ctx.send({ method: 'GET', path: '/spgate-no-such-route' });
+        return grouped(ctx.observed(), (x) => checkResponseHeaders(x, { windowSeconds: windowOf(ctx, x.request.method) }).filter((v) => v.clause.startsWith('8.'))).outcome();
+      },
+    },
+    {
+      id: 'limits.remaining-decreases',
+      clause: '8.ratelimit.remaining-decreases',
+      title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds',
+      async run(ctx) {
+        const t = new Tally();
+        const xs: Exchange[] = [];
+        for (let i = 0; i < 5; i++) xs.push(await ctx.send({ method: 'GET', path: '/me' }));
+        const v = checkRemainingDecreases(xs);
+        t.add(v ? fromViolation(v, xs) : undefined);
+        // Reset must not fall faster than time passes: wait a little over a second and compare.
+        await abortableSleep(1_100, ctx.signal);
+        xs.push(await ctx.send({ method: 'GET', path: '/me' }));
+        const r = checkResetCountsSeconds(xs.slice(-2));
+        t.add(r ? fromViolation(r, xs.slice(-2)) : undefined);
+        return t.outcome();
+      },
+    },
+    {
+      id: 'limits.429',
+      clause: '8.ratelimit.retry-after',
+      title: 'A class driven past its budget answers 429 with Retry-After and rate_limit.exceeded',
+      needs: { roles: ['secondConnection'], writes: true },
+      async run(ctx) {
+        // The second connection has its own budget, so driving it leaves the other checks' budgets alone.
+        if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
+        let first = await ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' });
+        // Start the drive at the beginning of a window, so a rollover in the middle cannot hide the 429.
+        const reset0 = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
+        if (reset0?.ok && reset0.value <= 3 && first.response?.status !== 429) {
+          await abortableSleep(reset0.value * 1000 + 100, ctx.signal);
+          first = await ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' });
+        }
+        const started = Date.now();
+        const remaining = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Remaining') : undefined;
+        if (first.response?.status === 429) return { status: 'skipped', reason: 'the write budget of the second connection is already spent' };
+        if (!remaining?.ok) return { status: 'skipped', reason: 'no usable RateLimit-Remaining to size the drive (reported by limits.headers)' };
+        const cap = Math.min(MAX_DRIVE, ctx.target.caps.maxRequests ?? MAX_DRIVE);
+        if (remaining.value + 2 > cap) return { status: 'skipped', reason: `the write budget (${remaining.value} left) is above the ${cap}-request bound of this check` };
+        const t = new Tally();
+        const sent: Exchange[] = [first];
+        let refused: Exchange | undefined;
+        // Small concurrent batches keep the drive well inside one window.
+        for (let n = 0; n < remaining.value + 2 && !refused; n += 8) {
+          const batch = Math.min(8, remaining.value + 2 - n);
+          const xs = await Promise.all(Array.from({ length: batch }, () => ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' })));
+          sent.push(...xs);
+          refused = xs.find((x) => x.response?.status === 429);
+        }
+        try {
+          const firstReset = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
+          const elapsedS = (Date.now() - started) / 1000;
+          if (!refused && (!firstReset?.ok || elapsedS + 1 >= firstReset.value)) {
+            return { status: 'skipped', reason: `the window may have rolled over during the ${sent.length}-request drive (${elapsedS.toFixed(1)} s)` };
+          }
+          if (!refused) {
+            t.add({ clause: '8.ratelimit.over-admission', expected: `HTTP 429 once the ${remaining.value + 1} remaining writes were spent`, actual: `${sent.length} writes admitted`, exchanges: sent.slice(-2) });
+            return t.outcome();
+          }
+          const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, 'POST') }).filter((v) => v.clause.startsWith('8.'));
+          const retryAfter = h.find((v) => v.clause === '8.ratelimit.retry-after');
+          t.add(retryAfter ? fromViolation(retryAfter, [refused]) : undefined);
+          for (const v of h.filter((v) => v !== retryAfter)) t.add(fromViolation(v, [refused]));
+          t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
+          const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
+          t.add(code ? fromViolation(code, [refused]) : undefined);
+          return t.outcome();
+        } finally {
+          if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
+        }
+      },
+    },
+  ],
+});

@@ -1,0 +1,396 @@
+/**
+ * Lists and cursors (spec 4.4, 4.10, 4.11): limit bounds, complete and stable traversal (also while items
+ * are created and deleted), hasMore ⇔ nextCursor, tampered and foreign cursors, URL-encoded cursors,
+ * search, the external-id filter, identity lookups and the articles list.
+ */
+import fc from 'fast-check';
+import type { Exchange } from '../src/client/exchange.js';
+import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
+import { checkProperty, type CaseIO } from '../src/conformance/property.js';
+import { describeAnswer, expectStatus, Tally } from '../src/conformance/expect.js';
+import { freshMarker } from '../src/conformance/data.js';
+import { asPage, duplicates, pageProblem, traverse } from '../src/conformance/paging.js';
+import { applyTamper, equivalentCursors, tamperArb } from '../src/conformance/cursor-tamper.js';
+import type { CustomerSeed } from '../src/conformance/fixtures.js';
+
+const tokenArb = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: 8, maxLength: 8 });
+
+/** Deterministic tokens for a check's data, from its seed. */
+function tokens(ctx: SuiteContext, n: number): string[] {
+  return fc.sample(tokenArb, { seed: ctx.fc.seed, numRuns: n });
+}
+
+function search(ctx: SuiteContext): string {
+  return ctx.target.assumptions.params.search;
+}
+
+/** Creates `n` customers whose company carries the marker, so `search=marker` lists exactly them. */
+async function createMarked(ctx: SuiteContext, marker: string, n: number): Promise<string[]> {
+  const seeds: CustomerSeed[] = Array.from({ length: n }, (_, i) => ({ name: `Spgate ${i}`, email: `c${i}@${marker}.test`, company: `${marker} co` }));
+  const made = await ctx.fixtures!.createCustomers(seeds);
+  return made.map((c) => c.id);
+}
+
+function problemFailure(p: { clause: CheckFailure['clause']; expected: string; actual: string; exchanges: Exchange[] }): CheckFailure {
+  return { ...p };
+}
+
+/** A cursor (hasMore true) for a marker query with small pages. */
+async function validCursor(ctx: SuiteContext, query: Record<string, string>): Promise<{ cursor?: string; x: Exchange }> {
+  const x = await ctx.send({ method: 'GET', path: '/customers', query: { ...query, limit: 2 } });
+  const page = asPage(x);
+  return { cursor: page?.hasMore && page.nextCursor ? page.nextCursor : undefined, x };
+}
+
+async function rejects400(io: CaseIO | SuiteContext, query: Record<string, string | number | undefined>, path = '/customers'): Promise<{ ok: boolean; x: Exchange }> {
+  const x = await io.send({ method: 'GET', path, query });
+  return { ok: x.response?.status === 400, x };
+}
+
+export default defineSuite({
+  name: 'pagination',
+  description: 'Lists, cursors, filters and search (spec 4.4, 4.10, 4.11)',
+  checks: [
+    {
+      id: 'pagination.limit-bounds',
+      clause: '4.4.limit.max',
+      title: 'limit is honoured within 1..100; pages never exceed 100 items; the default is 25',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'lim');
+        await createMarked(ctx, m, 101);
+        const q = { [search(ctx)]: m };
+        const t = new Tally();
+        const list = (limit: string | number | undefined) => ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit } });
+        const dflt = await list(undefined);
+        const dpage = asPage(dflt);
+        t.add(dpage && dpage.data.length === 25 && dpage.hasMore ? undefined : {
+          clause: '4.4.limit.default', expected: 'without limit, a page of 25 items (101 match) and hasMore true',
+          actual: dpage ? `${dpage.data.length} items, hasMore ${dpage.hasMore}` : describeAnswer(dflt), exchanges: [dflt],
+        });
+        for (const n of [1, 100]) {
+          const x = await list(n);
+          const page = asPage(x);
+          t.add(page && page.data.length === n && page.hasMore ? undefined : {
+            expected: `limit=${n}: ${n} items and hasMore true (101 match)`, actual: page ? `${page.data.length} items, hasMore ${page.hasMore}` : describeAnswer(x), exchanges: [x],
+          });
+        }
+        for (const bad of [101, 0, -1, 2.5, 'abc', 1000]) {
+          const x = await list(bad);
+          const page = asPage(x);
+          if (page && page.data.length > 100) {
+            t.add({ expected: `limit=${bad}: never more than 100 items`, actual: `HTTP 200 with ${page.data.length} items`, exchanges: [x] });
+          } else {
+            t.add(expectStatus(x, ctx.target.assumptions.statuses.validation, `limit=${bad} (outside 1..100 or not an integer)`, '4.4.limit.out-of-range'));
+          }
+        }
+        t.merge(await checkProperty(ctx, fc.integer({ min: 1, max: 100 }), async (n, io) => {
+          const x = await io.send({ method: 'GET', path: '/customers', query: { ...q, limit: n } });
+          const page = asPage(x);
+          if (!page) return { expected: `limit=${n}: HTTP 200 with a page`, actual: describeAnswer(x) };
+          const p = pageProblem(x, page, n);
+          if (p) return { clause: p.clause, expected: p.expected, actual: p.actual };
+          return page.data.length === n ? undefined : { expected: `limit=${n}: ${n} items (101 match)`, actual: `${page.data.length} items` };
+        }));
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.traversal',
+      clause: '4.4.cursor.traversal',
+      title: 'Following nextCursor yields every item exactly once, in the same order twice',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const base = await freshMarker(ctx, 'trv');
+        let exec = 0;
+        return checkProperty(ctx, fc.record({ n: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 12 }) }), async ({ n, limit }, io) => {
+          const m = `${base}x${exec++}`;
+          const created = n > 0 ? await createMarked(ctx, m, n) : [];
+          const walk = () => traverse(io.send, { path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n + 3 });
+          const a = await walk();
+          if (a.problem) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
+          const dup = duplicates(a.ids);
+          if (dup.length) return { expected: 'every item exactly once', actual: `repeated: ${dup.join(', ')}` };
+          const missing = created.filter((id) => !a.ids.includes(id));
+          if (missing.length || a.ids.length !== created.length) return { expected: `the ${created.length} created items`, actual: `${a.ids.length} items, missing ${missing.join(', ') || 'none'}` };
+          const b = await walk();
+          if (b.ids.join(',') !== a.ids.join(',')) return { expected: 'the same order on a second traversal', actual: `first ${a.ids.slice(0, 5).join(',')}…, then ${b.ids.slice(0, 5).join(',')}…` };
+          return undefined;
+        }, { examples: [{ n: 5, limit: 2 }, { n: 4, limit: 4 }] });
+      },
+    },
+    {
+      id: 'pagination.stable-under-writes',
+      clause: '4.4.cursor.stable-under-writes',
+      title: 'Items created or deleted between pages do not make the traversal skip or repeat others',
+      needs: { fixtures: true, writes: true },
+      async run(ctx) {
+        const base = await freshMarker(ctx, 'stw');
+        let exec = 0;
+        const op = fc.record({ deleteSeen: fc.boolean(), deleteUnseen: fc.boolean(), create: fc.integer({ min: 0, max: 2 }) });
+        const arb = fc.record({ n: fc.integer({ min: 4, max: 20 }), limit: fc.integer({ min: 1, max: 5 }), ops: fc.array(op, { minLength: 1, maxLength: 6 }) });
+        return checkProperty(ctx, arb, async ({ n, limit, ops }, io) => {
+          const m = `${base}x${exec++}`;
+          const created = await createMarked(ctx, m, n);
+          const deleted = new Set<string>();
+          const t = await traverse(io.send, {
+            path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n * 3 + 10,
+            between: async (p, seen) => {
+              const o = ops[p % ops.length]!;
+              const victims: string[] = [];
+              const seenAlive = seen.filter((id) => !deleted.has(id));
+              const unseen = created.filter((id) => !seen.includes(id) && !deleted.has(id));
+              if (o.deleteSeen && seenAlive.length) victims.push(seenAlive[0]!);
+              if (o.deleteUnseen && unseen.length > 1) victims.push(unseen[unseen.length - 1]!);
+              for (const id of victims) {
+                deleted.add(id);
+                const x = await io.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
+                if (!x.response || x.response.status >= 300) throw new Error(`DELETE /customers/${id} answered ${describeAnswer(x)}`);
+              }
+              if (o.create) await createMarked(ctx, m, o.create);
+            },
+          });
+          if (t.problem) return { clause: t.problem.clause, expected: t.problem.expected, actual: t.problem.actual };
+          const dup = duplicates(t.ids);
+          if (dup.length) return { expected: 'no item twice while items are created and deleted', actual: `repeated: ${dup.join(', ')}` };
+          const survivors = created.filter((id) => !deleted.has(id));
+          const skipped = survivors.filter((id) => !t.ids.includes(id));
+          return skipped.length ? { expected: `every item that existed throughout (${survivors.length}) exactly once`, actual: `skipped ${skipped.join(', ')}` } : undefined;
+        }, { examples: [{ n: 6, limit: 2, ops: [{ deleteSeen: true, deleteUnseen: false, create: 0 }] }] });
+      },
+    },
+    {
+      id: 'pagination.has-more',
+      clause: '4.4.has-more',
+      title: 'hasMore is true exactly when nextCursor is a string, on every page',
+      async run(ctx) {
+        const t = new Tally();
+        for (const limit of [1, 7, 100]) {
+          const walk = await traverse(ctx.send, { path: '/customers', query: {}, limit, maxPages: limit === 1 ? 5 : 40 });
+          const p = walk.problem;
+          // A long list walked with limit=1 is cut short on purpose; only page rules matter there.
+          t.add(p && !(limit === 1 && p.clause === '4.4.cursor.traversal' && p.actual.startsWith('still hasMore')) ? problemFailure(p) : undefined);
+          if (!p) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.tampered-cursor',
+      clause: '4.4.cursor.tampered',
+      title: 'Malformed and tampered cursors are rejected with 400',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'tmp');
+        await createMarked(ctx, m, 5);
+        const q = { [search(ctx)]: m };
+        const { cursor: valid, x } = await validCursor(ctx, q);
+        if (!valid) return { status: 'failed', cases: 1, failures: [{ clause: '4.4.has-more', expected: 'a nextCursor for 5 items with limit=2', actual: describeAnswer(x), exchanges: [x] }] };
+        return checkProperty(ctx, tamperArb, async (tamper, io) => {
+          const bad = applyTamper(valid, tamper);
+          const r = await rejects400(io, { ...q, limit: 2, cursor: bad });
+          return r.ok ? undefined : { expected: `HTTP 400 for the tampered cursor ${JSON.stringify(bad)}`, actual: describeAnswer(r.x) };
+        }, {
+          precondition: (tamper) => {
+            const bad = applyTamper(valid, tamper);
+            return bad !== '' && !equivalentCursors(valid, bad);
+          },
+          describe: (tamper) => `${JSON.stringify(tamper)} → ${JSON.stringify(applyTamper(valid, tamper))}`,
+          examples: [{ kind: 'truncate', keep: Math.floor(valid.length / 2) }, { kind: 'reencode', leaf: 0 }, { kind: 'random', text: 'not-a-cursor' }],
+        });
+      },
+    },
+    {
+      id: 'pagination.foreign-cursor',
+      clause: '4.4.cursor.filter-bound',
+      title: 'A cursor presented with other filters or to another list is rejected with 400',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'frn');
+        await createMarked(ctx, m, 5);
+        const other = `${m}zz`;
+        await createMarked(ctx, other, 5);
+        const s = search(ctx);
+        const { cursor, x } = await validCursor(ctx, { [s]: m });
+        if (!cursor) return { status: 'failed', cases: 1, failures: [{ clause: '4.4.has-more', expected: 'a nextCursor for 5 items with limit=2', actual: describeAnswer(x), exchanges: [x] }] };
+        const t = new Tally();
+        const cases: Array<[string, Record<string, string | number>, string?]> = [
+          ['another search', { [s]: other, limit: 2, cursor }],
+          ['no filter', { limit: 2, cursor }],
+          ['an added external-id filter', { [s]: m, [ctx.target.assumptions.params.externalId]: `${m}-ext`, limit: 2, cursor }],
+          ['the articles list', { after: cursor }, '/authoring/articles'],
+        ];
+        for (const [what, query, path] of cases) {
+          const r = await rejects400(ctx, query, path);
+          t.add(r.ok ? undefined : { expected: `HTTP 400 for a customers cursor used with ${what}`, actual: describeAnswer(r.x), exchanges: [x, r.x] });
+        }
+        if (ctx.fixtures) await ctx.fixtures.createArticles(3);
+        const a = await ctx.send({ method: 'GET', path: '/authoring/articles' });
+        const after = (a.response?.json as { nextCursor?: unknown } | undefined)?.nextCursor;
+        if (typeof after === 'string' && after !== '') {
+          const r = await rejects400(ctx, { [s]: m, limit: 2, cursor: after });
+          t.add(r.ok ? undefined : { expected: 'HTTP 400 for an articles cursor used on /customers', actual: describeAnswer(r.x), exchanges: [a, r.x] });
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.cursor-url-encoding',
+      clause: '4.11.cursor.url-encoded',
+      title: 'A URL-encoded cursor round-trips: the next page is the same however it is sent',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'enc');
+        await createMarked(ctx, m, 5);
+        const s = search(ctx);
+        const { cursor, x } = await validCursor(ctx, { [s]: m });
+        if (!cursor) return { status: 'failed', cases: 1, failures: [{ clause: '4.4.has-more', expected: 'a nextCursor for 5 items with limit=2', actual: describeAnswer(x), exchanges: [x] }] };
+        const t = new Tally();
+        const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { [s]: m, limit: 2, cursor } });
+        const viaPath = await ctx.send({ method: 'GET', path: `/customers?${encodeURIComponent(s)}=${encodeURIComponent(m)}&limit=2&cursor=${encodeURIComponent(cursor)}` });
+        const a = asPage(viaQuery);
+        const b = asPage(viaPath);
+        t.add(a && b && JSON.stringify(a.data.map((d) => d.id)) === JSON.stringify(b.data.map((d) => d.id)) ? undefined : {
+          expected: 'HTTP 200 and the same page for the cursor percent-encoded', actual: `${describeAnswer(viaQuery)} / ${describeAnswer(viaPath)}`, exchanges: [viaQuery, viaPath],
+        });
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.search',
+      clause: '4.4.search',
+      title: 'Search is a case-insensitive substring match over name, email and company',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'srh');
+        const tok = tokens(ctx, 24);
+        const seeds = Array.from({ length: 8 }, (_, i) => ({ name: `${m}n ${tok[i * 3]}`, email: `${tok[i * 3 + 1]}@${m}e.test`, company: `${m}c ${tok[i * 3 + 2]}` }));
+        const made = await ctx.fixtures!.createCustomers(seeds);
+        const mine = made.map((c, i) => ({ id: c.id, ...seeds[i]! }));
+        const fields = ['name', 'email', 'company'] as const;
+        const caseArb = fc.constantFrom<'lower' | 'upper' | 'mixed'>('lower', 'upper', 'mixed');
+        const arb: fc.Arbitrary<SearchCase> = fc.record({ who: fc.nat({ max: mine.length - 1 }), field: fc.constantFrom(...fields), start: fc.nat(), len: fc.integer({ min: 3, max: 14 }), cased: caseArb });
+        type SearchCase = { who: number; field: (typeof fields)[number]; start: number; len: number; cased: 'lower' | 'upper' | 'mixed' };
+        const queryOf = (r: SearchCase): string => {
+          const v = mine[r.who]![r.field];
+          const start = r.start % Math.max(1, v.length - 2);
+          const sub = v.slice(start, start + r.len);
+          return r.cased === 'upper' ? sub.toUpperCase() : r.cased === 'mixed' ? [...sub].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('') : sub;
+        };
+        return checkProperty<SearchCase>(ctx, arb, async (a, io) => {
+          const q = queryOf(a);
+          const needle = q.toLowerCase();
+          const hit = (c: { name?: unknown; email?: unknown; company?: unknown }): boolean =>
+            [c.name, c.email, c.company].some((f) => typeof f === 'string' && f.toLowerCase().includes(needle));
+          const walk = await traverse(io.send, { path: '/customers', query: { [search(ctx)]: q }, limit: 100, maxPages: 10 });
+          if (walk.problem?.clause === '4.4.cursor.traversal' && walk.problem.actual.startsWith('still hasMore')) return undefined; // too broad to compare
+          if (walk.problem) return { clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual };
+          const got = new Set(walk.ids);
+          const missing = mine.filter((c) => hit(c) && !got.has(c.id));
+          if (missing.length) return { expected: `search "${q}" to list every customer whose name, email or company contains it (any case)`, actual: `missing ${missing.map((c) => `${c.id} (${c.name} / ${c.email} / ${c.company})`).join(', ')}` };
+          const items = walk.exchanges.flatMap((x) => asPage(x)?.data ?? []);
+          const wrong = items.filter((c) => ['name', 'email', 'company'].some((f) => f in c) && !hit(c));
+          if (wrong.length) return { expected: `search "${q}" to list only matching customers`, actual: `listed ${wrong.slice(0, 3).map((c) => String(c.id)).join(', ')}, which do not contain it` };
+          return undefined;
+        }, {
+          examples: [
+            { who: 0, field: 'company', start: m.length + 2, len: 8, cased: 'upper' },
+            { who: 1, field: 'name', start: m.length + 2, len: 8, cased: 'mixed' },
+            { who: 2, field: 'email', start: 0, len: 8, cased: 'upper' },
+            { who: 3, field: 'company', start: m.length + 2, len: 8, cased: 'lower' },
+          ],
+          describe: (a) => `query ${JSON.stringify(queryOf(a))}`,
+        });
+      },
+    },
+    {
+      id: 'pagination.external-id',
+      clause: '4.4.external-id',
+      title: 'The external-id filter lists exactly the customers with that externalId',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'ext');
+        const made = await ctx.fixtures!.createCustomers([
+          { name: 'A', company: m, externalId: `${m}-a` }, { name: 'B', company: m, externalId: `${m}-a` }, { name: 'C', company: m, externalId: `${m}-b` },
+        ]);
+        const p = ctx.target.assumptions.params.externalId;
+        const t = new Tally();
+        for (const [ext, want] of [[`${m}-a`, [made[0]!.id, made[1]!.id]], [`${m}-b`, [made[2]!.id]], [`${m}-none`, []]] as const) {
+          const walk = await traverse(ctx.send, { path: '/customers', query: { [p]: ext }, limit: 100, maxPages: 5 });
+          const same = [...walk.ids].sort().join(',') === [...want].sort().join(',');
+          t.add(walk.problem ? problemFailure(walk.problem) : same ? undefined : {
+            expected: `${p}=${ext} to list exactly ${want.length ? want.join(', ') : 'nothing'}`, actual: `listed ${walk.ids.join(', ') || 'nothing'}`, exchanges: walk.exchanges,
+          });
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.identity',
+      clause: '4.4.identity.pair',
+      title: 'Identity type and identifier must come together; a lookup lists 0 or 1 customers',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const m = await freshMarker(ctx, 'idn');
+        const type = ctx.target.assumptions.identityTypeValue;
+        const ident = `${m}@identity.test`;
+        const [made] = await ctx.fixtures!.createCustomers([{ name: 'Identity', company: m, identities: [{ type, identifier: ident }] }]);
+        const pt = ctx.target.assumptions.params.identityType;
+        const t = new Tally();
+        const v = ctx.target.assumptions.statuses.validation;
+        t.add(expectStatus(await ctx.send({ method: 'GET', path: '/customers', query: { identityIdentifier: ident } }), v, 'identityIdentifier without the identity type'));
+        t.add(expectStatus(await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type } }), v, 'identity type without identityIdentifier'));
+        for (const [idv, want] of [[ident, [made!.id]], [`${m}-nobody@identity.test`, []]] as const) {
+          const x = await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type, identityIdentifier: idv } });
+          const page = asPage(x);
+          const ids = page?.data.map((d) => String(d.id)) ?? [];
+          t.add(page && ids.join(',') === want.join(',') ? undefined : {
+            clause: '4.4.identity.result', expected: `a lookup of ${idv} to list ${want.length ? want[0] : 'nothing'} (0 or 1 items)`, actual: page ? `listed ${ids.join(', ') || 'nothing'}` : describeAnswer(x), exchanges: [x],
+          });
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'pagination.articles',
+      clause: '4.10.articles.after',
+      title: 'The articles list pages with after, has data and nextCursor and no hasMore',
+      async run(ctx) {
+        if (ctx.fixtures) await ctx.fixtures.createArticles(30);
+        const t = new Tally();
+        const seen = new Set<string>();
+        let after: string | undefined;
+        const xs: Exchange[] = [];
+        for (let p = 0; p < 50; p++) {
+          const x = await ctx.send({ method: 'GET', path: '/authoring/articles', query: { after } });
+          xs.push(x);
+          const j = x.response?.json as { data?: unknown; nextCursor?: unknown; hasMore?: unknown } | undefined;
+          if (x.response?.status !== 200 || !j || !Array.isArray(j.data) || !('nextCursor' in j)) {
+            t.add({ expected: 'HTTP 200 with { data, nextCursor }', actual: describeAnswer(x), exchanges: [x] });
+            return t.outcome();
+          }
+          if ('hasMore' in j) {
+            t.add({ expected: 'no hasMore key on the articles list', actual: `hasMore ${JSON.stringify(j.hasMore)}`, exchanges: [x] });
+            return t.outcome();
+          }
+          const ids = (j.data as Array<{ id?: unknown }>).map((d) => (d && typeof d === 'object' && 'id' in d ? String(d.id) : JSON.stringify(d)));
+          const again = ids.filter((id) => seen.has(id));
+          if (again.length) {
+            t.add({ expected: 'each page after `after` to hold new articles', actual: `page ${p + 1} repeats ${again.slice(0, 3).join(', ')}`, exchanges: xs.slice(-2) });
+            return t.outcome();
+          }
+          ids.forEach((id) => seen.add(id));
+          t.cases++;
+          if (j.nextCursor === null || j.nextCursor === '' || j.nextCursor === undefined) return t.outcome();
+          if (typeof j.nextCursor !== 'string') {
+            t.add({ expected: 'nextCursor a string, empty or null', actual: JSON.stringify(j.nextCursor), exchanges: [x] });
+            return t.outcome();
+          }
+          after = j.nextCursor;
+        }
+        t.add({ expected: 'the articles list to end within 50 pages', actual: `${seen.size} articles and still a nextCursor`, exchanges: xs.slice(-2) });
+        return t.outcome();
+      },
+    },
+  ],
+});

@@ -1,0 +1,173 @@
+/**
+ * Resource shapes (spec part 2 and 4.10): conversations from assign/resolve keep every key, and customers,
+ * turns, sessions, download descriptors, collections, /me, /statuses and /priorities fit the model.
+ */
+import fc from 'fast-check';
+import { checkBodyShape } from '../src/checks/shape.js';
+import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import { checkProperty } from '../src/conformance/property.js';
+import { bodyObject, describeAnswer, fromViolation, Tally } from '../src/conformance/expect.js';
+import { extractKeys, storedAttachment } from '../src/conformance/data.js';
+import { AttachmentDescriptor, Collection, Conversation, CustomerPage, SessionList, STATUS_KEY_PATTERN, TurnEnvelope } from '../src/spec/resources.js';
+import { asPage } from '../src/conformance/paging.js';
+
+const text = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'.split('')), minLength: 1, maxLength: 10 });
+
+const conversationCase = fc.record({
+  team: fc.option(text, { nil: null }),
+  assignee: fc.option(text.map((id) => ({ id })), { nil: null }),
+  action: fc.oneof(
+    fc.record({ kind: fc.constant('assign' as const), team: fc.option(fc.oneof(text, fc.constant('')), { nil: undefined }), assigneeId: fc.option(fc.oneof(text, fc.constant('')), { nil: undefined }) }),
+    fc.record({ kind: fc.constant('resolve' as const) }),
+  ),
+});
+
+async function checkKeyList(ctx: SuiteContext, path: '/statuses' | '/priorities', seeded: string[]) {
+  const clauseId = path === '/statuses' ? '4.10.statuses' : '4.10.priorities';
+  const t = new Tally();
+  const x = await ctx.send({ method: 'GET', path });
+  const keys = x.response?.status === 200 ? extractKeys(x.response.json) : undefined;
+  if (!keys) {
+    t.add({ expected: `GET ${path}: HTTP 200 with a list of keys`, actual: describeAnswer(x), exchanges: [x] });
+    return t.outcome();
+  }
+  const bad = keys.filter((k) => !STATUS_KEY_PATTERN.test(k));
+  t.add(bad.length ? { expected: `every key matching ${String(STATUS_KEY_PATTERN)}`, actual: `keys ${bad.map((k) => JSON.stringify(k)).join(', ')}`, exchanges: [x] } : undefined);
+  const absent = seeded.filter((k) => !keys.includes(k));
+  t.add(absent.length ? { expected: `the seeded keys ${seeded.join(', ')}`, actual: `missing ${absent.join(', ')}`, exchanges: [x], clause: clauseId } : undefined);
+  return t.outcome();
+}
+
+export default defineSuite({
+  name: 'shapes',
+  description: 'Resource shapes (spec part 2, 4.10)',
+  checks: [
+    {
+      id: 'shapes.conversation',
+      clause: '2.conversation.shape',
+      title: 'Assign and resolve answer a conversation with every key present (null when unset)',
+      needs: { fixtures: true, writes: true },
+      async run(ctx) {
+        return checkProperty(ctx, conversationCase, async (c, io) => {
+          const conv = await ctx.fixtures!.createConversation({ subject: 'spgate shape', team: c.team, assignee: c.assignee });
+          const id = encodeURIComponent(conv.id);
+          const x = c.action.kind === 'assign'
+            ? await io.send({
+              method: 'POST', path: `/conversations/${id}/assign`,
+              json: { ...(c.action.team !== undefined ? { team: c.action.team } : {}), ...(c.action.assigneeId !== undefined || c.action.team === undefined ? { assignee: { id: c.action.assigneeId ?? '' } } : {}) },
+            })
+            : await io.send({ method: 'POST', path: ctx.target.assumptions.resolvePath.replace('{conversationId}', id), json: {} });
+          const v = checkBodyShape(x, Conversation, '2.conversation.shape', 'a conversation');
+          return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+        }, { examples: [{ team: null, assignee: null, action: { kind: 'resolve' } }, { team: 'a', assignee: null, action: { kind: 'assign', team: '', assigneeId: undefined } }] });
+      },
+    },
+    {
+      id: 'shapes.customer',
+      clause: '2.customer.shape',
+      title: 'Customer list pages fit the model ({ data: [customer], hasMore, nextCursor })',
+      async run(ctx) {
+        const t = new Tally();
+        let cursor: string | undefined;
+        for (let p = 0; p < 3; p++) {
+          const x = await ctx.send({ method: 'GET', path: '/customers', query: { limit: 100, cursor } });
+          const v = checkBodyShape(x, CustomerPage, '2.customer.shape', 'a customer page');
+          t.add(v ? fromViolation(v, [x]) : undefined);
+          const page = asPage(x);
+          if (v || !page?.nextCursor) break;
+          cursor = page.nextCursor;
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.turn',
+      clause: '2.turn.shape',
+      title: 'Pending and completed chat turns fit the model',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const t = new Tally();
+        const conv = await ctx.fixtures!.createConversation({ subject: 'spgate turn shape' });
+        const session = await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin' });
+        for (const state of ['pending', 'completed'] as const) {
+          const turn = await ctx.fixtures!.createTurn({ sessionId: session.id, owner: 'admin', state });
+          const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(session.id)}/turns/${encodeURIComponent(turn.id)}` });
+          const v = checkBodyShape(x, TurnEnvelope, '2.turn.shape', `a ${state} turn in { data }`);
+          t.add(v ? fromViolation(v, [x]) : undefined);
+        }
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.session',
+      clause: '2.session.shape',
+      title: 'The chat session list fits the model ({ data: [session] })',
+      needs: { fixtures: true },
+      async run(ctx) {
+        const t = new Tally();
+        const conv = await ctx.fixtures!.createConversation({ subject: 'spgate session shape' });
+        await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin' });
+        await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin', archived: true });
+        const x = await ctx.send({ method: 'GET', path: `/ai/conversations/${encodeURIComponent(conv.id)}/assistant/sessions` });
+        const v = checkBodyShape(x, SessionList, '2.session.shape', 'a session list');
+        t.add(v ? fromViolation(v, [x]) : undefined);
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.descriptor',
+      clause: '2.descriptor.shape',
+      title: 'The attachment download descriptor fits the model',
+      async run(ctx) {
+        const att = await storedAttachment(ctx);
+        if (!att) return { status: 'skipped', reason: 'no stored attachment: needs the fixtures API or fixtures.ids.message.storedIndex' };
+        const t = new Tally();
+        const x = await ctx.send({ method: 'GET', path: `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download` });
+        const v = checkBodyShape(x, AttachmentDescriptor, '2.descriptor.shape', 'a download descriptor');
+        t.add(v ? fromViolation(v, [x]) : undefined);
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.collection',
+      clause: '2.collection.shape',
+      title: 'A collection update answers a collection that fits the model',
+      needs: { fixtures: true, writes: true, roles: ['helpDelegated'] },
+      async run(ctx) {
+        const t = new Tally();
+        const col = await ctx.fixtures!.createCollection({ name: 'Spgate shapes', slug: `spgate-shapes-${ctx.fc.seed >>> 0}` });
+        const x = await ctx.send({
+          method: 'PUT', path: `/authoring/collections/${encodeURIComponent(col.id)}`, role: 'helpDelegated',
+          headers: { 'idempotency-key': `spgate-shape-${(ctx.fc.seed >>> 0).toString(36)}-${col.id}`.slice(0, 128) },
+          json: { name: 'Spgate shapes', slug: `spgate-shapes-${ctx.fc.seed >>> 0}`, description: 'shape check', expectedRevision: col.revision },
+        });
+        const v = checkBodyShape(x, Collection, '2.collection.shape', 'a collection');
+        t.add(v ? fromViolation(v, [x]) : undefined);
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.me',
+      clause: '4.10.me',
+      title: 'GET /me answers 200 with a JSON object',
+      async run(ctx) {
+        const t = new Tally();
+        const x = await ctx.send({ method: 'GET', path: '/me' });
+        t.add(x.response?.status === 200 && bodyObject(x) ? undefined : { expected: 'HTTP 200 with a JSON object', actual: describeAnswer(x), exchanges: [x] });
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.statuses',
+      clause: '4.10.statuses',
+      title: 'GET /statuses lists keys matching the key pattern, including the known ones',
+      run: (ctx) => checkKeyList(ctx, '/statuses', [...ctx.target.assumptions.activeStatuses, ...ctx.target.assumptions.completedStatuses]),
+    },
+    {
+      id: 'shapes.priorities',
+      clause: '4.10.priorities',
+      title: 'GET /priorities lists keys matching the key pattern, including the seeded ones',
+      run: (ctx) => checkKeyList(ctx, '/priorities', ctx.target.source === 'embedded' ? ['low', 'normal', 'high', 'urgent'] : []),
+    },
+  ],
+});

@@ -19,15 +19,19 @@ export interface BuildResultsInput {
   finishedAt: Date;
   aborted: boolean;
   abortReason?: string;
+  /** What the run left out and why. */
+  notes?: string[];
   checks: CheckResult[];
   findings: Array<Finding | FindingRecord>;
-  exchanges: Exchange[];
+  exchanges: Array<Exchange | ExchangeRecord>;
   load: ProfileResult[];
   errors: string[];
   /** Secret values that must not appear anywhere in the document (belt and braces over the client's redaction). */
   secrets?: string[];
   environment?: Results['meta']['environment'];
 }
+
+type ExchangeRecord = Results['exchanges'][number];
 
 /** Builds a complete, verdict-bearing Results document. */
 export function buildResults(input: BuildResultsInput): Results {
@@ -44,7 +48,7 @@ export function buildResults(input: BuildResultsInput): Results {
     source: f.source,
   }));
   const wanted = new Set(findings.flatMap((f) => f.exchangeIds));
-  const exchanges = input.exchanges.filter((x) => wanted.has(x.id)).map((x) => structuredClone(x));
+  const exchanges: ExchangeRecord[] = input.exchanges.filter((x) => wanted.has(x.id)).map((x) => structuredClone(x) as ExchangeRecord);
   const meta: Results['meta'] = {
     tool: { name: 'spgate', version: VERSION },
     command: input.command,
@@ -55,6 +59,7 @@ export function buildResults(input: BuildResultsInput): Results {
     finishedAt: input.finishedAt.toISOString(),
     aborted: input.aborted,
     ...(input.abortReason !== undefined ? { abortReason: input.abortReason } : {}),
+    ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
   };
   const draft = { meta, checks: input.checks, findings, exchanges, load: input.load, errors: input.errors };

@@ -211,6 +211,8 @@ export const Results = z.object({
     finishedAt: z.string(),
     aborted: z.boolean(),
     abortReason: z.string().optional(),
+    /** What the run left out and why (e.g. a write profile skipped because the target does not allow writes). */
+    notes: z.array(z.string()).optional(),
     environment: z.object({ node: z.string(), platform: z.string(), arch: z.string(), cpus: z.number(), hostname: z.string().optional() }),
   }),
   verdict: z.enum(['passed', 'failed', 'aborted', 'error']),

@@ -1,12 +1,72 @@
-/** `spgate run` — placeholder until its issue lands. */
+/** `spgate run` — conformance suites, short load profiles and every report, in one command. */
+import { randomInt } from 'node:crypto';
+import { relative, resolve } from 'node:path';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
+import { runPipeline } from '../../run/pipeline.js';
+import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
+import { createProgress } from '../progress.js';
+import { printRenderSummary } from '../render-summary.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
-  describe: '(not built yet)',
-  builder: (y) => y,
-  run: async () => {
-    throw new SpgateError('SPGATE_ERR_USAGE', '`spgate run` is not built yet');
+  describe: 'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
+  builder: (y) =>
+    y
+      .option('target', { type: 'string', describe: 'target file (JSON or YAML); the embedded reference server when absent' })
+      .option('base-url', { type: 'string', describe: "override the target's base URL" })
+      .option('out', { type: 'string', default: 'reports', describe: 'base directory; the run writes <out>/<timestamp>/ and <out>/latest' })
+      .option('seed', { type: 'number', describe: 'seed of the property runs and the embedded server (random when absent)' })
+      .option('runs', { type: 'number', default: 25, describe: 'generated cases per property check' })
+      .option('json', { type: 'string', describe: 'also write results.json to this file' }),
+  run: async (args) => {
+    const seed = args.seed === undefined ? randomInt(0, 2 ** 31) : Number(args.seed);
+    const runs = Number(args.runs);
+    if (!Number.isInteger(seed) || seed < 0) throw new SpgateError('SPGATE_ERR_USAGE', '--seed must be a non-negative integer');
+    if (!Number.isInteger(runs) || runs < 1) throw new SpgateError('SPGATE_ERR_USAGE', '--runs must be a positive integer');
+    const controller = new AbortController();
+    const progress = createProgress(process.stderr);
+    let signals = 0;
+    const onSignal = (sig: NodeJS.Signals): void => {
+      signals++;
+      if (signals === 1) {
+        progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`);
+        controller.abort(`interrupted by ${sig}`);
+      } else process.exit(3);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const command = ['spgate', 'run', ...process.argv.slice(3)].join(' ');
+    try {
+      progress.note(`spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`);
+      const out = await runPipeline({
+        ...(typeof args.target === 'string' ? { targetFile: args.target } : {}),
+        ...(typeof args.baseUrl === 'string' ? { baseUrl: args.baseUrl } : {}),
+        seed, runs, command,
+        outBase: resolve(String(args.out)),
+        ...(typeof args.json === 'string' ? { jsonPath: resolve(args.json) } : {}),
+        signal: controller.signal,
+        progress,
+      });
+      const r = out.results;
+      const n = countResults(r);
+      const lines = [
+        '',
+        `verdict: ${r.verdict.toUpperCase()}${r.meta.aborted ? ` (${r.meta.abortReason ?? 'aborted'})` : ''}`,
+        `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
+        `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit violations ${n.violations}`,
+        ...r.load.map((p) => `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`),
+        ...(r.meta.notes ?? []).map((x) => `note: ${x}`),
+        ...r.errors.map((e) => `error: ${e}`),
+        `report: ${relative(process.cwd(), out.runDir) || out.runDir}/index.html (latest: ${out.latest})`,
+        '',
+      ];
+      process.stdout.write(lines.join('\n'));
+      const renderCode = printRenderSummary({ outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes }, process.stdout, process.stderr);
+      return Math.max(exitCodeForVerdict(r.verdict), renderCode);
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
   },
 };

@@ -2,6 +2,6 @@ import suite from '../../suites/assistant.js';
 import { proveSuite } from './stateful-harness.js';
 
 proveSuite(suite, [
-  'chat-ownership-leak', 'chat-member-allowed', 'turn-missing-expires', 'cancel-completed-200', 'cancel-repeat-409',
+  'chat-ownership-leak', 'chat-member-allowed', 'cancel-completed-200', 'cancel-repeat-409',
   'sessions-oldest-first', 'sessions-archived-hidden', 'sessions-unbounded',
 ]);

@@ -6,8 +6,9 @@
  * - In an Authorization header, a known key → `<redacted:ROLE>` (so `Bearer <redacted:admin>`), which
  *   tells a reader of a reproduction which key to export without showing it.
  * - Absolute http(s) URLs with a query string inside bodies and response headers (signed attachment
- *   URLs, `Location`) → the query becomes `?<redacted>`. Request URLs keep their own query (cursors,
- *   filters are needed to reproduce a failure); only secrets are removed there.
+ *   URLs, `Location`) → the query becomes `?<redacted>`, and that query is remembered as a secret.
+ *   Request URLs keep their own query (cursors, filters are needed to reproduce a failure); only secrets,
+ *   including remembered signed-URL queries, are removed there.
  */
 
 export const REDACTED = '<redacted>';
@@ -31,8 +32,12 @@ interface Needle {
 // Secrets shorter than this would match ordinary text ("a", "id") and destroy every record.
 const MIN_SECRET_LENGTH = 4;
 
+const MAX_LEARNED = 256;
+// Short queries (?page=2) are not signatures, and replacing them everywhere would mangle ordinary text.
+const MIN_LEARNED_QUERY = 16;
+
 // An absolute http(s) URL that carries a query string; the query runs to whitespace, a quote or a bracket.
-const SIGNED_URL = /\bhttps?:\/\/[^\s"'<>?#]+\?[^\s"'<>#]*/gi;
+const SIGNED_URL = /\bhttps?:\/\/[^\s"'<>?#]+\?[^\s"'<>#]+/gi;
 
 /**
  * Builds a redactor from the secrets to hide: a list, or a map of role → secret (roles then show in
@@ -40,6 +45,10 @@ const SIGNED_URL = /\bhttps?:\/\/[^\s"'<>?#]+\?[^\s"'<>#]*/gi;
  */
 export function createRedactor(secrets: readonly string[] | Readonly<Record<string, string | undefined>>): Redactor {
   const needles = collectNeedles(secrets);
+  // Queries of signed URLs seen in responses. Fetching such a URL later (sendAbsolute) must not print
+  // its signature in the request URL either, so they become secrets once seen. Bounded: a load run can
+  // see many descriptors, and a URL is fetched soon after it was handed out (it expires in minutes).
+  const learned: string[] = [];
 
   const replaceSecrets = (text: string, byRole: boolean): string => {
     let out = text;
@@ -48,11 +57,22 @@ export function createRedactor(secrets: readonly string[] | Readonly<Record<stri
       const marker = byRole && n.role ? `<redacted:${n.role}>` : REDACTED;
       out = out.split(n.text).join(marker);
     }
+    for (const q of learned) if (out.includes(q)) out = out.split(q).join(REDACTED);
     return out;
   };
 
+  const learn = (query: string): void => {
+    if (query.length < MIN_LEARNED_QUERY || learned.includes(query)) return;
+    learned.push(query);
+    if (learned.length > MAX_LEARNED) learned.shift();
+  };
+
   const redactString = (text: string): string =>
-    replaceSecrets(text, false).replace(SIGNED_URL, (url) => `${url.slice(0, url.indexOf('?'))}?${REDACTED}`);
+    replaceSecrets(text, false).replace(SIGNED_URL, (url) => {
+      const q = url.indexOf('?');
+      learn(url.slice(q + 1));
+      return `${url.slice(0, q)}?${REDACTED}`;
+    });
 
   const redactValue = (name: string, value: string): string =>
     name.toLowerCase() === 'authorization' ? redactString(replaceSecrets(value, true)) : redactString(value);

@@ -106,6 +106,17 @@ describe('redaction rules', () => {
     expect(r.redactUrl('http://h/v1/customers?cursor=abc&key=pk_admin_0123456789')).toBe('http://h/v1/customers?cursor=abc&key=<redacted>');
   });
 
+  it('remembers signed-URL queries seen in responses and removes them from later request URLs', () => {
+    const l = createRedactor([]);
+    const signed = 'https://files.example/a/1?expires=1700000000&signature=0123456789abcdef';
+    expect(l.redactUrl(signed)).toBe(signed); // not seen yet: a request URL keeps its query
+    l.redactJson({ data: { url: signed } });
+    expect(l.redactUrl(signed)).toBe('https://files.example/a/1?<redacted>');
+    expect(l.redactUrl('http://h/v1/customers?cursor=abc')).toBe('http://h/v1/customers?cursor=abc');
+    l.redactString('see https://x.example/p?page=2');
+    expect(l.redactUrl('https://x.example/p?page=2')).toBe('https://x.example/p?page=2'); // too short to be a signature
+  });
+
   it('catches percent-encoded and JSON-escaped forms of a secret', () => {
     const s = createRedactor(['pk_a/b+c"d_0123']);
     expect(s.redactUrl(`http://h/?k=${encodeURIComponent('pk_a/b+c"d_0123')}`)).toBe('http://h/?k=<redacted>');

@@ -103,8 +103,11 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       url: url.origin,
       connections,
       pipelining: 1,
-      duration: plan.durationMs / 1000,
+      // autocannon rounds fractional durations; the exact duration is enforced by the timer below.
+      duration: Math.ceil(plan.durationMs / 1000) + 1,
       timeout: Math.ceil(plan.timeoutMs / 1000),
+      // autocannon only notices stop() on its sampling tick: 50 ms keeps stops and aborts prompt.
+      sampleInt: 50,
       requests: [{ setupRequest, onResponse } as autocannon.Request],
     };
     if (amount !== undefined) options.amount = amount;
@@ -117,8 +120,8 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       else resolve();
     });
     const stop = (): void => instance.stop();
-    // `amount` makes autocannon ignore the duration, so the duration is enforced here as well.
-    if (amount !== undefined) timer = setTimeout(stop, plan.durationMs);
+    // `amount` makes autocannon ignore the duration, and it rounds fractional ones: the timer is exact.
+    timer = setTimeout(stop, plan.durationMs);
     if (opts.signal?.aborted) stop();
     opts.signal?.addEventListener('abort', stop, { once: true });
     // Fires synchronously right after onResponse for the same response: adds autocannon's own timing.

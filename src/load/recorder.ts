@@ -20,7 +20,7 @@ export interface Progress {
 }
 
 export class LoadRecorder {
-  readonly origin = performance.now();
+  private origin = performance.now();
   readonly buffer = new SampleBuffer();
   /** Requests sent, per second of the run, per class. */
   readonly sentPerSecond: Record<RouteClass, number[]> = { read: [], write: [] };
@@ -30,6 +30,11 @@ export class LoadRecorder {
   refused = 0;
   transportErrors = 0;
   private completedPerSecond: number[] = [];
+
+  /** Restarts the clock; only valid before anything was recorded. */
+  restart(): void {
+    this.origin = performance.now();
+  }
 
   /** ms since the run started. */
   now(): number {

@@ -1,0 +1,39 @@
+/**
+ * Plain-text rendering of a load run for the terminal: the per-second progress line and the final
+ * summary (throughput, latency per class × family, rate-limit analysis, thresholds, findings). Pure.
+ */
+import type { FindingRecord, ProfileResult } from '../results/schema.js';
+import type { Progress } from './recorder.js';
+
+const f1 = (n: number): string => (Math.round(n * 10) / 10).toString();
+
+/** One progress line: elapsed, sent, completed, rps, 429s, dropped, errors. */
+export function progressLine(p: Progress): string {
+  return `[${f1(p.elapsed)}s/${p.durationSeconds}s] sent ${p.sent} · done ${p.completed} · ${p.lastSecondRps} rps · 429 ${p.refused} · dropped ${p.dropped} · errors ${p.errors}`;
+}
+
+/** The end-of-run summary as lines. */
+export function summaryLines(r: ProfileResult, findings: FindingRecord[]): string[] {
+  const out: string[] = [];
+  out.push(`profile ${r.name} (${r.model} model) — ${r.status}${r.error ? `: ${r.error}` : ''}`);
+  const notes = (r.config.notes as string[] | undefined) ?? [];
+  for (const n of notes) out.push(`  note: ${n}`);
+  const t = r.totals;
+  out.push(`  ${f1(r.durationMs / 1000)}s · sent ${t.sent} · completed ${t.completed} · dropped ${t.dropped} · transport errors ${t.errors}`);
+  out.push(`  throughput: mean ${r.throughput.meanRps} rps · peak ${r.throughput.peakRps} rps · by status ${Object.entries(t.byStatus).map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  if (r.latency.length) {
+    out.push('  latency (ms)         count      p50      p95      p99      max');
+    for (const l of r.latency) {
+      const label = `${l.class} ${l.family}${l.corrected ? '' : r.model === 'open' ? ' (uncorr.)' : ''}`;
+      out.push(`    ${label.padEnd(18)} ${String(l.count).padStart(7)} ${[l.p50, l.p95, l.p99, l.max].map((v) => v.toFixed(2).padStart(8)).join(' ')}`);
+    }
+  }
+  for (const c of r.rateLimit.classes) {
+    out.push(`  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`);
+  }
+  out.push(`  rate-limit violations: ${r.rateLimit.violations.length}${r.rateLimit.violations.length ? ` (${[...new Set(r.rateLimit.violations.map((v) => v.rule))].join(', ')})` : ''}`);
+  if (r.capacity) out.push(`  capacity: ${r.capacity.rps ?? 'none'} rps — ${r.capacity.explanation}`);
+  for (const th of r.thresholds) out.push(`  ${th.ok ? 'ok  ' : 'FAIL'} ${th.expression} (actual ${th.actual})`);
+  for (const f of findings) out.push(`  finding [${f.severity}] ${f.clause}: ${f.title} — ${f.actual}`);
+  return out;
+}

@@ -6,7 +6,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type CursorCheck<T> = { ok: true; payload: T } | { ok: false; reason: 'malformed' | 'signature' | 'foreign' };
 
+const CACHE_SIZE = 2048;
+
 export class CursorSigner {
+  /** Signed cursors by content: list traversals sign the same positions again and again. */
+  private cache = new Map<string, string>();
+
   constructor(private readonly secret: string) {}
 
   private mac(body: string): Buffer {
@@ -15,8 +20,14 @@ export class CursorSigner {
 
   /** Signs a payload for an endpoint and a binding (the filter values). */
   sign(endpoint: string, binding: string, payload: unknown): string {
-    const body = Buffer.from(JSON.stringify({ e: endpoint, b: binding, p: payload })).toString('base64url');
-    return body + '.' + this.mac(body).toString('base64url');
+    const text = JSON.stringify({ e: endpoint, b: binding, p: payload });
+    const hit = this.cache.get(text);
+    if (hit !== undefined) return hit;
+    const body = Buffer.from(text).toString('base64url');
+    const token = body + '.' + this.mac(body).toString('base64url');
+    if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+    this.cache.set(text, token);
+    return token;
   }
 
   /** Verifies a cursor; `checkBinding` false skips the binding check (only the cursor-unbound-filter fault). */

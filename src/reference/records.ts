@@ -30,8 +30,8 @@ export interface CustomerRecord {
   search: { name: string; email: string; company: string };
   deletedAt: number | null;
   conversationCount: number;
-  /** Rendered JSON, cached because customer lists are the hot path; cleared on every change. */
-  json?: string;
+  /** Rendered JSON bytes, cached because customer lists are the hot path; cleared on every change. */
+  json?: Buffer;
 }
 
 export interface ConversationRecord {

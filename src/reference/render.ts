@@ -22,10 +22,10 @@ export function customerObject(c: CustomerRecord, faults: FaultSet): Record<stri
   };
 }
 
-/** The customer as JSON text, cached on the record (lists render the same customers again and again). */
-export function customerJson(c: CustomerRecord, faults: FaultSet): string {
-  if (faults.has('customer-count-string')) return JSON.stringify(customerObject(c, faults));
-  return (c.json ??= JSON.stringify(customerObject(c, faults)));
+/** The customer as JSON bytes, cached on the record (lists render the same customers again and again). */
+export function customerJson(c: CustomerRecord, faults: FaultSet): Buffer {
+  if (faults.has('customer-count-string')) return Buffer.from(JSON.stringify(customerObject(c, faults)));
+  return (c.json ??= Buffer.from(JSON.stringify(customerObject(c, faults))));
 }
 
 /** The conversation with every key present (null where unset). */

@@ -7,7 +7,7 @@ import type { FaultSet } from './fault-set.js';
 import type { RateDecision } from './rate-limiter.js';
 
 export type Reply =
-  | { kind: 'json'; status: number; body: string }
+  | { kind: 'json'; status: number; body: string | Buffer }
   | { kind: 'error'; status: number; code: string; message: string }
   | { kind: 'empty'; status: number };
 
@@ -16,8 +16,8 @@ export function json(status: number, value: unknown): Reply {
   return { kind: 'json', status, body: JSON.stringify(value) };
 }
 
-/** A JSON reply from text that is already JSON. */
-export function jsonText(status: number, body: string): Reply {
+/** A JSON reply from text (or UTF-8 bytes) that is already JSON. */
+export function jsonText(status: number, body: string | Buffer): Reply {
   return { kind: 'json', status, body };
 }
 
@@ -66,7 +66,7 @@ export function send(res: ServerResponse, reply: Reply, opts: SendOptions): void
   }
   if (rate && rate.retryAfter !== undefined && status === 429) headers['Retry-After'] = rate.retryAfter;
   if (opts.close) headers.Connection = 'close';
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (reply.kind === 'json') body = reply.body;
   else if (reply.kind === 'error') {
     const requestId = faults.has('request-id-mismatch') ? opts.otherRequestId() : opts.requestId;
@@ -78,10 +78,12 @@ export function send(res: ServerResponse, reply: Reply, opts: SendOptions): void
     res.end();
     return;
   }
+  // encode once: a string body would be scanned for its length and then encoded again on write
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   headers['Content-Type'] = 'application/json; charset=utf-8';
-  headers['Content-Length'] = Buffer.byteLength(body);
+  headers['Content-Length'] = bytes.length;
   res.writeHead(status, headers);
-  res.end(body);
+  res.end(bytes);
 }
 
 /** The error codes three faults rename; every other code passes through. */

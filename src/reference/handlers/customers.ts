@@ -5,6 +5,9 @@ import { customerJson } from '../render.js';
 import { empty, invalid, jsonText, notFound, type Reply } from '../reply.js';
 import { pageLimit } from './input.js';
 
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
 interface KeysetPos {
   t: number;
   i: string;
@@ -64,10 +67,14 @@ export function listCustomers(app: App, call: Call): Reply {
     next = app.cursors.sign('customers', binding, offsets ? { o: baseOffset + page.length } : { t: last.createdAt, i: last.id });
   }
   const hasMore = more || (f.has('has-more-stale') && page.length > 0);
-  let body = '{"data":[';
-  for (let i = 0; i < page.length; i++) body += (i ? ',' : '') + customerJson(page[i]!, f);
-  body += '],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}';
-  return jsonText(200, body);
+  // assembled from cached bytes: building and encoding one big string per page costs more than the rest
+  const parts: Buffer[] = [DATA_OPEN];
+  for (let i = 0; i < page.length; i++) {
+    if (i) parts.push(COMMA);
+    parts.push(customerJson(page[i]!, f));
+  }
+  parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}'));
+  return jsonText(200, Buffer.concat(parts));
 }
 
 interface CustomerQuery {

@@ -12,7 +12,9 @@ export function printRenderSummary(s: RenderSummary, out: Out, err: Out): number
   let failed = false;
   for (const o of s.outcomes) {
     if (o.status === 'written') {
-      if (o.files.length) out.write(`${o.reporter}: ${o.files.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);
+      const shown = o.files.map((f) => relative(process.cwd(), f) || f);
+      if (shown.length > 3) out.write(`${o.reporter}: ${shown.length} files (${shown[0]} …)\n`);
+      else if (shown.length) out.write(`${o.reporter}: ${shown.join(', ')}\n`);
     } else {
       failed = true;
       err.write(`spgate: SPGATE_ERR_REPORTER_FAILED: ${o.reporter} reporter: ${o.message}\n`);

@@ -57,6 +57,7 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
   );
   if (r.meta.aborted) out.push(`> Run aborted: ${mdText(r.meta.abortReason ?? 'interrupted')}. Results are partial.`, '');
   for (const e of r.errors) out.push(`> Error: ${mdText(e)}`, '');
+  for (const n of r.meta.notes ?? []) out.push(`> Note: ${mdText(n)}`, '');
 
   out.push('| Checks | Passed | Failed | Warned | Skipped | Errored | Findings | Thresholds breached | Rate-limit violations |');
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -12,50 +12,11 @@ import type { Browser } from 'playwright-core';
 import { renderReports } from '../../src/report/index.js';
 import type { Results } from '../../src/results/schema.js';
 import { makeResults } from './fixtures.js';
+import { CHROMIUM, CHROMIUM_ARGS, inspectReport } from './inspect.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const required = process.env.SPGATE_REQUIRE_CHROMIUM === '1';
 const available = existsSync(CHROMIUM);
 if (!available && !required) console.warn(`browser test skipped: ${CHROMIUM} is not installed (set SPGATE_REQUIRE_CHROMIUM=1 to make this a failure)`);
-
-interface CanvasProbe {
-  id: string;
-  width: number;
-  height: number;
-  drawn: number;
-}
-
-// Page-side code as a string: the test program is type-checked without DOM types.
-const CANVAS_PROBE = `Array.from(document.querySelectorAll('canvas')).map((c) => {
-  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let drawn = 0;
-  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
-  return { id: c.id, width: c.width, height: c.height, drawn };
-})`;
-
-/** Opens a report and returns what a reader would check; also used by the run end-to-end test. */
-export async function inspectReport(browser: Browser, file: string, screenshot?: string) {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
-  });
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  const canvases = await page.evaluate<CanvasProbe[]>(CANVAS_PROBE);
-  const injected = await page.evaluate<number>(`document.querySelectorAll('img, svg, iframe, object, embed').length`);
-  if (screenshot) await page.screenshot({ path: screenshot, fullPage: false });
-  return { page, problems, dialogs, requests, canvases, injected };
-}
 
 describe.skipIf(!available && !required)('HTML report in Chromium', () => {
   let browser: Browser;
@@ -68,7 +29,7 @@ describe.skipIf(!available && !required)('HTML report in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: CHROMIUM_ARGS,
     });
     dir = await mkdtemp(join(tmpdir(), 'spgate-browser-'));
     results = makeResults();

@@ -33,11 +33,19 @@ describe('chart configurations', () => {
   it('marks 429 seconds and shades inferred windows per class', () => {
     const rl = charts.find((c) => c.id.endsWith('ratelimit'))!;
     const labels = rl.config.data.datasets.map((d) => d.label);
-    expect(labels).toEqual(['Remaining (read)', '429 (read)', 'Remaining (write)', '429 (write)', 'inferred windows (read)', 'inferred windows (write)']);
+    expect(labels).toEqual([
+      'Remaining (read)', '429 (read)', 'Remaining (write)', '429 (write)',
+      'inferred windows (read)', 'inferred windows (read)',
+    ]);
+    expect(rl.config.data.datasets[5]!.spgateHideInLegend).toBe(true);
+    const hydrated = hydrateChart(rl) as { options: { plugins: { legend: { labels: { filter: (i: { datasetIndex: number }) => boolean } } } } };
+    expect([4, 5].map((i) => hydrated.options.plugins.legend.labels.filter({ datasetIndex: i }))).toEqual([true, false]);
     const marks = rl.config.data.datasets[1]!.data as Array<{ x: number }>;
     expect(marks.map((m) => m.x)).toEqual(p.timeline.filter((t) => t.refused.read > 0).map((t) => t.t));
     const band = rl.config.data.datasets[4]!.data as Array<{ x: number; y: number }>;
-    expect(band.slice(0, 4)).toEqual([{ x: 0, y: 1 }, { x: 10, y: 1 }, { x: 10, y: 0 }, { x: 20, y: 0 }]);
+    // Windows 0 and 2 in one shade, window 1 in the other: each a 1 from its start, 0 from its end.
+    expect(band).toEqual([{ x: 0, y: 1 }, { x: 10, y: 0 }, { x: 20, y: 1 }, { x: 30, y: 0 }]);
+    expect(rl.config.data.datasets[5]!.data).toEqual([{ x: 10, y: 1 }, { x: 20, y: 0 }]);
   });
 
   it('hydration attaches tick callbacks without touching the spec', () => {

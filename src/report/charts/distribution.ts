@@ -2,7 +2,14 @@
 import type { LatencySummary, ProfileResult } from '../../results/schema.js';
 import { COLORS, baseOptions, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
 
-const SERIES_COLORS = [COLORS.blue, COLORS.orange, COLORS.teal, COLORS.purple, COLORS.red, COLORS.gray];
+const SERIES_COLORS: Record<string, string> = {
+  'read 2xx': COLORS.blue,
+  'read 429': COLORS.orange,
+  'read other': COLORS.red,
+  'write 2xx': COLORS.purple,
+  'write 429': COLORS.amber,
+  'write other': COLORS.gray,
+};
 
 /** x position of a percentile (0..100) on the distribution axis: 1/(1-p); 100 has no finite position. */
 export function inversePercentile(p: number): number | null {
@@ -19,14 +26,18 @@ export function seriesLabel(s: Pick<LatencySummary, 'class' | 'family' | 'correc
 export function latencyDistributionChart(p: ProfileResult, id: string): ChartSpec {
   const datasets: ChartDataset[] = [];
   let maxX = 10;
-  p.latency.filter((s) => s.count > 0).forEach((s, i) => {
+  // Corrected series solid, uncorrected dashed in the same colour: the gap between them is coordinated omission.
+  p.latency.filter((s) => s.count > 0).forEach((s) => {
     const data = s.curve
       .map(([pct, ms]) => ({ x: inversePercentile(pct), y: ms }))
       .filter((pt): pt is { x: number; y: number } => pt.x !== null && Number.isFinite(pt.y));
     if (data.length === 0) return;
     maxX = Math.max(maxX, ...data.map((d) => d.x));
-    const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
-    datasets.push({ label: seriesLabel(s), data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 1.5, tension: 0 });
+    const color = SERIES_COLORS[`${s.class} ${s.family}`] ?? COLORS.teal;
+    datasets.push({
+      label: seriesLabel(s), data, borderColor: color, backgroundColor: color, borderWidth: s.corrected ? 2 : 1.5, pointRadius: s.corrected ? 1.5 : 0, tension: 0,
+      ...(s.corrected ? {} : { borderDash: [5, 4] }),
+    });
   });
   const xMax = Math.pow(10, Math.ceil(Math.log10(maxX)));
   const options = baseOptions({

@@ -35,6 +35,13 @@ function spgateHydrate(spec) {
     scale.ticks.callback = function (value) { return spgateFormat(kind, Number(value)); };
     if (kind === 'inversePercentile') scale.ticks.autoSkip = false;
   });
+  var hidden = (cfg.data.datasets || []).map(function (d) { return !!d.spgateHideInLegend; });
+  if (hidden.some(Boolean)) {
+    cfg.options.plugins = cfg.options.plugins || {};
+    cfg.options.plugins.legend = cfg.options.plugins.legend || {};
+    cfg.options.plugins.legend.labels = cfg.options.plugins.legend.labels || {};
+    cfg.options.plugins.legend.labels.filter = function (item) { return !hidden[item.datasetIndex]; };
+  }
   if (spec.tooltipX) {
     cfg.options.plugins = cfg.options.plugins || {};
     cfg.options.plugins.tooltip = { callbacks: { title: function (items) { return items.length ? spgateTooltipValue(spec.tooltipX, items[0].parsed.x) : ''; } } };

@@ -31,15 +31,23 @@ export function rateLimitChart(p: ProfileResult, id: string): ChartSpec {
       });
     }
   }
-  for (const analysis of p.rateLimit.classes) {
-    if (analysis.windows.length === 0) continue;
-    const data = [...analysis.windows]
-      .sort((a, b) => a.start - b.start)
-      .flatMap((w, i) => [{ x: w.start / 1000, y: i % 2 === 0 ? 1 : 0 }, { x: w.end / 1000, y: i % 2 === 0 ? 1 : 0 }]);
+  // Only one class's windows are shaded (the one the limiter refused most): two overlaid sets are unreadable.
+  const shaded = [...p.rateLimit.classes].filter((c) => c.windows.length > 0).sort((a, b) => b.refused - a.refused).slice(0, 1);
+  for (const analysis of shaded) {
+    const sorted = [...analysis.windows].sort((a, b) => a.start - b.start);
     const color = CLASS_COLORS[analysis.class];
-    datasets.push({
-      label: `inferred windows (${analysis.class})`, data, yAxisID: 'band', fill: 'origin', borderWidth: 0, pointRadius: 0,
-      borderColor: alpha(color, 0), backgroundColor: alpha(color, 0.09), order: 10,
+    // Even and odd windows in two shades, each a stepped 0/1 line filled to the axis: adjacent windows stay
+    // distinguishable and gaps between windows stay white.
+    [0, 1].forEach((parity) => {
+      const mine = sorted.filter((_, i) => i % 2 === parity);
+      if (mine.length === 0) return;
+      datasets.push({
+        label: `inferred windows (${analysis.class})`,
+        ...(parity === 1 ? { spgateHideInLegend: true } : {}),
+        data: mine.flatMap((w) => [{ x: w.start / 1000, y: 1 }, { x: w.end / 1000, y: 0 }]),
+        yAxisID: 'band', fill: 'origin', stepped: 'after', borderWidth: 0, pointRadius: 0,
+        borderColor: alpha(color, 0), backgroundColor: alpha(color, parity === 0 ? 0.1 : 0.2), order: 10,
+      });
     });
   }
   const options = baseOptions({

@@ -9,7 +9,7 @@ const line = (label: string, color: string, data: Array<{ x: number; y: number |
   backgroundColor: alpha(color, 0.15),
   borderWidth: 2,
   pointRadius: 0,
-  tension: 0.2,
+  tension: 0,
   spanGaps: false,
   ...extra,
 });

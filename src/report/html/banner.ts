@@ -27,6 +27,7 @@ export function summaryTiles(r: Results): SafeHtml {
   return html`<section class="card" id="summary"><h2>Summary</h2>
   ${r.meta.aborted ? html`<p><span class="badge aborted">aborted</span> ${r.meta.abortReason ?? 'interrupted'} — the figures below cover only what ran.</p>` : ''}
   ${r.errors.map((e) => html`<p><span class="badge error">error</span> ${e}</p>`)}
+  ${(r.meta.notes ?? []).map((n) => html`<p><span class="badge skipped">note</span> ${n}</p>`)}
   <div class="tiles">
     ${tile('checks', n.checks.total)}${tile('passed', n.checks.passed)}${tile('failed', n.checks.failed, n.checks.failed > 0)}${tile('warned', n.checks.warned)}${tile('skipped', n.checks.skipped)}${tile('errored', n.checks.error, n.checks.error > 0)}
     ${tile('findings (errors)', n.findings.error, n.findings.error > 0)}${tile('findings (warnings)', n.findings.warning)}

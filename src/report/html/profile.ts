@@ -34,10 +34,10 @@ function rateLimitTables(p: ProfileResult): SafeHtml {
   if (a.classes.length === 0 && a.violations.length === 0) return html`<h4>Rate limit</h4><p class="muted">No rate-limit samples were analysed.</p>`;
   return html`<h4>Rate-limit analysis</h4>
   <table><thead><tr><th>Class</th><th class="num">Samples</th><th class="num">Admitted</th><th class="num">429s</th><th class="num">Observed limit</th><th>Limit constant</th><th class="num">Window</th><th>Model</th><th class="num">Windows</th><th>Explanation</th></tr></thead><tbody>
-  ${a.classes.map((c) => html`<tr><td>${c.class}</td><td class="num">${fmtInt(c.samples)}</td><td class="num">${fmtInt(c.admitted)}</td><td class="num">${fmtInt(c.refused)}</td><td class="num">${c.observedLimit ?? '—'}</td><td>${c.limitConstant ? 'yes' : html`<span class="badge failed">no</span>`}</td><td class="num">${c.windowSeconds !== null ? `${c.windowSeconds} s` : '—'}</td><td>${c.model}</td><td class="num">${c.windows.length}</td><td>${c.explanation}</td></tr>`)}
+  ${a.classes.map((c) => html`<tr><td>${c.class}${c.key ? html`<br><span class="muted">key ${c.key}</span>` : ''}</td><td class="num">${fmtInt(c.samples)}</td><td class="num">${fmtInt(c.admitted)}</td><td class="num">${fmtInt(c.refused)}</td><td class="num">${c.observedLimit ?? '—'}</td><td>${c.limitConstant ? 'yes' : html`<span class="badge failed">no</span>`}</td><td class="num">${c.windowSeconds !== null ? `${c.windowSeconds} s` : '—'}</td><td>${c.model}</td><td class="num">${c.windows.length}</td><td>${c.explanation}</td></tr>`)}
   </tbody></table>
   ${a.violations.length === 0 ? html`<p><span class="badge ok">no violations</span></p>` : html`<table class="violations"><thead><tr><th>Violation</th><th>Class</th><th>What happened</th><th>Window</th><th>Samples</th></tr></thead><tbody>
-  ${a.violations.map((v) => html`<tr><td><span class="badge failed">violation</span> <span class="mono">${clauseLabel(v.rule)}</span></td><td>${v.class ?? 'all'}</td><td>${v.message}</td><td>${v.window ? `${fmtOffset(v.window.start)} – ${fmtOffset(v.window.end)}` : '—'}</td><td class="mono">${v.samples.slice(0, 6).map((s) => `${fmtOffset(s.t)} ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`).join('; ')}${v.samples.length > 6 ? ` … ${v.samples.length - 6} more` : ''}</td></tr>`)}
+  ${a.violations.map((v) => html`<tr><td><span class="badge failed">violation</span> <span class="mono">${clauseLabel(v.rule)}</span></td><td>${v.class ?? 'all'}${v.key ? html`<br><span class="muted">key ${v.key}</span>` : ''}</td><td>${v.message}</td><td>${v.window ? `${fmtOffset(v.window.start)} – ${fmtOffset(v.window.end)}` : '—'}</td><td class="mono">${v.samples.slice(0, 6).map((s) => `${fmtOffset(s.t)} ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`).join('; ')}${v.samples.length > 6 ? ` … ${v.samples.length - 6} more` : ''}</td></tr>`)}
   </tbody></table>`}`;
 }
 
@@ -56,6 +56,8 @@ export function profileSection(p: ProfileResult, index: number, charts: ChartSpe
     ${tile('p50', fmtMs(profileP50(p)))}${tile('p99', fmtMs(profileP99(p)))}${tile('429s', fmtInt(refused))}${tile('transport errors', fmtInt(t.errors), t.errors > 0)}${tile('dropped', fmtInt(t.dropped), t.dropped > 0)}
   </div>
   <p class="muted">Status codes: ${statuses.length ? statuses.map(([code, k]) => `${code} × ${fmtInt(k)}`).join(' · ') : 'none'} · read ${fmtInt(t.byClass.read)}, write ${fmtInt(t.byClass.write)}</p>
+  ${p.capacity ? html`<p><strong>Capacity:</strong> ${p.capacity.rps !== null ? `${fmtRps(p.capacity.rps)}` : 'the SLO was never met'} (SLO p95 &lt; ${p.capacity.sloP95Ms} ms, errors ≤ ${p.capacity.maxErrorPct} %) — ${p.capacity.explanation}</p>` : ''}
+  ${((p.config.notes as unknown[] | undefined) ?? []).filter((n): n is string => typeof n === 'string').map((n) => html`<p class="muted">note: ${n}</p>`)}
   <h4>Thresholds</h4>${thresholdsTable(p)}
   ${charts.length ? html`<div class="charts">${charts.map(chartFigure)}</div>` : html`<p class="muted">No timeline was recorded, so there are no charts.</p>`}
   ${latencyTable(p)}

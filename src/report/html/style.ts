@@ -19,7 +19,7 @@ nav.toc { position: sticky; top:0; z-index: 5; background: #fff; border-bottom:1
 nav.toc a { text-decoration:none; color: var(--fg); font-weight: 500; }
 nav.toc a:hover { color: var(--accent); }
 main { max-width: 1280px; margin: 0 auto; padding: 20px 32px 60px; }
-section.card { background: var(--card); border:1px solid var(--line); border-radius: 10px; padding: 18px 22px; margin: 18px 0; }
+section.card { scroll-margin-top: 52px; background: var(--card); border:1px solid var(--line); border-radius: 10px; padding: 18px 22px; margin: 18px 0; }
 h2 { margin: 0 0 12px; font-size: 19px; }
 h3 { margin: 18px 0 8px; font-size: 16px; }
 h4 { margin: 14px 0 6px; font-size: 14px; }

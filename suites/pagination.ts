@@ -13,6 +13,8 @@ import { asPage, duplicates, pageProblem, traverse } from '../src/conformance/pa
 import { applyTamper, equivalentCursors, tamperArb } from '../src/conformance/cursor-tamper.js';
 import type { CustomerSeed } from '../src/conformance/fixtures.js';
 
+const MAX_CREATED_DURING_WALK = 4;
+
 const tokenArb = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: 8, maxLength: 8 });
 
 /** Deterministic tokens for a check's data, from its seed. */
@@ -133,6 +135,7 @@ export default defineSuite({
           const m = `${base}x${exec++}`;
           const created = await createMarked(ctx, m, n);
           const deleted = new Set<string>();
+          let made = 0;
           const t = await traverse(io.send, {
             path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n * 3 + 10,
             between: async (p, seen) => {
@@ -147,7 +150,12 @@ export default defineSuite({
                 const x = await io.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
                 if (!x.response || x.response.status >= 300) throw new Error(`DELETE /customers/${id} answered ${describeAnswer(x)}`);
               }
-              if (o.create) await createMarked(ctx, m, o.create);
+              // Creation is bounded, or a small page size behind steady creation would never reach the end.
+              const make = Math.min(o.create, MAX_CREATED_DURING_WALK - made);
+              if (make > 0) {
+                made += make;
+                await createMarked(ctx, m, make);
+              }
             },
           });
           if (t.problem) return { clause: t.problem.clause, expected: t.problem.expected, actual: t.problem.actual };
@@ -168,9 +176,10 @@ export default defineSuite({
         for (const limit of [1, 7, 100]) {
           const walk = await traverse(ctx.send, { path: '/customers', query: {}, limit, maxPages: limit === 1 ? 5 : 40 });
           const p = walk.problem;
-          // A long list walked with limit=1 is cut short on purpose; only page rules matter there.
-          t.add(p && !(limit === 1 && p.clause === '4.4.cursor.traversal' && p.actual.startsWith('still hasMore')) ? problemFailure(p) : undefined);
-          if (!p) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+          // The whole list may be long: the walk is cut short on purpose, and only page rules matter then.
+          const cut = p?.clause === '4.4.cursor.traversal' && p.actual.startsWith('still hasMore');
+          t.add(p && !cut ? problemFailure(p) : undefined);
+          if (!p || cut) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
         }
         return t.outcome();
       },

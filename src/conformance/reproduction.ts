@@ -18,6 +18,10 @@ export function shellQuote(s: string): string {
 
 /** A shell word: environment references stay expandable, every other character is quoted. */
 function withVars(parts: Array<{ text: string } | { env: string }>): string {
+  // One double-quoted word reads best ("$SPGATE_BASE_URL/customers"); it is only safe without these characters.
+  if (parts.every((p) => 'env' in p || /^[^"\\$`!]*$/.test(p.text))) {
+    return `"${parts.map((p) => ('env' in p ? `$${p.env}` : p.text)).join('')}"`;
+  }
   return parts.map((p) => ('env' in p ? `"$${p.env}"` : shellQuote(p.text))).join('');
 }
 
@@ -61,9 +65,7 @@ function authArgs(x: Exchange): { args: string[]; comment: string } {
 export function toCurl(x: Exchange, opts: { baseUrl?: string } = {}): string[] {
   const base = opts.baseUrl?.replace(/\/+$/, '');
   const url = x.request.url;
-  const urlWord = base && url.startsWith(base)
-    ? (url.length === base.length ? '"$SPGATE_BASE_URL"' : `"$SPGATE_BASE_URL"${shellQuote(url.slice(base.length))}`)
-    : shellQuote(url);
+  const urlWord = base && url.startsWith(base) ? withVars([{ env: 'SPGATE_BASE_URL' }, { text: url.slice(base.length) }]) : shellQuote(url);
   const { args: auth, comment } = authArgs(x);
   const words = ['curl', '-sS', '-X', x.request.method, urlWord, ...auth];
   for (const [k, v] of Object.entries(x.request.headers)) {

@@ -1,0 +1,30 @@
+/** Runs one of the suites against the reference server with a fault switched on (tests only). */
+import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../../src/reference/index.js';
+import { targetFromInput } from '../../../src/target/resolve.js';
+import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
+
+/** Faults (by: conformance | both) that this area's suites must catch, by suite. */
+export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
+  auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write'],
+  errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'unknown-status-code'],
+  pagination: [
+    'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',
+    'search-skips-company', 'identity-single-param', 'articles-has-more',
+  ],
+  limits: [
+    'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
+    'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
+  ],
+  shapes: ['conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires'],
+};
+
+/** One reference server for a test file; faults are switched per run. */
+export async function startServer(): Promise<RunningReferenceServer> {
+  return startReferenceServer({ port: 0, seed: 1 });
+}
+
+/** Runs suites against the server with exactly `faults` on. */
+export async function runWith(server: RunningReferenceServer, faults: FaultName[], suites: string[], seed = 11, runs = 5): Promise<ConformanceOutcome> {
+  server.setFaults(faults);
+  return runConformance({ target: targetFromInput(server.target, 'embedded'), suites, runs, seed });
+}

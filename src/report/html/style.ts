@@ -32,6 +32,7 @@ table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; }
 th, td { text-align:left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .4px; color: var(--muted); font-weight: 600; background: #fafafa; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.matrix td:nth-child(2) .mono { white-space: nowrap; }
 tr.part-row td { background:#f8fafc; font-weight: 600; }
 .badge { display:inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .badge.passed, .badge.ok { color: var(--pass); background: var(--pass-bg); }

@@ -1,0 +1,135 @@
+/** The runner over a fake client: 429 handling, skips, severities, abort, property shrinking, suite names. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/client/exchange.js';
+import type { HttpClient, RequestSpec } from '../../src/client/types.js';
+import { runConformance } from '../../src/conformance/run.js';
+import { checkProperty } from '../../src/conformance/property.js';
+import { defineSuite, type CheckDef, type SuiteDef } from '../../src/conformance/suite.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import { SpgateError } from '../../src/errors.js';
+
+const BASE = 'http://127.0.0.1:9/v1';
+const HEADERS = { 'x-request-id': 'req_1', 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '1' };
+
+function fakeClient(answer: (spec: RequestSpec, n: number) => { status: number; headers?: Record<string, string>; json?: unknown }): HttpClient & { sent: RequestSpec[] } {
+  const sent: RequestSpec[] = [];
+  let n = 0;
+  const make = (spec: RequestSpec, url: string): Exchange => {
+    n++;
+    const a = answer(spec, n);
+    const body = a.json === undefined ? '' : JSON.stringify(a.json);
+    return {
+      id: `x${n}`,
+      request: { method: spec.method, url, headers: { authorization: 'Bearer <redacted:admin>' }, bodyBytes: 0, keyRole: 'admin' },
+      response: { status: a.status, headers: { ...HEADERS, ...a.headers }, body, bodyBytes: body.length, ...(a.json !== undefined ? { json: a.json } : {}) },
+      timings: { start: Date.now(), total: 1 },
+    };
+  };
+  return {
+    sent,
+    send: async (spec) => {
+      sent.push(spec);
+      return make(spec, BASE + spec.path);
+    },
+    sendAbsolute: async (url, spec) => make({ ...spec, path: '' }, url),
+    close: async () => {},
+  };
+}
+
+const target = (extra: Record<string, unknown> = {}) =>
+  targetFromInput({ baseUrl: BASE, keys: { admin: { key: 'pk_test_admin_key_0001' } }, ...extra } as never, 'test');
+
+const suite = (checks: CheckDef[]): SuiteDef[] => [defineSuite({ name: 's', description: 'test', checks })];
+
+const probe: CheckDef = {
+  id: 's.probe', clause: '4.10.me', title: 'probe',
+  async run(ctx) {
+    const x = await ctx.send({ method: 'GET', path: '/me' });
+    return x.response?.status === 200 ? { status: 'passed', cases: 1 } : { status: 'failed', cases: 1, failures: [{ expected: '200', actual: String(x.response?.status), exchanges: [x] }] };
+  },
+};
+
+describe('runConformance', () => {
+  it('waits out a 429 with Retry-After and retries; no finding', async () => {
+    const client = fakeClient((_s, n) => (n === 2 ? { status: 429, headers: { 'retry-after': '0' }, json: { error: { code: 'rate_limit.exceeded', message: 'm', requestId: 'req_1' } } } : { status: 200, json: {} }));
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    expect(out.findings).toEqual([]);
+    expect(out.checks[0]!.status).toBe('passed');
+    expect(client.sent.length).toBe(3); // preflight, 429, retry
+  });
+
+  it('reports a 429 without Retry-After under 8.ratelimit.retry-after, with a curl reproduction', async () => {
+    const client = fakeClient((_s, n) => (n === 2 ? { status: 429, json: {} } : { status: 200, json: {} }));
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after']);
+    expect(out.findings[0]!.reproduction?.curl.join('\n')).toContain('"Authorization: Bearer $SPGATE_API_KEY"');
+    expect(out.exchanges.map((x) => x.id)).toEqual(out.findings[0]!.exchangeIds);
+  });
+
+  it('skips checks whose roles, fixtures or writes the target lacks, with the reason', async () => {
+    const needs = (id: string, n: CheckDef['needs']): CheckDef => ({ ...probe, id, needs: n });
+    const out = await runConformance({
+      target: target(), runs: 1, seed: 1, client: fakeClient(() => ({ status: 200, json: {} })),
+      catalogue: suite([needs('a', { roles: ['member'] }), needs('b', { fixtures: true }), needs('c', { writes: true })]),
+    });
+    expect(out.checks.map((c) => [c.status, c.reason])).toEqual([
+      ['skipped', 'the target has no key for role member'],
+      ['skipped', 'needs a fixtures API (target fixtures.api) to create data'],
+      ['skipped', 'changes data, and the target does not set allowWrites'],
+    ]);
+  });
+
+  it('makes failures of assumed clauses warnings unless the target is strict', async () => {
+    const assumed: CheckDef = { ...probe, id: 's.assumed', clause: '4.4.limit.out-of-range' };
+    const client = fakeClient((_s, n) => ({ status: n === 1 ? 200 : 400, json: {} }));
+    const lax = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([assumed]) });
+    expect([lax.checks[0]!.status, lax.findings[0]!.severity]).toEqual(['warned', 'warning']);
+    const strict = await runConformance({ target: target({ assumptions: { strict: true } }), runs: 1, seed: 1, client, catalogue: suite([assumed]) });
+    expect([strict.checks[0]!.status, strict.findings[0]!.severity]).toEqual(['failed', 'error']);
+  });
+
+  it('stops at once when aborted and returns partial results', async () => {
+    const ac = new AbortController();
+    const slow: CheckDef = {
+      ...probe, id: 's.slow',
+      async run(ctx) {
+        for (let i = 0; i < 1000; i++) {
+          if (i === 3) ac.abort();
+          await ctx.send({ method: 'GET', path: '/me' });
+        }
+        return { status: 'passed', cases: 1 };
+      },
+    };
+    const client = fakeClient(() => ({ status: 200, json: {} }));
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client, signal: ac.signal, catalogue: suite([slow, probe]) });
+    expect(out.aborted).toBe(true);
+    expect(client.sent.length).toBeLessThan(10);
+    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+  });
+
+  it('rejects unknown suite names, listing the valid ones', async () => {
+    const run = runConformance({ target: target(), runs: 1, seed: 1, suites: ['nope'], client: fakeClient(() => ({ status: 200 })), catalogue: suite([probe]) });
+    await expect(run).rejects.toThrow(SpgateError);
+    await expect(run).rejects.toThrow(/valid suites: s/);
+  });
+});
+
+describe('checkProperty', () => {
+  it('shrinks to the smallest failing case, re-runs it and keeps its exchanges, seed and path', async () => {
+    const client = fakeClient((spec) => ({ status: Number(spec.query?.n) >= 10 ? 500 : 200, json: {} }));
+    const check: CheckDef = {
+      ...probe, id: 's.prop',
+      run: (ctx) => checkProperty(ctx, fc.integer({ min: 0, max: 1000 }), async (n, io) => {
+        const x = await io.send({ method: 'GET', path: '/me', query: { n } });
+        return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+      }, { numRuns: 50 }),
+    };
+    const out = await runConformance({ target: target(), runs: 50, seed: 4, client, catalogue: suite([check]) });
+    const f = out.findings[0]!;
+    expect(f.actual).toContain('input 10');
+    expect(f.reproduction?.path).toMatch(/^\d+(:\d+)*$/);
+    expect(f.reproduction?.seed).toBe(4);
+    expect(out.exchanges[0]!.request.url).toContain('n=10');
+  });
+});

@@ -30,7 +30,8 @@ function fakeClient(answer: (spec: RequestSpec, n: number) => { status: number; 
     sent,
     send: async (spec) => {
       sent.push(spec);
-      return make(spec, BASE + spec.path);
+      const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString();
+      return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
     },
     sendAbsolute: async (url, spec) => make({ ...spec, path: '' }, url),
     close: async () => {},

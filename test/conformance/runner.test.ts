@@ -30,7 +30,7 @@ function fakeClient(answer: (spec: RequestSpec, n: number) => { status: number; 
     sent,
     send: async (spec) => {
       sent.push(spec);
-      const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString();
+      const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString();
       return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
     },
     sendAbsolute: async (url, spec) => make({ ...spec, path: '' }, url),

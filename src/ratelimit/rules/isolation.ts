@@ -1,7 +1,7 @@
 /**
  * 8.ratelimit.classes-isolated, seen from Remaining: between two responses of one class, Remaining can
- * fall by at most the admissions of that class in between (plus one for limiters that report before
- * counting). A larger fall that the other class's admissions account for means the classes share a budget.
+ * fall by at most the admissions of that class after the first, up to and including the second (with
+ * Remaining reported before or after counting alike). A larger fall that the other class's admissions account for means the classes share a budget.
  * (Refusals explained by the other class are reported by the claim rules.)
  */
 import type { BudgetContext } from '../context.js';
@@ -22,7 +22,9 @@ export function checkClassIsolation(ctx: BudgetContext, sink: ViolationSink): vo
     if (a.remaining === null || a.remaining < 0) continue;
     const drop = a.remaining - b.remaining;
     const same = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - (a.admitted ? 1 : 0);
-    const excess = drop - (same + 1);
+    // Before or after counting, the fall between two admitted responses equals the admissions after a
+    // up to and including b, so no extra slack is needed.
+    const excess = drop - same;
     if (excess <= 0) continue;
     const others = admittedPossiblyBetween(other, a.sentAt, b.receivedAt);
     if (others < excess) continue;

@@ -17,8 +17,29 @@ export interface EngineOptions {
   signal?: AbortSignal;
 }
 
-interface Ctx {
-  route?: number;
+/** A request entry tagged with its route, so the response hook knows which route answered. */
+type TaggedRequest = autocannon.Request & { spgateRoute: number };
+
+/** The slice of autocannon's per-connection client the engine hooks into (autocannon 8 internals). */
+interface AutocannonClient {
+  requestIterator: { recordBody: (req: TaggedRequest | undefined, status: number, body: string, rawHeaders: string[] | undefined) => void };
+}
+
+/** A deterministic cyclic sequence of route indexes in proportion to their weights (smooth round robin). */
+export function weightedCycle(pc: PlannedClass, length = 60): number[] {
+  const total = pc.routes.reduce((s, r) => s + r.weight, 0);
+  const current = pc.routes.map(() => 0);
+  const out: number[] = [];
+  for (let n = 0; n < length; n++) {
+    let best = 0;
+    pc.routes.forEach((r, i) => {
+      current[i]! += r.weight;
+      if (current[i]! > current[best]!) best = i;
+    });
+    current[best]! -= total;
+    out.push(pc.routes[best]!.idx);
+  }
+  return out;
 }
 
 /** Picks a route index from cumulative weights with one random number. */
@@ -52,48 +73,54 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
   const auth = new Map(plan.routes.map((r) => [r.idx, `Bearer ${opts.secrets[r.keyRole] ?? ''}`]));
 
   let pending = -1;
-  const setupRequest = (req: autocannon.Request, context: object): autocannon.Request => {
-    const ctx = context as Ctx;
-    const idx = pickRoute(pc, Math.random());
+  // Static routes are built into request buffers once; only routes with a fresh Idempotency-Key or a
+  // sequence-numbered body are rebuilt per request. The weighted cycle keeps the mix in proportion.
+  const requests: TaggedRequest[] = weightedCycle(pc).map((idx) => {
     const route = plan.routes[idx]!;
-    ctx.route = idx;
-    const s = ++seq;
     const headers: Record<string, string> = { authorization: auth.get(idx)!, accept: 'application/json' };
-    if (route.idempotencyKey) headers['idempotency-key'] = `spgate-${runId}-${s}`;
-    const out: autocannon.Request = { ...req, method: route.method as autocannon.Request['method'], path: prefix + route.path, headers };
-    if (route.body) {
-      out.body = route.body(s);
-      headers['content-type'] = 'application/json';
-    } else {
-      out.body = undefined;
+    if (route.body) headers['content-type'] = 'application/json';
+    const req: TaggedRequest = { spgateRoute: idx, method: route.method as autocannon.Request['method'], path: prefix + route.path, headers };
+    const dynamic = route.idempotencyKey || (route.body !== undefined && route.body(1) !== route.body(2));
+    if (route.body && !dynamic) req.body = route.body(0);
+    if (dynamic) {
+      req.setupRequest = (r: autocannon.Request) => {
+        const n = ++seq;
+        const h = { ...headers };
+        if (route.idempotencyKey) h['idempotency-key'] = `spgate-${runId}-${n}`;
+        return { ...r, headers: h, body: route.body ? route.body(n) : undefined };
+      };
     }
-    return out;
-  };
+    return req;
+  });
 
-  const onResponse = (status: number, body: string, context: object, headers?: Record<string, string | string[]>): void => {
+  // Called once per response with autocannon's raw header array: no header object is built.
+  const onResponse = (req: TaggedRequest | undefined, status: number, body: string, raw: string[] | undefined): void => {
     const received = recorder.now();
     let limit: string | undefined;
     let remaining: string | undefined;
     let reset: string | undefined;
     let retryAfter: string | undefined;
     let requestId: string | undefined;
-    if (headers) {
-      for (const name in headers) {
-        const v = headers[name]!;
-        const raw = typeof v === 'string' ? v : v.join(', ');
+    if (raw) {
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = raw[i]!;
+        const len = name.length;
+        // Cheap length filter before lowercasing: only 11, 12, 15 and 19-character names matter.
+        if (len !== 11 && len !== 12 && len !== 15 && len !== 19) continue;
+        const v = raw[i + 1]!;
         switch (name.toLowerCase()) {
-          case 'ratelimit-limit': limit = raw; break;
-          case 'ratelimit-remaining': remaining = raw; break;
-          case 'ratelimit-reset': reset = raw; break;
-          case 'retry-after': retryAfter = raw; break;
-          case 'x-request-id': requestId = raw; break;
+          case 'ratelimit-limit': limit = limit === undefined ? v : `${limit}, ${v}`; break;
+          case 'ratelimit-remaining': remaining = remaining === undefined ? v : `${remaining}, ${v}`; break;
+          case 'ratelimit-reset': reset = reset === undefined ? v : `${reset}, ${v}`; break;
+          case 'retry-after': retryAfter = retryAfter === undefined ? v : `${retryAfter}, ${v}`; break;
+          case 'x-request-id': requestId = requestId === undefined ? v : `${requestId}, ${v}`; break;
         }
       }
     }
     let errorCode: string | undefined;
     if (status === 429) errorCode = errorCodeOf(body);
     pending = recorder.response({
-      route: (context as Ctx).route ?? pc.routes[0]!.idx,
+      route: req?.spgateRoute ?? pc.routes[0]!.idx,
       intended: NaN, sent: received, received, status, limit, remaining, reset, retryAfter, requestId, errorCode,
     });
   };
@@ -108,7 +135,10 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       timeout: Math.ceil(plan.timeoutMs / 1000),
       // autocannon only notices stop() on its sampling tick: 50 ms keeps stops and aborts prompt.
       sampleInt: 50,
-      requests: [{ setupRequest, onResponse } as autocannon.Request],
+      requests,
+      setupClient: (client: unknown) => {
+        (client as AutocannonClient).requestIterator.recordBody = onResponse;
+      },
     };
     if (amount !== undefined) options.amount = amount;
     if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));

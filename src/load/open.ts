@@ -6,8 +6,10 @@
  */
 import { Pool } from 'undici';
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { PlannedClass } from './plan.js';
 import { pickRoute, errorCodeOf, type EngineOptions } from './closed.js';
+import { deadlineSignal, describeBodyError, readLoadBody } from './request-bounds.js';
 
 interface ClassState {
   pc: PlannedClass;
@@ -32,6 +34,8 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
     connectTimeout: Math.min(plan.timeoutMs, 5000),
   });
   const inner = new AbortController();
+  // Every in-flight request listens on this one signal.
+  setMaxListeners(0, inner.signal);
   const runId = randomUUID().slice(0, 8);
   const auth = new Map(plan.routes.map((r) => [r.idx, `Bearer ${opts.secrets[r.keyRole] ?? ''}`]));
   const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: 0, queue: [], inFlight: 0 }));
@@ -61,15 +65,21 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
     const sent = recorder.now();
     recorder.sent(st.pc.class, sent);
     st.inFlight++;
+    const deadline = deadlineSignal(inner.signal, plan.timeoutMs);
     pool
-      .request({ origin: url.origin, path: prefix + route.path, method: route.method as 'GET', headers, body, signal: inner.signal })
+      .request({ origin: url.origin, path: prefix + route.path, method: route.method as 'GET', headers, body, signal: deadline.signal })
       .then(
         async (res) => {
           const received = recorder.now();
           const h = res.headers;
           let errorCode: string | undefined;
-          if (res.statusCode === 429) errorCode = errorCodeOf(await res.body.text());
-          else await res.body.dump();
+          // A body cut short (reset, deadline) is a transport error, not a completed response.
+          const read = await readLoadBody(res.body, res.statusCode === 429);
+          if (read.error !== undefined) {
+            if (!inner.signal.aborted) recorder.response({ route: idx, intended, sent, received: recorder.now(), status: 0, error: read.error });
+            return;
+          }
+          if (res.statusCode === 429) errorCode = errorCodeOf(read.text);
           recorder.response({
             route: idx, intended, sent, received, status: res.statusCode,
             limit: first(h['ratelimit-limit']), remaining: first(h['ratelimit-remaining']), reset: first(h['ratelimit-reset']),
@@ -79,12 +89,12 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
         (err: unknown) => {
           if (inner.signal.aborted) return;
           const at = recorder.now();
-          const e = err as { code?: string; message?: string };
-          recorder.response({ route: idx, intended, sent, received: at, status: 0, error: e?.code ?? e?.message?.split('\n')[0] ?? 'transport error' });
+          recorder.response({ route: idx, intended, sent, received: at, status: 0, error: describeBodyError(err) });
         },
       )
       .catch(() => undefined)
       .finally(() => {
+        deadline.clear();
         st.inFlight--;
         pump();
       });

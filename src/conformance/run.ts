@@ -12,6 +12,7 @@ import { SpgateError } from '../errors.js';
 import type { z } from 'zod';
 import type { CheckResult, ExchangeRecord, FindingRecord } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
+import { clientTimeouts } from '../target/timeouts.js';
 import { RunAborted } from './aborted.js';
 import { createCheckContext, type RunState } from './context.js';
 import { createFixturesClient } from './fixtures-client.js';
@@ -72,7 +73,7 @@ const UNREACHABLE = new Set(['refused', 'timeout', 'reset']);
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceOutcome> {
   const suites = selectSuites(opts.suites, opts.catalogue);
   const signal = opts.signal ?? new AbortController().signal;
-  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal });
+  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, ...clientTimeouts(opts.target) });
   const redact = createRedactor(opts.target.secrets);
   const fixtures = opts.fixtures ?? (opts.target.fixtures.api ? createFixturesClient(client, opts.target.fixtures.api) : undefined);
   const checks: CheckResult[] = [];
@@ -157,7 +158,7 @@ function byExchangeId(a: Exchange, b: Exchange): number {
 
 /** One request before any suite runs, so an unreachable target is one clear error instead of N findings. */
 async function preflight(client: HttpClient, target: Target): Promise<void> {
-  const x = await client.send({ method: 'GET', path: '/me', role: 'admin', timeoutMs: 15_000 });
+  const x = await client.send({ method: 'GET', path: '/me', role: 'admin', timeoutMs: Math.min(15_000, target.timeouts?.requestMs ?? Infinity) });
   if (x.error && UNREACHABLE.has(x.error.kind)) {
     throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${target.baseUrl} did not answer: ${x.error.message}`);
   }

@@ -74,7 +74,7 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
           const h = res.headers;
           let errorCode: string | undefined;
           // A body cut short (reset, deadline) is a transport error, not a completed response.
-          const read = await readLoadBody(res.body, res.statusCode === 429);
+          const read = await readLoadBody(res.body, res.statusCode === 429, h['content-length']);
           if (read.error !== undefined) {
             if (!inner.signal.aborted) recorder.response({ route: idx, intended, sent, received: recorder.now(), status: 0, error: read.error });
             return;

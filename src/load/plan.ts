@@ -190,6 +190,12 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
   }
 
   applyRateCap(profile.model, classes, target.caps.maxRps, notes);
+  let timeoutMs = profile.timeoutMs;
+  const requestMs = target.timeouts?.requestMs;
+  if (requestMs !== undefined && requestMs < timeoutMs) {
+    notes.push(`request timeout lowered from ${timeoutMs} ms to the target's timeouts.requestMs ${requestMs} ms`);
+    timeoutMs = requestMs;
+  }
   let maxRequests = profile.maxRequests;
   if (target.caps.maxRequests !== undefined && (maxRequests === undefined || maxRequests > target.caps.maxRequests)) {
     notes.push(`request count capped at caps.maxRequests ${target.caps.maxRequests}`);
@@ -219,7 +225,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     maxRequests,
     maxConnections: profile.maxConnections,
     dropAfterMs: profile.dropAfterMs,
-    timeoutMs: profile.timeoutMs,
+    timeoutMs,
     routes,
     classes,
     thresholds: profile.thresholds.map((t) => {

@@ -113,6 +113,18 @@ export const Caps = z.strictObject({
   maxDuration: z.number().positive().optional(),
 }).prefault({});
 
+/**
+ * Client time bounds for this target, in ms (each optional; spgate's defaults apply otherwise). `requestMs`
+ * bounds one whole request (connect to last body byte) in conformance, replay and load runs alike.
+ */
+export const Timeouts = z.strictObject({
+  connectMs: z.number().int().positive().optional(),
+  headersMs: z.number().int().positive().optional(),
+  bodyMs: z.number().int().positive().optional(),
+  requestMs: z.number().int().positive().optional(),
+}).prefault({});
+export type Timeouts = z.infer<typeof Timeouts>;
+
 export const TargetFile = z.strictObject({
   $schema: z.string().optional(),
   name: z.string().default('target'),
@@ -134,6 +146,7 @@ export const TargetFile = z.strictObject({
   /** Destructive checks and write-class load run only when true. */
   allowWrites: z.boolean().default(false),
   caps: Caps,
+  timeouts: Timeouts,
 });
 export type TargetFileInput = z.input<typeof TargetFile>;
 export type TargetFile = z.infer<typeof TargetFile>;

@@ -7,6 +7,7 @@ import { formatAnalysis, formatComparison } from '../../ratelimit/format.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference/index.js';
 import { loadTarget, targetFromInput } from '../../target/load.js';
 import type { Target } from '../../target/schema.js';
+import { clientTimeouts } from '../../target/timeouts.js';
 import { readTrace } from '../../trace/reader.js';
 import type { TraceRecord } from '../../trace/record.js';
 import { replayTrace } from '../../trace/replay.js';
@@ -84,7 +85,7 @@ export const replayCommand: SpgateCommand = {
       }
       checkReplayBounds(records, target, speed, maxDuration);
       if (typeof args.traceOut === 'string') writer = createTraceWriter(args.traceOut);
-      const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
+      const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, ...clientTimeouts(target) });
       let outcome;
       try {
         outcome = await replayTrace(records, { client, target, speed, ...(writer ? { onRecord: (r: TraceRecord) => writer!.write(r) } : {}) });

@@ -16,6 +16,7 @@ import { startReferenceServer } from '../../reference/index.js';
 import { buildResults } from '../../results/build.js';
 import { writeResults } from '../../results/io.js';
 import { renderReports } from '../../report/index.js';
+import { printRenderSummary } from '../render-summary.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -102,15 +103,18 @@ export const conformanceCommand: SpgateCommand = {
       secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     if (args.json !== undefined) await writeResults(String(args.json), results);
+    let renderCode = 0;
     if (args.out !== undefined) {
       const dir = String(args.out);
       await writeResults(join(dir, 'results.json'), results);
-      await renderReports(results, dir);
+      const render = await renderReports(results, dir);
       process.stdout.write(`reports written to ${dir}\n`);
+      // A reporter that failed is one line (results.json is already safe); the exit code says so.
+      renderCode = printRenderSummary({ outcomes: render.outcomes.filter((o) => o.status === 'failed'), notes: render.notes }, process.stdout, process.stderr);
     }
     if (failure !== undefined) throw failure;
     if (aborted) return 3;
     const failed = outcome.findings.some((f) => f.severity === 'error') || outcome.checks.some((c) => c.status === 'error');
-    return failed ? 1 : 0;
+    return Math.max(failed ? 1 : 0, renderCode);
   },
 };

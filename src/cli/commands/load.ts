@@ -16,6 +16,7 @@ import { startReferenceServer } from '../../reference/index.js';
 import { buildResults } from '../../results/build.js';
 import { writeResults } from '../../results/io.js';
 import { renderReports } from '../../report/index.js';
+import { printRenderSummary } from '../render-summary.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 
 export const loadCommand: SpgateCommand = {
@@ -91,13 +92,16 @@ export const loadCommand: SpgateCommand = {
       secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     if (args.json !== undefined) await writeResults(String(args.json), results);
+    let renderCode = 0;
     if (args.out !== undefined) {
       const dir = String(args.out);
       await writeResults(join(dir, 'results.json'), results);
-      await renderReports(results, dir);
+      const render = await renderReports(results, dir);
       process.stdout.write(`reports written to ${dir}\n`);
+      // A reporter that failed is one line (results.json is already safe); the exit code says so.
+      renderCode = printRenderSummary({ outcomes: render.outcomes.filter((o) => o.status === 'failed'), notes: render.notes }, process.stdout, process.stderr);
     }
     if (aborted || result.status === 'error') return 3;
-    return result.status === 'failed' ? 1 : 0;
+    return Math.max(result.status === 'failed' ? 1 : 0, renderCode);
   },
 };

@@ -6,6 +6,7 @@
 import type { Target, KeyRole } from '../target/schema.js';
 import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
+import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
 import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
 import { parseThreshold, type Threshold } from './threshold.js';
@@ -181,6 +182,10 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     }
     classes.push(pc);
   }
+  // Write routes whose key is a pk_live_ one (e.g. key: legacyLive): the target-level warning covers the admin-like roles.
+  const writeRoles = classes.filter((c) => c.class === 'write').flatMap((c) => c.routes.map((r) => r.keyRole)).filter((r) => !WRITING_ROLES.includes(r));
+  const legacy = legacyWriteWarning(target.secrets, writeRoles, target.allowWrites);
+  if (legacy) notes.push(legacy);
   if (!classes.length) {
     const wantsWrites = profile.classes.write && !target.allowWrites;
     if (wantsWrites && !profile.classes.read) {

@@ -6,6 +6,7 @@
 import { SpgateError } from '../errors.js';
 import { describeIssues } from './issues.js';
 import { isLoopbackHost } from './loopback.js';
+import { legacyWriteWarning, WRITING_ROLES } from './legacy-keys.js';
 import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput } from './schema.js';
 
 export interface ResolveOptions {
@@ -63,6 +64,9 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
       `${source}: caps.maxRps: required because ${url.hostname} is not a loopback address`,
     );
   }
+
+  const legacy = legacyWriteWarning(secrets, WRITING_ROLES, file.allowWrites);
+  if (legacy) warnings.push(legacy);
 
   return { ...file, baseUrl, keys, secrets, source, loopback, warnings };
 }

@@ -17,6 +17,7 @@ import { buildResults } from '../../results/build.js';
 import { writeResults } from '../../results/io.js';
 import { renderReports } from '../../report/index.js';
 import { printRenderSummary } from '../render-summary.js';
+import { conformanceDryRun } from '../dry-run.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -36,7 +37,8 @@ export const conformanceCommand: SpgateCommand = {
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property' })
       .option('seed', { type: 'number', describe: 'seed (default: random, printed)' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
-      .option('out', { type: 'string', describe: 'write results.json and reports into this directory' }),
+      .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (suites, checks, skips, destructive checks) and send nothing' }),
   run: async (args) => {
     const runs = intArg(args.runs, 'runs', 1) ?? 25;
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
@@ -54,6 +56,11 @@ export const conformanceCommand: SpgateCommand = {
       target = targetFromInput(server.target, 'embedded', { baseUrlOverride });
     }
     for (const w of (target as Target & { warnings?: string[] }).warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+    if (args.dryRun === true) {
+      process.stdout.write(conformanceDryRun(target, suites, runs, seed).join('\n') + '\n');
+      await closeServer?.();
+      return 0;
+    }
 
     const controller = new AbortController();
     let abortReason: string | undefined;

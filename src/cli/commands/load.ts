@@ -17,6 +17,7 @@ import { buildResults } from '../../results/build.js';
 import { writeResults } from '../../results/io.js';
 import { renderReports } from '../../report/index.js';
 import { printRenderSummary } from '../render-summary.js';
+import { loadDryRun } from '../dry-run.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 
 export const loadCommand: SpgateCommand = {
@@ -30,7 +31,8 @@ export const loadCommand: SpgateCommand = {
       .option('duration', { type: 'number', describe: 'seconds; replaces the profile duration' })
       .option('trace', { type: 'string', describe: 'write every response as NDJSON to this file' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
-      .option('out', { type: 'string', describe: 'write results.json and reports into this directory' }),
+      .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
     const profile = loadProfile(String(args.profile));
     const duration = args.duration as number | undefined;
@@ -45,6 +47,15 @@ export const loadCommand: SpgateCommand = {
       const server = await startReferenceServer({ port: 0 });
       closeServer = () => server.close();
       target = targetFromInput(server.target, 'embedded', { baseUrlOverride });
+    }
+    for (const w of target.warnings) process.stderr.write(`warning: ${w}\n`);
+    if (args.dryRun === true) {
+      try {
+        process.stdout.write(loadDryRun(target, profile, duration).join('\n') + '\n');
+      } finally {
+        await closeServer?.();
+      }
+      return 0;
     }
 
     const controller = new AbortController();

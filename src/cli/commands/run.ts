@@ -7,6 +7,7 @@ import { runPipeline } from '../../run/pipeline.js';
 import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
 import { createProgress } from '../progress.js';
 import { printRenderSummary } from '../render-summary.js';
+import { runDryRun } from '../dry-run.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
@@ -18,12 +19,18 @@ export const runCommand: SpgateCommand = {
       .option('out', { type: 'string', default: 'reports', describe: 'base directory; the run writes <out>/<timestamp>/ and <out>/latest' })
       .option('seed', { type: 'number', describe: 'seed of the property runs and the embedded server (random when absent)' })
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property check' })
-      .option('json', { type: 'string', describe: 'also write results.json to this file' }),
+      .option('json', { type: 'string', describe: 'also write results.json to this file' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan of every phase and send nothing' }),
   run: async (args) => {
     const seed = args.seed === undefined ? randomInt(0, 2 ** 31) : Number(args.seed);
     const runs = Number(args.runs);
     if (!Number.isInteger(seed) || seed < 0) throw new SpgateError('SPGATE_ERR_USAGE', '--seed must be a non-negative integer');
     if (!Number.isInteger(runs) || runs < 1) throw new SpgateError('SPGATE_ERR_USAGE', '--runs must be a positive integer');
+    if (args.dryRun === true) {
+      const lines = await runDryRun({ ...(typeof args.target === 'string' ? { targetFile: args.target } : {}), ...(typeof args.baseUrl === 'string' ? { baseUrl: args.baseUrl } : {}), seed, runs });
+      process.stdout.write(lines.join('\n') + '\n');
+      return 0;
+    }
     const controller = new AbortController();
     const progress = createProgress(process.stderr);
     let signals = 0;

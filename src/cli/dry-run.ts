@@ -1,0 +1,72 @@
+/**
+ * `--dry-run` of conformance, load and run: print the plan (per phase: checks or requests per class, rate,
+ * duration, destructive checks, caps applied) and send nothing. The embedded reference server, when it is
+ * the target, is started only to learn its target description and closed again without a request.
+ */
+import { SpgateError } from '../errors.js';
+import type { Profile } from '../load/profile.js';
+import { loadProfile } from '../load/profile.js';
+import { planProfile } from '../load/plan.js';
+import { conformancePlanLines, planConformance } from '../plan/conformance.js';
+import { loadPlanLines } from '../plan/load.js';
+import { startReferenceServer } from '../reference/index.js';
+import { EMBEDDED_DURATIONS, RUN_PROFILES, writeSkipReason } from '../run/phases.js';
+import { loadTarget, targetFromInput } from '../target/load.js';
+import type { Target } from '../target/schema.js';
+
+/** The heading every dry run starts with. */
+export function dryRunHeading(target: Target): string {
+  return `dry run: nothing is sent to ${target.baseUrl} (${target.source === 'embedded' ? 'embedded reference server' : target.source}) · allowWrites ${target.allowWrites}`;
+}
+
+/** Lines of a conformance dry run. */
+export function conformanceDryRun(target: Target, suites: string[], runs: number, seed: number): string[] {
+  return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed))];
+}
+
+/** Lines of a load dry run; configuration errors (writes not allowed, no route) throw as in a real run. */
+export function loadDryRun(target: Target, profile: Profile, durationOverride?: number): string[] {
+  return [dryRunHeading(target), ...loadPlanLines(planProfile(profile, target, durationOverride), target)];
+}
+
+export interface RunDryRunOptions {
+  targetFile?: string;
+  baseUrl?: string;
+  seed: number;
+  runs: number;
+}
+
+/** Lines of a `spgate run` dry run: the conformance phase, then each load phase as the pipeline would run it. */
+export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
+  let target: Target;
+  const embedded = opts.targetFile === undefined;
+  if (opts.targetFile !== undefined) target = await loadTarget(opts.targetFile, { baseUrlOverride: opts.baseUrl });
+  else {
+    const server = await startReferenceServer({ port: 0, seed: opts.seed });
+    try {
+      target = targetFromInput(server.target, 'embedded', { baseUrlOverride: opts.baseUrl });
+    } finally {
+      await server.close();
+    }
+  }
+  const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];
+  out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed)).join('\n'));
+  RUN_PROFILES.forEach((name, i) => {
+    const profile = loadProfile(name);
+    const skip = writeSkipReason(profile, target.allowWrites);
+    const heading = `phase ${i + 2} — `;
+    if (skip) {
+      out.push(`${heading}${skip}`);
+      return;
+    }
+    const duration = embedded ? EMBEDDED_DURATIONS[name] : undefined;
+    try {
+      out.push(heading + loadPlanLines(planProfile(profile, target, duration), target).join('\n'));
+    } catch (err) {
+      if (!(err instanceof SpgateError) || err.exitCode !== 2) throw err;
+      out.push(`${heading}load profile ${name} skipped: ${err.message}`);
+    }
+  });
+  if (embedded) out.push('note: each load phase runs against a fresh embedded server with small budgets (2 s windows)');
+  return out;
+}

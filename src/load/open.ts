@@ -10,6 +10,7 @@ import { setMaxListeners } from 'node:events';
 import type { PlannedClass } from './plan.js';
 import { pickRoute, errorCodeOf, type EngineOptions } from './closed.js';
 import { deadlineSignal, describeBodyError, readLoadBody } from './request-bounds.js';
+import { RateGate } from './rate-gate.js';
 
 interface ClassState {
   pc: PlannedClass;
@@ -46,10 +47,7 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
   let done!: () => void;
   const allDone = new Promise<void>((r) => (done = r));
 
-  const sentThisSecond = (now: number): number => {
-    const s = Math.floor(now / 1000);
-    return (recorder.sentPerSecond.read[s] ?? 0) + (recorder.sentPerSecond.write[s] ?? 0);
-  };
+  const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
 
   const send = (st: ClassState, intended: number): void => {
     const idx = pickRoute(st.pc, Math.random());
@@ -114,7 +112,7 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
       }
       while (st.queue.length && now - st.queue[0]! > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift()!);
       while (st.queue.length && st.inFlight < plan.maxConnections) {
-        if (opts.maxRps !== undefined && sentThisSecond(now) >= opts.maxRps) break;
+        if (gate && !gate.tryTake(recorder.now())) break;
         send(st, st.queue.shift()!);
       }
     }

@@ -8,6 +8,7 @@ import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
 import { createProgress } from '../progress.js';
 import { printRenderSummary } from '../render-summary.js';
 import { runDryRun } from '../dry-run.js';
+import { loadTarget } from '../../target/load.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
@@ -31,6 +32,8 @@ export const runCommand: SpgateCommand = {
       process.stdout.write(lines.join('\n') + '\n');
       return 0;
     }
+    // Configuration errors are one line before anything else is printed (the pipeline loads it again).
+    if (typeof args.target === 'string') await loadTarget(args.target, typeof args.baseUrl === 'string' ? { baseUrlOverride: args.baseUrl } : {});
     const controller = new AbortController();
     const progress = createProgress(process.stderr);
     let signals = 0;

@@ -14,6 +14,7 @@ import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 import { LatencyHistograms } from './histograms.js';
 import { buildTimeline, findCapacity, isError } from './timeline.js';
+import { buildRateLimitSeries } from './ratelimit-series.js';
 import { toRateLimitSamples, verifyResponses, violationFindings } from './verify.js';
 import { evaluateThreshold, type ThresholdContext } from './threshold.js';
 import { H_LIMIT, H_REMAINING, H_RESET, H_RETRY_AFTER } from './samples.js';
@@ -166,6 +167,7 @@ function summarize(s: SummaryInput): { result: ProfileResult; findings: FindingR
     timeline: points.map(({ errors: _e, ...p }) => p),
     thresholds,
     rateLimit: analysis,
+    rateLimitSeries: buildRateLimitSeries(rec, plan.routes, s.elapsedMs),
     status,
   };
   if (s.tracePath) result.trace = s.tracePath;

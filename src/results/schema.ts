@@ -184,6 +184,15 @@ export const ProfileResult = z.object({
   timeline: z.array(TimelinePoint),
   thresholds: z.array(ThresholdResult),
   rateLimit: RateLimitAnalysis,
+  /**
+   * RateLimit-Remaining at a finer grain than the per-second timeline (windows are often 1–5 s, so one
+   * point a second hides the refills): per class, [bucket start ms, lowest, highest Remaining, 429s].
+   */
+  rateLimitSeries: z.object({
+    bucketMs: z.number().positive(),
+    read: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
+    write: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
+  }).optional(),
   /** Path of the NDJSON trace, when one was written. */
   trace: z.string().optional(),
   /** Capacity profiles: the highest per-second rate that still met the SLO (null: never met). */

@@ -9,7 +9,28 @@ const CLASS_COLORS: Record<RouteClass, string> = { read: COLORS.blue, write: COL
 
 /** True when the timeline carries RateLimit-Remaining for some class (else the chart has nothing to show). */
 export function hasRateLimitData(p: ProfileResult): boolean {
+  const series = p.rateLimitSeries;
+  if (series && (series.read.some((b) => b[2] !== null) || series.write.some((b) => b[2] !== null))) return true;
   return p.timeline.some((pt) => pt.rateLimit.read?.remaining != null || pt.rateLimit.write?.remaining != null);
+}
+
+/** Datasets from the fine-grained series: the highest and lowest Remaining per bucket (band between) and 429s. */
+function seriesDatasets(series: NonNullable<ProfileResult['rateLimitSeries']>, cls: RouteClass): ChartDataset[] {
+  const buckets = series[cls];
+  if (!buckets.some((b) => b[2] !== null)) return [];
+  const color = CLASS_COLORS[cls];
+  const out: ChartDataset[] = [
+    { label: `Remaining (${cls}, highest)`, data: buckets.map((b) => ({ x: b[0] / 1000, y: b[2] })), borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, stepped: 'after', spanGaps: false, yAxisID: 'y' },
+    { label: `Remaining (${cls}, lowest)`, data: buckets.map((b) => ({ x: b[0] / 1000, y: b[1] })), borderColor: alpha(color, 0.5), backgroundColor: alpha(color, 0.15), borderWidth: 1, pointRadius: 0, stepped: 'after', spanGaps: false, fill: '-1', yAxisID: 'y' },
+  ];
+  const refused = buckets.filter((b) => b[3] > 0).map((b) => ({ x: b[0] / 1000, y: 0 }));
+  if (refused.length > 0) {
+    out.push({
+      label: `429 (${cls})`, data: refused, showLine: false, pointStyle: 'crossRot', pointRadius: 4, pointBorderWidth: 2,
+      borderColor: cls === 'read' ? COLORS.red : COLORS.orange, backgroundColor: COLORS.red, yAxisID: 'y',
+    });
+  }
+  return out;
 }
 
 /** Builds the chart; classes without samples are left out. */
@@ -18,6 +39,11 @@ export function rateLimitChart(p: ProfileResult, id: string): ChartSpec {
   const classes: RouteClass[] = ['read', 'write'];
   let maxLimit = 0;
   for (const cls of classes) {
+    for (const pt of p.timeline) maxLimit = Math.max(maxLimit, pt.rateLimit[cls]?.limit ?? 0);
+    if (p.rateLimitSeries) {
+      datasets.push(...seriesDatasets(p.rateLimitSeries, cls));
+      continue;
+    }
     const pts = p.timeline.map((pt) => ({ x: pt.t, y: pt.rateLimit[cls]?.remaining ?? null }));
     if (!pts.some((pt) => pt.y !== null)) continue;
     for (const pt of p.timeline) maxLimit = Math.max(maxLimit, pt.rateLimit[cls]?.limit ?? 0, pt.rateLimit[cls]?.remaining ?? 0);
@@ -58,7 +84,9 @@ export function rateLimitChart(p: ProfileResult, id: string): ChartSpec {
   return {
     id,
     title: `${p.name}: RateLimit-Remaining by class`,
-    caption: 'Lowest RateLimit-Remaining seen each second per class; × marks seconds with 429s; shaded bands are the windows the analyzer inferred.',
+    caption: p.rateLimitSeries
+      ? `Highest and lowest RateLimit-Remaining per ${p.rateLimitSeries.bucketMs} ms per class; × marks 429s; shaded bands are the windows the analyzer inferred.`
+      : 'RateLimit-Remaining last seen each second per class; × marks seconds with 429s; shaded bands are the windows the analyzer inferred.',
     config: { type: 'line', data: { datasets }, options },
     ticks: { x: 'seconds', y: 'count' },
   };

@@ -46,6 +46,12 @@ describe('built-in profiles against the reference server', () => {
     expect(findings).toEqual([]);
     expect(result.thresholds.filter((t) => !t.ok)).toEqual([]);
     expect(result.status).toBe('passed');
+    // The fine-grained series shows the budget draining to 0 and refilling (a new window) at least once.
+    const buckets = result.rateLimitSeries![cls];
+    expect(buckets.some((b) => b[1] === 0 && b[3] > 0)).toBe(true);
+    const refill = buckets.findIndex((b, i) => i > 0 && buckets[i - 1]![1] === 0 && (b[2] ?? 0) > 0);
+    expect(refill).toBeGreaterThan(0);
+    expect(buckets.every((b) => (b[2] ?? 0) <= analysis!.observedLimit!)).toBe(true);
   });
 
   it('writes a trace with route templates and no key', async () => {

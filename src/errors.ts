@@ -35,7 +35,8 @@ export class SpgateError extends Error {
 
 /** Formats any thrown value as the one line spgate prints (never a stack trace). */
 export function oneLine(err: unknown): string {
-  if (err instanceof SpgateError) return `spgate: ${err.code}: ${err.message}`;
+  // Always one line: a message that quotes input could otherwise carry a newline.
+  if (err instanceof SpgateError) return `spgate: ${err.code}: ${err.message.replace(/\s*\r?\n\s*/g, ' ')}`;
   const msg = err instanceof Error ? err.message : String(err);
   return `spgate: SPGATE_ERR_INTERNAL: ${msg.split('\n')[0]}`;
 }

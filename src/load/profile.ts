@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
+import { describeJsonError } from '../target/issues.js';
 import { ROUTE_NAMES } from './routes.js';
 import { parseThreshold } from './threshold.js';
 
@@ -151,7 +152,7 @@ export function loadProfile(nameOrPath: string): Profile {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not JSON: ${(err as Error).message}`, { cause: err });
+    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not JSON: ${describeJsonError(text, err)}`, { cause: err });
   }
   return parseProfile(data, file);
 }

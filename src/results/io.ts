@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpgateError } from '../errors.js';
+import { describeJsonError } from '../target/issues.js';
 import { RESULTS_SCHEMA_VERSION, Results } from './schema.js';
 
 /**
@@ -39,7 +40,7 @@ export function parseResults(text: string, where: string): Results {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new SpgateError('SPGATE_ERR_RESULTS_INVALID', `${where} is not JSON: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new SpgateError('SPGATE_ERR_RESULTS_INVALID', `${where} is not JSON: ${describeJsonError(text, err)}`, { cause: err });
   }
   const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== RESULTS_SCHEMA_VERSION) {

@@ -10,7 +10,7 @@ import { runConformance, selectSuites, type ConformanceOutcome } from '../../con
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { loadTarget } from '../../target/load.js';
-import { targetFromInput } from '../../target/resolve.js';
+import { normaliseBaseUrl, targetFromInput } from '../../target/resolve.js';
 import type { Target } from '../../target/schema.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { buildResults } from '../../results/build.js';
@@ -46,6 +46,8 @@ export const conformanceCommand: SpgateCommand = {
     selectSuites(suites); // an unknown name is a usage error before anything starts
     const baseUrlOverride = args.baseUrl as string | undefined;
 
+    // Checked before the embedded server starts, so a bad override cannot leave it running.
+    if (baseUrlOverride !== undefined) normaliseBaseUrl(baseUrlOverride, '--base-url');
     let target: Target;
     let closeServer: (() => Promise<void>) | undefined;
     if (args.target !== undefined) {

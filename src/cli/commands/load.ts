@@ -10,7 +10,7 @@ import { loadProfile } from '../../load/profile.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { loadTarget } from '../../target/load.js';
-import { targetFromInput } from '../../target/resolve.js';
+import { normaliseBaseUrl, targetFromInput } from '../../target/resolve.js';
 import type { Target } from '../../target/schema.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { buildResults } from '../../results/build.js';
@@ -39,6 +39,8 @@ export const loadCommand: SpgateCommand = {
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
     const baseUrlOverride = args.baseUrl as string | undefined;
 
+    // Checked before the embedded server starts, so a bad override cannot leave it running.
+    if (baseUrlOverride !== undefined) normaliseBaseUrl(baseUrlOverride, '--base-url');
     let target: Target;
     let closeServer: (() => Promise<void>) | undefined;
     if (args.target !== undefined) {

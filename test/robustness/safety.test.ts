@@ -140,6 +140,14 @@ describe('warnings reach the terminal once', () => {
       expect(all.match(/legacy pk_live_ key\(s\) \(admin\).*do(es)? not isolate data \(spec part 5\)/g), `${args[0]}:\n${all}`).toHaveLength(1);
       expect(all).not.toContain('pk_live_robust_admin_0123456789');
     }
+    // Real runs (not only dry runs) print it once too, before sending.
+    for (const args of [['conformance', '--suite', 'auth', '--runs', '1'], ['load', '--profile', 'smoke', '--duration', '1']]) {
+      const run = await runCli([...args, '--target', file]);
+      expect(run.timedOut).toBe(false);
+      const all = run.stdout + run.stderr;
+      expect(all.match(/legacy pk_live_ key\(s\) \(admin\)/g), `${args[0]}:\n${all}`).toHaveLength(1);
+      expect(all).not.toContain('pk_live_robust_admin_0123456789');
+    }
     // Without allowWrites nothing is written, so there is nothing to warn about.
     const readOnly = writeJson(dir, 'ro.json', { baseUrl: rec.url, keys: { admin: { key: 'pk_live_robust_admin_0123456789' } } });
     const run = await runCli(['conformance', '--suite', 'auth', '--target', readOnly, '--dry-run']);

@@ -3,21 +3,14 @@
  * Without --target the embedded reference server is started on a loopback port. SIGINT/SIGTERM stop at
  * once; partial results are still written and the exit code is 3.
  */
-import { join } from 'node:path';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { runConformance, selectSuites, type ConformanceOutcome } from '../../conformance/run.js';
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
-import { loadTarget } from '../../target/load.js';
-import { normaliseBaseUrl, targetFromInput } from '../../target/resolve.js';
-import type { Target } from '../../target/schema.js';
-import { startReferenceServer } from '../../reference/index.js';
 import { buildResults } from '../../results/build.js';
-import { writeResults } from '../../results/io.js';
-import { renderReports } from '../../report/index.js';
-import { printRenderSummary } from '../render-summary.js';
 import { conformanceDryRun } from '../dry-run.js';
+import { abortOnSignals, openTarget, writeOutputs } from '../session.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -44,41 +37,21 @@ export const conformanceCommand: SpgateCommand = {
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
     const suites = ((args.suite as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
     selectSuites(suites); // an unknown name is a usage error before anything starts
-    const baseUrlOverride = args.baseUrl as string | undefined;
-
-    // Checked before the embedded server starts, so a bad override cannot leave it running.
-    if (baseUrlOverride !== undefined) normaliseBaseUrl(baseUrlOverride, '--base-url');
-    let target: Target;
-    let closeServer: (() => Promise<void>) | undefined;
-    if (args.target !== undefined) {
-      target = await loadTarget(String(args.target), { baseUrlOverride });
-    } else {
-      const server = await startReferenceServer({ port: 0 });
-      closeServer = () => server.close();
-      target = targetFromInput(server.target, 'embedded', { baseUrlOverride });
-    }
-    for (const w of (target as Target & { warnings?: string[] }).warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+    const { target, close } = await openTarget(args);
     if (args.dryRun === true) {
       process.stdout.write(conformanceDryRun(target, suites, runs, seed).join('\n') + '\n');
-      await closeServer?.();
+      await close();
       return 0;
     }
 
-    const controller = new AbortController();
-    let abortReason: string | undefined;
-    const onSignal = (sig: NodeJS.Signals): void => {
-      abortReason ??= `received ${sig}`;
-      controller.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const abort = abortOnSignals();
     const startedAt = new Date();
     let outcome: ConformanceOutcome = { checks: [], findings: [], exchanges: [], aborted: false };
     const errors: string[] = [];
     let failure: unknown;
     try {
       outcome = await runConformance({
-        target, suites, runs, seed, signal: controller.signal,
+        target, suites, runs, seed, signal: abort.signal,
         onProgress: (e) => {
           const line = progressLine(e);
           if (line) process.stdout.write(`${line}\n`);
@@ -88,11 +61,11 @@ export const conformanceCommand: SpgateCommand = {
       failure = err;
       errors.push(err instanceof Error ? err.message : String(err));
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await closeServer?.();
+      abort.dispose();
+      await close();
     }
-    const aborted = outcome.aborted || controller.signal.aborted;
+    const aborted = outcome.aborted || abort.signal.aborted;
+    const abortReason = abort.reason();
     process.stdout.write(summaryLines({ ...outcome, aborted, seed }).join('\n') + '\n');
 
     const results = buildResults({
@@ -111,16 +84,7 @@ export const conformanceCommand: SpgateCommand = {
       errors,
       secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
-    if (args.json !== undefined) await writeResults(String(args.json), results);
-    let renderCode = 0;
-    if (args.out !== undefined) {
-      const dir = String(args.out);
-      await writeResults(join(dir, 'results.json'), results);
-      const render = await renderReports(results, dir);
-      process.stdout.write(`reports written to ${dir}\n`);
-      // A reporter that failed is one line (results.json is already safe); the exit code says so.
-      renderCode = printRenderSummary({ outcomes: render.outcomes.filter((o) => o.status === 'failed'), notes: render.notes }, process.stdout, process.stderr);
-    }
+    const renderCode = await writeOutputs(results, args);
     if (failure !== undefined) throw failure;
     if (aborted) return 3;
     const failed = outcome.findings.some((f) => f.severity === 'error') || outcome.checks.some((c) => c.status === 'error');

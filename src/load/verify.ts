@@ -93,7 +93,7 @@ export function verifyResponses(buf: SampleBuffer, routes: PlannedRoute[], targe
       expected: g.expected,
       actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${ids.join(', ')})`,
       ids,
-      curl: curlFor(route, target),
+      curl: curlFor(route),
     });
   });
 }
@@ -120,7 +120,7 @@ export function violationFindings(violations: RateLimitViolation[], already: Fin
       expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,
       actual: `${v.class ? `${v.class}: ` : ''}${v.message}${where}${more} (requests ${ids.join(', ') || 'none cited'})`,
       ids,
-      curl: curlFor(route, target),
+      curl: curlFor(route),
     });
   });
 }
@@ -136,16 +136,16 @@ function finding(cl: string, target: Target, source: string, f: { expected: stri
     title: known?.summary ?? cl,
     expected: f.expected,
     actual: f.actual,
-    exchangeIds: f.ids,
+    // Load runs keep no exchanges (only samples); the request ids are cited in `actual` instead.
+    exchangeIds: [],
     reproduction: { curl: [f.curl], command: `spgate load --profile ${source}` },
     source,
   };
 }
 
 /** A curl line for one request of the route, the key left as $SPGATE_API_KEY. */
-function curlFor(route: PlannedRoute, target: Target): string {
-  const base = target.baseUrl.replace(/\/$/, '');
+function curlFor(route: PlannedRoute): string {
   const body = route.body ? ` -H 'Content-Type: application/json' --data '${route.body(1)}'` : '';
   const idem = route.idempotencyKey ? ` -H "Idempotency-Key: spgate-repro-$RANDOM$RANDOM"` : '';
-  return `curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY"${idem}${body} '${base}${route.path}'`;
+  return `curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY"${idem}${body} "$SPGATE_BASE_URL${route.path}"`;
 }

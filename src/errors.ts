@@ -7,6 +7,7 @@ export const ERROR_CATALOGUE = {
   SPGATE_ERR_PROFILE_INVALID: { exit: 2, summary: 'a load profile file does not parse or fails validation' },
   SPGATE_ERR_PROFILE_UNKNOWN: { exit: 2, summary: 'no built-in profile has that name and no such file exists' },
   SPGATE_ERR_SUITE_UNKNOWN: { exit: 2, summary: 'no conformance suite has that name' },
+  SPGATE_ERR_CHECK_UNKNOWN: { exit: 2, summary: 'no conformance check has that id' },
   SPGATE_ERR_BASE_URL_INVALID: { exit: 2, summary: 'the base URL is not an absolute http(s) URL' },
   SPGATE_ERR_KEY_ENV_MISSING: { exit: 2, summary: 'a key given as env:NAME names an unset environment variable' },
   SPGATE_ERR_CAPS_REQUIRED: { exit: 2, summary: 'a non-loopback target must state maxRps' },

@@ -26,6 +26,8 @@ export interface ConformanceOptions {
   target: Target;
   /** Suite names; all suites when absent or empty. */
   suites?: string[];
+  /** Check ids; only these checks of the selected suites run (all when absent or empty). */
+  checks?: string[];
   runs: number;
   seed: number;
   signal?: AbortSignal;
@@ -67,11 +69,21 @@ export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean
   return undefined;
 }
 
+/** Narrows suites to the named check ids (suites left without checks drop out). Throws on an unknown id. */
+export function selectChecks(suites: SuiteDef[], ids: string[] | undefined, catalogue: SuiteDef[] = SUITES): SuiteDef[] {
+  if (!ids || ids.length === 0) return suites;
+  const known = new Set(catalogue.flatMap((s) => s.checks.map((c) => c.id)));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw new SpgateError('SPGATE_ERR_CHECK_UNKNOWN', `unknown check ${unknown.map((n) => `"${n}"`).join(', ')}`);
+  const wanted = new Set(ids);
+  return suites.map((s) => ({ ...s, checks: s.checks.filter((c) => wanted.has(c.id)) })).filter((s) => s.checks.length > 0);
+}
+
 const UNREACHABLE = new Set(['refused', 'timeout', 'reset']);
 
 /** Runs the selected suites against the target. */
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceOutcome> {
-  const suites = selectSuites(opts.suites, opts.catalogue);
+  const suites = selectChecks(selectSuites(opts.suites, opts.catalogue), opts.checks, opts.catalogue);
   const signal = opts.signal ?? new AbortController().signal;
   const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, ...clientTimeouts(opts.target) });
   const redact = createRedactor(opts.target.secrets);

@@ -114,6 +114,20 @@ describe('runConformance', () => {
     await expect(run).rejects.toThrow(SpgateError);
     await expect(run).rejects.toThrow(/valid suites: s/);
   });
+
+  it('runs only the checks named in `checks`, within the selected suites', async () => {
+    const other: CheckDef = { ...probe, id: 's.other' };
+    const catalogue = [...suite([probe, other]), defineSuite({ name: 't', description: 'test', checks: [{ ...probe, id: 't.probe' }] })];
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, checks: ['s.other'], client: fakeClient(() => ({ status: 200, json: {} })), catalogue });
+    expect(out.checks.map((c) => c.checkId)).toEqual(['s.other']);
+    const none = await runConformance({ target: target(), runs: 1, seed: 1, suites: ['t'], checks: ['s.other'], client: fakeClient(() => ({ status: 200, json: {} })), catalogue });
+    expect(none.checks).toEqual([]);
+  });
+
+  it('rejects unknown check ids', async () => {
+    const run = runConformance({ target: target(), runs: 1, seed: 1, checks: ['s.nope'], client: fakeClient(() => ({ status: 200 })), catalogue: suite([probe]) });
+    await expect(run).rejects.toThrow(/SPGATE_ERR_CHECK_UNKNOWN|unknown check "s.nope"/);
+  });
 });
 
 describe('checkProperty', () => {

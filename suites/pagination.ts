@@ -327,8 +327,12 @@ export default defineSuite({
         for (const [ext, want] of [[`${m}-a`, [made[0]!.id, made[1]!.id]], [`${m}-b`, [made[2]!.id]], [`${m}-none`, []]] as const) {
           const walk = await traverse(ctx.send, { path: '/customers', query: { [p]: ext }, limit: 100, maxPages: 5 });
           const same = [...walk.ids].sort().join(',') === [...want].sort().join(',');
-          t.add(walk.problem ? problemFailure(walk.problem) : same ? undefined : {
-            expected: `${p}=${ext} to list exactly ${want.length ? want.join(', ') : 'nothing'}`, actual: `listed ${walk.ids.join(', ') || 'nothing'}`, exchanges: walk.exchanges,
+          // A walk cut short lists hundreds where at most two match: the filter's fault, not the cursor's.
+          const cut = walk.problem?.clause === '4.4.cursor.traversal' && walk.problem.actual.startsWith('still hasMore');
+          t.add(walk.problem && !cut ? problemFailure(walk.problem) : same ? undefined : {
+            expected: `${p}=${ext} to list exactly ${want.length ? want.join(', ') : 'nothing'}`,
+            actual: cut ? `${walk.ids.length} customers in 5 pages and still hasMore` : `listed ${walk.ids.join(', ') || 'nothing'}`,
+            exchanges: cut ? walk.exchanges.slice(-2) : walk.exchanges,
           });
         }
         return t.outcome();

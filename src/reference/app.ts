@@ -39,6 +39,8 @@ export interface Call {
   method: string;
   params: string[];
   query: URLSearchParams;
+  /** The query string as received (not percent-decoded). */
+  rawQuery: string;
   headers: IncomingHttpHeaders;
   conn: Connection;
   body: Buffer | null;

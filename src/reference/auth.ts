@@ -11,9 +11,17 @@ export type AuthOutcome =
 
 const KEY_SHAPE = /^pk_[A-Za-z0-9_]{8,200}$/;
 
+/** The caller a request without Authorization becomes under the auth-missing-anonymous fault. */
+const ANONYMOUS: Connection = {
+  id: 'con_anonymous', role: 'readOnly', key: '', scopes: new Set(['customers:read', 'conversations:read', 'help:read']), holder: 'member',
+  delegated: false, expiresAt: null, revoked: false, mode: null, note: 'anonymous read-only caller (fault)',
+};
+
 /** Checks the Authorization header against the workspace's keys. */
 export function authenticate(header: string | undefined, keys: ReadonlyMap<string, Connection>, faults: FaultSet, now: number): AuthOutcome {
-  if (!header) return refuse(401, 'auth.missing_credentials', 'Authorization: Bearer <API_KEY> is required');
+  if (!header) {
+    return faults.has('auth-missing-anonymous') ? { ok: true, conn: ANONYMOUS } : refuse(401, 'auth.missing_credentials', 'Authorization: Bearer <API_KEY> is required');
+  }
   let token: string;
   const space = header.indexOf(' ');
   if (space > 0 && header.slice(0, space).toLowerCase() === 'bearer') token = header.slice(space + 1).trim();

@@ -30,6 +30,15 @@ export class CursorSigner {
     return token;
   }
 
+  /**
+   * The same cursor in standard base64 with the whole 256-bit signature, so it always ends in "=" and must be
+   * percent-encoded in a URL. Only the cursor-raw-query fault issues it.
+   */
+  signStandard(endpoint: string, binding: string, payload: unknown): string {
+    const body = Buffer.from(JSON.stringify({ e: endpoint, b: binding, p: payload })).toString('base64');
+    return body + '.' + createHmac('sha256', this.secret).update(body).digest('base64');
+  }
+
   /** Verifies a cursor; `checkBinding` false skips the binding check (only the cursor-unbound-filter fault). */
   verify<T>(token: string, endpoint: string, binding: string, checkBinding = true): CursorCheck<T> {
     const dot = token.indexOf('.');
@@ -37,7 +46,8 @@ export class CursorSigner {
     const body = token.slice(0, dot);
     // compare the text, not decoded bytes: base64url decoding ignores stray characters a tamperer may add
     const given = Buffer.from(token.slice(dot + 1));
-    const expected = Buffer.from(this.mac(body).toString('base64url'));
+    const standard = token.endsWith('=');
+    const expected = Buffer.from(standard ? createHmac('sha256', this.secret).update(body).digest('base64') : this.mac(body).toString('base64url'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
     let parsed: { e?: unknown; b?: unknown; p?: unknown };
     try {

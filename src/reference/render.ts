@@ -49,18 +49,22 @@ export function turnObject(t: TurnRecord, faults: FaultSet): Record<string, unkn
     id: t.id, sessionId: t.sessionId, conversationId: t.conversationId, runId: t.runId, status: t.status,
     question: t.question, approvalMode: t.approvalMode,
   };
-  if (t.answer) out.answer = t.answer;
-  if (t.actionConfirmations) out.actionConfirmations = t.actionConfirmations;
+  if (t.answer && !faults.has('turn-answer-dropped')) out.answer = t.answer;
+  if (t.actionConfirmations) {
+    out.actionConfirmations = faults.has('receipt-undo-pending')
+      ? t.actionConfirmations.map((r) => ({ ...r, undo: { status: 'pending' } }))
+      : t.actionConfirmations;
+  }
   out.createdAt = iso(t.createdAt);
   out.updatedAt = iso(t.updatedAt);
   if (!faults.has('turn-missing-expires')) out.expiresAt = iso(t.expiresAt);
   return out;
 }
 
-/** The chat session (4.3). */
-export function sessionObject(s: SessionRecord): Record<string, unknown> {
+/** The chat session (4.3); `faults` only on the API side (the fixtures API renders the record as stored). */
+export function sessionObject(s: SessionRecord, faults?: FaultSet): Record<string, unknown> {
   return {
-    id: s.id, conversationId: s.conversationId, title: s.title, status: s.status, createdAt: iso(s.createdAt),
+    id: s.id, conversationId: s.conversationId, title: faults?.has('session-title-null') && s.archivedAt !== null ? null : s.title, status: s.status, createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt), lastActivityAt: iso(s.lastActivityAt), retentionExpiresAt: iso(s.retentionExpiresAt),
     archivedAt: isoOrNull(s.archivedAt),
   };

@@ -9,7 +9,8 @@ import type { RateDecision } from './rate-limiter.js';
 export type Reply =
   | { kind: 'json'; status: number; body: string | Buffer }
   | { kind: 'error'; status: number; code: string; message: string }
-  | { kind: 'empty'; status: number };
+  | { kind: 'empty'; status: number }
+  | { kind: 'raw'; status: number; contentType: string; body: string | Buffer };
 
 /** A JSON reply from a value. */
 export function json(status: number, value: unknown): Reply {
@@ -19,6 +20,11 @@ export function json(status: number, value: unknown): Reply {
 /** A JSON reply from text (or UTF-8 bytes) that is already JSON. */
 export function jsonText(status: number, body: string | Buffer): Reply {
   return { kind: 'json', status, body };
+}
+
+/** A non-JSON reply (only faults produce one: the API answers JSON). */
+export function raw(status: number, contentType: string, body: string | Buffer): Reply {
+  return { kind: 'raw', status, contentType, body };
 }
 
 /** An error reply; the envelope and its requestId are filled in when it is sent. */
@@ -67,7 +73,7 @@ export function send(res: ServerResponse, reply: Reply, opts: SendOptions): void
   if (rate && rate.retryAfter !== undefined && status === 429) headers['Retry-After'] = rate.retryAfter;
   if (opts.close) headers.Connection = 'close';
   let body: string | Buffer | undefined;
-  if (reply.kind === 'json') body = reply.body;
+  if (reply.kind === 'json' || reply.kind === 'raw') body = reply.body;
   else if (reply.kind === 'error') {
     const requestId = faults.has('request-id-mismatch') ? opts.otherRequestId() : opts.requestId;
     const code = faultyCode(reply.code, faults);
@@ -80,14 +86,16 @@ export function send(res: ServerResponse, reply: Reply, opts: SendOptions): void
   }
   // encode once: a string body would be scanned for its length and then encoded again on write
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Type'] = reply.kind === 'raw' ? reply.contentType : 'application/json; charset=utf-8';
   headers['Content-Length'] = bytes.length;
   res.writeHead(status, headers);
   res.end(bytes);
 }
 
-/** The error codes three faults rename; every other code passes through. */
+/** The error codes four faults rename; every other code passes through. */
 function faultyCode(code: string, faults: FaultSet): string {
+  // error-codes-upper-case: the enum's constant name is serialized instead of its value
+  if (faults.has('error-codes-upper-case')) return code.toUpperCase().replace(/\./g, '_');
   if (code === 'route.not_found' && faults.has('not-found-code')) return 'not_found';
   if (code === 'rate_limit.exceeded' && faults.has('ratelimit-429-code')) return 'too_many_requests';
   if (code === 'request.body_too_large' && faults.has('body-limit-code')) return 'payload_too_large';

@@ -83,6 +83,9 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   const rate = app.limiter.take(auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?'), cls);
   if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
   if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, rate));
+  if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
+    return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, rate));
+  }
   let body: Buffer | null = null;
   if (hasBody(req)) {
     const limit = cls === 'read'
@@ -101,7 +104,7 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   const missing = missingScope(match.def, auth.conn, f);
   if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
   const out = match.def.handler(app, {
-    method, params: match.params, query: new URLSearchParams(search), headers: req.headers, conn: auth.conn, body,
+    method, params: match.params, query: new URLSearchParams(search), rawQuery: search, headers: req.headers, conn: auth.conn, body,
   });
   const reply: Reply = out instanceof Promise ? await out : out;
   send(res, reply, sendOpts(app, requestId, rate));

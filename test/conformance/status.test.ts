@@ -4,7 +4,9 @@ import { startReferenceServer } from '../../src/reference/index.js';
 import { listedKeys, keysOfType } from '../../suites/model/status-list.js';
 import { proveSuite, runSuite } from './stateful-harness.js';
 
-proveSuite(suite, ['resolve-active-accepted', 'resolve-default-closed', 'assign-reopens', 'assign-empty-team-kept']);
+proveSuite(suite, [
+  'resolve-active-accepted', 'resolve-default-closed', 'assign-reopens', 'assign-empty-team-kept', 'resolve-custom-completed-default', 'assign-empty-accepted',
+]);
 
 describe('status model-based check', () => {
   it('shrinks assign-reopens to one assign on a conversation not already open', async () => {

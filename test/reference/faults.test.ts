@@ -2,8 +2,9 @@
  * Every fault changes the behaviour it names: each probe returns true when it observes the bug. It must see
  * nothing on the clean server and the bug with the fault switched on.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULT_NAMES, type FaultName } from '../../src/reference/index.js';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../src/reference/index.js';
 import { idemKey, startHarness, type Harness, type Res } from './helpers.js';
 
 let h: Harness;
@@ -58,6 +59,9 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'a' } })).status === 200,
   'chat-ownership-leak': async () => (await h.api(await turn('pending'), { role: 'secondConnection' })).status === 200,
   'chat-member-allowed': async () => (await h.api(await turn('pending', 'member'), { role: 'member' })).status === 200,
+  'auth-missing-anonymous': async () => (await h.api('/customers?limit=1', { role: null })).status === 200,
+  'legacy-test-isolated': async () => (await h.api('/customers?limit=1', { role: 'legacyTest' })).json.data.length === 0,
+  'workspace-header-required': async () => (await h.api('/me')).status === 400,
   'request-id-mismatch': async () => {
     const r = await h.api('/nothing');
     return r.json?.error?.requestId !== r.headers['x-request-id'];
@@ -65,6 +69,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'request-id-missing-on-success': async () => (await h.api('/me')).headers['x-request-id'] === undefined,
   'not-found-code': async () => (await h.api('/nothing')).json.error.code === 'not_found',
   'error-envelope-flat': async () => (await h.api('/nothing')).json.error === undefined,
+  'error-codes-upper-case': async () => (await h.api('/nothing')).json.error.code === 'ROUTE_NOT_FOUND',
   'unknown-status-code': async () =>
     (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: { status: 'bogus' } })).json.error.code === 'conversations.invalid_resolution_status',
   'cursor-lenient': async () => {
@@ -103,6 +108,16 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'identity-single-param': async () => (await h.api('/customers?identityIdentifier=someone%40x.test')).status === 200,
   'articles-has-more': async () => 'hasMore' in (await h.api('/authoring/articles')).json,
+  'cursor-overlap': async () => {
+    const p1 = (await h.api('/customers?limit=2')).json;
+    const p2 = (await h.api(`/customers?limit=2&cursor=${encodeURIComponent(p1.nextCursor)}`)).json;
+    return p2.data[0].id === p1.data[1].id;
+  },
+  'cursor-raw-query': async () => {
+    const c: string = (await h.api('/customers?limit=2')).json.nextCursor;
+    return (await h.api(`/customers?limit=2&cursor=${encodeURIComponent(c)}`)).status === 400;
+  },
+  'external-id-ignored': async () => (await h.api(`/customers?externalId=${(await uniqueCustomer()).externalId}`)).json.data.length !== 1,
   'idempotency-ignores-body': async () => {
     const id = await conv();
     const key = idemKey();
@@ -137,10 +152,27 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'resolve-active-accepted': async () => (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: {} })).json.status === 'closed',
   'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
+  'resolve-custom-completed-default': async () =>
+    (await h.api(`/conversations/${await conv()}/resolve`, { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',
+  'assign-empty-accepted': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: {} })).status === 200,
   'assign-empty-team-kept': async () => (await h.api(`/conversations/${await conv({ team: 'old' })}/assign`, { method: 'POST', json: { team: '' } })).json.team !== null,
   'conversation-omits-nulls': async () => !('externalId' in (await h.fx(`/conversations/${await conv()}`)).json.data),
   'customer-count-string': async () => typeof (await h.api('/customers?limit=1')).json.data[0].conversationCount === 'string',
   'turn-missing-expires': async () => (await h.api(await turn('completed'))).json.data.expiresAt === undefined,
+  'session-title-null': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', archived: true });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data[0].title === null;
+  },
+  'descriptor-size-string': async () =>
+    typeof (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).json.sizeBytes === 'string',
+  'collection-translations-omitted': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return !('translations' in (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json);
+  },
+  'me-text-plain': async () => String((await h.api('/me')).headers['content-type']).startsWith('text/plain'),
+  'statuses-display-keys': async () => (await h.api('/statuses')).json.data.some((s: { key: string }) => /[A-Z ]/.test(s.key)),
+  'priorities-drop-last': async () => !(await h.api('/priorities')).json.data.some((p: { key: string }) => p.key === 'urgent'),
   'soft-delete-listed': async () => {
     const c = await uniqueCustomer();
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
@@ -157,6 +189,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
     return (await h.fx(`/conversations/${id}`)).json.customer === null;
   },
+  'delete-200-body': async () => (await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status === 200,
   'attachment-expiry-long': async () => {
     const m = h.ids.message;
     const d = (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`)).json;
@@ -164,6 +197,16 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'attachment-external-200': async () => (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
   'attachment-deleted-downloadable': async () => (await h.api(`/messages/${h.ids.deletedMessageId}/attachments/0/download`)).status === 200,
+  'download-file-bytes': async () =>
+    (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).text.startsWith('%PDF'),
+  'receipt-undo-pending': async () => (await h.api(await turn('completed'))).json.data.actionConfirmations[0].undo.status === 'pending',
+  'turn-answer-dropped': async () => !('answer' in (await h.api(await turn('completed'))).json.data),
+  'cancel-not-persisted': async () => {
+    const t = await turn('pending');
+    await h.api(`${t}/cancel`, { method: 'POST' });
+    return (await h.api(t)).json.data.status === 'pending';
+  },
+  'sessions-paginated': async () => 'hasMore' in (await h.api(`/ai/conversations/${await conv()}/assistant/sessions`)).json,
   'cancel-completed-200': async () => (await h.api(`${await turn('completed')}/cancel`, { method: 'POST' })).status === 200,
   'cancel-repeat-409': async () => {
     const t = await turn('pending');
@@ -196,6 +239,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'collection-revision-static': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.revision === 1;
+  },
+  'collection-description-ignored': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', description: 'changed', expectedRevision: 1 })).json.description !== 'changed';
   },
   'collection-undelegated': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
@@ -256,6 +303,12 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
 describe('faults', () => {
   it('every catalogued fault has a probe', () => {
     expect(Object.keys(PROBES).sort()).toEqual([...FAULT_NAMES].sort());
+  });
+
+  it('every catalogued fault is in the fault table of docs/reference-server.md with its clause', () => {
+    const doc = readFileSync(new URL('../../docs/reference-server.md', import.meta.url), 'utf8').split('\n');
+    const missing = FAULT_NAMES.filter((f) => !doc.some((line) => line.startsWith(`| \`${f}\` |`) && line.includes(`| \`${FAULTS[f].catches}\` | ${FAULTS[f].by} |`)));
+    expect(missing).toEqual([]);
   });
 
   it.each(FAULT_NAMES)('%s: absent on the clean server, present with the fault', async (name) => {

@@ -46,6 +46,8 @@ export function cancelTurn(app: App, call: Call): Reply {
   if (turn.status === 'cancelled' && f.has('cancel-repeat-409')) {
     return fail(409, 'assistant.turn_not_pending', 'the turn is not pending');
   }
+  // cancel-not-persisted: the answer says cancelled, but the change is never stored
+  if (turn.status === 'pending' && f.has('cancel-not-persisted')) return json(200, { data: { ...turnObject(turn, f), status: 'cancelled' } });
   if (turn.status === 'pending') {
     const now = app.clock();
     turn.status = 'cancelled';
@@ -74,5 +76,6 @@ export function listSessions(app: App, call: Call): Reply {
   const dir = f.has('sessions-oldest-first') ? 1 : -1;
   mine.sort((a, b) => dir * (a.lastActivityAt - b.lastActivityAt) || (a.id < b.id ? -1 : 1));
   const listed = f.has('sessions-unbounded') ? mine : mine.slice(0, 100);
-  return json(200, { data: listed.map(sessionObject) });
+  const data = listed.map((s) => sessionObject(s, f));
+  return json(200, f.has('sessions-paginated') ? { data, hasMore: false, nextCursor: null } : { data });
 }

@@ -3,7 +3,8 @@
  * minutes; never file bytes. External and still-fetching attachments are not downloadable (422).
  */
 import type { App, Call } from '../app.js';
-import { fail, json, notFound, type Reply } from '../reply.js';
+import type { AttachmentRecord } from '../records.js';
+import { fail, json, notFound, raw, type Reply } from '../reply.js';
 
 export const FILES_ORIGIN = 'https://files.reference.invalid';
 const FIVE_MINUTES = 5 * 60_000;
@@ -22,11 +23,20 @@ export function downloadAttachment(app: App, call: Call): Reply {
     const why = att.kind === 'external' ? 'the attachment is an external URL' : 'the provider attachment is still being fetched';
     return fail(422, 'attachments.not_downloadable', `${why}; the message metadata stays available`);
   }
+  if (f.has('download-file-bytes')) return raw(200, att.contentType, fileBytes(att));
   const expiresAt = app.clock() + (f.has('attachment-expiry-long') ? ONE_HOUR : FIVE_MINUTES);
   const expires = Math.ceil(expiresAt / 1000);
   const path = `/a/${att.fileId}`;
   const url = `${FILES_ORIGIN}${path}?expires=${expires}&signature=${app.signUrl(path, expires)}`;
   return json(200, {
-    url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType, sizeBytes: att.sizeBytes,
+    url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType,
+    sizeBytes: f.has('descriptor-size-string') ? String(att.sizeBytes) : att.sizeBytes,
   });
+}
+
+/** Stand-in contents of a stored file (the reference server keeps no files): a PDF header and padding. */
+function fileBytes(att: AttachmentRecord): Buffer {
+  const out = Buffer.alloc(att.sizeBytes, 0x20);
+  out.write('%PDF-1.4\n');
+  return out;
 }

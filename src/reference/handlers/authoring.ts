@@ -16,7 +16,9 @@ const LENIENT_KEY_PATTERN = /^[^]{8,}$/;
 function render(app: App, c: CollectionRecord): Record<string, unknown> {
   let count = 0;
   for (const a of app.store.articles) if (a.collectionId === c.id) count++;
-  return collectionObject(c, count);
+  const out = collectionObject(c, count);
+  if (app.faults.has('collection-translations-omitted') && c.translations.length === 0) delete out.translations;
+  return out;
 }
 
 /** GET /authoring/collections/{id}: lets a client read the revision before updating (reference addition). */
@@ -60,7 +62,7 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   if (locale === c.defaultLocale) {
     c.name = name;
     c.slug = slug;
-    if (description !== undefined) c.description = description;
+    if (description !== undefined && !f.has('collection-description-ignored')) c.description = description;
   } else {
     const t = c.translations.find((x) => x.locale === locale);
     if (t) {

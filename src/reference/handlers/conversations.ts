@@ -19,7 +19,7 @@ export function assignConversation(app: App, call: Call): Promise<Reply> | Reply
     const conv = app.store.conversations.get(call.params[0]!);
     if (!conv) return notFound('no such conversation');
     const { assignee, team } = body;
-    if (assignee === undefined && team === undefined) return invalid('at least one of assignee or team is required');
+    if (assignee === undefined && team === undefined && !app.faults.has('assign-empty-accepted')) return invalid('at least one of assignee or team is required');
     if (assignee !== undefined && (!assignee || typeof assignee !== 'object' || Array.isArray(assignee) || typeof (assignee as { id?: unknown }).id !== 'string')) {
       return invalid('assignee must be an object with a string id');
     }
@@ -55,7 +55,8 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
     if (def.type === 'active' && !f.has('resolve-active-accepted')) {
       return fail(422, 'conversations.invalid_resolution_status', `"${status}" is an active-type status; resolve needs a completed-type one`);
     }
-    conv.status = status;
+    // resolve-custom-completed-default: only the well-known completed keys are honoured, others fall back
+    conv.status = f.has('resolve-custom-completed-default') && status !== 'resolved' && status !== 'closed' ? DEFAULT_COMPLETED_STATUS : status;
     return touched(app, conv);
   });
 }

@@ -1,12 +1,13 @@
 /** GET /customers (4.4) and DELETE /customers/{id} (4.5). */
 import type { App, Call } from '../app.js';
 import type { CustomerRecord } from '../records.js';
-import { customerJson } from '../render.js';
-import { empty, invalid, jsonText, notFound, type Reply } from '../reply.js';
+import { customerJson, customerObject } from '../render.js';
+import { empty, invalid, json, jsonText, notFound, type Reply } from '../reply.js';
 import { pageLimit } from './input.js';
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
+const NO_CUSTOMERS: readonly CustomerRecord[] = [];
 
 interface KeysetPos {
   t: number;
@@ -22,7 +23,7 @@ export function listCustomers(app: App, call: Call): Reply {
   const q = call.query;
   const limit = pageLimit(q.get('limit'), f.has('limit-default-20') ? 20 : 25, f.has('limit-unbounded') ? 100_000 : 100);
   if (!limit.ok) return limit.reply;
-  const externalId = q.get('externalId');
+  const externalId = q.get(f.has('external-id-ignored') ? 'external_id' : 'externalId');
   const search = q.get('q');
   const idType = q.get('identityType');
   const idValue = q.get('identityIdentifier');
@@ -31,7 +32,7 @@ export function listCustomers(app: App, call: Call): Reply {
   }
   const matches = customerFilter(app, { externalId, search, idType, idValue });
   const binding = JSON.stringify([externalId, search, idType, idValue]);
-  const cursor = q.get('cursor');
+  const cursor = f.has('cursor-raw-query') ? rawParam(call.rawQuery, 'cursor') : q.get('cursor');
   const offsets = f.has('cursor-offset');
   let start = 0;
   let skip = 0;
@@ -45,7 +46,8 @@ export function listCustomers(app: App, call: Call): Reply {
   const baseOffset = skip;
   const identity = idValue !== null;
   const want = identity ? 1 : limit.value;
-  const order = app.store.customerOrder;
+  // legacy-test-isolated: the dataset is picked by key mode, and test mode has its own (empty) one
+  const order = f.has('legacy-test-isolated') && call.conn.mode === 'test' ? NO_CUSTOMERS : app.store.customerOrder;
   const page: CustomerRecord[] = [];
   let more = false;
   for (let i = start; i < order.length; i++) {
@@ -63,8 +65,11 @@ export function listCustomers(app: App, call: Call): Reply {
   }
   let next: string | null = null;
   if (more) {
-    const last = page[page.length - 1]!;
-    next = app.cursors.sign('customers', binding, offsets ? { o: baseOffset + page.length } : { t: last.createdAt, i: last.id });
+    // cursor-overlap: an off-by-one marks the second-to-last item, so the next page repeats the last one
+    const at = f.has('cursor-overlap') && page.length > 1 ? page.length - 2 : page.length - 1;
+    const last = page[at]!;
+    const pos = offsets ? { o: baseOffset + at + 1 } : { t: last.createdAt, i: last.id };
+    next = f.has('cursor-raw-query') ? app.cursors.signStandard('customers', binding, pos) : app.cursors.sign('customers', binding, pos);
   }
   const hasMore = more || (f.has('has-more-stale') && page.length > 0);
   // assembled from cached bytes: building and encoding one big string per page costs more than the rest
@@ -75,6 +80,12 @@ export function listCustomers(app: App, call: Call): Reply {
   }
   parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}'));
   return jsonText(200, Buffer.concat(parts));
+}
+
+/** A query parameter as it appears in the raw query string, not percent-decoded (the cursor-raw-query bug). */
+function rawParam(raw: string, name: string): string | null {
+  for (const part of raw.split('&')) if (part.startsWith(name + '=')) return part.slice(name.length + 1);
+  return null;
 }
 
 interface CustomerQuery {
@@ -109,13 +120,18 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
 export function deleteCustomer(app: App, call: Call): Reply {
   const c = app.store.customers.get(call.params[0]!);
   if (!c) return notFound('no such customer');
-  if (c.deletedAt !== null) return app.faults.has('delete-not-idempotent') ? notFound('no such customer') : empty(204);
+  if (c.deletedAt !== null) return app.faults.has('delete-not-idempotent') ? notFound('no such customer') : deleted(app, c);
   if (app.faults.has('delete-hard')) {
     app.store.removeCustomer(c);
-    return empty(204);
+    return deleted(app, c);
   }
   c.deletedAt = app.clock();
   c.updatedAt = c.deletedAt;
   c.json = undefined;
-  return empty(204);
+  return deleted(app, c);
+}
+
+/** The answer to a successful delete: 204 without a body. */
+function deleted(app: App, c: CustomerRecord): Reply {
+  return app.faults.has('delete-200-body') ? json(200, { data: customerObject(c, app.faults) }) : empty(204);
 }

@@ -5,17 +5,21 @@ import { runConformance, type ConformanceOutcome } from '../../../src/conformanc
 
 /** Faults (by: conformance | both) that this area's suites must catch, by suite. */
 export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
-  auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write'],
-  errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'unknown-status-code'],
+  auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write',
+    'auth-missing-anonymous', 'legacy-test-isolated', 'workspace-header-required'],
+  errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'error-codes-upper-case', 'unknown-status-code'],
   pagination: [
     'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',
-    'search-skips-company', 'identity-single-param', 'articles-has-more',
+    'search-skips-company', 'identity-single-param', 'articles-has-more', 'cursor-overlap', 'cursor-raw-query', 'external-id-ignored',
   ],
   limits: [
     'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
     'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
   ],
-  shapes: ['conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires'],
+  shapes: [
+    'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',
+    'collection-translations-omitted', 'me-text-plain', 'statuses-display-keys', 'priorities-drop-last',
+  ],
 };
 
 /** One reference server for a test file; faults are switched per run. */

@@ -1,0 +1,108 @@
+/**
+ * Every check of every suite, with the reference-server fault that must make it fail. A check added
+ * without a row here fails test/conformance/every-check.test.ts, so each check is proven to catch the bug
+ * it exists for (the clean-server tests prove the other half: that it passes when nothing is wrong).
+ * Several checks may share a fault where one bug breaks the behaviour each of them checks. A list means the
+ * check's bug only shows when those faults are on together (see the row).
+ */
+import type { FaultName } from '../../src/reference/index.js';
+
+export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultName[]>> = {
+  // auth
+  'auth.missing-header': 'auth-missing-anonymous',
+  'auth.wrong-scheme': 'auth-scheme-lenient',
+  'auth.bad-key': 'auth-bad-key-403',
+  'auth.expired': 'auth-expired-accepted',
+  'auth.revoked': 'auth-revoked-accepted',
+  'auth.prefixes': 'auth-legacy-prefix-rejected',
+  'auth.legacy-same-data': 'legacy-test-isolated',
+  'auth.no-workspace-header': 'workspace-header-required',
+  'auth.scope-write': 'readonly-can-write',
+  'auth.scope-attachments': 'attachments-single-scope',
+  // pagination
+  'pagination.limit-bounds': 'limit-unbounded',
+  'pagination.traversal': 'cursor-overlap',
+  'pagination.stable-under-writes': 'cursor-offset',
+  'pagination.has-more': 'has-more-stale',
+  'pagination.tampered-cursor': 'cursor-lenient',
+  'pagination.foreign-cursor': 'cursor-unbound-filter',
+  'pagination.cursor-url-encoding': 'cursor-raw-query',
+  'pagination.search': 'search-case-sensitive',
+  'pagination.external-id': 'external-id-ignored',
+  'pagination.identity': 'identity-single-param',
+  'pagination.articles': 'articles-has-more',
+  // shapes
+  'shapes.conversation': 'conversation-omits-nulls',
+  'shapes.customer': 'customer-count-string',
+  'shapes.turn': 'turn-missing-expires',
+  'shapes.session': 'session-title-null',
+  'shapes.descriptor': 'descriptor-size-string',
+  'shapes.collection': 'collection-translations-omitted',
+  'shapes.me': 'me-text-plain',
+  'shapes.statuses': 'statuses-display-keys',
+  'shapes.priorities': 'priorities-drop-last',
+  // errors
+  'errors.envelope': 'error-envelope-flat',
+  'errors.request-id-header': 'request-id-missing-on-success',
+  'errors.request-id-matches': 'request-id-mismatch',
+  'errors.codes-spelled': 'error-codes-upper-case',
+  'errors.route-not-found': 'not-found-code',
+  'errors.unknown-status': 'unknown-status-code',
+  // idempotency
+  'idempotency.assign.replay': 'idempotency-double-effect',
+  'idempotency.resolve.replay': 'idempotency-double-effect',
+  'idempotency.assign.conflict': 'idempotency-ignores-body',
+  'idempotency.resolve.conflict': 'idempotency-ignores-body',
+  'idempotency.key-length': 'idempotency-key-length',
+  'idempotency.model': 'idempotency-double-effect',
+  'idempotency.concurrent.assign': 'idempotency-race',
+  // A racing duplicate of a collection update is refused by the expectedRevision guard (409), so the race
+  // only takes a second effect where the guard is broken too.
+  'idempotency.concurrent.collection': ['idempotency-race', 'collection-stale-accepted'],
+  'idempotency.per-connection': 'idempotency-cross-connection',
+  // status
+  'status.resolve.default': 'resolve-default-closed',
+  'status.resolve.completed-keys': 'resolve-custom-completed-default',
+  'status.resolve.active-keys': 'resolve-active-accepted',
+  'status.assign.model': 'assign-reopens',
+  'status.assign.sets-and-clears': 'assign-empty-team-kept',
+  'status.assign.body-required': 'assign-empty-accepted',
+  // customers
+  'customers.delete.status': 'delete-200-body',
+  'customers.delete.idempotent': 'delete-not-idempotent',
+  'customers.delete.unlisted': 'soft-delete-listed',
+  'customers.delete.history': 'delete-hard',
+  // attachments
+  'attachments.descriptor.json': 'download-file-bytes',
+  'attachments.expiry': 'attachment-expiry-long',
+  'attachments.unavailable': 'attachment-external-200',
+  'attachments.deleted': 'attachment-deleted-downloadable',
+  'attachments.scopes': 'attachments-single-scope',
+  // assistant
+  'assistant.receipt.shape': 'receipt-undo-pending',
+  'assistant.turn.completed-answer': 'turn-answer-dropped',
+  'assistant.cancel.pending': 'cancel-not-persisted',
+  'assistant.cancel.repeat': 'cancel-repeat-409',
+  'assistant.cancel.completed': 'cancel-completed-200',
+  'assistant.owner-only': 'chat-ownership-leak',
+  'assistant.admin-only': 'chat-member-allowed',
+  'assistant.sessions.max-100': 'sessions-unbounded',
+  'assistant.sessions.order': 'sessions-oldest-first',
+  'assistant.sessions.archived': 'sessions-archived-hidden',
+  'assistant.sessions.no-pagination': 'sessions-paginated',
+  // helpcenter
+  'helpcenter.revision-advances': 'collection-revision-static',
+  'helpcenter.expected-revision': 'collection-stale-accepted',
+  'helpcenter.replaces': 'collection-description-ignored',
+  'helpcenter.body-limit': 'write-body-limit-ignored',
+  'helpcenter.delegation': 'collection-undelegated',
+  'helpcenter.idempotency.replay': 'idempotency-double-effect',
+  'helpcenter.idempotency.conflict': 'idempotency-ignores-body',
+  'helpcenter.idempotency.key-pattern': 'collection-key-pattern-lenient',
+  // limits
+  'limits.read-body': 'body-limit-ignored',
+  'limits.write-body': 'write-body-limit-ignored',
+  'limits.headers': 'ratelimit-headers-missing-on-errors',
+  'limits.remaining-decreases': 'ratelimit-remaining-stuck',
+  'limits.429': 'ratelimit-no-retry-after',
+};

@@ -32,6 +32,7 @@ export const FAULTS = {
   'not-found-code': { description: 'unknown routes answer 404 with code "not_found"', catches: '7.route.not-found', by: 'conformance' },
   'error-envelope-flat': { description: 'errors are { code, message } without the envelope', catches: '7.error.envelope', by: 'conformance' },
   'error-codes-upper-case': { description: 'error codes are sent as upper-case constants ("ROUTE_NOT_FOUND")', catches: '7.error.envelope', by: 'conformance' },
+  'request-ids-unprefixed': { description: 'request ids are bare UUIDs without req_ (in X-Request-Id and error.requestId alike)', catches: '2.id-prefixes', by: 'conformance' },
   'unknown-status-code': { description: 'resolve with an undefined status key answers conversations.invalid_resolution_status', catches: '7.unknown-status', by: 'conformance' },
   // pagination and cursors
   'cursor-lenient': { description: 'a tampered cursor is accepted (treated as the first page)', catches: '4.4.cursor.tampered', by: 'conformance' },
@@ -65,6 +66,8 @@ export const FAULTS = {
   'conversation-omits-nulls': { description: 'conversation keys with null values are omitted', catches: '2.conversation.shape', by: 'conformance' },
   'customer-count-string': { description: 'customer conversationCount is a string', catches: '2.customer.shape', by: 'conformance' },
   'turn-missing-expires': { description: 'chat turns lack expiresAt', catches: '2.turn.shape', by: 'conformance' },
+  'timestamps-no-offset': { description: 'customer createdAt/updatedAt are rendered without a zone offset ("2026-11-20T10:00:00")', catches: '2.datetime', by: 'conformance' },
+  'conversation-status-label': { description: 'assign and resolve answer the status as its display name ("Resolved")', catches: '2.conversation.key-pattern', by: 'conformance' },
   'session-title-null': { description: 'archived chat sessions are listed with title null', catches: '2.session.shape', by: 'conformance' },
   'descriptor-size-string': { description: 'download descriptors carry sizeBytes as a string', catches: '2.descriptor.shape', by: 'conformance' },
   'collection-translations-omitted': { description: 'a collection without translations omits the translations key', catches: '2.collection.shape', by: 'conformance' },
@@ -90,6 +93,7 @@ export const FAULTS = {
   'sessions-paginated': { description: 'the sessions list carries hasMore and nextCursor', catches: '4.3.sessions.no-pagination', by: 'conformance' },
   'receipt-undo-pending': { description: 'action receipts report undo.status "pending"', catches: '2.receipt.shape', by: 'conformance' },
   'turn-answer-dropped': { description: 'completed turns are served without their answer', catches: '3.turn.completed-has-answer', by: 'conformance' },
+  'turn-unwrapped': { description: 'GET of a chat turn answers the bare turn without the { data } envelope', catches: '4.1.turn.get', by: 'conformance' },
   'cancel-not-persisted': { description: 'cancel of a pending turn answers 200 cancelled but the turn stays pending', catches: '3.turn.cancel-pending', by: 'conformance' },
   // help center
   'collection-stale-accepted': { description: 'a stale expectedRevision is accepted', catches: '4.9.collection.expected-revision', by: 'conformance' },

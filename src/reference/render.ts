@@ -9,6 +9,8 @@ import type {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+/** timestamps-no-offset: a local date-time formatter that drops the zone ("2026-11-20T10:00:00"). */
+const noOffset = (ms: number): string => iso(ms).slice(0, 19);
 
 /** The customer as a plain object (list item shape). */
 export function customerObject(c: CustomerRecord, faults: FaultSet): Record<string, unknown> {
@@ -16,15 +18,17 @@ export function customerObject(c: CustomerRecord, faults: FaultSet): Record<stri
     id: c.id, externalId: c.externalId, name: c.name, email: c.email, phone: c.phone, company: c.company,
     language: c.language, timezone: c.timezone, avatarUrl: c.avatarUrl, claimedEmail: c.claimedEmail,
     emailStatus: c.emailStatus, lastActiveChannel: c.lastActiveChannel, firstContactAt: isoOrNull(c.firstContactAt),
-    lastSeenAt: isoOrNull(c.lastSeenAt), tags: c.tags, metadata: c.metadata, createdAt: iso(c.createdAt),
-    updatedAt: iso(c.updatedAt),
+    lastSeenAt: isoOrNull(c.lastSeenAt), tags: c.tags, metadata: c.metadata,
+    createdAt: faults.has('timestamps-no-offset') ? noOffset(c.createdAt) : iso(c.createdAt),
+    updatedAt: faults.has('timestamps-no-offset') ? noOffset(c.updatedAt) : iso(c.updatedAt),
     conversationCount: faults.has('customer-count-string') ? String(c.conversationCount) : c.conversationCount,
   };
 }
 
 /** The customer as JSON bytes, cached on the record (lists render the same customers again and again). */
 export function customerJson(c: CustomerRecord, faults: FaultSet): Buffer {
-  if (faults.has('customer-count-string')) return Buffer.from(JSON.stringify(customerObject(c, faults)));
+  // the cache holds the clean rendering only
+  if (faults.has('customer-count-string') || faults.has('timestamps-no-offset')) return Buffer.from(JSON.stringify(customerObject(c, faults)));
   return (c.json ??= Buffer.from(JSON.stringify(customerObject(c, faults))));
 }
 

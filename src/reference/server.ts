@@ -52,7 +52,18 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
 }
 
 function newRequestId(app: App): string {
+  // request-ids-unprefixed: bare UUIDs (the same id still goes into the header and error.requestId)
+  if (app.faults.has('request-ids-unprefixed')) return uuid(app.requestIds);
   return 'req_' + app.requestIds.token(20);
+}
+
+/** A version-4-shaped UUID from the seeded request-id stream. */
+function uuid(prng: App['requestIds']): string {
+  const hex = Array.from({ length: 32 }, () => prng.int(16).toString(16));
+  hex[12] = '4';
+  hex[16] = (8 + prng.int(4)).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false) {

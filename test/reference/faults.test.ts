@@ -67,6 +67,12 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     return r.json?.error?.requestId !== r.headers['x-request-id'];
   },
   'request-id-missing-on-success': async () => (await h.api('/me')).headers['x-request-id'] === undefined,
+  'request-ids-unprefixed': async () => {
+    const ok = await h.api('/me');
+    const err = await h.api('/nothing');
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    return uuid.test(String(ok.headers['x-request-id'])) && uuid.test(String(err.headers['x-request-id'])) && err.json.error.requestId === err.headers['x-request-id'];
+  },
   'not-found-code': async () => (await h.api('/nothing')).json.error.code === 'not_found',
   'error-envelope-flat': async () => (await h.api('/nothing')).json.error === undefined,
   'error-codes-upper-case': async () => (await h.api('/nothing')).json.error.code === 'ROUTE_NOT_FOUND',
@@ -159,6 +165,20 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'conversation-omits-nulls': async () => !('externalId' in (await h.fx(`/conversations/${await conv()}`)).json.data),
   'customer-count-string': async () => typeof (await h.api('/customers?limit=1')).json.data[0].conversationCount === 'string',
   'turn-missing-expires': async () => (await h.api(await turn('completed'))).json.data.expiresAt === undefined,
+  'timestamps-no-offset': async () => {
+    const c = (await h.api('/customers?limit=1')).json.data[0];
+    return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(c.createdAt) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(c.updatedAt);
+  },
+  'conversation-status-label': async () => {
+    const c = await conv();
+    const assigned = (await h.api(`/conversations/${c}/assign`, { method: 'POST', json: { team: 'a' } })).json.status;
+    const resolved = (await h.api(`/conversations/${c}/resolve`, { method: 'POST', json: {} })).json.status;
+    return assigned === 'Open' && resolved === 'Resolved';
+  },
+  'turn-unwrapped': async () => {
+    const body = (await h.api(await turn('completed'))).json;
+    return body.data === undefined && typeof body.id === 'string' && typeof body.expiresAt === 'string';
+  },
   'session-title-null': async () => {
     const c = await conv();
     await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', archived: true });

@@ -31,7 +31,8 @@ function findTurn(app: App, call: Call): Found {
 export function getTurn(app: App, call: Call): Reply {
   const found = findTurn(app, call);
   if (!found.ok) return found.reply;
-  return json(200, { data: turnObject(found.turn, app.faults) });
+  const turn = turnObject(found.turn, app.faults);
+  return json(200, app.faults.has('turn-unwrapped') ? turn : { data: turn });
 }
 
 /** POST …/turns/{turnId}/cancel: pending → cancelled; repeats are safe; completed → 409. */

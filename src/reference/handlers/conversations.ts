@@ -64,7 +64,10 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
 function touched(app: App, conv: ConversationRecord): Reply {
   conv.updatedAt = app.clock();
   conv.mutations++;
-  return json(200, conversationObject(conv, app.faults));
+  const out = conversationObject(conv, app.faults);
+  // conversation-status-label: the answer shows the status's display name instead of its key
+  if (app.faults.has('conversation-status-label')) out.status = app.store.statuses.get(conv.status)?.name ?? conv.status;
+  return json(200, out);
 }
 
 /** Parses the body and runs the operation under its Idempotency-Key (optional, 8..255 characters). */

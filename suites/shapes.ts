@@ -1,9 +1,13 @@
 /**
  * Resource shapes (spec part 2 and 4.10): conversations from assign/resolve keep every key, and customers,
- * turns, sessions, download descriptors, collections, /me, /statuses and /priorities fit the model.
+ * turns, sessions, download descriptors, collections, /me, /statuses and /priorities fit the model. A shape
+ * failure is reported under the narrowest clause it breaks (2.datetime, 2.conversation.key-pattern,
+ * 4.1.turn.get; see checks/shape.ts); ids and request ids carry their prefixes (2.id-prefixes, assumed).
  */
 import fc from 'fast-check';
-import { checkBodyShape } from '../src/checks/shape.js';
+import { checkBodyShape, checkDataEnvelope } from '../src/checks/shape.js';
+import { checkIdPrefixes, conversationIdsOf, customerPageIdsOf, requestIdsOf, type FoundId } from '../src/checks/id-prefixes.js';
+import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
 import { bodyObject, describeAnswer, fromViolation, Tally } from '../src/conformance/expect.js';
@@ -83,7 +87,7 @@ export default defineSuite({
     {
       id: 'shapes.turn',
       clause: '2.turn.shape',
-      title: 'Pending and completed chat turns fit the model',
+      title: 'GET of a pending and a completed chat turn answers 200 { data: <turn> } (4.1.turn.get) with a turn that fits the model',
       needs: { fixtures: true },
       async run(ctx) {
         const t = new Tally();
@@ -92,7 +96,7 @@ export default defineSuite({
         for (const state of ['pending', 'completed'] as const) {
           const turn = await ctx.fixtures!.createTurn({ sessionId: session.id, owner: 'admin', state });
           const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(session.id)}/turns/${encodeURIComponent(turn.id)}` });
-          const v = checkBodyShape(x, TurnEnvelope, '2.turn.shape', `a ${state} turn in { data }`);
+          const v = checkDataEnvelope(x, TurnEnvelope, '4.1.turn.get', '2.turn.shape', `a ${state} turn`);
           t.add(v ? fromViolation(v, [x]) : undefined);
         }
         return t.outcome();
@@ -143,6 +147,30 @@ export default defineSuite({
         });
         const v = checkBodyShape(x, Collection, '2.collection.shape', 'a collection');
         t.add(v ? fromViolation(v, [x]) : undefined);
+        return t.outcome();
+      },
+    },
+    {
+      id: 'shapes.id-prefixes',
+      clause: '2.id-prefixes',
+      title: 'Ids carry the prefixes of part 2: customers cus_, conversations conv_, channel identities cid_, request ids req_',
+      async run(ctx) {
+        const t = new Tally();
+        const look = (x: Exchange, ids: FoundId[]) => {
+          const v = checkIdPrefixes([...ids, ...requestIdsOf(x)]);
+          t.add(v ? fromViolation(v, [x]) : undefined);
+        };
+        const page = await ctx.send({ method: 'GET', path: '/customers', query: { limit: 100 } });
+        look(page, page.response?.status === 200 ? customerPageIdsOf(page.response.json) : []);
+        // A conversation is only answered by assign/resolve (the spec shows no read), so this part needs writes.
+        if (ctx.fixtures && ctx.target.allowWrites) {
+          const conv = await ctx.fixtures.createConversation({ subject: 'spgate id prefixes' });
+          const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(conv.id)}/assign`, json: { team: 'spgate' } });
+          look(x, x.response?.status === 200 ? conversationIdsOf(x.response.json) : []);
+        }
+        // An error answer: its X-Request-Id and error.requestId.
+        const miss = await ctx.send({ method: 'GET', path: '/spgate-no-such-route' });
+        look(miss, []);
         return t.outcome();
       },
     },

@@ -3,6 +3,7 @@ export * from './envelope.js';
 export * from './response-headers.js';
 export * from './ratelimit-sequence.js';
 export * from './shape.js';
+export * from './id-prefixes.js';
 
 import type { Exchange } from '../client/exchange.js';
 import type { ClauseViolation } from './envelope.js';

@@ -5,6 +5,8 @@
  * its raw string on the side, so verification and the analyzer still see exactly what the server sent.
  */
 
+import type { RateLimitSample } from '../ratelimit/sample.js';
+
 /** Header slots of a sample, in the order of the int column. */
 export const H_LIMIT = 0;
 export const H_REMAINING = 1;
@@ -14,7 +16,8 @@ export const H_RETRY_AFTER = 3;
 const ABSENT = -1;
 const RAW = -2;
 
-export interface SampleInput {
+/** One response as the engines hand it over: the analyzer's raw header fields plus the engine's own. */
+export interface SampleInput extends Pick<RateLimitSample, 'limit' | 'remaining' | 'reset' | 'retryAfter' | 'requestId' | 'errorCode'> {
   route: number;
   /** ms since start when the request should have gone out (open model); NaN in the closed model. */
   intended: number;
@@ -22,12 +25,6 @@ export interface SampleInput {
   received: number;
   /** 0 for a transport failure. */
   status: number;
-  limit?: string;
-  remaining?: string;
-  reset?: string;
-  retryAfter?: string;
-  requestId?: string;
-  errorCode?: string;
   error?: string;
 }
 

@@ -1,44 +1,24 @@
-/** A minimal /v1 server for engine tests: counts every request it receives and answers with rate-limit headers. */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+/** The shared recording server (test/support), with a target for it and a request count, for engine tests. */
 import { targetFromInput } from '../../../src/target/resolve.js';
 import type { Target, TargetFileInput } from '../../../src/target/schema.js';
+import { startRecordingServer } from '../../support/recording-server.js';
 
 export const SECRET = 'pk_test_counting_secret_0123456789';
 
 export interface CountingServer {
   target(extra?: Partial<TargetFileInput>): Target;
-  /** Requests received so far, and per second since the server started. */
+  /** Requests received so far (all paths, including the open model's warm-up outside /v1). */
   count(): number;
   close(): Promise<void>;
 }
 
 /** Starts the server on a loopback ephemeral port. */
 export async function startCountingServer(): Promise<CountingServer> {
-  let n = 0;
-  const server: Server = createServer((req, res) => {
-    n++;
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'ratelimit-limit': '100000',
-        'ratelimit-remaining': '99999',
-        'ratelimit-reset': '5',
-        'x-request-id': `req_${n}`,
-      });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const srv = await startRecordingServer();
   return {
     target: (extra = {}) =>
-      targetFromInput({ baseUrl: `http://127.0.0.1:${port}/v1`, keys: { admin: { key: SECRET } }, allowWrites: true, fixtures: { ids: { conversationId: 'conv_1' } }, ...extra }, 'test'),
-    count: () => n,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+      targetFromInput({ baseUrl: srv.url, keys: { admin: { key: SECRET } }, allowWrites: true, fixtures: { ids: { conversationId: 'conv_1' } }, ...extra }, 'test'),
+    count: () => srv.requests.length,
+    close: () => srv.close(),
   };
 }

@@ -2,20 +2,14 @@
  * Turns what the client saw into an Exchange. This is the one place exchanges are created, and it redacts
  * everything on the way in: after this function no code holds an unredacted copy of a recorded call.
  */
-import type { ClientError, Exchange, ExchangeTimings } from './exchange.js';
+import type { ClientError, Exchange, ExchangeRequest, ExchangeTimings } from './exchange.js';
 import type { Redactor } from './redact.js';
 
 /** How much of a body an Exchange keeps; bodyBytes still reports the full size. */
 export const RECORDED_BODY_CHARS = 8 * 1024;
 
-export interface RawRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  bodyBytes: number;
-  keyRole?: string;
-}
+/** The request as sent: the same fields as the recorded one, before redaction. */
+export type RawRequest = ExchangeRequest;
 
 export interface RawResponse {
   status: number;

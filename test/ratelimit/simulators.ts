@@ -5,6 +5,7 @@
  */
 import type { RateLimitSample } from '../../src/ratelimit/sample.js';
 import type { RouteClass } from '../../src/results/schema.js';
+import { prng } from '../support/prng.js';
 
 export type LimiterModel = 'fixed' | 'sliding' | 'bucket';
 export type Bug =
@@ -43,18 +44,6 @@ interface Decision {
 
 interface Limiter {
   decide(now: number): Decision;
-}
-
-/** A small deterministic PRNG (mulberry32), so a failing case replays from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function fixedWindow(o: SimOptions): Limiter {

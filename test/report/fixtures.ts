@@ -9,21 +9,10 @@ import { buildResults } from '../../src/results/build.js';
 import type { CheckResult, LatencySummary, ProfileResult, Results, TimelinePoint } from '../../src/results/schema.js';
 import type { Finding } from '../../src/checks/finding.js';
 import type { Exchange } from '../../src/client/exchange.js';
+import { prng } from '../support/prng.js';
 
 export const HOSTILE = '</script><img src=x onerror=alert(1)>';
 export const HOSTILE_2 = `"'><svg onload=alert(2)>&amp;\u0007|*_[x](javascript:alert(3))`;
-
-/** Deterministic PRNG (mulberry32) so fixtures are stable across runs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function exchange(id: string, status: number, body: string, extraHeaders: Record<string, string> = {}): Exchange {
   return {
@@ -144,7 +133,7 @@ export interface FixtureOptions {
 
 /** A realistic Results document for reporter tests. */
 export function makeResults(opts: FixtureOptions = {}): Results {
-  const rand = rng(opts.seed ?? 7);
+  const rand = prng(opts.seed ?? 7);
   const statuses: CheckResult['status'][] = opts.clean ? ['passed', 'passed', 'skipped'] : ['passed', 'failed', 'warned', 'skipped', 'error', 'passed'];
   const checks: CheckResult[] = [];
   const findings: Finding[] = [];

@@ -1,4 +1,4 @@
-/** Every fault the auth suite is responsible for produces a finding with the fault's clause. */
+/** Every fault the runner's five suites are responsible for produces a finding with the fault's clause. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/faults.js';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
@@ -12,10 +12,10 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('auth suite catches its faults', () => {
-  for (const fault of FAULTS_BY_SUITE['auth']!) {
+describe.each(['auth', 'errors', 'limits', 'pagination', 'shapes'])('%s suite catches its faults', (suite) => {
+  for (const fault of FAULTS_BY_SUITE[suite]!) {
     it(`${fault} → ${FAULTS[fault].catches}`, async () => {
-      const out = await runWith(server, [fault], ['auth']);
+      const out = await runWith(server, [fault], [suite]);
       expect(out.findings.map((f) => f.clause)).toContain(FAULTS[fault].catches);
       expect(out.checks.filter((c) => c.status === 'error')).toEqual([]);
     });

@@ -9,9 +9,8 @@ import { loadProfile } from '../load/profile.js';
 import { planProfile } from '../load/plan.js';
 import { conformancePlanLines, planConformance } from '../plan/conformance.js';
 import { loadPlanLines } from '../plan/load.js';
-import { startReferenceServer } from '../reference/index.js';
 import { EMBEDDED_DURATIONS, RUN_PROFILES, writeSkipReason } from '../run/phases.js';
-import { loadTarget, targetFromInput } from '../target/load.js';
+import { openTarget, type TargetOptions } from './session.js';
 import type { Target } from '../target/schema.js';
 
 /** The heading every dry run starts with. */
@@ -31,26 +30,18 @@ export function loadDryRun(target: Target, profile: Profile, durationOverride?: 
   return [dryRunHeading(target), ...loadPlanLines(planProfile(profile, target, durationOverride), target)];
 }
 
-export interface RunDryRunOptions {
-  targetFile?: string;
-  baseUrl?: string;
+export interface RunDryRunOptions extends TargetOptions {
   seed: number;
   runs: number;
 }
 
 /** Lines of a `spgate run` dry run: the conformance phase, then each load phase as the pipeline would run it. */
 export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
-  let target: Target;
   const embedded = opts.targetFile === undefined;
-  if (opts.targetFile !== undefined) target = await loadTarget(opts.targetFile, { baseUrlOverride: opts.baseUrl });
-  else {
-    const server = await startReferenceServer({ port: 0, seed: opts.seed });
-    try {
-      target = targetFromInput(server.target, 'embedded', { baseUrlOverride: opts.baseUrl });
-    } finally {
-      await server.close();
-    }
-  }
+  // The embedded server is started only to learn its target description; nothing is sent to it.
+  const opened = await openTarget(opts);
+  await opened.close();
+  const target = opened.target;
   const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];
   out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed)).join('\n'));
   RUN_PROFILES.forEach((name, i) => {

@@ -1,16 +1,38 @@
 /**
- * What `conformance` and `load` share around their runner: the target (a target file, or the embedded
- * reference server), abort on SIGINT/SIGTERM, and writing the results document and reports.
+ * What every command shares around its runner: the target (a target file, or the embedded reference server
+ * started with the run's seed), abort on SIGINT/SIGTERM, and writing the results document and reports.
+ * Commands normalise their target options here once, so a --base-url or a seed reaches every phase alike.
  */
 import { join } from 'node:path';
 import { loadTarget } from '../target/load.js';
 import { normaliseBaseUrl, targetFromInput } from '../target/resolve.js';
 import type { Target } from '../target/schema.js';
-import { startReferenceServer } from '../reference/index.js';
+import { startReferenceServer, type ReferenceServerOptions } from '../reference/index.js';
 import { writeResults } from '../results/io.js';
 import type { Results } from '../results/schema.js';
 import { renderReports } from '../report/index.js';
 import { printRenderSummary } from './render-summary.js';
+
+/** Where a command's target comes from, normalised once from its arguments. */
+export interface TargetOptions {
+  /** Target file; the embedded reference server when absent. */
+  targetFile?: string;
+  /** --base-url: replaces the file's (or the embedded server's) base URL. */
+  baseUrl?: string;
+  /** Seed of the embedded server (ids, keys, cursor secret), so a printed re-run meets the same state. */
+  seed?: number;
+  /** Further options of the embedded server (budgets of a load phase, ...). */
+  server?: Omit<ReferenceServerOptions, 'port' | 'seed'>;
+}
+
+/** The target options of parsed CLI arguments (`--target`, `--base-url`), plus what the command adds. */
+export function targetOptions(args: Record<string, unknown>, extra: Omit<TargetOptions, 'targetFile' | 'baseUrl'> = {}): TargetOptions {
+  return {
+    ...(typeof args.target === 'string' ? { targetFile: args.target } : {}),
+    ...(args.baseUrl !== undefined ? { baseUrl: String(args.baseUrl) } : {}),
+    ...extra,
+  };
+}
 
 export interface OpenTarget {
   target: Target;
@@ -18,20 +40,24 @@ export interface OpenTarget {
   close(): Promise<void>;
 }
 
-/** Loads the target file, or starts the embedded reference server on a loopback port; prints warnings once. */
-export async function openTarget(args: Record<string, unknown>): Promise<OpenTarget> {
-  const baseUrlOverride = args.baseUrl === undefined ? undefined : String(args.baseUrl);
+/** Loads the target file, or starts the embedded reference server on a loopback port. Prints nothing. */
+export async function openTarget(opts: TargetOptions): Promise<OpenTarget> {
   // Checked before the embedded server starts, so a bad override cannot leave it running.
-  if (baseUrlOverride !== undefined) normaliseBaseUrl(baseUrlOverride, '--base-url');
-  let opened: OpenTarget;
-  if (args.target !== undefined) {
-    opened = { target: await loadTarget(String(args.target), { baseUrlOverride }), close: async () => {} };
-  } else {
-    const server = await startReferenceServer({ port: 0 });
-    opened = { target: targetFromInput(server.target, 'embedded', { baseUrlOverride }), close: () => server.close() };
+  if (opts.baseUrl !== undefined) normaliseBaseUrl(opts.baseUrl, '--base-url');
+  const resolve = opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {};
+  if (opts.targetFile !== undefined) return { target: await loadTarget(opts.targetFile, resolve), close: async () => {} };
+  const server = await startReferenceServer({ ...opts.server, port: 0, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+  try {
+    return { target: targetFromInput(server.target, 'embedded', resolve), close: () => server.close() };
+  } catch (err) {
+    await server.close();
+    throw err;
   }
-  for (const w of opened.target.warnings) process.stderr.write(`warning: ${w}\n`);
-  return opened;
+}
+
+/** The target's warnings on stderr, one line each (once per command). */
+export function printTargetWarnings(target: Target): void {
+  for (const w of target.warnings) process.stderr.write(`warning: ${w}\n`);
 }
 
 export interface SignalAbort {
@@ -42,16 +68,21 @@ export interface SignalAbort {
   dispose(): void;
 }
 
-/** Turns the first SIGINT/SIGTERM into an abort of the run, so partial results can still be written. */
-export function abortOnSignals(): SignalAbort {
+/**
+ * Turns the first SIGINT/SIGTERM into an abort of the run, so partial results can still be written; a
+ * second one exits at once with code 3. `onFirst` lets a command say what happens.
+ */
+export function abortOnSignals(onFirst?: (sig: NodeJS.Signals) => void): SignalAbort {
   const controller = new AbortController();
   let reason: string | undefined;
   const onSignal = (sig: NodeJS.Signals): void => {
-    reason ??= `received ${sig}`;
-    controller.abort();
+    if (reason !== undefined) process.exit(3);
+    reason = `received ${sig}`;
+    onFirst?.(sig);
+    controller.abort(`interrupted by ${sig}`);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
     reason: () => reason,

@@ -37,7 +37,10 @@ export function toFinding(f: CheckFailure, fc: FindingContext): { finding: Findi
       seed: fc.seed,
       ...(f.path ? { path: f.path } : {}),
       curl: exchanges.flatMap((x) => toCurl(x, { baseUrl: fc.target.baseUrl })),
-      command: rerunCommand({ suite: fc.suite, seed: fc.seed, runs: fc.runs, targetSource: fc.target.source }),
+      command: rerunCommand({
+        suite: fc.suite, checkId: fc.check.id, seed: fc.seed, runs: fc.runs, targetSource: fc.target.source,
+        ...(fc.target.baseUrlOverride !== undefined ? { baseUrlOverride: fc.target.baseUrlOverride } : {}),
+      }),
     },
     source: fc.suite,
   };

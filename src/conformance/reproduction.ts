@@ -80,8 +80,25 @@ export function toCurl(x: Exchange, opts: { baseUrl?: string } = {}): string[] {
   return lines;
 }
 
-/** The spgate command that re-runs one suite with the same seed and number of runs. */
-export function rerunCommand(input: { suite: string; seed: number; runs: number; targetSource?: string }): string {
-  const target = input.targetSource && input.targetSource !== 'embedded' ? ` --target ${shellQuote(input.targetSource)}` : '';
-  return `spgate conformance${target} --suite ${input.suite} --seed ${input.seed} --runs ${input.runs}`;
+export interface RerunInput {
+  suite: string;
+  /** The check to re-run alone (its generated cases depend only on the seed and its id). */
+  checkId?: string;
+  seed: number;
+  runs: number;
+  /** Target.source: a file path, or "embedded" (then the seed also recreates the server's state). */
+  targetSource?: string;
+  /** The --base-url the run was aimed through, if any. */
+  baseUrlOverride?: string;
+}
+
+/** The spgate command that re-runs a check with every option that shaped the run (target, base URL, seed, runs). */
+export function rerunCommand(input: RerunInput): string {
+  const words = ['spgate', 'conformance'];
+  if (input.targetSource && input.targetSource !== 'embedded') words.push('--target', shellQuote(input.targetSource));
+  if (input.baseUrlOverride !== undefined) words.push('--base-url', shellQuote(input.baseUrlOverride));
+  words.push('--suite', shellQuote(input.suite));
+  if (input.checkId !== undefined) words.push('--check', shellQuote(input.checkId));
+  words.push('--seed', String(input.seed), '--runs', String(input.runs));
+  return words.join(' ');
 }

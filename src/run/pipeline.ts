@@ -8,21 +8,17 @@ import { runConformance } from '../conformance/run.js';
 import { SpgateError } from '../errors.js';
 import { loadProfile } from '../load/profile.js';
 import { runProfile } from '../load/run.js';
-import { startReferenceServer, type RunningReferenceServer } from '../reference/index.js';
 import { renderReports, type RenderSummary, type ReportFormat } from '../report/index.js';
 import { buildResults } from '../results/build.js';
 import { writeResults } from '../results/io.js';
 import type { CheckResult, FindingRecord, ProfileResult, Results } from '../results/schema.js';
-import { loadTarget, targetFromInput } from '../target/load.js';
+import { openTarget, type OpenTarget, type TargetOptions } from '../cli/session.js';
 import type { Target } from '../target/schema.js';
 import type { Progress } from '../cli/progress.js';
 import { createRunDir, linkLatest } from './output.js';
 import { EMBEDDED_DURATIONS, EMBEDDED_LOAD_BUDGETS, RUN_PROFILES, writeSkipReason } from './phases.js';
 
-export interface PipelineOptions {
-  /** Target file; the embedded reference server when absent. */
-  targetFile?: string;
-  baseUrl?: string;
+export interface PipelineOptions extends TargetOptions {
   seed: number;
   runs: number;
   /** Base output directory; the run writes <outBase>/<timestamp>/. */
@@ -52,7 +48,7 @@ type ConformanceOutcome = Awaited<ReturnType<typeof runConformance>>;
 export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcome> {
   const { progress, signal } = opts;
   const startedAt = new Date();
-  const servers: RunningReferenceServer[] = [];
+  const servers: OpenTarget[] = [];
   const secrets = new Set<string>();
   const notes: string[] = [];
   const errors: string[] = [];
@@ -69,13 +65,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
   let target: Target;
   const embedded = opts.targetFile === undefined;
   try {
-    if (opts.targetFile !== undefined) {
-      target = remember(await loadTarget(opts.targetFile, { baseUrlOverride: opts.baseUrl }));
-    } else {
-      const server = await startReferenceServer({ seed: opts.seed });
-      servers.push(server);
-      target = remember(targetFromInput(server.target, 'embedded', { baseUrlOverride: opts.baseUrl }));
-    }
+    const opened = await openTarget(opts);
+    servers.push(opened);
+    target = remember(opened.target);
     for (const w of target.warnings) progress.note(`warning: ${w}`);
 
     progress.phase('conformance');
@@ -110,10 +102,10 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
         continue;
       }
       let phaseTarget = target;
-      let server: RunningReferenceServer | undefined;
+      let server: OpenTarget | undefined;
       if (embedded) {
-        server = await startReferenceServer({ seed: opts.seed, budgets: EMBEDDED_LOAD_BUDGETS });
-        phaseTarget = remember(targetFromInput(server.target, 'embedded'));
+        server = await openTarget({ ...opts, server: { ...opts.server, budgets: EMBEDDED_LOAD_BUDGETS } });
+        phaseTarget = remember(server.target);
       }
       progress.phase(`load ${name}`);
       try {

@@ -68,7 +68,7 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   const legacy = legacyWriteWarning(secrets, WRITING_ROLES, file.allowWrites);
   if (legacy) warnings.push(legacy);
 
-  return { ...file, baseUrl, keys, secrets, source, loopback, warnings };
+  return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
 }
 
 /** Validates a base URL (http/https, absolute) and drops trailing slashes, query and fragment. */

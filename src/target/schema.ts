@@ -157,6 +157,8 @@ export interface Target extends TargetFile {
   secrets: Partial<Record<KeyRole, string>>;
   /** Where the target came from: a file path, or "embedded". */
   source: string;
+  /** The --base-url that replaced the file's baseUrl, when one did (re-run lines must repeat it). */
+  baseUrlOverride?: string;
   /** True when baseUrl's host is a loopback address. */
   loopback: boolean;
   /** Things worth telling the user that do not stop the run (an inline key in a git-tracked file, …). */

@@ -5,12 +5,12 @@
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
-import { runConformance, selectSuites, type ConformanceOutcome } from '../../conformance/run.js';
+import { runConformance, selectChecks, selectSuites, type ConformanceOutcome } from '../../conformance/run.js';
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
 import { conformanceDryRun } from '../dry-run.js';
-import { abortOnSignals, openTarget, writeOutputs } from '../session.js';
+import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -27,6 +27,7 @@ export const conformanceCommand: SpgateCommand = {
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
       .option('suite', { type: 'string', array: true, describe: 'suite name(s) to run (default: all)' })
+      .option('check', { type: 'string', array: true, describe: 'check id(s) to run within the selected suites (default: all)' })
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property' })
       .option('seed', { type: 'number', describe: 'seed (default: random, printed)' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
@@ -36,8 +37,10 @@ export const conformanceCommand: SpgateCommand = {
     const runs = intArg(args.runs, 'runs', 1) ?? 25;
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
     const suites = ((args.suite as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
-    selectSuites(suites); // an unknown name is a usage error before anything starts
-    const { target, close } = await openTarget(args);
+    const checks = ((args.check as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
+    selectChecks(selectSuites(suites), checks); // an unknown name or id is a usage error before anything starts
+    const { target, close } = await openTarget(targetOptions(args, { seed }));
+    printTargetWarnings(target);
     if (args.dryRun === true) {
       process.stdout.write(conformanceDryRun(target, suites, runs, seed).join('\n') + '\n');
       await close();
@@ -51,7 +54,7 @@ export const conformanceCommand: SpgateCommand = {
     let failure: unknown;
     try {
       outcome = await runConformance({
-        target, suites, runs, seed, signal: abort.signal,
+        target, suites, checks, runs, seed, signal: abort.signal,
         onProgress: (e) => {
           const line = progressLine(e);
           if (line) process.stdout.write(`${line}\n`);

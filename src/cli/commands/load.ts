@@ -10,7 +10,7 @@ import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { buildResults } from '../../results/build.js';
 import { loadDryRun } from '../dry-run.js';
-import { abortOnSignals, openTarget, writeOutputs } from '../session.js';
+import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 
 export const loadCommand: SpgateCommand = {
@@ -30,7 +30,8 @@ export const loadCommand: SpgateCommand = {
     const profile = loadProfile(String(args.profile));
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
-    const { target, close } = await openTarget(args);
+    const { target, close } = await openTarget(targetOptions(args));
+    printTargetWarnings(target);
     if (args.dryRun === true) {
       try {
         process.stdout.write(loadDryRun(target, profile, duration).join('\n') + '\n');

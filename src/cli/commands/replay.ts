@@ -4,8 +4,7 @@ import { SpgateError } from '../../errors.js';
 import { createClient } from '../../client/client.js';
 import { analyzeRateLimits } from '../../ratelimit/analyze.js';
 import { formatAnalysis, formatComparison } from '../../ratelimit/format.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference/index.js';
-import { loadTarget, targetFromInput } from '../../target/load.js';
+import { openTarget, targetOptions, type OpenTarget } from '../session.js';
 import type { Target } from '../../target/schema.js';
 import { clientTimeouts } from '../../target/timeouts.js';
 import { readTrace } from '../../trace/reader.js';
@@ -70,19 +69,14 @@ export const replayCommand: SpgateCommand = {
     const records = await readTrace(String(args.trace));
     const before = analyzeRateLimits(traceToSamples(records));
 
-    let server: RunningReferenceServer | undefined;
+    let opened: OpenTarget | undefined;
     let writer: TraceWriter | undefined;
     try {
-      let target: Target;
-      if (typeof args.target === 'string') {
-        target = await loadTarget(args.target, baseUrl !== undefined ? { baseUrlOverride: baseUrl } : {});
-      } else {
-        // Replaying into the embedded server: give it the budgets the trace announced, so it limits alike.
-        const budget = (cls: 'read' | 'write') => before.classes.find((c) => c.class === cls)?.observedLimit ?? undefined;
-        const windowSeconds = before.classes.map((c) => c.windowSeconds).find((w): w is number => w !== null && Number.isInteger(w) && w > 0);
-        server = await startReferenceServer({ port: 0, budgets: { read: budget('read'), write: budget('write'), windowSeconds } });
-        target = targetFromInput(server.target, 'embedded');
-      }
+      // Replaying into the embedded server: give it the budgets the trace announced, so it limits alike.
+      const budget = (cls: 'read' | 'write') => before.classes.find((c) => c.class === cls)?.observedLimit ?? undefined;
+      const windowSeconds = before.classes.map((c) => c.windowSeconds).find((w): w is number => w !== null && Number.isInteger(w) && w > 0);
+      opened = await openTarget(targetOptions(args, { server: { budgets: { read: budget('read'), write: budget('write'), windowSeconds } } }));
+      const target = opened.target;
       checkReplayBounds(records, target, speed, maxDuration);
       if (typeof args.traceOut === 'string') writer = createTraceWriter(args.traceOut);
       const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, ...clientTimeouts(target) });
@@ -100,13 +94,13 @@ export const replayCommand: SpgateCommand = {
       }
       const after = analyzeRateLimits(traceToSamples(outcome.records));
       const out = process.stdout;
-      out.write(`Replayed ${outcome.records.length} of ${records.length} requests against ${server ? 'the embedded reference server' : target.baseUrl} at speed ${speed}.\n`);
+      out.write(`Replayed ${outcome.records.length} of ${records.length} requests against ${target.source === 'embedded' ? 'the embedded reference server' : target.baseUrl} at speed ${speed}.\n`);
       if (outcome.skipped.length > 0) out.write(`Skipped ${outcome.skipped.length}: ${outcome.skipped[0]!.path} (${outcome.skipped[0]!.reason})${outcome.skipped.length > 1 ? ' and others' : ''}\n`);
       out.write('\n' + formatAnalysis(after) + '\n' + formatComparison(before, after));
       return after.violations.length > 0 ? 1 : 0;
     } finally {
       if (writer) await writer.close().catch(() => undefined);
-      if (server) await server.close();
+      if (opened) await opened.close();
     }
   },
 };

@@ -8,7 +8,7 @@ import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
 import { createProgress } from '../progress.js';
 import { printRenderSummary } from '../render-summary.js';
 import { runDryRun } from '../dry-run.js';
-import { loadTarget } from '../../target/load.js';
+import { abortOnSignals, openTarget, targetOptions } from '../session.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
@@ -28,34 +28,24 @@ export const runCommand: SpgateCommand = {
     if (!Number.isInteger(seed) || seed < 0) throw new SpgateError('SPGATE_ERR_USAGE', '--seed must be a non-negative integer');
     if (!Number.isInteger(runs) || runs < 1) throw new SpgateError('SPGATE_ERR_USAGE', '--runs must be a positive integer');
     if (args.dryRun === true) {
-      const lines = await runDryRun({ ...(typeof args.target === 'string' ? { targetFile: args.target } : {}), ...(typeof args.baseUrl === 'string' ? { baseUrl: args.baseUrl } : {}), seed, runs });
+      const lines = await runDryRun({ ...targetOptions(args), seed, runs });
       process.stdout.write(lines.join('\n') + '\n');
       return 0;
     }
-    // Configuration errors are one line before anything else is printed (the pipeline loads it again).
-    if (typeof args.target === 'string') await loadTarget(args.target, typeof args.baseUrl === 'string' ? { baseUrlOverride: args.baseUrl } : {});
-    const controller = new AbortController();
+    const target = targetOptions(args, { seed });
+    // Configuration errors are one line before anything else is printed (the pipeline opens it again).
+    if (target.targetFile !== undefined) await (await openTarget(target)).close();
     const progress = createProgress(process.stderr);
-    let signals = 0;
-    const onSignal = (sig: NodeJS.Signals): void => {
-      signals++;
-      if (signals === 1) {
-        progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`);
-        controller.abort(`interrupted by ${sig}`);
-      } else process.exit(3);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const abort = abortOnSignals((sig) => progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`));
     const command = ['spgate', 'run', ...process.argv.slice(3)].join(' ');
     try {
       progress.note(`spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`);
       const out = await runPipeline({
-        ...(typeof args.target === 'string' ? { targetFile: args.target } : {}),
-        ...(typeof args.baseUrl === 'string' ? { baseUrl: args.baseUrl } : {}),
+        ...target,
         seed, runs, command,
         outBase: resolve(String(args.out)),
         ...(typeof args.json === 'string' ? { jsonPath: resolve(args.json) } : {}),
-        signal: controller.signal,
+        signal: abort.signal,
         progress,
       });
       const r = out.results;
@@ -75,8 +65,7 @@ export const runCommand: SpgateCommand = {
       const renderCode = printRenderSummary({ outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes }, process.stdout, process.stderr);
       return Math.max(exitCodeForVerdict(r.verdict), renderCode);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      abort.dispose();
     }
   },
 };

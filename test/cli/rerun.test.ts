@@ -1,0 +1,92 @@
+/**
+ * Re-run lines reproduce: a finding's printed command carries every option that shaped the run (target,
+ * --base-url, suite, check, seed, runs), and running that exact line meets the same failure. The embedded
+ * target started with a seed is the same server state every time (keys, ids, cursor secret).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rerunCommand } from '../../src/conformance/reproduction.js';
+import { openTarget } from '../../src/cli/session.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import type { Results } from '../../src/results/schema.js';
+import { runCli } from '../support/cli.js';
+
+/** The words of a shell line, as bash splits them. */
+function words(line: string): string[] {
+  const out = execFileSync('bash', ['-c', `args() { printf '%s\\0' "$@"; }; args ${line}`], { env: { PATH: process.env.PATH ?? '' } });
+  return out.toString('utf8').split('\0').slice(0, -1);
+}
+
+describe('rerunCommand', () => {
+  it('repeats the target, the --base-url override, the suite, the check, the seed and the runs', () => {
+    const line = rerunCommand({ suite: 'pagination', checkId: 'pagination.tampered-cursor', seed: 9, runs: 4, targetSource: "my targets/it's.json", baseUrlOverride: 'http://127.0.0.1:9/v1' });
+    expect(words(line)).toEqual(['spgate', 'conformance', '--target', "my targets/it's.json", '--base-url', 'http://127.0.0.1:9/v1', '--suite', 'pagination', '--check', 'pagination.tampered-cursor', '--seed', '9', '--runs', '4']);
+  });
+
+  it('names no target for the embedded server, whose state the seed recreates', () => {
+    expect(rerunCommand({ suite: 'auth', seed: 5, runs: 3, targetSource: 'embedded' })).toBe('spgate conformance --suite auth --seed 5 --runs 3');
+  });
+});
+
+describe('the embedded target of a seed', () => {
+  it('is the same server state every time: keys, fixture ids and the cursor secret', async () => {
+    const firstPage = async (seed: number): Promise<{ keys: unknown; cursor: unknown; ids: unknown }> => {
+      const { target, close } = await openTarget({ seed });
+      try {
+        const res = await fetch(`${target.baseUrl}/customers?limit=2`, { headers: { authorization: `Bearer ${target.secrets.admin}` } });
+        const body = (await res.json()) as { nextCursor?: unknown };
+        return { keys: target.secrets, cursor: body.nextCursor, ids: target.fixtures.ids };
+      } finally {
+        await close();
+      }
+    };
+    const a = await firstPage(1234);
+    const b = await firstPage(1234);
+    expect(typeof a.cursor).toBe('string');
+    expect(b).toEqual(a);
+    expect((await firstPage(99)).keys).not.toEqual(a.keys);
+  });
+});
+
+describe('a printed re-run line', () => {
+  let clean: RunningReferenceServer;
+  let faulty: RunningReferenceServer;
+  let dir: string;
+  beforeAll(async () => {
+    // Same seed, same keys: only the base URL decides which server answers.
+    clean = await startReferenceServer({ seed: 77 });
+    faulty = await startReferenceServer({ seed: 77, faults: ['cursor-lenient'] });
+    dir = mkdtempSync(join(tmpdir(), 'spgate-rerun-'));
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(clean.target));
+  });
+  afterAll(async () => {
+    await Promise.all([clean.close(), faulty.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('aims through the same --base-url and meets the same finding (regression: --base-url was dropped)', async () => {
+    const first = await runCli(['conformance', '--target', 'target.json', '--base-url', faulty.baseUrl, '--suite', 'pagination', '--check', 'pagination.tampered-cursor', '--seed', '3', '--runs', '5', '--json', 'first.json'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(1);
+    const results = JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as Results;
+    const finding = results.findings[0]!;
+    expect(finding.checkId).toBe('pagination.tampered-cursor');
+    const line = finding.reproduction.command;
+    expect(line).toContain(`--base-url ${faulty.baseUrl}`);
+
+    const [bin, ...args] = words(line);
+    expect(bin).toBe('spgate');
+    const again = await runCli([...args, '--json', 'again.json'], { cwd: dir });
+    expect(again.code, again.stderr).toBe(1);
+    const replayed = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as Results;
+    expect(replayed.findings.map((f) => [f.checkId, f.clause, f.expected])).toEqual(results.findings.map((f) => [f.checkId, f.clause, f.expected]));
+    expect(replayed.checks.map((c) => c.checkId)).toEqual(['pagination.tampered-cursor']);
+
+    // The same line without the override reaches the clean server: the override is what reproduces.
+    const withoutOverride = args.filter((_, i) => args[i] !== '--base-url' && args[i - 1] !== '--base-url');
+    const clean = await runCli([...withoutOverride, '--json', 'clean.json'], { cwd: dir });
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+});

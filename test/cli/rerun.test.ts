@@ -73,7 +73,7 @@ describe('a printed re-run line', () => {
     const results = JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as Results;
     const finding = results.findings[0]!;
     expect(finding.checkId).toBe('pagination.tampered-cursor');
-    const line = finding.reproduction.command;
+    const line = finding.reproduction?.command ?? '';
     expect(line).toContain(`--base-url ${faulty.baseUrl}`);
 
     const [bin, ...args] = words(line);

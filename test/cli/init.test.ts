@@ -1,0 +1,94 @@
+/**
+ * `spgate init`: a handful of read requests to a target, a target file that loads and runs, a coverage plan
+ * with the line to add for each skipped check; bad targets are one line with nothing written.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { errorLines, runCli, stackFrames } from '../support/cli.js';
+
+let ref: RunningReferenceServer;
+let dir: string;
+let key: string;
+const env = (): NodeJS.ProcessEnv => ({ SPGATE_ADMIN_KEY: key });
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ seed: 21 });
+  key = ref.target.keys.admin.key;
+  dir = mkdtempSync(join(tmpdir(), 'spgate-init-'));
+});
+afterAll(async () => {
+  await ref.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('spgate init against the reference server', () => {
+  it('writes a target file of learned values and env: keys, and prints the coverage plan', async () => {
+    const r = await runCli(['init', '--base-url', ref.baseUrl, '--out', 't.yaml'], { cwd: dir, env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, 't.yaml'), 'utf8');
+    expect(text).not.toContain(key);
+    const file = YAML.parse(text) as { keys: { admin: { key: string } }; assumptions: Record<string, unknown>; fixtures: { ids: Record<string, unknown> } };
+    expect(file.keys.admin.key).toBe('env:SPGATE_ADMIN_KEY');
+    expect(file.assumptions.params).toEqual({ externalId: 'externalId', search: 'q' });
+    expect(file.assumptions.completedStatuses).toEqual(expect.arrayContaining(['resolved', 'closed']));
+    expect(file.assumptions.activeStatuses).toEqual(expect.arrayContaining(['open', 'pending']));
+    expect(file.fixtures.ids.customerId).toMatch(/^cus_/);
+    expect(text).toMatch(/# resolvePath: .*4\.8/);
+    expect(r.stdout).toMatch(/conformance: 11 suites · \d+ checks · \d+ would run/);
+    expect(r.stdout).toContain('add: keys.readOnly: { key: "env:SPGATE_READ_ONLY_KEY" }');
+    expect(r.stdout).toContain('add: allowWrites: true');
+  });
+
+  it('the written file runs: conformance against it finds nothing on the clean server', async () => {
+    const r = await runCli(['conformance', '--target', 't.yaml', '--suite', 'auth,errors,limits', '--runs', '3', '--seed', '1'], { cwd: dir, env: env(), timeoutMs: 90_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('refuses to replace an existing file without --force, sending nothing', async () => {
+    const r = await runCli(['init', '--base-url', 'http://127.0.0.1:9/v1', '--out', 't.yaml'], { cwd: dir, env: env() });
+    expect(r.code).toBe(2);
+    expect(errorLines(r.stderr)).toEqual([expect.stringContaining('SPGATE_ERR_OUTPUT_EXISTS')]);
+  });
+
+  it('takes the key only as env:NAME', async () => {
+    const r = await runCli(['init', '--base-url', ref.baseUrl, '--key', key, '--out', 'k.yaml'], { cwd: dir, env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain(key);
+    expect(existsSync(join(dir, 'k.yaml'))).toBe(false);
+  });
+});
+
+describe('spgate init against bad targets writes nothing', () => {
+  let html: Server;
+  let htmlUrl: string;
+  beforeAll(async () => {
+    html = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>');
+    });
+    await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
+    htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((r) => html.close(() => r())));
+
+  const cases: Array<[string, () => string, NodeJS.ProcessEnv | undefined, number, string]> = [
+    ['an unreachable target', () => 'http://127.0.0.1:9/v1', undefined, 3, 'SPGATE_ERR_TARGET_UNREACHABLE'],
+    ['a wrong key (401)', () => ref.baseUrl, { SPGATE_ADMIN_KEY: 'pk_wrong_key_000000' }, 2, 'SPGATE_ERR_INIT_KEY_REFUSED'],
+    ['a non-JSON answer', () => htmlUrl, undefined, 2, 'SPGATE_ERR_INIT_NOT_API'],
+    ['an unset key variable', () => ref.baseUrl, { SPGATE_ADMIN_KEY: '' }, 2, 'SPGATE_ERR_KEY_ENV_MISSING'],
+  ];
+  it.each(cases)('%s: one line, the right exit code, no file', async (_what, url, e, code, err) => {
+    const sub = mkdtempSync(join(dir, 'bad-'));
+    const r = await runCli(['init', '--base-url', url(), '--out', 'x.yaml'], { cwd: sub, env: e ?? env() });
+    expect(r.code, r.stderr).toBe(code);
+    expect(errorLines(r.stderr)).toEqual([expect.stringContaining(err)]);
+    expect(stackFrames(r.stderr)).toEqual([]);
+    expect(readdirSync(sub)).toEqual([]);
+  });
+});
+

@@ -7,12 +7,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FixtureIds, KeyRole, Scope } from '../target/schema.js';
 import { createConnections, type Connection } from './connections.js';
 import { CursorSigner } from './cursor.js';
+import type { Dialect } from './dialect.js';
 import { FaultSet } from './fault-set.js';
 import type { FaultName } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
+import { OpaqueCursors } from './opaque-cursor.js';
+import { seedPools } from './pools.js';
 import { Prng } from './prng.js';
 import { RateLimiter, type Budgets } from './rate-limiter.js';
 import type { Reply } from './reply.js';
+import { Router } from './router.js';
+import { routesFor } from './routes.js';
 import { seedDefaultData } from './seed.js';
 import { Store } from './store.js';
 
@@ -24,7 +29,13 @@ export interface App {
   byKey: Map<string, Connection>;
   byId: Map<string, Connection>;
   limiter: RateLimiter;
-  cursors: CursorSigner;
+  cursors: Cursors;
+  /** The choices this server makes where the spec says "not shown". */
+  dialect: Dialect;
+  /** The /v1 routes of the dialect. */
+  router: Router;
+  /** False when the /_fixtures routes are switched off (the ids-only path). */
+  fixturesApi: boolean;
   idem: IdempotencyStore;
   /** Request ids come from their own stream so serving requests never shifts data ids. */
   requestIds: Prng;
@@ -46,6 +57,9 @@ export interface Call {
   body: Buffer | null;
 }
 
+/** Both cursor formats (signed, opaque) answer the same three calls. */
+export type Cursors = Pick<CursorSigner, 'sign' | 'signStandard' | 'verify'>;
+
 export type Handler = (app: App, call: Call) => Reply | Promise<Reply>;
 
 export interface RouteDef {
@@ -57,7 +71,9 @@ export interface RouteDef {
 }
 
 /** Builds the state of a fresh server: keys, seeded data and empty limiter buckets. */
-export function createApp(opts: { seed: number; budgets: Budgets; faults: readonly FaultName[]; clock?: () => number }): App {
+export function createApp(opts: {
+  seed: number; budgets: Budgets; faults: readonly FaultName[]; dialect: Dialect; fixturesApi?: boolean; clock?: () => number;
+}): App {
   const clock = opts.clock ?? Date.now;
   const root = new Prng(opts.seed);
   const keyRng = root.fork(1);
@@ -65,19 +81,26 @@ export function createApp(opts: { seed: number; budgets: Budgets; faults: readon
   const seedRng = root.fork(3);
   const secret = root.fork(4).token(32);
   const workspace = { id: root.fork(5).id('ws_'), name: 'Reference Workspace' };
+  const requestIds = root.fork(6);
+  const cursorRng = root.fork(7);
   const faults = new FaultSet(opts.faults);
   const conns = createConnections(keyRng, clock());
   const store = new Store(dataRng, clock);
   const fixtureIds = seedDefaultData(store, seedRng, conns);
+  // pools come after the default data, from the same streams, so the default ids stay what they were
+  fixtureIds.pools = seedPools(store, seedRng, conns);
   const all = [...conns.values()];
   return {
     store, faults, clock, conns, fixtureIds, workspace,
     byKey: new Map(all.map((c) => [c.key, c])),
     byId: new Map(all.map((c) => [c.id, c])),
     limiter: new RateLimiter(opts.budgets, faults, clock),
-    cursors: new CursorSigner(secret + ':cursor'),
+    cursors: opts.dialect.cursor === 'opaque' ? new OpaqueCursors(cursorRng) : new CursorSigner(secret + ':cursor'),
+    dialect: opts.dialect,
+    router: new Router(routesFor(opts.dialect)),
+    fixturesApi: opts.fixturesApi ?? true,
     idem: new IdempotencyStore(faults),
-    requestIds: root.fork(6),
+    requestIds,
     signUrl: (path, expires) => createHmac('sha256', secret + ':files').update(`${path}\n${expires}`).digest('base64url'),
   };
 }

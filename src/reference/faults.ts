@@ -47,7 +47,7 @@ export const FAULTS = {
   'articles-has-more': { description: 'the articles list returns hasMore and ignores after', catches: '4.10.articles.after', by: 'conformance' },
   'cursor-overlap': { description: 'nextCursor points at the second-to-last item of a page, so consecutive pages repeat one item', catches: '4.4.cursor.traversal', by: 'conformance' },
   'cursor-raw-query': { description: 'cursors are standard base64 (ending in "=") and are read from the raw query without percent-decoding', catches: '4.11.cursor.url-encoded', by: 'conformance' },
-  'external-id-ignored': { description: 'the externalId filter is ignored (the server reads external_id)', catches: '4.4.external-id', by: 'conformance' },
+  'external-id-ignored': { description: 'the external-id filter is ignored (the server reads external_id, or externalId in dialects that document external_id)', catches: '4.4.external-id', by: 'conformance' },
   // idempotency
   'idempotency-ignores-body': { description: 'a reused key with a different body replays the first response', catches: '4.7.idempotency.conflict', by: 'conformance' },
   'idempotency-double-effect': { description: 'an identical retry under the same key runs the operation again', catches: 'idempotency.replay', by: 'conformance' },
@@ -78,7 +78,7 @@ export const FAULTS = {
   'soft-delete-listed': { description: 'soft-deleted customers still appear in lists', catches: '3.customer.soft-delete-unlisted', by: 'conformance' },
   'delete-not-idempotent': { description: 'deleting a deleted customer answers 404', catches: '4.5.delete.idempotent', by: 'conformance' },
   'delete-hard': { description: 'delete removes the customer so its conversations no longer resolve it', catches: '3.customer.soft-delete-history', by: 'conformance' },
-  'delete-200-body': { description: 'customer delete answers 200 with the customer instead of 204', catches: '4.5.delete.status', by: 'conformance' },
+  'delete-200-body': { description: 'customer delete answers 200 with the customer instead of 204 (204 without a body in dialects that answer 200)', catches: '4.5.delete.status', by: 'conformance' },
   // attachments
   'attachment-expiry-long': { description: 'signed URLs expire after one hour', catches: '4.6.expiry', by: 'conformance' },
   'attachment-external-200': { description: 'external attachments return a descriptor instead of 422', catches: '4.6.unavailable-422', by: 'conformance' },

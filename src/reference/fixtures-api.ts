@@ -140,7 +140,7 @@ function createTurn(app: App, b: Record<string, unknown>): Reply {
   if (ownerId !== session.ownerId) return invalid('owner must be the key role that owns the session');
   if (b.state !== 'pending' && b.state !== 'completed') return invalid('state must be "pending" or "completed"');
   const t = app.store.addTurn(session, b.state);
-  return json(201, { data: turnObject(t, app.faults) });
+  return json(201, { data: turnObject(t, app.faults, app.dialect) });
 }
 
 function completeTurn(app: App, id: string): Reply {

@@ -6,11 +6,15 @@
 import { randomInt } from 'node:crypto';
 import type { TargetFileInput } from '../target/schema.js';
 import { createApp } from './app.js';
+import { dialectOf, isDialectName, DIALECT_NAMES, type DialectName } from './dialect.js';
 import { FAULTS, isFaultName, type FaultName } from './faults.js';
 import { createHttpServer, listen } from './server.js';
-import { describeTarget } from './target.js';
+import { describeTarget, type DescribeOptions } from './target.js';
 
 export { FAULTS, FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
+export { DIALECTS, DIALECT_NAMES, describeDialects, isDialectName, type Dialect, type DialectName } from './dialect.js';
+export { POOL_SIZES } from './pools.js';
+export type { DescribeOptions } from './target.js';
 
 export interface ReferenceServerOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -19,9 +23,13 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Seed for ids, keys and data; random when absent. */
   seed?: number;
-  /** Rate-limit budgets per key and route class (default read 1000, write 250 per 5 s window). */
+  /** Rate-limit budgets per key and route class (default: the dialect's; default dialect read 1000, write 250 per 5 s). */
   budgets?: { read?: number; write?: number; windowSeconds?: number };
   faults?: FaultName[];
+  /** The set of choices where the spec says "not shown" (default: `default`). Faults apply in every dialect. */
+  dialect?: DialectName;
+  /** Serve the /_fixtures API (default true); false makes it 404 and leaves fixtures.api out of the target. */
+  fixturesApi?: boolean;
 }
 
 export interface RunningReferenceServer {
@@ -30,8 +38,12 @@ export interface RunningReferenceServer {
   baseUrl: string;
   /** origin + '/_fixtures' */
   fixturesUrl: string;
-  /** A complete target file describing this server (keys inline). */
+  /** A complete target file describing this server (keys inline, budgets stated). */
   target: TargetFileInput;
+  /** The target file with options, e.g. `{ budgets: false }` to leave assumptions.rateLimit out. */
+  describe(opts?: DescribeOptions): TargetFileInput;
+  /** The dialect in use. */
+  dialect: DialectName;
   /** The seed in use (useful when it was random). */
   seed: number;
   /** Replaces the active faults. */
@@ -44,9 +56,13 @@ export const DEFAULT_BUDGETS = { read: 1000, write: 250, windowSeconds: 5 } as c
 /** Starts a reference server and resolves once it is listening. */
 export async function startReferenceServer(opts: ReferenceServerOptions = {}): Promise<RunningReferenceServer> {
   for (const f of opts.faults ?? []) if (!isFaultName(f)) throw new RangeError(`unknown fault "${String(f)}"`);
+  const dialectName = opts.dialect ?? 'default';
+  if (!isDialectName(dialectName)) throw new RangeError(`unknown dialect "${String(dialectName)}"; valid: ${DIALECT_NAMES.join(', ')}`);
+  const dialect = dialectOf(dialectName);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
-  const budgets = { ...DEFAULT_BUDGETS, ...stripUndefined(opts.budgets ?? {}) };
-  const app = createApp({ seed, budgets, faults: opts.faults ?? [] });
+  const { model, ...dialectBudgets } = dialect.limiter;
+  const budgets = { ...dialectBudgets, ...stripUndefined(opts.budgets ?? {}), model };
+  const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi });
   const server = createHttpServer(app);
   const host = opts.host ?? '127.0.0.1';
   const addr = await listen(server, opts.port ?? 0, host);
@@ -55,8 +71,9 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const baseUrl = `${origin}/v1`;
   const fixturesUrl = `${origin}/_fixtures`;
   return {
-    origin, baseUrl, fixturesUrl, seed,
+    origin, baseUrl, fixturesUrl, seed, dialect: dialectName,
     target: describeTarget(app, baseUrl, fixturesUrl),
+    describe: (o) => describeTarget(app, baseUrl, fixturesUrl, o),
     setFaults(f) {
       for (const name of f) if (!isFaultName(name)) throw new RangeError(`unknown fault "${String(name)}"`);
       app.faults.set(f);

@@ -1,9 +1,13 @@
 /**
- * Fixed-window rate limiting per key (connection) and route class. Windows are aligned to multiples of the
- * window length, so RateLimit-Reset is the same for every bucket at a given moment. Refused requests do not
- * consume budget. The rate-limit faults live here, each at the line where the bug would be.
+ * Rate limiting per key (connection) and route class, in the limiter model of the dialect (fixed window
+ * aligned to the epoch, sliding-window log, token bucket; see limiter-models.ts). Refused requests do not
+ * consume budget. The headers follow the spec for every model: RateLimit-Remaining is the budget left,
+ * RateLimit-Reset the whole seconds until it is full again, Retry-After the whole seconds until one more
+ * request is admitted. The rate-limit faults live here, each at the line where the bug would be.
  */
+import type { LimiterModel } from './dialect.js';
 import type { FaultSet } from './fault-set.js';
+import { createBucket, type BucketModel } from './limiter-models.js';
 
 export type RouteClass = 'read' | 'write';
 
@@ -11,65 +15,61 @@ export interface Budgets {
   read: number;
   write: number;
   windowSeconds: number;
+  /** Limiter model; fixed-window when absent. */
+  model?: LimiterModel;
 }
 
 export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** RateLimit-Reset value: whole seconds until the window ends, rounded up. */
+  /** RateLimit-Reset value: whole seconds until the budget is full again, rounded up. */
   reset: number;
   /** Retry-After value on refusals. */
   retryAfter?: number;
 }
 
 interface Bucket {
-  start: number;
-  admitted: number;
-  attempts: number;
+  model: BucketModel;
+  /** Refusals since the last admitted request (ratelimit-remaining-negative). */
+  refused: number;
 }
 
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
   private readonly windowMs: number;
+  private readonly model: LimiterModel;
 
   constructor(private readonly budgets: Budgets, private readonly faults: FaultSet, private readonly clock: () => number) {
     this.windowMs = Math.max(1, Math.round(budgets.windowSeconds * 1000));
+    this.model = budgets.model ?? 'fixed-window';
   }
 
-  /** The configured budgets. */
-  get config(): Budgets {
-    return this.budgets;
+  /** The configured budgets and model. */
+  get config(): Required<Budgets> {
+    return { ...this.budgets, model: this.model };
   }
 
   /** Counts one request of a class against a bucket and says whether it is admitted. */
   take(bucketKey: string, cls: RouteClass): RateDecision {
     const f = this.faults;
-    const w = this.windowMs;
-    const now = this.clock();
-    const start = now - (now % w);
     const key = f.has('ratelimit-shared-classes') ? bucketKey : cls === 'read' ? bucketKey + '|r' : bucketKey + '|w';
     let b = this.buckets.get(key);
-    const lifetime = f.has('ratelimit-no-restore') ? 2 * w : w;
-    if (!b) this.buckets.set(key, (b = { start, admitted: 0, attempts: 0 }));
-    else if (b.start + lifetime <= now) {
-      b.start = start;
-      b.admitted = 0;
-      b.attempts = 0;
-    }
+    if (!b) this.buckets.set(key, (b = { model: createBucket(this.model, this.windowMs), refused: 0 }));
     const limit = cls === 'read' ? this.budgets.read : this.budgets.write;
-    const resetMs = start + w - now;
-    const resetSeconds = Math.ceil(resetMs / 1000);
-    const reset = f.has('ratelimit-reset-ms') ? resetMs : resetSeconds;
     const ceiling = f.has('ratelimit-over-admit') ? limit + 5 : f.has('ratelimit-early-429') ? Math.floor(limit * 0.8) : limit;
-    b.attempts++;
-    if (b.admitted >= ceiling) {
-      const remaining = f.has('ratelimit-remaining-negative') ? limit - b.attempts : 0;
-      const retryAfter = f.has('ratelimit-retry-after-short') ? Math.max(0, resetSeconds - 2) : resetSeconds;
+    const d = b.model.take(this.clock(), limit, ceiling, f.has('ratelimit-no-restore'));
+    const fullSeconds = Math.ceil(d.fullInMs / 1000);
+    const reset = f.has('ratelimit-reset-ms') ? Math.ceil(d.fullInMs) : fullSeconds;
+    if (!d.allowed) {
+      b.refused++;
+      const retrySeconds = Math.max(1, Math.ceil(d.retryInMs / 1000));
+      const remaining = f.has('ratelimit-remaining-negative') ? -b.refused : 0;
+      const retryAfter = f.has('ratelimit-retry-after-short') ? Math.max(0, retrySeconds - 2) : retrySeconds;
       return { allowed: false, limit, remaining, reset, retryAfter: f.has('ratelimit-no-retry-after') ? undefined : retryAfter };
     }
-    b.admitted++;
-    const remaining = f.has('ratelimit-remaining-stuck') ? limit : Math.max(0, limit - b.admitted);
+    b.refused = 0;
+    const remaining = f.has('ratelimit-remaining-stuck') ? limit : Math.min(limit, Math.max(0, d.remaining));
     return { allowed: true, limit, remaining, reset };
   }
 

@@ -2,6 +2,7 @@
  * Renders records as the API's JSON resources (spec part 2). Faults that change a resource's shape are
  * applied here, at the one place each shape is produced.
  */
+import type { Dialect } from './dialect.js';
 import type { FaultSet } from './fault-set.js';
 import type {
   ArticleRecord, CollectionRecord, ConversationRecord, CustomerRecord, SessionRecord, TurnRecord,
@@ -12,9 +13,18 @@ const isoOrNull = (ms: number | null): string | null => (ms === null ? null : is
 /** timestamps-no-offset: a local date-time formatter that drops the zone ("2026-11-20T10:00:00"). */
 const noOffset = (ms: number): string => iso(ms).slice(0, 19);
 
+/** Dialects with extras add an `object` field naming the resource type (the spec does not close the shapes). */
+function tagged(out: Record<string, unknown>, kind: string, extras: boolean): Record<string, unknown> {
+  if (extras) out.object = kind;
+  return out;
+}
+
+/** The turn status labels of the default dialect (the internal values). */
+const INTERNAL_TURN_STATUS: Dialect['turnStatus'] = { pending: 'pending', completed: 'completed', cancelled: 'cancelled' };
+
 /** The customer as a plain object (list item shape). */
-export function customerObject(c: CustomerRecord, faults: FaultSet): Record<string, unknown> {
-  return {
+export function customerObject(c: CustomerRecord, faults: FaultSet, extras = false): Record<string, unknown> {
+  return tagged({
     id: c.id, externalId: c.externalId, name: c.name, email: c.email, phone: c.phone, company: c.company,
     language: c.language, timezone: c.timezone, avatarUrl: c.avatarUrl, claimedEmail: c.claimedEmail,
     emailStatus: c.emailStatus, lastActiveChannel: c.lastActiveChannel, firstContactAt: isoOrNull(c.firstContactAt),
@@ -22,18 +32,18 @@ export function customerObject(c: CustomerRecord, faults: FaultSet): Record<stri
     createdAt: faults.has('timestamps-no-offset') ? noOffset(c.createdAt) : iso(c.createdAt),
     updatedAt: faults.has('timestamps-no-offset') ? noOffset(c.updatedAt) : iso(c.updatedAt),
     conversationCount: faults.has('customer-count-string') ? String(c.conversationCount) : c.conversationCount,
-  };
+  }, 'customer', extras);
 }
 
 /** The customer as JSON bytes, cached on the record (lists render the same customers again and again). */
-export function customerJson(c: CustomerRecord, faults: FaultSet): Buffer {
-  // the cache holds the clean rendering only
-  if (faults.has('customer-count-string') || faults.has('timestamps-no-offset')) return Buffer.from(JSON.stringify(customerObject(c, faults)));
-  return (c.json ??= Buffer.from(JSON.stringify(customerObject(c, faults))));
+export function customerJson(c: CustomerRecord, faults: FaultSet, extras = false): Buffer {
+  // the cache holds the clean rendering only (extras are fixed for the life of a server, so they may be cached)
+  if (faults.has('customer-count-string') || faults.has('timestamps-no-offset')) return Buffer.from(JSON.stringify(customerObject(c, faults, extras)));
+  return (c.json ??= Buffer.from(JSON.stringify(customerObject(c, faults, extras))));
 }
 
 /** The conversation with every key present (null where unset). */
-export function conversationObject(c: ConversationRecord, faults: FaultSet): Record<string, unknown> {
+export function conversationObject(c: ConversationRecord, faults: FaultSet, extras = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: c.id, externalId: c.externalId, subject: c.subject, status: c.status, priority: c.priority,
     channel: c.channel, customerId: c.customerId, assignee: c.assignee, team: c.team, tags: c.tags,
@@ -44,13 +54,14 @@ export function conversationObject(c: ConversationRecord, faults: FaultSet): Rec
   if (faults.has('conversation-omits-nulls')) {
     for (const k of Object.keys(out)) if (out[k] === null) delete out[k];
   }
-  return out;
+  return tagged(out, 'conversation', extras);
 }
 
-/** The chat turn (4.1). */
-export function turnObject(t: TurnRecord, faults: FaultSet): Record<string, unknown> {
+/** The chat turn (4.1), its status in the dialect's values. */
+export function turnObject(t: TurnRecord, faults: FaultSet, dialect?: Dialect): Record<string, unknown> {
+  const labels = dialect?.turnStatus ?? INTERNAL_TURN_STATUS;
   const out: Record<string, unknown> = {
-    id: t.id, sessionId: t.sessionId, conversationId: t.conversationId, runId: t.runId, status: t.status,
+    id: t.id, sessionId: t.sessionId, conversationId: t.conversationId, runId: t.runId, status: labels[t.status],
     question: t.question, approvalMode: t.approvalMode,
   };
   if (t.answer && !faults.has('turn-answer-dropped')) out.answer = t.answer;
@@ -62,25 +73,25 @@ export function turnObject(t: TurnRecord, faults: FaultSet): Record<string, unkn
   out.createdAt = iso(t.createdAt);
   out.updatedAt = iso(t.updatedAt);
   if (!faults.has('turn-missing-expires')) out.expiresAt = iso(t.expiresAt);
-  return out;
+  return tagged(out, 'assistant.turn', dialect?.extras ?? false);
 }
 
 /** The chat session (4.3); `faults` only on the API side (the fixtures API renders the record as stored). */
-export function sessionObject(s: SessionRecord, faults?: FaultSet): Record<string, unknown> {
-  return {
+export function sessionObject(s: SessionRecord, faults?: FaultSet, extras = false): Record<string, unknown> {
+  return tagged({
     id: s.id, conversationId: s.conversationId, title: faults?.has('session-title-null') && s.archivedAt !== null ? null : s.title, status: s.status, createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt), lastActivityAt: iso(s.lastActivityAt), retentionExpiresAt: iso(s.retentionExpiresAt),
     archivedAt: isoOrNull(s.archivedAt),
-  };
+  }, 'assistant.session', extras);
 }
 
 /** The Help Center collection (4.9); articleCount is computed by the caller. */
-export function collectionObject(c: CollectionRecord, articleCount: number): Record<string, unknown> {
-  return {
+export function collectionObject(c: CollectionRecord, articleCount: number, extras = false): Record<string, unknown> {
+  return tagged({
     id: c.id, parentId: c.parentId, slug: c.slug, name: c.name, description: c.description, position: c.position,
     articleCount, revision: c.revision, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
     translations: c.translations.map((t) => ({ locale: t.locale, slug: t.slug, name: t.name, description: t.description, revision: t.revision })),
-  };
+  }, 'help.collection', extras);
 }
 
 /** A Help Center article list item (the spec does not show its shape; this is the reference choice). */

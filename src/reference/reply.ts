@@ -56,6 +56,8 @@ export interface SendOptions {
   otherRequestId: () => string;
   /** Closes the connection after the response (used when a request body was left unread). */
   close?: boolean;
+  /** Errors carry an extra `error.details` object (dialects with extras; the envelope is not closed). */
+  errorDetails?: boolean;
 }
 
 /** Writes a reply with every header the spec requires on a response. */
@@ -77,7 +79,10 @@ export function send(res: ServerResponse, reply: Reply, opts: SendOptions): void
   else if (reply.kind === 'error') {
     const requestId = faults.has('request-id-mismatch') ? opts.otherRequestId() : opts.requestId;
     const code = faultyCode(reply.code, faults);
-    body = JSON.stringify(faults.has('error-envelope-flat') ? { code, message: reply.message } : { error: { code, message: reply.message, requestId } });
+    const error = opts.errorDetails
+      ? { code, message: reply.message, requestId, details: { status, docs: `https://reference.invalid/errors/${reply.code}` } }
+      : { code, message: reply.message, requestId };
+    body = JSON.stringify(faults.has('error-envelope-flat') ? { code, message: reply.message } : { error });
   }
   if (body === undefined) {
     res.writeHead(status, headers);

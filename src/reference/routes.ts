@@ -1,5 +1,6 @@
 /** Every /v1 route of the reference server, with the scopes it needs (spec parts 4 and 5). */
 import type { RouteDef } from './app.js';
+import type { Dialect } from './dialect.js';
 import { me, priorities, statuses } from './handlers/account.js';
 import { cancelTurn, getTurn, listSessions } from './handlers/assistant.js';
 import { downloadAttachment } from './handlers/attachments.js';
@@ -12,6 +13,7 @@ export const WRITE_BODY_LIMIT = 65_536;
 /** 1 KB: the read-class body limit. */
 export const READ_BODY_LIMIT = 1_024;
 
+/** The routes of the default dialect. */
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/me', scopes: [], handler: me },
   { method: 'GET', path: '/statuses', scopes: [], handler: statuses },
@@ -32,3 +34,9 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'PUT', path: '/authoring/collections/:id', scopes: ['help:drafts:write'], handler: updateCollection },
   { method: 'GET', path: '/authoring/articles', scopes: ['help:read'], handler: listArticles },
 ];
+
+/** The routes of a dialect: the resolve operation sits at the dialect's path (4.8: "the exact path: not shown"). */
+export function routesFor(dialect: Dialect): RouteDef[] {
+  const resolve = dialect.resolvePath.replace('{conversationId}', ':id');
+  return ROUTES.map((r) => (r.handler === resolveConversation ? { ...r, path: resolve } : r));
+}

@@ -14,10 +14,8 @@ import type { FaultSet } from './fault-set.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
 import { fail, notFound, send, type Reply } from './reply.js';
-import { Router } from './router.js';
-import { READ_BODY_LIMIT, ROUTES, WRITE_BODY_LIMIT } from './routes.js';
+import { READ_BODY_LIMIT, WRITE_BODY_LIMIT } from './routes.js';
 
-const router = new Router(ROUTES);
 /** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
 const FIXTURES_BODY_LIMIT = 1 << 20;
 /** With write-body-limit-ignored the server still stops somewhere: it is a bug, not an unbounded buffer. */
@@ -67,7 +65,7 @@ function uuid(prng: App['requestIds']): string {
 }
 
 function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false) {
-  return { requestId, rate, faults: app.faults, otherRequestId: () => newRequestId(app), close };
+  return { requestId, rate, faults: app.faults, otherRequestId: () => newRequestId(app), close, errorDetails: app.dialect.extras };
 }
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -77,7 +75,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const pathname = qi < 0 ? url : url.slice(0, qi);
   const method = req.method ?? 'GET';
   if (pathname.startsWith('/v1/')) return handleV1(app, req, res, requestId, method, pathname.slice(3), qi < 0 ? '' : url.slice(qi + 1));
-  if (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/')) {
+  // with the fixtures API switched off /_fixtures is just another unknown path
+  if (app.fixturesApi && (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/'))) {
     const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
     if (!body.ok) return tooLarge(app, req, res, requestId, null);
     send(res, handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body), sendOpts(app, requestId, null));
@@ -110,7 +109,7 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
     }
     body = read.body;
   }
-  const match = router.match(method, path);
+  const match = app.router.match(method, path);
   if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
   const missing = missingScope(match.def, auth.conn, f);
   if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));

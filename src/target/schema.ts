@@ -97,6 +97,13 @@ export const FixtureIds = z.strictObject({
   completedTurn: z.strictObject({ sessionId: z.string(), turnId: z.string() }).optional(),
   sessionsConversationId: z.string().optional(),
   collectionId: z.string().optional(),
+  /** Pools of disposable data: each id is consumed by at most one check per run (fixture contract). */
+  pools: z.strictObject({
+    customers: z.array(z.string()).optional(),
+    conversations: z.array(z.string()).optional(),
+    pendingTurns: z.array(z.strictObject({ sessionId: z.string(), turnId: z.string() })).optional(),
+    collections: z.array(z.string()).optional(),
+  }).optional(),
 }).prefault({});
 export type FixtureIds = z.infer<typeof FixtureIds>;
 

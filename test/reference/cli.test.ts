@@ -89,4 +89,29 @@ describe('spgate serve', () => {
       blocker.close();
     }
   });
+
+  it('serves a dialect without the fixtures API and writes an ids-only target without budgets', async () => {
+    const file = join(dir, 'dialect-target.json');
+    let fixtures = 0;
+    const run = await serve(['--port', '0', '--dialect', 'token-bucket', '--no-fixtures-api', '--omit-budgets', '--seed', '5', '--target-out', file], async (line) => {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(line)![1]!;
+      fixtures = (await fetch(`${url}/_fixtures/ids`)).status;
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('(dialect: token-bucket)');
+    expect(fixtures).toBe(404);
+    const target = TargetFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+    expect(target.fixtures.api).toBeUndefined();
+    expect(target.fixtures.ids.pools?.customers?.length).toBeGreaterThan(0);
+    expect(target.assumptions.rateLimit).toEqual({});
+    expect(target.assumptions.resolvePath).toBe('/conversations/{conversationId}/resolution');
+    expect(target.assumptions.turnStatus.cancelled).toBe('canceled');
+  });
+
+  it('refuses an unknown dialect with a usage error listing the valid ones', async () => {
+    const run = await serve(['--port', '0', '--dialect', 'klingon']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('klingon');
+    expect(run.stderr).toContain('strict-validation');
+  });
 });

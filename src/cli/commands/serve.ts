@@ -2,7 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
-import { FAULT_NAMES, isFaultName, startReferenceServer, type FaultName } from '../../reference/index.js';
+import {
+  DIALECT_NAMES, FAULT_NAMES, describeDialects, isDialectName, isFaultName, startReferenceServer, type DialectName, type FaultName,
+} from '../../reference/index.js';
 
 function intOption(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -22,6 +24,13 @@ function parseFaults(raw: unknown): FaultName[] {
   return list as FaultName[];
 }
 
+/** Validates --dialect; an unknown name is a usage error that lists the valid ones. */
+function parseDialect(raw: unknown): DialectName {
+  const name = raw === undefined ? 'default' : String(raw);
+  if (!isDialectName(name)) throw new SpgateError('SPGATE_ERR_USAGE', `unknown dialect "${name}"; valid dialects: ${DIALECT_NAMES.join(', ')}`);
+  return name;
+}
+
 export const serveCommand: SpgateCommand = {
   command: 'serve',
   describe: 'run the embedded reference server (with optional faults) until interrupted',
@@ -29,19 +38,25 @@ export const serveCommand: SpgateCommand = {
     .option('port', { type: 'number', default: 8787, describe: 'port to listen on (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to bind' })
     .option('seed', { type: 'number', describe: 'seed for ids, keys and data (random when absent)' })
-    .option('read-budget', { type: 'number', describe: 'read requests per key and window (default 1000)' })
-    .option('write-budget', { type: 'number', describe: 'write requests per key and window (default 250)' })
-    .option('window', { type: 'number', describe: 'rate-limit window in seconds (default 5)' })
+    .option('read-budget', { type: 'number', describe: 'read requests per key and window (default: per dialect; 1000 in default)' })
+    .option('write-budget', { type: 'number', describe: 'write requests per key and window (default: per dialect; 250 in default)' })
+    .option('window', { type: 'number', describe: 'rate-limit window in seconds (default: per dialect; 5 in default)' })
     .option('fault', { type: 'string', array: true, describe: 'switch on a named fault (repeatable)' })
-    .option('target-out', { type: 'string', describe: 'write a target file for this server (keys inline)' }),
+    .option('dialect', { type: 'string', describe: `choices where the spec says "not shown": ${DIALECT_NAMES.join(' | ')} (default: default)` })
+    .option('fixtures-api', { type: 'boolean', default: true, describe: 'serve /_fixtures; --no-fixtures-api answers 404 there and leaves fixtures.api out of --target-out' })
+    .option('omit-budgets', { type: 'boolean', default: false, describe: 'leave assumptions.rateLimit out of --target-out (the toolkit must discover the budgets)' })
+    .option('target-out', { type: 'string', describe: 'write a target file for this server (keys inline, fixture ids and pools)' })
+    .epilog(['Dialects:', ...describeDialects().map((d) => `  ${d}`)].join('\n')),
   run: async (args) => {
     const faults = parseFaults(args.fault);
+    const dialect = parseDialect(args.dialect);
     const port = intOption(args.port, 'port', 0) ?? 8787;
     const host = String(args.host ?? '127.0.0.1');
     let server;
     try {
       server = await startReferenceServer({
-        port, host, faults,
+        port, host, faults, dialect,
+        fixturesApi: args.fixturesApi !== false,
         seed: intOption(args.seed, 'seed', 0),
         budgets: {
           read: intOption(args.readBudget, 'read-budget', 1),
@@ -56,8 +71,11 @@ export const serveCommand: SpgateCommand = {
       throw err;
     }
     const targetOut = args.targetOut as string | undefined;
-    if (targetOut) await writeFile(targetOut, JSON.stringify(server.target, null, 2) + '\n', { mode: 0o600 });
-    const faultNote = faults.length ? ` (faults: ${faults.join(', ')})` : '';
+    if (targetOut) {
+      const target = server.describe({ budgets: args.omitBudgets !== true });
+      await writeFile(targetOut, JSON.stringify(target, null, 2) + '\n', { mode: 0o600 });
+    }
+    const faultNote = (dialect === 'default' ? '' : ` (dialect: ${dialect})`) + (faults.length ? ` (faults: ${faults.join(', ')})` : '');
     process.stdout.write(`spgate reference server listening on ${server.baseUrl}${faultNote}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => resolve();

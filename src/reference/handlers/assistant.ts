@@ -1,6 +1,7 @@
 /**
  * Assistant chats (4.1, 4.2, 4.3): only the owning connection sees a chat, only while its holder is an
- * owner/admin. Another connection gets 404, so the chat's existence is not revealed.
+ * owner/admin. Another connection gets the dialect's answer: 404 (the chat's existence is not revealed) or
+ * 403 (operation not allowed for the connection, part 5.8). Turn statuses use the dialect's values.
  */
 import type { App, Call } from '../app.js';
 import { isOwnerOrAdmin } from '../connections.js';
@@ -22,16 +23,23 @@ function findTurn(app: App, call: Call): Found {
   const session = app.store.sessions.get(sessionId);
   const turn = app.store.turns.get(turnId);
   if (!session || !turn || turn.sessionId !== session.id) return { ok: false, reply: notFound('no such chat turn') };
-  if (session.ownerId !== call.conn.id && !app.faults.has('chat-ownership-leak')) return { ok: false, reply: notFound('no such chat turn') };
+  if (session.ownerId !== call.conn.id && !app.faults.has('chat-ownership-leak')) return { ok: false, reply: foreign(app) };
   if (session.retentionExpiresAt <= app.clock()) return { ok: false, reply: notFound('no such chat turn') };
   return { ok: true, session, turn };
+}
+
+/** The refusal of another connection's chat. */
+function foreign(app: App): Reply {
+  return app.dialect.statuses.foreignChat === 403
+    ? fail(403, 'assistant.not_owner', 'this chat belongs to another connection')
+    : notFound('no such chat turn');
 }
 
 /** GET /ai/assistant/sessions/{sessionId}/turns/{turnId}. */
 export function getTurn(app: App, call: Call): Reply {
   const found = findTurn(app, call);
   if (!found.ok) return found.reply;
-  const turn = turnObject(found.turn, app.faults);
+  const turn = turnObject(found.turn, app.faults, app.dialect);
   return json(200, app.faults.has('turn-unwrapped') ? turn : { data: turn });
 }
 
@@ -48,7 +56,9 @@ export function cancelTurn(app: App, call: Call): Reply {
     return fail(409, 'assistant.turn_not_pending', 'the turn is not pending');
   }
   // cancel-not-persisted: the answer says cancelled, but the change is never stored
-  if (turn.status === 'pending' && f.has('cancel-not-persisted')) return json(200, { data: { ...turnObject(turn, f), status: 'cancelled' } });
+  if (turn.status === 'pending' && f.has('cancel-not-persisted')) {
+    return json(200, { data: { ...turnObject(turn, f, app.dialect), status: app.dialect.turnStatus.cancelled } });
+  }
   if (turn.status === 'pending') {
     const now = app.clock();
     turn.status = 'cancelled';
@@ -56,7 +66,7 @@ export function cancelTurn(app: App, call: Call): Reply {
     session.lastActivityAt = Math.max(session.lastActivityAt, now);
     session.updatedAt = now;
   }
-  return json(200, { data: turnObject(turn, f) });
+  return json(200, { data: turnObject(turn, f, app.dialect) });
 }
 
 /** GET /ai/conversations/{conversationId}/assistant/sessions: the caller's unexpired chats, newest first. */
@@ -77,6 +87,6 @@ export function listSessions(app: App, call: Call): Reply {
   const dir = f.has('sessions-oldest-first') ? 1 : -1;
   mine.sort((a, b) => dir * (a.lastActivityAt - b.lastActivityAt) || (a.id < b.id ? -1 : 1));
   const listed = f.has('sessions-unbounded') ? mine : mine.slice(0, 100);
-  const data = listed.map((s) => sessionObject(s, f));
+  const data = listed.map((s) => sessionObject(s, f, app.dialect.extras));
   return json(200, f.has('sessions-paginated') ? { data, hasMore: false, nextCursor: null } : { data });
 }

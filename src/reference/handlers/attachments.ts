@@ -15,7 +15,12 @@ export function downloadAttachment(app: App, call: Call): Reply {
   const [messageId, rawIndex] = call.params as [string, string];
   const f = app.faults;
   const message = app.store.messages.get(messageId);
-  if (!message || (message.deletedAt !== null && !f.has('attachment-deleted-downloadable'))) return notFound('no such message');
+  if (!message) return notFound('no such message');
+  if (message.deletedAt !== null && !f.has('attachment-deleted-downloadable')) {
+    // the dialect picks the refusal (4.6 says only "not downloadable"): 404 like an unknown message, or 410 Gone
+    const st = app.dialect.statuses.deletedAttachment;
+    return st === 404 ? notFound('no such message') : fail(st, 'attachments.message_deleted', 'the message was deleted; its attachments are not downloadable');
+  }
   if (!/^\d{1,4}$/.test(rawIndex)) return notFound('no such attachment');
   const att = message.attachments[Number(rawIndex)];
   if (!att) return notFound('no such attachment');
@@ -31,6 +36,7 @@ export function downloadAttachment(app: App, call: Call): Reply {
   return json(200, {
     url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType,
     sizeBytes: f.has('descriptor-size-string') ? String(att.sizeBytes) : att.sizeBytes,
+    ...(app.dialect.extras ? { object: 'attachment.download' } : {}),
   });
 }
 

@@ -8,7 +8,7 @@ import { canonicalJson } from '../idempotency.js';
 import type { CollectionRecord } from '../records.js';
 import { articleObject, collectionObject } from '../render.js';
 import { fail, invalid, json, jsonText, notFound, type Reply } from '../reply.js';
-import { header, idempotencyKey, jsonObject, pageLimit } from './input.js';
+import { header, idempotencyKey, jsonObject, pageLimit, withValidationStatus } from './input.js';
 
 const KEY_PATTERN = /^[!-~]{8,128}$/;
 const LENIENT_KEY_PATTERN = /^[^]{8,}$/;
@@ -16,7 +16,7 @@ const LENIENT_KEY_PATTERN = /^[^]{8,}$/;
 function render(app: App, c: CollectionRecord): Record<string, unknown> {
   let count = 0;
   for (const a of app.store.articles) if (a.collectionId === c.id) count++;
-  const out = collectionObject(c, count);
+  const out = collectionObject(c, count, app.dialect.extras);
   if (app.faults.has('collection-translations-omitted') && c.translations.length === 0) delete out.translations;
   return out;
 }
@@ -37,12 +37,13 @@ export function updateCollection(app: App, call: Call): Promise<Reply> | Reply {
   if (!/^application\/json\s*(;|$)/i.test(type)) return fail(415, 'request.unsupported_media_type', 'Content-Type must be application/json');
   const key = idempotencyKey(call.headers, f.has('collection-key-pattern-lenient') ? LENIENT_KEY_PATTERN : KEY_PATTERN, true, '8 to 128 printable ASCII characters (^[!-~]{8,128}$)');
   if (!key.ok) return key.reply;
+  const bodyStatus = app.dialect.statuses.bodyValidation;
   const body = jsonObject(call.body);
-  if (!body.ok) return body.reply;
+  if (!body.ok) return withValidationStatus(bodyStatus, body.reply);
   const id = call.params[0]!;
   return app.idem.run(
     { connectionId: call.conn.id, resource: `collection:${id}`, key: key.value!, fingerprint: canonicalJson(body.value) },
-    () => applyUpdate(app, id, body.value),
+    () => withValidationStatus(bodyStatus, applyUpdate(app, id, body.value)),
   );
 }
 
@@ -53,7 +54,7 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   if (problem) return invalid(problem);
   const f = app.faults;
   if (b.expectedRevision !== c.revision && !f.has('collection-stale-accepted')) {
-    return fail(409, 'help.stale_revision', `expectedRevision ${String(b.expectedRevision)} is stale; the collection is at revision ${c.revision}`);
+    return fail(app.dialect.statuses.staleRevision, 'help.stale_revision', `expectedRevision ${String(b.expectedRevision)} is stale; the collection is at revision ${c.revision}`);
   }
   const name = b.name as string;
   const slug = b.slug as string;
@@ -94,11 +95,11 @@ function validate(app: App, c: CollectionRecord, b: Record<string, unknown>): st
   return undefined;
 }
 
-/** GET /authoring/articles?after=&limit=: data and nextCursor (null at the end), no hasMore. */
+/** GET /authoring/articles?after=&limit=: data and nextCursor (the dialect's null or "" at the end), no hasMore. */
 export function listArticles(app: App, call: Call): Reply {
   const f = app.faults;
   const limit = pageLimit(call.query.get('limit'), 25, 100);
-  if (!limit.ok) return limit.reply;
+  if (!limit.ok) return withValidationStatus(app.dialect.statuses.queryValidation, limit.reply);
   const after = f.has('articles-has-more') ? null : call.query.get('after');
   let start = 0;
   if (after) {
@@ -111,5 +112,5 @@ export function listArticles(app: App, call: Call): Reply {
   const end = start + page.length;
   const next = end < all.length ? app.cursors.sign('articles', '', { n: end }) : null;
   if (f.has('articles-has-more')) return json(200, { data: page.map(articleObject), hasMore: next !== null, nextCursor: next });
-  return jsonText(200, JSON.stringify({ data: page.map(articleObject), nextCursor: next }));
+  return jsonText(200, JSON.stringify({ data: page.map(articleObject), nextCursor: next ?? app.dialect.articlesEndCursor }));
 }

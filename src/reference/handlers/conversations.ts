@@ -1,16 +1,16 @@
-/** POST /conversations/{id}/assign (4.7), POST /conversations/{id}/resolve (4.8), GET /conversations/{id}. */
+/** POST /conversations/{id}/assign (4.7), POST on the dialect's resolve path (4.8), GET /conversations/{id}. */
 import type { App, Call } from '../app.js';
 import { canonicalJson } from '../idempotency.js';
 import type { ConversationRecord } from '../records.js';
 import { conversationObject } from '../render.js';
 import { fail, invalid, json, notFound, type Reply } from '../reply.js';
 import { DEFAULT_COMPLETED_STATUS } from '../store.js';
-import { idempotencyKey, jsonObject } from './input.js';
+import { idempotencyKey, jsonObject, withValidationStatus } from './input.js';
 
 /** Returns one conversation (a reference-server addition; the spec does not show a read endpoint). */
 export function getConversation(app: App, call: Call): Reply {
   const conv = app.store.conversations.get(call.params[0]!);
-  return conv ? json(200, conversationObject(conv, app.faults)) : notFound('no such conversation');
+  return conv ? json(200, conversationObject(conv, app.faults, app.dialect.extras)) : notFound('no such conversation');
 }
 
 /** Assigns or unassigns a conversation; never changes its status. */
@@ -41,6 +41,7 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
     if (!conv) return notFound('no such conversation');
     const f = app.faults;
     const status = body.status;
+    const st = app.dialect.statuses;
     if (status !== undefined && typeof status !== 'string') return invalid('status must be a string');
     if (status === undefined) {
       conv.status = f.has('resolve-default-closed') ? 'closed' : DEFAULT_COMPLETED_STATUS;
@@ -49,11 +50,11 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
     const def = app.store.statuses.get(status);
     if (!def) {
       return f.has('unknown-status-code')
-        ? fail(422, 'conversations.invalid_resolution_status', `"${status}" is not a completed-type status`)
-        : fail(422, 'conversations.unknown_status', `status "${status}" is not defined in this workspace`);
+        ? fail(st.invalidResolutionStatus, 'conversations.invalid_resolution_status', `"${status}" is not a completed-type status`)
+        : fail(st.unknownStatus, 'conversations.unknown_status', `status "${status}" is not defined in this workspace`);
     }
     if (def.type === 'active' && !f.has('resolve-active-accepted')) {
-      return fail(422, 'conversations.invalid_resolution_status', `"${status}" is an active-type status; resolve needs a completed-type one`);
+      return fail(st.invalidResolutionStatus, 'conversations.invalid_resolution_status', `"${status}" is an active-type status; resolve needs a completed-type one`);
     }
     // resolve-custom-completed-default: only the well-known completed keys are honoured, others fall back
     conv.status = f.has('resolve-custom-completed-default') && status !== 'resolved' && status !== 'closed' ? DEFAULT_COMPLETED_STATUS : status;
@@ -64,7 +65,7 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
 function touched(app: App, conv: ConversationRecord): Reply {
   conv.updatedAt = app.clock();
   conv.mutations++;
-  const out = conversationObject(conv, app.faults);
+  const out = conversationObject(conv, app.faults, app.dialect.extras);
   // conversation-status-label: the answer shows the status's display name instead of its key
   if (app.faults.has('conversation-status-label')) out.status = app.store.statuses.get(conv.status)?.name ?? conv.status;
   return json(200, out);
@@ -75,11 +76,13 @@ function idempotent(app: App, call: Call, route: string, exec: (body: Record<str
   const pattern = app.faults.has('idempotency-key-length') ? /^[^]{7,255}$/ : /^[^]{8,255}$/;
   const key = idempotencyKey(call.headers, pattern, false, '8 to 255 characters long');
   if (!key.ok) return key.reply;
+  const bodyStatus = app.dialect.statuses.bodyValidation;
   const body = jsonObject(call.body, true);
-  if (!body.ok) return body.reply;
-  if (key.value === undefined) return exec(body.value);
+  if (!body.ok) return withValidationStatus(bodyStatus, body.reply);
+  const run = (): Reply => withValidationStatus(bodyStatus, exec(body.value));
+  if (key.value === undefined) return run();
   return app.idem.run(
     { connectionId: call.conn.id, resource: `${route}:${call.params[0]}`, key: key.value, fingerprint: canonicalJson(body.value) },
-    () => exec(body.value),
+    run,
   );
 }

@@ -3,7 +3,7 @@ import type { App, Call } from '../app.js';
 import type { CustomerRecord } from '../records.js';
 import { customerJson, customerObject } from '../render.js';
 import { empty, invalid, json, jsonText, notFound, type Reply } from '../reply.js';
-import { pageLimit } from './input.js';
+import { withValidationStatus, pageLimit } from './input.js';
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
@@ -19,16 +19,22 @@ interface OffsetPos {
 
 /** Lists customers with filters and keyset pagination. */
 export function listCustomers(app: App, call: Call): Reply {
+  return withValidationStatus(app.dialect.statuses.queryValidation, list(app, call));
+}
+
+function list(app: App, call: Call): Reply {
   const f = app.faults;
+  const p = app.dialect.params;
   const q = call.query;
   const limit = pageLimit(q.get('limit'), f.has('limit-default-20') ? 20 : 25, f.has('limit-unbounded') ? 100_000 : 100);
   if (!limit.ok) return limit.reply;
-  const externalId = q.get(f.has('external-id-ignored') ? 'external_id' : 'externalId');
-  const search = q.get('q');
-  const idType = q.get('identityType');
+  // external-id-ignored: the server reads another name than the one it documents
+  const externalId = q.get(f.has('external-id-ignored') ? (p.externalId === 'external_id' ? 'externalId' : 'external_id') : p.externalId);
+  const search = q.get(p.search);
+  const idType = q.get(p.identityType);
   const idValue = q.get('identityIdentifier');
   if ((idType === null) !== (idValue === null) && !(idType === null && f.has('identity-single-param'))) {
-    return invalid('identityType and identityIdentifier must be given together');
+    return invalid(`${p.identityType} and identityIdentifier must be given together`);
   }
   const matches = customerFilter(app, { externalId, search, idType, idValue });
   const binding = JSON.stringify([externalId, search, idType, idValue]);
@@ -76,7 +82,7 @@ export function listCustomers(app: App, call: Call): Reply {
   const parts: Buffer[] = [DATA_OPEN];
   for (let i = 0; i < page.length; i++) {
     if (i) parts.push(COMMA);
-    parts.push(customerJson(page[i]!, f));
+    parts.push(customerJson(page[i]!, f, app.dialect.extras));
   }
   parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}'));
   return jsonText(200, Buffer.concat(parts));
@@ -116,7 +122,7 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
   };
 }
 
-/** Soft-deletes a customer; deleting again is a no-op that still answers 204. */
+/** Soft-deletes a customer; deleting again is a no-op that answers the same success. */
 export function deleteCustomer(app: App, call: Call): Reply {
   const c = app.store.customers.get(call.params[0]!);
   if (!c) return notFound('no such customer');
@@ -131,7 +137,8 @@ export function deleteCustomer(app: App, call: Call): Reply {
   return deleted(app, c);
 }
 
-/** The answer to a successful delete: 204 without a body. */
+/** The answer to a successful delete: the dialect's choice (204 empty, or 200 with the customer); the fault flips it. */
 function deleted(app: App, c: CustomerRecord): Reply {
-  return app.faults.has('delete-200-body') ? json(200, { data: customerObject(c, app.faults) }) : empty(204);
+  const withBody = (app.dialect.customerDeleteStatus === 200) !== app.faults.has('delete-200-body');
+  return withBody ? json(200, { data: customerObject(c, app.faults, app.dialect.extras) }) : empty(204);
 }

@@ -45,3 +45,12 @@ export function idempotencyKey(headers: IncomingHttpHeaders, pattern: RegExp, re
   if (!pattern.test(key)) return { ok: false, reply: invalid(`Idempotency-Key must be ${rule}`, 'request.invalid_idempotency_key') };
   return { ok: true, value: key };
 }
+
+/**
+ * Gives a validation error (code request.invalid) the dialect's status for its kind of input: some
+ * deployments answer 422 for body fields and 400 for query parameters. Unparseable JSON and bad headers keep
+ * their own codes and stay 400: they never reached field validation.
+ */
+export function withValidationStatus(status: number, reply: Reply): Reply {
+  return reply.kind === 'error' && reply.status === 400 && reply.code === 'request.invalid' ? { ...reply, status } : reply;
+}

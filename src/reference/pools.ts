@@ -1,0 +1,60 @@
+/**
+ * Pools of disposable data for the ids-only path (docs/reference-server.md, fixture contract): customers a
+ * check may delete, conversations it may assign and resolve, pending turns it may cancel, collections it
+ * may update. They are created at startup from the seed, so a target file that lists them lets the whole
+ * suite run with the fixtures API switched off, and the same seed gives the same pools.
+ */
+import type { FixtureIds, KeyRole } from '../target/schema.js';
+import type { Connection } from './connections.js';
+import type { Prng } from './prng.js';
+import type { Store } from './store.js';
+
+export type Pools = NonNullable<FixtureIds['pools']>;
+
+/** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
+export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 10 } as const;
+
+/** Pool timestamps start here (after the default customers), so listings are the same for the same seed. */
+const POOL_EPOCH = Date.UTC(2024, 1, 1);
+const STATUS_MIX = ['open', 'pending', 'waiting_on_customer', 'resolved', 'closed', 'spam'];
+
+/** Creates the pools in the store and returns their ids. */
+export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connection>): Pools {
+  // a token from the seed makes pool names unique to this server, so a search for one finds only it
+  const tag = rng.token(6).toLowerCase();
+  const customers: string[] = [];
+  for (let i = 0; i < POOL_SIZES.customers; i++) {
+    const n = String(i + 1).padStart(3, '0');
+    customers.push(store.addCustomer({
+      name: `Pool Customer ${tag} ${n}`,
+      email: `pool.${tag}.${n}@example.com`,
+      company: 'Disposable Ltd',
+      externalId: `pool_${tag}_${n}`,
+      createdAt: POOL_EPOCH + i * 3_600_000,
+    }).id);
+  }
+  // conversations belong to the first default customers: new customers would change the customer list
+  const owners = store.customerOrder.slice(0, 10);
+  const conversations: string[] = [];
+  for (let i = 0; i < POOL_SIZES.conversations; i++) {
+    conversations.push(store.addConversation({
+      customerId: owners[i % owners.length]!.id, status: STATUS_MIX[i % STATUS_MIX.length], priority: i % 2 ? 'normal' : 'low',
+      subject: `Pool conversation ${i + 1}`, team: i % 3 === 0 ? 'support' : null,
+      assignee: i % 4 === 0 ? { id: 'agent_pool', name: 'Pool Agent' } : null,
+    }).id);
+  }
+  // pending turns live in sessions of their own conversation, one session each, owned by the admin key
+  const home = store.addConversation({ customerId: owners[0]!.id, subject: 'Pool chats' });
+  const admin = conns.get('admin')!;
+  const pendingTurns: Pools['pendingTurns'] & object = [];
+  for (let i = 0; i < POOL_SIZES.pendingTurns; i++) {
+    const session = store.addSession({ conversationId: home.id, ownerId: admin.id });
+    pendingTurns.push({ sessionId: session.id, turnId: store.addTurn(session, 'pending').id });
+  }
+  const collections: string[] = [];
+  for (let i = 0; i < POOL_SIZES.collections; i++) {
+    const n = String(i + 1).padStart(2, '0');
+    collections.push(store.addCollection({ name: `Pool collection ${n}`, slug: `pool-${tag}-${n}`, description: 'Disposable' }).id);
+  }
+  return { customers, conversations, pendingTurns, collections };
+}

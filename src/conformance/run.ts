@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { CheckResult, ExchangeRecord, FindingRecord } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import { clientTimeouts } from '../target/timeouts.js';
+import { ruleOffReason } from '../target/rules.js';
 import { RunAborted } from './aborted.js';
 import { createCheckContext, RateLimited, type RunState } from './context.js';
 import { createFixturesClient } from './fixtures-client.js';
@@ -66,7 +67,7 @@ export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean
   if (missing.length) return `the target has no key for role ${missing.join(', ')}`;
   if (check.needs?.fixtures && !hasFixtures) return 'needs a fixtures API (target fixtures.api) to create data';
   if (check.needs?.writes && !target.allowWrites) return 'changes data, and the target does not set allowWrites';
-  return undefined;
+  return ruleOffReason(check.clause, target.assumptions);
 }
 
 /** Narrows suites to the named check ids (suites left without checks drop out). Throws on an unknown id. */

@@ -46,7 +46,8 @@ export interface CheckFailure {
 }
 
 export type CheckOutcome =
-  | { status: 'passed'; cases: number }
+  /** note: what a passing check could not see (e.g. a bounded walk that stopped), shown as its reason. */
+  | { status: 'passed'; cases: number; note?: string }
   | { status: 'failed'; cases: number; failures: CheckFailure[] }
   | { status: 'skipped'; reason: string };
 

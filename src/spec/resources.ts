@@ -179,7 +179,7 @@ export function ListPage<T extends z.ZodType>(item: T) {
 }
 
 /** Articles page: `data` and `nextCursor`, no `hasMore` (spec 4.10). Item shape: not shown. */
-export const ArticlesPage = z.looseObject({ data: z.array(z.unknown()), nextCursor: z.string().nullable() });
+export const ArticlesPage = z.looseObject({ data: z.array(z.unknown()), nextCursor: z.string().nullable(), hasMore: z.never().optional() });
 
 /** `{ data: <item> }` envelope used by the turn endpoints (other top-level keys are not forbidden). */
 export function DataEnvelope<T extends z.ZodType>(item: T) {
@@ -188,4 +188,5 @@ export function DataEnvelope<T extends z.ZodType>(item: T) {
 
 export const CustomerPage = ListPage(Customer);
 export const TurnEnvelope = DataEnvelope(ChatTurn);
-export const SessionList = z.looseObject({ data: z.array(ChatSession) });
+/** Session list (4.3): `{ data: [session] }`; "No pagination keys" is the one key rule the spec states. */
+export const SessionList = z.looseObject({ data: z.array(ChatSession), hasMore: z.never().optional(), nextCursor: z.never().optional() });

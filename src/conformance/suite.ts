@@ -19,7 +19,10 @@ export interface CheckNeeds {
 
 export interface SuiteContext {
   target: Target;
-  /** Sends a request (429s are waited out and retried by the runner); every exchange is recorded. */
+  /**
+   * Sends a request; every exchange is recorded. 429s are waited out per Retry-After within
+   * assumptions.rateLimitWaitSeconds; a request answered only 429 throws RateLimited and the check is skipped.
+   */
   send(spec: RequestSpec): Promise<Exchange>;
   /** Present when the target has a fixtures API. */
   fixtures?: FixturesApi;

@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check';
 import type { Exchange } from '../src/client/exchange.js';
-import { checkErrorAnswer, checkErrorEnvelope, checkRequestIdMatches, errorCode, misspelledSpecCode } from '../src/checks/envelope.js';
+import { checkErrorEnvelope, checkRequestIdMatches, errorCode, misspelledSpecCode } from '../src/checks/envelope.js';
 import { checkResponseHeaders } from '../src/checks/response-headers.js';
+import { checkCodeThenStatus } from '../src/checks/assumed-status.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
 import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
@@ -102,7 +103,7 @@ export default defineSuite({
     {
       id: 'errors.route-not-found',
       clause: '7.route.not-found',
-      title: 'Unknown routes and resources answer 404 route.not_found',
+      title: 'Unknown routes and resources answer route.not_found (with the assumed status, 404 by default)',
       async run(ctx) {
         const t = new Tally();
         const missing = [
@@ -113,14 +114,14 @@ export default defineSuite({
         if (ctx.target.allowWrites) {
           for (const spec of missing) {
             const x = await ctx.send(spec);
-            const v = checkErrorAnswer(x, 404, 'route.not_found', '7.route.not-found');
+            const v = checkCodeThenStatus(x, 'route.not_found', '7.route.not-found', ctx.target.assumptions.statuses.notFound, '7.route.not-found-status');
             t.add(v ? { ...v, exchanges: [x], actual: `${spec.method} ${spec.path}: ${v.actual}` } : undefined);
           }
         }
         t.merge(await checkProperty(ctx, unknownPath, async (path, io) => {
           const x = await io.send({ method: 'GET', path });
-          const v = checkErrorAnswer(x, 404, 'route.not_found', '7.route.not-found');
-          return v ? { expected: v.expected, actual: v.actual } : undefined;
+          const v = checkCodeThenStatus(x, 'route.not_found', '7.route.not-found', ctx.target.assumptions.statuses.notFound, '7.route.not-found-status');
+          return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
         }, { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] }));
         return t.outcome();
       },

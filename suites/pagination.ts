@@ -7,11 +7,12 @@ import fc from 'fast-check';
 import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty, type CaseIO } from '../src/conformance/property.js';
-import { describeAnswer, expectStatus, Tally } from '../src/conformance/expect.js';
+import { describeAnswer, expectStatus, fromViolation, Tally } from '../src/conformance/expect.js';
 import { freshMarker } from '../src/conformance/data.js';
 import { asPage, duplicates, pageProblem, traverse } from '../src/conformance/paging.js';
 import { applyTamper, equivalentCursors, tamperArb } from '../src/conformance/cursor-tamper.js';
 import type { CustomerSeed } from '../src/conformance/fixtures.js';
+import { checkRejectedWith } from '../src/checks/assumed-status.js';
 
 const MAX_CREATED_DURING_WALK = 4;
 
@@ -351,8 +352,11 @@ export default defineSuite({
         const pt = ctx.target.assumptions.params.identityType;
         const t = new Tally();
         const v = ctx.target.assumptions.statuses.validation;
-        t.add(expectStatus(await ctx.send({ method: 'GET', path: '/customers', query: { identityIdentifier: ident } }), v, 'identityIdentifier without the identity type'));
-        t.add(expectStatus(await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type } }), v, 'identity type without identityIdentifier'));
+        for (const [query, what] of [[{ identityIdentifier: ident }, 'identityIdentifier without the identity type'], [{ [pt]: type }, 'identity type without identityIdentifier']] as const) {
+          const x = await ctx.send({ method: 'GET', path: '/customers', query });
+          const r = checkRejectedWith(x, v, what, '4.4.identity.pair', '4.4.identity.pair-status');
+          t.add(r ? fromViolation(r, [x]) : undefined);
+        }
         for (const [idv, want] of [[ident, [made!.id]], [`${m}-nobody@identity.test`, []]] as const) {
           const x = await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type, identityIdentifier: idv } });
           const page = asPage(x);
@@ -401,8 +405,9 @@ export default defineSuite({
           }
           after = j.nextCursor;
         }
-        t.add({ expected: 'the articles list to end within 50 pages', actual: `${seen.size} articles and still a nextCursor`, exchanges: xs.slice(-2) });
-        return t.outcome();
+        // A long Help Center is not a finding: the walk is bounded, and what it saw was judged.
+        const o = t.outcome();
+        return o.status === 'passed' ? { ...o, note: `walked the first 50 pages (${seen.size} articles) without reaching the end; judged those` } : o;
       },
     },
   ],

@@ -38,7 +38,8 @@ async function checkKeyList(ctx: SuiteContext, path: '/statuses' | '/priorities'
   const bad = keys.filter((k) => !STATUS_KEY_PATTERN.test(k));
   t.add(bad.length ? { expected: `every key matching ${String(STATUS_KEY_PATTERN)}`, actual: `keys ${bad.map((k) => JSON.stringify(k)).join(', ')}`, exchanges: [x] } : undefined);
   const absent = seeded.filter((k) => !keys.includes(k));
-  t.add(absent.length ? { expected: `the seeded keys ${seeded.join(', ')}`, actual: `missing ${absent.join(', ')}`, exchanges: [x], clause: clauseId } : undefined);
+  // Status keys come from the target's assumptions (a real workspace may differ from a seeded one): assumed.
+  t.add(absent.length ? { expected: `the known keys ${seeded.join(', ')}`, actual: `missing ${absent.join(', ')}`, exchanges: [x], clause: path === '/statuses' ? '4.10.keys.known' : clauseId } : undefined);
   return t.outcome();
 }
 

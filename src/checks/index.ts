@@ -4,6 +4,7 @@ export * from './response-headers.js';
 export * from './ratelimit-sequence.js';
 export * from './shape.js';
 export * from './id-prefixes.js';
+export * from './assumed-status.js';
 
 import type { Exchange } from '../client/exchange.js';
 import type { ClauseViolation } from './envelope.js';

@@ -70,7 +70,8 @@ export function toCheckResult(
       return { ...base, status: 'error', reason: outcome.reason, cases: 0 };
     case 'passed':
     case 'failed': {
-      if (findings.length === 0) return { ...base, status: 'passed', cases: outcome.cases };
+      const note = outcome.status === 'passed' && outcome.note ? { reason: outcome.note } : {};
+      if (findings.length === 0) return { ...base, status: 'passed', cases: outcome.cases, ...note };
       const status = findings.some((f) => f.severity === 'error') ? 'failed' : 'warned';
       return { ...base, status, cases: outcome.cases };
     }

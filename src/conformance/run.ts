@@ -13,8 +13,9 @@ import type { z } from 'zod';
 import type { CheckResult, ExchangeRecord, FindingRecord } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import { clientTimeouts } from '../target/timeouts.js';
+import { ruleOffReason } from '../target/rules.js';
 import { RunAborted } from './aborted.js';
-import { createCheckContext, type RunState } from './context.js';
+import { createCheckContext, RateLimited, type RunState } from './context.js';
 import { createFixturesClient } from './fixtures-client.js';
 import type { FixturesApi } from './fixtures.js';
 import { toCheckResult, toFinding } from './findings.js';
@@ -66,7 +67,7 @@ export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean
   if (missing.length) return `the target has no key for role ${missing.join(', ')}`;
   if (check.needs?.fixtures && !hasFixtures) return 'needs a fixtures API (target fixtures.api) to create data';
   if (check.needs?.writes && !target.allowWrites) return 'changes data, and the target does not set allowWrites';
-  return undefined;
+  return ruleOffReason(check.clause, target.assumptions);
 }
 
 /** Narrows suites to the named check ids (suites left without checks drop out). Throws on an unknown id. */
@@ -125,6 +126,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         const fc = { seed: checkSeed(opts.seed, check.id), numRuns: opts.runs };
         const { ctx, extraFailures } = createCheckContext(state, fc);
         let outcome: CheckOutcome | { status: 'error'; reason: string };
+        let rateLimited = false;
         const unmet = unmetNeeds(check, opts.target, fixtures !== undefined);
         if (unmet) outcome = { status: 'skipped', reason: unmet };
         else {
@@ -134,12 +136,18 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
             if (err instanceof RunAborted || signal.aborted) {
               aborted = true;
               outcome = { status: 'skipped', reason: 'the run was aborted' };
+            } else if (err instanceof RateLimited) {
+              // Only 429s: nothing is known about the check's own clause, so it is skipped, never failed.
+              rateLimited = true;
+              outcome = { status: 'skipped', reason: redact.redactString(err.message) };
             } else {
               outcome = { status: 'error', reason: redact.redactString(err instanceof Error ? err.message : String(err)) };
             }
           }
         }
-        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(outcome.status === 'skipped' ? [] : extraFailures)];
+        // Notes on the 429s themselves (no Retry-After, Retry-After not honoured) are findings of their own
+        // clauses and stay, also when the check was skipped as rate limited.
+        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(outcome.status === 'skipped' && !rateLimited ? [] : extraFailures)];
         const fctx = { suite: suite.name, check, target: opts.target, seed: opts.seed, runs: opts.runs };
         const mine: FindingRecord[] = [];
         for (const f of failures) {

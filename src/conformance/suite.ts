@@ -19,7 +19,10 @@ export interface CheckNeeds {
 
 export interface SuiteContext {
   target: Target;
-  /** Sends a request (429s are waited out and retried by the runner); every exchange is recorded. */
+  /**
+   * Sends a request; every exchange is recorded. 429s are waited out per Retry-After within
+   * assumptions.rateLimitWaitSeconds; a request answered only 429 throws RateLimited and the check is skipped.
+   */
   send(spec: RequestSpec): Promise<Exchange>;
   /** Present when the target has a fixtures API. */
   fixtures?: FixturesApi;
@@ -46,7 +49,8 @@ export interface CheckFailure {
 }
 
 export type CheckOutcome =
-  | { status: 'passed'; cases: number }
+  /** note: what a passing check could not see (e.g. a bounded walk that stopped), shown as its reason. */
+  | { status: 'passed'; cases: number; note?: string }
   | { status: 'failed'; cases: number; failures: CheckFailure[] }
   | { status: 'skipped'; reason: string };
 

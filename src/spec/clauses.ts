@@ -29,7 +29,9 @@ export const CLAUSES = [
   c('2.session.shape', '§2 Assistant chat session', 'spec', 'Chat sessions have id, conversationId, title, status and their timestamps'),
   c('2.descriptor.shape', '§2 Attachment download descriptor', 'spec', 'The download descriptor has url, expiresAt, filename, contentType and integer sizeBytes'),
   c('2.collection.shape', '§2 Help Center collection', 'spec', 'A collection has its fields and translations of {locale, slug, name, description, revision}'),
-  c('2.datetime', '§2', 'spec', 'All timestamps are ISO 8601 date-time strings'),
+  // "date-time format (ISO 8601)": the date-time format of JSON Schema/OpenAPI is RFC 3339's, and RFC 3339 is
+  // what rejects a timestamp without an offset (valid ISO 8601 local time), so the basis is the standard.
+  c('2.datetime', '§2', 'standard', 'All timestamps are date-time strings (RFC 3339: date, T, time, Z or ±hh:mm; any case, any fraction)'),
   c('2.id-prefixes', '§2', 'assumed', 'Ids carry the prefixes seen: cus_, conv_, cid_, req_'),
 
   // Part 3: states and transitions
@@ -42,6 +44,8 @@ export const CLAUSES = [
   c('3.turn.cancel-repeat-safe', '§3 Assistant chat turn', 'spec', 'An identical repeat of a cancel is safe'),
   c('3.turn.cancel-completed-409', '§3 Assistant chat turn', 'spec', 'Cancelling a completed turn returns 409 and leaves it unchanged'),
   c('3.turn.completed-has-answer', '§3 Assistant chat turn', 'spec', 'A completed turn has its answer populated'),
+  // "The enumerated values of a turn's status: not shown": the values compared are the target's turnStatus.
+  c('3.turn.status-values', '§3 Assistant chat turn', 'assumed', 'Turn status values are the assumed pending/completed/cancelled values'),
   c('3.customer.soft-delete-unlisted', '§3 Customer', 'spec', 'A deleted customer no longer appears in lists'),
   c('3.customer.soft-delete-history', '§3 Customer', 'spec', 'A deleted customer is retained so conversation history still resolves'),
 
@@ -63,7 +67,9 @@ export const CLAUSES = [
   c('4.4.has-more', '§4.11', 'spec', 'hasMore is true exactly when nextCursor is a string'),
   c('4.4.search', '§4.4', 'spec', 'Text search is a case-insensitive substring match over name, email and company'),
   c('4.4.external-id', '§4.4', 'spec', 'The external-id filter returns exactly the customers with that externalId'),
-  c('4.4.identity.pair', '§4.4', 'spec', 'Identity type and identityIdentifier must be given together (else 400)'),
+  c('4.4.identity.pair', '§4.4', 'spec', 'Identity type and identityIdentifier must be given together (one alone is rejected)'),
+  // 4.4 says "both must be given together" but shows no status for a request that gives one.
+  c('4.4.identity.pair-status', '§4.4', 'assumed', 'A lone identity type or identifier is rejected with the assumed validation status'),
   c('4.4.identity.result', '§4.4', 'spec', 'An identity lookup returns a list of 0 or 1 items'),
   c('4.5.delete.idempotent', '§4.5', 'spec', 'Deleting a customer is idempotent'),
   c('4.5.delete.status', '§4.5', 'assumed', 'Customer delete answers with the assumed success status'),
@@ -82,13 +88,17 @@ export const CLAUSES = [
   c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key replays the first response and takes effect once'),
   c('idempotency.concurrent', '§4.7 §4.8 §4.9', 'standard', 'Concurrent identical requests under one key take effect once'),
   c('idempotency.per-connection', '§4.7 §4.8 §4.9', 'assumed', 'Idempotency keys are scoped to the connection that used them'),
-  c('4.9.collection.expected-revision', '§4.9', 'spec', 'An update with a stale expectedRevision is rejected'),
-  c('4.9.collection.revision-advances', '§4.9', 'spec', 'A successful update advances the revision'),
+  // 4.9 asks the caller to read the revision and supply it, but states neither the rejection of a stale one
+  // nor that an update advances it: both are the usual optimistic-concurrency reading, hence assumed.
+  c('4.9.collection.expected-revision', '§4.9', 'assumed', 'An update with a stale expectedRevision is rejected'),
+  c('4.9.collection.revision-advances', '§4.9', 'assumed', 'A successful update advances the revision'),
   c('4.9.collection.replaces', '§4.9', 'spec', 'The update replaces the editable fields with those sent'),
   c('4.9.collection.body-limit', '§4.9', 'spec', 'A collection update body above 64 KiB returns 413'),
   c('4.9.collection.delegation', '§4.9 §5', 'spec', 'Authoring changes require an explicitly delegated connection (else 403)'),
   c('4.10.me', '§4.10', 'spec', 'GET /me answers 200 with JSON'),
-  c('4.10.statuses', '§4.10', 'spec', 'GET /statuses lists keys that match the key pattern, including the seeded ones'),
+  c('4.10.statuses', '§4.10', 'spec', 'GET /statuses lists keys that match the key pattern'),
+  // Seeded keys exist in seeded workspaces only; which keys a real workspace has is the target file's word.
+  c('4.10.keys.known', '§4.10 §3', 'assumed', 'GET /statuses lists the status keys the target assumes (activeStatuses, completedStatuses)'),
   c('4.10.priorities', '§4.10', 'spec', 'GET /priorities lists keys that match the key pattern, including the seeded ones'),
   c('4.10.articles.after', '§4.10', 'spec', 'The articles list pages with `after`, returns data and nextCursor and no hasMore'),
   c('4.11.cursor.url-encoded', '§4.11', 'spec', 'Cursors round-trip when URL-encoded'),
@@ -108,7 +118,9 @@ export const CLAUSES = [
   c('7.request-id.header', '§7', 'spec', 'Every response carries X-Request-Id'),
   c('7.request-id.matches', '§7', 'spec', 'X-Request-Id equals error.requestId on error responses'),
   c('7.error.envelope', '§7', 'spec', 'Every error body is the envelope { error: { code, message, requestId } }'),
-  c('7.route.not-found', '§7', 'spec', 'An unknown route or resource returns 404 route.not_found'),
+  c('7.route.not-found', '§7', 'spec', 'An unknown route or resource answers error code route.not_found'),
+  // Part 7 gives route.not_found no HTTP status (its status table has no 404 row): the status is assumed.
+  c('7.route.not-found-status', '§7', 'assumed', 'route.not_found answers the assumed HTTP status (404 by default)'),
   c('7.unknown-status', '§7', 'spec', 'An undefined status key is rejected with conversations.unknown_status'),
   c('7.error.status-codes', '§7', 'assumed', 'The conversations.* errors use the assumed HTTP statuses'),
 

@@ -1,12 +1,19 @@
 /**
- * zod schemas of the API's resources (spec part 2). Objects are strict (unknown keys rejected) except where
- * the spec says "additional keys allowed" (the answer object and action proposals) or says the object is
- * free-form. Fields whose required-ness the spec leaves "not shown" are optional.
+ * zod schemas of the API's resources (spec part 2). Every object is open (extra keys accepted and kept):
+ * part 2 says "additional keys allowed" for the answer object and action proposals and closes no shape
+ * anywhere, so a deployment that adds a field to a resource, or `error.details` to the error envelope, is
+ * conforming. Required fields and their types stay exact. Fields whose required-ness the spec leaves
+ * "not shown" are optional.
  */
 import { z } from 'zod';
+import { isRfc3339DateTime } from './datetime.js';
 
-/** ISO 8601 date-time with an offset or Z (spec part 2: "All timestamps are strings in date-time format"). */
-export const DateTime = z.iso.datetime({ offset: true });
+/**
+ * A timestamp (spec part 2: "All timestamps are strings in date-time format (ISO 8601)"), judged by RFC 3339
+ * (see datetime.ts). Failures are zod `invalid_format` issues with format `datetime`, which
+ * checks/shape.ts refines to clause 2.datetime.
+ */
+export const DateTime = z.stringFormat('datetime', isRfc3339DateTime, { error: 'Invalid RFC 3339 date-time (a date, T, a time and Z or a ±hh:mm offset)' });
 
 /** Status and priority key pattern (spec part 2, Conversation). */
 export const STATUS_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -15,7 +22,7 @@ export const StatusKey = z.string().regex(STATUS_KEY_PATTERN);
 const FreeObject = z.record(z.string(), z.unknown());
 
 /** Customer (item of the customer list); required-ness of fields: not shown, so all but id are optional. */
-export const Customer = z.strictObject({
+export const Customer = z.looseObject({
   id: z.string(),
   externalId: z.string().nullable().optional(),
   name: z.string().nullable().optional(),
@@ -39,7 +46,7 @@ export const Customer = z.strictObject({
 export type Customer = z.infer<typeof Customer>;
 
 /** Conversation: every key always present; null where unset; routingNotes may be absent. */
-export const Conversation = z.strictObject({
+export const Conversation = z.looseObject({
   id: z.string(),
   externalId: z.string().nullable(),
   subject: z.string(),
@@ -81,7 +88,7 @@ export const Answer = z.looseObject({
 export const UNDO_STATUSES = ['available', 'changed', 'unavailable', 'undone'] as const;
 
 /** Action receipt (item of actionConfirmations). */
-export const ActionReceipt = z.strictObject({
+export const ActionReceipt = z.looseObject({
   id: z.string(),
   proposalId: z.string(),
   runId: z.string(),
@@ -91,11 +98,11 @@ export const ActionReceipt = z.strictObject({
   before: FreeObject,
   after: FreeObject,
   confirmedAt: DateTime,
-  undo: z.strictObject({ status: z.enum(UNDO_STATUSES), undoneAt: DateTime.optional() }).optional(),
+  undo: z.looseObject({ status: z.enum(UNDO_STATUSES), undoneAt: DateTime.optional() }).optional(),
 });
 
 /** Assistant chat turn (`data` of the turn endpoints). */
-export const ChatTurn = z.strictObject({
+export const ChatTurn = z.looseObject({
   id: z.string(),
   sessionId: z.string(),
   conversationId: z.string(),
@@ -113,7 +120,7 @@ export const ChatTurn = z.strictObject({
 export type ChatTurn = z.infer<typeof ChatTurn>;
 
 /** Assistant chat session (item of the session list). archivedAt is null/absent while not archived. */
-export const ChatSession = z.strictObject({
+export const ChatSession = z.looseObject({
   id: z.string(),
   conversationId: z.string(),
   title: z.string(),
@@ -127,7 +134,7 @@ export const ChatSession = z.strictObject({
 export type ChatSession = z.infer<typeof ChatSession>;
 
 /** Attachment download descriptor (spec 4.6). */
-export const AttachmentDescriptor = z.strictObject({
+export const AttachmentDescriptor = z.looseObject({
   url: z.string(),
   expiresAt: DateTime,
   filename: z.string(),
@@ -136,7 +143,7 @@ export const AttachmentDescriptor = z.strictObject({
 });
 export type AttachmentDescriptor = z.infer<typeof AttachmentDescriptor>;
 
-export const CollectionTranslation = z.strictObject({
+export const CollectionTranslation = z.looseObject({
   locale: z.string(),
   slug: z.string(),
   name: z.string(),
@@ -145,7 +152,7 @@ export const CollectionTranslation = z.strictObject({
 });
 
 /** Help Center collection (spec 4.9). parentId is null (or empty) for a root collection. */
-export const Collection = z.strictObject({
+export const Collection = z.looseObject({
   id: z.string(),
   parentId: z.string().nullable(),
   slug: z.string(),
@@ -161,24 +168,25 @@ export const Collection = z.strictObject({
 export type Collection = z.infer<typeof Collection>;
 
 /** Error envelope: `{ error: { code, message, requestId } }`. */
-export const ErrorEnvelope = z.strictObject({
-  error: z.strictObject({ code: z.string(), message: z.string(), requestId: z.string() }),
+export const ErrorEnvelope = z.looseObject({
+  error: z.looseObject({ code: z.string(), message: z.string(), requestId: z.string() }),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** Standard list page (spec 4.11). */
 export function ListPage<T extends z.ZodType>(item: T) {
-  return z.strictObject({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
+  return z.looseObject({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 }
 
 /** Articles page: `data` and `nextCursor`, no `hasMore` (spec 4.10). Item shape: not shown. */
-export const ArticlesPage = z.strictObject({ data: z.array(z.unknown()), nextCursor: z.string().nullable() });
+export const ArticlesPage = z.looseObject({ data: z.array(z.unknown()), nextCursor: z.string().nullable(), hasMore: z.never().optional() });
 
-/** `{ data: <item> }` envelope used by the turn endpoints. */
+/** `{ data: <item> }` envelope used by the turn endpoints (other top-level keys are not forbidden). */
 export function DataEnvelope<T extends z.ZodType>(item: T) {
-  return z.strictObject({ data: item });
+  return z.looseObject({ data: item });
 }
 
 export const CustomerPage = ListPage(Customer);
 export const TurnEnvelope = DataEnvelope(ChatTurn);
-export const SessionList = z.strictObject({ data: z.array(ChatSession) });
+/** Session list (4.3): `{ data: [session] }`; "No pagination keys" is the one key rule the spec states. */
+export const SessionList = z.looseObject({ data: z.array(ChatSession), hasMore: z.never().optional(), nextCursor: z.never().optional() });

@@ -60,6 +60,8 @@ export const Assumptions = z.strictObject({
     staleRevision: z.number().int().default(409),
     validation: z.number().int().default(400),
     deletedAttachment: z.number().int().default(404),
+    /** Status of route.not_found (7: the code is shown, its HTTP status is not). */
+    notFound: z.number().int().default(404),
   }).prefault({}),
   /** Turn status values (3: "the enumerated values of a turn's status: not shown"). */
   turnStatus: z.strictObject({
@@ -77,6 +79,21 @@ export const Assumptions = z.strictObject({
     read: z.strictObject({ limit: z.number().int().positive(), windowSeconds: z.number().positive() }).optional(),
     write: z.strictObject({ limit: z.number().int().positive(), windowSeconds: z.number().positive() }).optional(),
   }).prefault({}),
+  /**
+   * Rules the spec does not state, each checked by one `assumed` check; false skips that check (the
+   * target does not follow the rule, which is legitimate).
+   */
+  rules: z.strictObject({
+    /** pagination.foreign-cursor: a cursor presented with other filters or to another list is rejected. */
+    foreignCursorRejected: z.boolean().default(true),
+    /** idempotency.per-connection: Idempotency-Keys are scoped to the connection that used them. */
+    idempotencyPerConnection: z.boolean().default(true),
+  }).prefault({}),
+  /**
+   * Longest total wait, in seconds, for one conformance request answered 429 (Retry-After is honoured up
+   * to this); a check that gets nothing but 429 within it is skipped as rate limited, never failed.
+   */
+  rateLimitWaitSeconds: z.number().nonnegative().max(3600).default(60),
   /** Treat failing `assumed`-basis checks as failures instead of warnings. */
   strict: z.boolean().default(false),
 }).prefault({});

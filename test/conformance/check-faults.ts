@@ -70,7 +70,8 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'status.assign.body-required': 'assign-empty-accepted',
   // customers
   'customers.delete.status': 'delete-200-body',
-  'customers.delete.idempotent': 'delete-not-idempotent',
+  // A repeat delete answering 404 is idempotent (same effect); the check judges that the customer stays unlisted.
+  'customers.delete.idempotent': 'soft-delete-listed',
   'customers.delete.unlisted': 'soft-delete-listed',
   'customers.delete.history': 'delete-hard',
   // attachments

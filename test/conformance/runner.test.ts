@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/client/exchange.js';
 import type { HttpClient, RequestSpec } from '../../src/client/types.js';
 import { runConformance } from '../../src/conformance/run.js';
+import { nextWaitSeconds, RETRY_POLICY } from '../../src/conformance/context.js';
 import { checkProperty } from '../../src/conformance/property.js';
 import { defineSuite, type CheckDef, type SuiteDef } from '../../src/conformance/suite.js';
 import { targetFromInput } from '../../src/target/resolve.js';
@@ -66,6 +67,84 @@ describe('runConformance', () => {
     expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after']);
     expect(out.findings[0]!.reproduction?.curl.join('\n')).toContain('"Authorization: Bearer $SPGATE_API_KEY"');
     expect(out.exchanges.map((x) => x.id)).toEqual(out.findings[0]!.exchangeIds);
+  });
+
+  // Regression: a 429 met during conformance (a shared staging budget) was retried three times within 10 s
+  // and then judged as the check's answer ("expected 200, got 429").
+  const refusal = (n: number, retryAfter?: string) => ({
+    status: 429,
+    headers: { 'x-request-id': `req_${n}`, ...(retryAfter !== undefined ? { 'retry-after': retryAfter } : {}) },
+    json: { error: { code: 'rate_limit.exceeded', message: 'm', requestId: `req_${n}` } },
+  });
+
+  it('waits out several 429s within the bound and judges the answer that follows', async () => {
+    const client = fakeClient((_s, n) => (n >= 2 && n <= 6 ? refusal(n, '0') : { status: 200, json: {} }));
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    expect(out.checks.map((c) => c.status)).toEqual(['passed']);
+    expect(out.findings).toEqual([]);
+    expect(client.sent.length).toBe(7); // preflight, five 429s, the admitted retry
+  });
+
+  it('skips a check that got nothing but 429 as rate limited, with request ids and Retry-After, never failed', async () => {
+    const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '0')));
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    const c = out.checks[0]!;
+    expect(c.status).toBe('skipped');
+    expect(c.reason).toMatch(/^rate limited: GET \/me answered HTTP 429 to all 20 attempts/);
+    expect(c.reason).toContain('Retry-After 0, 0, 0');
+    expect(c.reason).toContain('request ids req_2, req_3');
+    expect(client.sent.length).toBe(1 + RETRY_POLICY.maxAttempts);
+    // The check's own clause is never judged on a 429; Retry-After waited out in full and still refused is.
+    expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after-honoured']);
+  });
+
+  it('an auth check answered only 429 is skipped, not "expected 401, got 429"', async () => {
+    const auth: CheckDef = {
+      id: 's.auth', clause: '5.auth.missing', title: 'auth',
+      async run(ctx) {
+        const x = await ctx.send({ method: 'GET', path: '/customers', role: null });
+        return x.response?.status === 401 ? { status: 'passed', cases: 1 } : { status: 'failed', cases: 1, failures: [{ expected: '401', actual: String(x.response?.status), exchanges: [x] }] };
+      },
+    };
+    const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '30')));
+    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 5 } }), runs: 1, seed: 1, client, catalogue: suite([auth]) });
+    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.checks[0]!.reason).toContain('bound 5 s');
+    expect(out.findings.filter((f) => f.clause === '5.auth.missing')).toEqual([]);
+    expect(client.sent.length).toBe(2); // Retry-After 30 is beyond the 5 s bound: no pointless wait
+  });
+
+  it('keeps the missing-Retry-After finding when a check is skipped as rate limited', async () => {
+    const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n)));
+    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 0 } }), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.checks[0]!.reason).toContain('Retry-After (absent)');
+    expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after']);
+  });
+
+  it('a 429 inside a property case skips the check too', async () => {
+    const check: CheckDef = {
+      ...probe, id: 's.prop429',
+      run: (ctx) => checkProperty(ctx, fc.integer({ min: 0, max: 10 }), async (n, io) => {
+        const x = await io.send({ method: 'GET', path: '/me', query: { n } });
+        return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+      }, { numRuns: 5 }),
+    };
+    const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '9')));
+    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 1 } }), runs: 5, seed: 1, client, catalogue: suite([check]) });
+    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.findings).toEqual([]);
+  });
+
+  it('the wait policy honours Retry-After, doubles without it, and stops at the bound or the attempt cap', () => {
+    const ra = (value: number) => ({ ok: true as const, value, raw: String(value) });
+    const none = { ok: false as const, problem: 'missing' as const };
+    expect(nextWaitSeconds(ra(3), 0, 0, 60)).toBe(3);
+    expect(nextWaitSeconds(ra(3), 5, 57, 60)).toBe(3);
+    expect(nextWaitSeconds(ra(3), 5, 58, 60)).toBeUndefined();
+    expect(nextWaitSeconds(ra(120), 0, 0, 60)).toBeUndefined();
+    expect([0, 1, 2, 3].map((a) => nextWaitSeconds(none, a, 0, 60))).toEqual([1, 2, 4, 8]);
+    expect(nextWaitSeconds(ra(0), RETRY_POLICY.maxAttempts - 1, 0, 60)).toBeUndefined();
   });
 
   it('skips checks whose roles, fixtures or writes the target lacks, with the reason', async () => {

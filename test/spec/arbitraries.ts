@@ -4,17 +4,20 @@
  */
 import fc from 'fast-check';
 
-/** ISO 8601 date-times with Z or a numeric offset, with and without fractional seconds. */
+/**
+ * RFC 3339 date-times in every form the standard allows: Z or z, numeric offsets (+00:00, -00:00, ...),
+ * T or t, and fractional seconds of any length.
+ */
 export const dateTime: fc.Arbitrary<string> = fc
   .tuple(
     fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
-    fc.constantFrom('Z', '+00:00', '+02:00', '-05:30'),
-    fc.boolean(),
+    fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+02:00', '-05:30', '+14:00'),
+    fc.constantFrom('T', 't'),
+    fc.option(fc.stringMatching(/^[0-9]{1,12}$/), { nil: undefined }),
   )
-  .map(([d, zone, millis]) => {
+  .map(([d, zone, sep, fraction]) => {
     const iso = d.toISOString();
-    const body = millis ? iso.slice(0, -1) : iso.slice(0, 19);
-    return body + zone;
+    return `${iso.slice(0, 10)}${sep}${iso.slice(11, 19)}${fraction !== undefined ? `.${fraction}` : ''}${zone}`;
   });
 
 export const statusKey = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,62}$/);

@@ -26,4 +26,25 @@ describe('clause registry', () => {
   it('every fault of the reference server names a registered clause', () => {
     for (const [name, f] of Object.entries(FAULTS)) expect(isClauseId(f.catches), `${name} → ${f.catches}`).toBe(true);
   });
+
+  // Basis review against the spec text (issue 10): `spec` only where the spec says it, `assumed` where it says
+  // "not shown", `standard` where an RFC does. Regression: these failed as spec errors.
+  it.each([
+    ['2.datetime', 'standard'], // RFC 3339 is what rejects a timestamp without offset; ISO 8601 allows local time
+    ['3.turn.status-values', 'assumed'], // "The enumerated values of a turn's status: not shown"
+    ['4.4.identity.pair', 'spec'], // "both must be given together"
+    ['4.4.identity.pair-status', 'assumed'], // no status is shown for a lone parameter
+    ['4.10.statuses', 'spec'],
+    ['4.10.keys.known', 'assumed'], // which keys a non-seeded workspace has is the target's word
+    ['7.route.not-found', 'spec'], // the code is in part 7's table
+    ['7.route.not-found-status', 'assumed'], // part 7 gives route.not_found no HTTP status
+    ['4.9.collection.expected-revision', 'assumed'], // 4.9 asks for the revision but states no rejection
+    ['4.9.collection.revision-advances', 'assumed'],
+    ['4.4.cursor.filter-bound', 'assumed'],
+    ['idempotency.per-connection', 'assumed'],
+    ['4.5.delete.idempotent', 'spec'], // "Idempotent."
+    ['4.5.delete.status', 'assumed'], // "Success status and body: not shown"
+  ] as const)('%s has basis %s', (id, basis) => {
+    expect(clause(id).basis).toBe(basis);
+  });
 });

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { TargetFileInput } from '../target/schema.js';
 import { createApp } from './app.js';
-import { dialectOf, isDialectName, DIALECT_NAMES, type DialectName } from './dialect.js';
+import { DIALECTS, dialectOf, isDialectName, DIALECT_NAMES, type DialectName } from './dialect.js';
 import { FAULTS, isFaultName, type FaultName } from './faults.js';
 import { createHttpServer, listen } from './server.js';
 import { describeTarget, type DescribeOptions } from './target.js';
@@ -51,7 +51,10 @@ export interface RunningReferenceServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_BUDGETS = { read: 1000, write: 250, windowSeconds: 5 } as const;
+/** The budgets of the default dialect (other dialects bring their own; see dialect.ts). */
+export const DEFAULT_BUDGETS = {
+  read: DIALECTS.default.limiter.read, write: DIALECTS.default.limiter.write, windowSeconds: DIALECTS.default.limiter.windowSeconds,
+} as const;
 
 /** Starts a reference server and resolves once it is listening. */
 export async function startReferenceServer(opts: ReferenceServerOptions = {}): Promise<RunningReferenceServer> {

@@ -72,3 +72,13 @@ export function segmentSpan(seg: Segment): { start: number; end: number } {
   for (const s of seg.samples) end = Math.max(end, s.receivedAt);
   return { start: seg.samples[0]!.sentAt, end };
 }
+
+/**
+ * Where window tiles start when the windows are not the refill segments: at the first refill the headers
+ * proved (a window usually began before the run, so its first response is no window edge), else at the
+ * first send.
+ */
+export function tileAnchor(segments: readonly Segment[], bySent: readonly ParsedSample[]): number {
+  const refill = segments[1];
+  return refill ? refill.hi : (bySent[0]?.sentAt ?? 0);
+}

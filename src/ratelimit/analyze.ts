@@ -59,17 +59,18 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     checkRefusalShape(ctx, sink);
     checkLimitConstant(ctx, sink, budget.announcedLimit);
     // Model-free bounds, whatever the model: over-admission, Remaining rising faster than any refill,
-    // Remaining stuck while admissions go on.
-    checkAdmissionBound(ctx, sink);
-    const severalCounters = checkRemainingRises(ctx, sink);
-    checkRemainingStuck(ctx, sink);
-    // The rules below read every response as the word of one counter. When Remaining jumps between
-    // sequences (several counters for one budget), their findings would be false leads: the
-    // over-admission and remaining-rises rows name the bug.
-    if (!severalCounters) {
+    // Remaining stuck while admissions go on. Then the fixed-window rules, which sharpen the verdict.
+    const overAdmitted = checkAdmissionBound(ctx, sink);
+    const rising = checkRemainingRises(ctx, sink);
+    const stuck = checkRemainingStuck(ctx, sink);
+    checkWindowAdmission(ctx, sink);
+    // The rules below read every response as the word of one counter that honours its budget. Once the
+    // bounds showed more admitted than any such counter allows, or Remaining moving in ways one counter
+    // cannot (several counters for one budget), their findings would be false leads (a 429 from one store
+    // after another store's Remaining 5 is no under-admission): the rows above name the bug.
+    if (!overAdmitted && !rising && !stuck) {
       checkResetPlausible(ctx, sink, budget.source === 'stated' ? ctx.windowMs : null);
       checkRefusalClaims(ctx, sink);
-      checkWindowAdmission(ctx, sink);
       checkResetRestores(ctx, sink);
       checkRetryAfterHonoured(ctx, sink);
     }

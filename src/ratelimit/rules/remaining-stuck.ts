@@ -31,9 +31,9 @@ export function checkRemainingStuck(ctx: BudgetContext, sink: ViolationSink): bo
       while (j + 1 < chain.length && chain[j + 1]!.receivedAt - a.sentAt <= T) j++;
       if (j <= i) continue;
       const b = chain[j]!;
-      // Remaining held at 0 while admissions go on is admission past the budget (the admission bound
-      // reports it), not a counter that ignores admissions.
-      if (b.remaining === 0) continue;
+      // A Remaining of 0 may be clamped (a counter past its budget reports 0, not −5): what it hides is
+      // admission past the budget (the admission bound reports it), not a counter that ignores admissions.
+      if (b.remaining === 0 || a.remaining === 0) continue;
       // Certainly counted between a and b: sent after a was answered and answered before b was sent
       // (requests in flight across the whole stretch are left out: an undercount, never an overcount).
       const between = Math.max(0, countAtMost(g.admittedReceived, b.sentAt) - countBelow(g.admittedSent, a.receivedAt));

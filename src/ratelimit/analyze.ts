@@ -50,13 +50,15 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     const other = byId.get(`${g.key}\u0000${g.class === 'read' ? 'write' : 'read'}`);
     const budget = resolveBudget(g, opts.expected?.[g.class], opts.strict === true);
     const ctx = buildContext(g, other, budget);
+    const dialects = [...new Set(g.bySent.map((s) => s.raw.dialect ?? 'spec'))].sort();
 
     checkStatedBudget(budget, sink);
     // Isolation first: the refusal rules only blame the other class once Remaining showed it sharing.
     checkClassIsolation(ctx, sink);
     checkHeaders(ctx, sink);
     checkRemainingBounds(ctx, sink);
-    checkRefusalShape(ctx, sink);
+    // Retry-After and the 429 body code are the spec's; another API's trace is not judged on them.
+    if (dialects.length === 0 || dialects.includes('spec')) checkRefusalShape(ctx, sink);
     checkLimitConstant(ctx, sink, budget.announcedLimit);
     // Model-free bounds, whatever the model: over-admission, Remaining rising faster than any refill,
     // Remaining stuck while admissions go on. Then the fixed-window rules, which sharpen the verdict.
@@ -89,6 +91,7 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
       model: ctx.model,
       windows: windowRows(ctx),
       ...budgetFields(budget),
+      ...(dialects.some((d) => d !== 'spec') ? { dialects } : {}),
     };
     classes.push({ ...summary, explanation: explain(summary, ctx) });
   }

@@ -45,7 +45,9 @@ export function resolveBudget(g: Group, stated: ExpectedBudget | undefined, stri
   const { limit: announced, constant } = observedLimit(g);
   const slack = roundingSlack(g, announced ?? stated?.limit ?? null);
   const mr = maxReset(g);
-  const observedWindowSeconds = mr !== null && mr > 0 ? mr : null;
+  // A dialect that announces its window (RateLimit-Policy w=…) says it outright; Reset only bounds it.
+  const policyW = policyWindow(g);
+  const observedWindowSeconds = policyW ?? (mr !== null && mr > 0 ? mr : null);
   const contradictions: Contradiction[] = [];
   if (stated && announced !== null && announced !== stated.limit) {
     const sample = g.bySent.find((s) => s.limit === announced)!;
@@ -55,6 +57,9 @@ export function resolveBudget(g: Group, stated: ExpectedBudget | undefined, stri
   if (stated && mr !== null && mr > Math.ceil(stated.windowSeconds) + (slack > 0 ? 1 : 0)) {
     const sample = g.bySent.find((s) => s.reset === mr)!;
     contradictions.push({ what: 'window', stated: stated.windowSeconds, observed: mr, sample });
+  } else if (stated && policyW !== null && policyW !== stated.windowSeconds) {
+    const sample = g.bySent.find((s) => s.raw.policyWindow !== undefined)!;
+    contradictions.push({ what: 'window', stated: stated.windowSeconds, observed: policyW, sample });
   }
   const useStated = stated !== undefined && (strict || contradictions.length === 0);
   const base = { announcedLimit: announced, limitConstant: constant, roundingSlackMs: slack, stated, observedWindowSeconds, contradictions };
@@ -67,7 +72,19 @@ export function resolveBudget(g: Group, stated: ExpectedBudget | undefined, stri
     limit: announced ?? stated?.limit ?? null,
     windowMs: observedWindowSeconds === null ? null : observedWindowSeconds * 1000,
     // Reset in milliseconds announces a window a thousand times too long (reset-plausible reports it).
-    boundWindowMs: resetCountsMs(g) ? null : announcedWindowLowerBound(mr, slack),
+    boundWindowMs: policyW !== null ? policyW * 1000 : resetCountsMs(g) ? null : announcedWindowLowerBound(mr, slack),
     source: 'observed',
   };
+}
+
+/** The most frequent positive policy window (s) the responses announce, or null. */
+function policyWindow(g: Group): number | null {
+  const counts = new Map<number, number>();
+  for (const s of g.bySent) {
+    const w = s.raw.policyWindow === undefined ? NaN : Number(s.raw.policyWindow.trim());
+    if (Number.isFinite(w) && w > 0) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  let best: number | null = null;
+  for (const [w, c] of counts) if (best === null || c > counts.get(best)!) best = w;
+  return best;
 }

@@ -130,6 +130,11 @@ export const RateLimitViolation = z.object({
   /** Window the violation happened in, ms since start. */
   window: z.object({ start: z.number(), end: z.number() }).optional(),
   samples: z.array(SampleRef),
+  /**
+   * Header dialect the finding rests on when it is not the spec's (ietf-structured, ietf-draft,
+   * x-ratelimit): its basis is then the IETF draft's semantics, never the spec.
+   */
+  dialect: z.string().optional(),
 });
 export type RateLimitViolation = z.infer<typeof RateLimitViolation>;
 

@@ -13,7 +13,9 @@ export function checkStatedBudget(budget: Budget, sink: ViolationSink): void {
     const message =
       c.what === 'limit'
         ? `stated budget ${c.stated} per ${budget.stated!.windowSeconds} s, but the responses announce RateLimit-Limit ${c.observed}; ${drives}`
-        : `stated window ${c.stated} s, but RateLimit-Reset reached ${c.observed} s (Reset never exceeds the window); ${drives}`;
+        : budget.observedWindowSeconds === c.observed && c.sample.raw.policyWindow !== undefined
+          ? `stated window ${c.stated} s, but RateLimit-Policy announces w=${c.observed}; ${drives}`
+          : `stated window ${c.stated} s, but RateLimit-Reset reached ${c.observed} s (Reset never exceeds the window); ${drives}`;
     sink.add({ rule: '8.ratelimit.stated-budget', sample: c.sample, bucket: c.what, message });
   }
 }

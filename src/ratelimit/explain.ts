@@ -80,7 +80,7 @@ export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: BudgetContex
 
 /** " (stated 1000 per 5 s; the announced budget drives)" when a budget was stated. */
 function budgetWords(a: Omit<ClassAnalysis, 'explanation'>): string {
-  if (a.statedLimit === undefined) return a.observedLimit === null ? '' : ' (announced; no budget stated)';
+  if (a.statedLimit === undefined) return '';
   const stated = `stated ${a.statedLimit} per ${a.statedWindowSeconds} s`;
   const agrees = a.statedLimit === a.observedLimit && (a.observedWindowSeconds === undefined || a.statedWindowSeconds === undefined || a.observedWindowSeconds <= Math.ceil(a.statedWindowSeconds) + 1);
   if (agrees) return ` (${stated}, as announced)`;

@@ -18,6 +18,8 @@ export interface BudgetContext {
   announcedLimit: number | null;
   /** Window length in ms: expected, or inferred; null when unknown. */
   windowMs: number | null;
+  /** A window no longer than the true one (ms), for the model-free bounds (bounds.ts); null when unknown. */
+  boundWindowMs: number | null;
   /** Extra ms allowed after a Reset/Retry-After claim: 1000 when the limiter rounds down, else 0. */
   roundingSlackMs: number;
   model: Model;

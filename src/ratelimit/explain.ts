@@ -1,12 +1,15 @@
 /** The per-class summary and its one-sentence explanation. Pure. */
 import type { RateLimitAnalysis } from '../results/schema.js';
 import type { BudgetContext } from './context.js';
-import { segmentSpan } from './segments.js';
+import { segmentSpan, tileAnchor } from './segments.js';
 
 type ClassAnalysis = RateLimitAnalysis['classes'][number];
 type WindowRow = ClassAnalysis['windows'][number];
 
-/** Admitted/refused per window: the segments of a fixed-window limiter, else tiles of the window length. */
+/**
+ * Admitted/refused per window: the segments of a fixed-window limiter, else tiles of the window length
+ * anchored at the first refill the headers proved (not at the first response: windows begin before runs).
+ */
 export function windowRows(ctx: BudgetContext): WindowRow[] {
   const samples = ctx.group.bySent;
   if (samples.length === 0) return [];
@@ -22,14 +25,15 @@ export function windowRows(ctx: BudgetContext): WindowRow[] {
     const end = Math.max(...samples.map((s) => s.receivedAt));
     return [{ start: r3(first), end: r3(end), ...tally(samples) }];
   }
+  const anchor = tileAnchor(ctx.segments, samples);
   const rows = new Map<number, typeof samples>();
   for (const s of samples) {
-    const k = Math.floor((s.sentAt - first) / W);
+    const k = Math.floor((s.sentAt - anchor) / W);
     const list = rows.get(k);
     if (list) list.push(s);
     else rows.set(k, [s]);
   }
-  return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, list]) => ({ start: r3(first + k * W), end: r3(first + (k + 1) * W), ...tally(list) }));
+  return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, list]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), ...tally(list) }));
 }
 
 function tally(list: readonly { admitted: boolean }[]): { admitted: number; refused: number } {
@@ -49,14 +53,20 @@ const MODEL_WORDS: Record<ClassAnalysis['model'], string> = {
   unknown: 'unknown-model',
 };
 
-/** One sentence a human can read: "read: Limit 50, fixed 1 s windows; 6 windows; 50 admitted per window; 312 refused". */
-export function explain(a: Omit<ClassAnalysis, 'explanation'>, expectedLimit: number | null): string {
+/**
+ * One sentence a human can read: "read: Limit 50, fixed 1 s windows; 6 windows; 50 admitted per exhausted
+ * window; 300 admitted; 312 refused", plus which budget was stated and which announced, and the header
+ * dialect when it is not the spec's.
+ */
+export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: BudgetContext): string {
   const who = a.key ? `${a.class} (key ${a.key})` : a.class;
   const limit = a.observedLimit === null ? 'no valid Limit' : `Limit ${a.observedLimit}${a.limitConstant ? '' : ' (changing)'}`;
-  const expected = expectedLimit !== null && expectedLimit !== a.observedLimit ? ` (expected ${expectedLimit})` : '';
   const win = a.windowSeconds === null ? `${MODEL_WORDS[a.model]} windows of unknown length` : `${MODEL_WORDS[a.model]} ${a.windowSeconds} s windows`;
-  const parts = [`${who}: ${limit}${expected}, ${win}`, `${a.windows.length} window${a.windows.length === 1 ? '' : 's'}`];
-  const full = a.windows.filter((w) => w.refused > 0);
+  const parts = [`${who}: ${limit}${budgetWords(a)}, ${win}`, `${a.windows.length} window${a.windows.length === 1 ? '' : 's'}`];
+  // The first window of a fixed-window limiter began before the trace (budget may have been spent by
+  // others): it says nothing about the budget when later windows were exhausted too.
+  const judged = ctx.model === 'fixed-window' && a.windows.length > 1 && a.windows.slice(1).some((w) => w.refused > 0) ? a.windows.slice(1) : a.windows;
+  const full = judged.filter((w) => w.refused > 0);
   if (full.length > 0) {
     const per = [...new Set(full.map((w) => w.admitted))].sort((x, y) => x - y);
     parts.push(`${per.length === 1 ? per[0] : `${per[0]}–${per[per.length - 1]}`} admitted per exhausted window`);
@@ -64,5 +74,15 @@ export function explain(a: Omit<ClassAnalysis, 'explanation'>, expectedLimit: nu
     parts.push('no window exhausted');
   }
   parts.push(`${a.admitted} admitted`, `${a.refused} refused`);
+  if (a.dialects && a.dialects.some((d) => d !== 'spec')) parts.push(`headers: ${a.dialects.join(', ')} dialect${a.dialects.length === 1 ? '' : 's'}`);
   return parts.join('; ');
+}
+
+/** " (stated 1000 per 5 s; the announced budget drives)" when a budget was stated. */
+function budgetWords(a: Omit<ClassAnalysis, 'explanation'>): string {
+  if (a.statedLimit === undefined) return '';
+  const stated = `stated ${a.statedLimit} per ${a.statedWindowSeconds} s`;
+  const agrees = a.statedLimit === a.observedLimit && (a.observedWindowSeconds === undefined || a.statedWindowSeconds === undefined || a.observedWindowSeconds <= Math.ceil(a.statedWindowSeconds) + 1);
+  if (agrees) return ` (${stated}, as announced)`;
+  return ` (${stated}; the ${a.budgetSource === 'stated' ? 'stated' : 'announced'} budget drives)`;
 }

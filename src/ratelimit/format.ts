@@ -23,7 +23,8 @@ export function formatAnalysis(a: RateLimitAnalysis): string {
   for (const v of a.violations) {
     const cl = isClauseId(v.rule) ? clause(v.rule) : undefined;
     const who = [v.class, v.key ? `key ${v.key}` : undefined].filter(Boolean).join(', ');
-    lines.push(`✗ ${v.rule}${cl ? ` (${cl.section}, ${cl.basis})` : ''}${who ? ` [${who}]` : ''}: ${v.message}`);
+    const basis = cl ? (v.dialect ? `standard: ${v.dialect} dialect, not the spec's headers` : cl.basis) : '';
+    lines.push(`✗ ${v.rule}${cl ? ` (${cl.section}, ${basis})` : ''}${who ? ` [${who}]` : ''}: ${v.message}`);
     if (cl) lines.push(`    rule: ${cl.summary}`);
     if (v.window) lines.push(`    window: ${ms(v.window.start)} – ${ms(v.window.end)}`);
     for (const s of v.samples) lines.push(`    at ${ms(s.t)}  ${s.status}  ${s.class ?? ''}  ${s.requestId ?? '(no request id)'}`);

@@ -81,3 +81,25 @@ export function classifyModel(g: Group, segments: Segment[], limit: number | nul
   if (n > 0 && fit >= 0.9 * n) return 'token-bucket';
   return partial > 0 ? 'sliding-window' : 'unknown';
 }
+
+/**
+ * True when Reset counts milliseconds rather than seconds: between consecutive ordered responses it
+ * falls by about the milliseconds that passed (more than 2 per pair, for most such pairs). Several
+ * counters make Reset jump too, but by their phase difference, which has nothing to do with the time
+ * between two responses. A window read from such Reset values would be a thousand times too long.
+ */
+export function resetCountsMs(g: Group): boolean {
+  let falls = 0;
+  let msLike = 0;
+  let last: ParsedSample | undefined;
+  for (const s of g.bySent) {
+    if (s.reset === null || (last && s.sentAt < last.receivedAt)) continue;
+    if (last && last.reset! > s.reset) {
+      const fall = last.reset! - s.reset;
+      falls += 1;
+      if (fall > 2 && fall >= s.sentAt - last.receivedAt - 2 && fall <= s.receivedAt - last.sentAt + 2) msLike += 1;
+    }
+    last = s;
+  }
+  return falls >= 3 && msLike * 2 >= falls;
+}

@@ -21,4 +21,11 @@ export interface RateLimitSample {
   errorCode?: string;
   /** Key role / connection the request was sent with (budgets are per key). */
   key?: string;
+  /**
+   * Header dialect the rate-limit fields were read from (dialects.ts); absent means the spec's own
+   * RateLimit-* headers. Findings on other dialects rest on the IETF draft, not on the spec.
+   */
+  dialect?: 'spec' | 'ietf-structured' | 'ietf-draft' | 'x-ratelimit' | 'none';
+  /** The policy window in seconds when the dialect announces one (RateLimit-Policy `w`). */
+  policyWindow?: string;
 }

@@ -32,6 +32,9 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
     while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) {
       const a = g.byReceived[j++]!;
       if (segOf.get(a.index) !== segId) continue;
+      // A response sent before the refill that opened this segment was proven may have been counted
+      // before that refill: its lower Remaining or earlier claim would prove the same refill twice.
+      if (a.sentAt < current.hi && a !== current.evidence?.after) continue;
       // Of equally low responses the latest sent gives the tightest bound on when the refill happened.
       if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining! || (a.remaining === minDone.remaining && a.sentAt > minDone.sentAt))) {
         minDone = a;
@@ -68,4 +71,14 @@ export function segmentSpan(seg: Segment): { start: number; end: number } {
   let end = -Infinity;
   for (const s of seg.samples) end = Math.max(end, s.receivedAt);
   return { start: seg.samples[0]!.sentAt, end };
+}
+
+/**
+ * Where window tiles start when the windows are not the refill segments: at the first refill the headers
+ * proved (a window usually began before the run, so its first response is no window edge), else at the
+ * first send.
+ */
+export function tileAnchor(segments: readonly Segment[], bySent: readonly ParsedSample[]): number {
+  const refill = segments[1];
+  return refill ? refill.hi : (bySent[0]?.sentAt ?? 0);
 }

@@ -20,6 +20,8 @@ export interface ViolationInput {
   message: string;
   /** Aggregation bucket inside (rule, key, class); defaults to the window start or the whole run. */
   bucket?: string | number;
+  /** The finding is about the spec's own headers even though the sample carries another dialect. */
+  specFields?: boolean;
 }
 
 interface Entry {
@@ -44,6 +46,8 @@ export class ViolationSink {
       const v: RateLimitViolation = { rule: input.rule, class: s.class, message: input.message, samples: [] };
       if (s.key !== '') v.key = s.key;
       if (input.window) v.window = { start: round(input.window.start), end: round(input.window.end) };
+      // Findings read from another API's headers are about the IETF draft's semantics, not the spec.
+      if (!input.specFields && s.raw.dialect !== undefined && s.raw.dialect !== 'spec') v.dialect = s.raw.dialect;
       e = { v, occurrences: 0, cited: new Set(), order: this.seq++ };
       this.entries.set(id, e);
     } else if (input.window && e.v.window) {

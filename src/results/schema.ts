@@ -130,6 +130,11 @@ export const RateLimitViolation = z.object({
   /** Window the violation happened in, ms since start. */
   window: z.object({ start: z.number(), end: z.number() }).optional(),
   samples: z.array(SampleRef),
+  /**
+   * Header dialect the finding rests on when it is not the spec's (ietf-structured, ietf-draft,
+   * x-ratelimit): its basis is then the IETF draft's semantics, never the spec.
+   */
+  dialect: z.string().optional(),
 });
 export type RateLimitViolation = z.infer<typeof RateLimitViolation>;
 
@@ -147,6 +152,15 @@ export const RateLimitClassAnalysis = z.object({
   /** Inferred windows (ms since start) and what was admitted in each. */
   windows: z.array(z.object({ start: z.number(), end: z.number(), admitted: z.number().int(), refused: z.number().int() })),
   explanation: z.string(),
+  /** Which budget drove the analysis: the stated one (target file / options) or the announced one. */
+  budgetSource: z.enum(['stated', 'observed']).optional(),
+  /** The stated budget, when one was given. */
+  statedLimit: z.number().optional(),
+  statedWindowSeconds: z.number().optional(),
+  /** The window the responses imply (largest RateLimit-Reset, s). */
+  observedWindowSeconds: z.number().optional(),
+  /** Header dialects seen (spec, ietf-structured, ietf-draft, x-ratelimit), when not only the spec's. */
+  dialects: z.array(z.string()).optional(),
 });
 
 export const RateLimitAnalysis = z.object({

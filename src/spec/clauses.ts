@@ -137,6 +137,8 @@ export const CLAUSES = [
   c('8.ratelimit.retry-after-honoured', '§8', 'standard', 'A request sent after Retry-After elapsed is not refused for the same budget'),
   c('8.ratelimit.classes-isolated', '§8', 'spec', 'Read and write route classes each have their own budget'),
   c('8.ratelimit.429-code', '§7 §8', 'spec', 'A 429 body is the envelope with code rate_limit.exceeded'),
+  c('8.ratelimit.remaining-rises', '§8', 'standard', 'RateLimit-Remaining rises only as budget comes back: by no more than the budget can refill'),
+  c('8.ratelimit.stated-budget', '§8', 'assumed', 'The budget the target file states agrees with the announced RateLimit-Limit and window'),
   c('8.body.read-limit', '§8', 'spec', 'A read request body above 1 KB returns 413'),
   c('8.body.write-limit', '§8', 'spec', 'A write request body above 64 KB returns 413'),
   c('8.body.code', '§7 §8', 'spec', '413 answers carry code request.body_too_large'),

@@ -24,5 +24,13 @@ export const TraceRecord = z.object({
   /** Key role the request used (never the key itself). */
   key: z.string().optional(),
   error: z.string().optional(),
+  /**
+   * Raw rate-limit-related response headers, lower-case names (RateLimit, RateLimit-Policy,
+   * X-RateLimit-*, …), for traces of other APIs and gateways; read through src/ratelimit/dialects.ts when
+   * the spec's fields above are absent.
+   */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Wall-clock time of the response (ms since the epoch), to convert epoch X-RateLimit-Reset values. */
+  epochMs: z.number().optional(),
 });
 export type TraceRecord = z.infer<typeof TraceRecord>;

@@ -1,20 +1,35 @@
 /** Turns trace records into the rate-limit analyzer's samples. Pure. */
+import { normalizeRateLimitHeaders } from '../ratelimit/dialects.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceRecord } from './record.js';
 
 /**
  * One sample per answered request. Transport failures (status 0) are dropped: no response means no
- * rate-limit headers and nothing the limiter said.
+ * rate-limit headers and nothing the limiter said. The spec's fields win; a record without them but with
+ * raw `headers` is read through the dialect module (IETF structured or draft fields, X-RateLimit-*).
  */
 export function traceToSamples(records: readonly TraceRecord[]): RateLimitSample[] {
   const out: RateLimitSample[] = [];
   for (const r of records) {
     if (r.status === 0) continue;
     const s: RateLimitSample = { sentAt: r.t, receivedAt: r.t + r.latency, class: r.class, status: r.status };
-    if (r.limit !== undefined) s.limit = r.limit;
-    if (r.remaining !== undefined) s.remaining = r.remaining;
-    if (r.reset !== undefined) s.reset = r.reset;
-    if (r.retryAfter !== undefined) s.retryAfter = r.retryAfter;
+    const spec = r.limit !== undefined || r.remaining !== undefined || r.reset !== undefined;
+    if (spec || r.headers === undefined) {
+      if (r.limit !== undefined) s.limit = r.limit;
+      if (r.remaining !== undefined) s.remaining = r.remaining;
+      if (r.reset !== undefined) s.reset = r.reset;
+      if (r.retryAfter !== undefined) s.retryAfter = r.retryAfter;
+    } else {
+      const h = r.headers;
+      const n = normalizeRateLimitHeaders((name) => h[name], r.epochMs);
+      if (n.limit !== undefined) s.limit = n.limit;
+      if (n.remaining !== undefined) s.remaining = n.remaining;
+      if (n.reset !== undefined) s.reset = n.reset;
+      const ra = r.retryAfter ?? n.retryAfter;
+      if (ra !== undefined) s.retryAfter = ra;
+      if (n.windowSeconds !== undefined) s.policyWindow = n.windowSeconds;
+      if (n.dialect !== 'spec') s.dialect = n.dialect;
+    }
     if (r.requestId !== undefined) s.requestId = r.requestId;
     if (r.errorCode !== undefined) s.errorCode = r.errorCode;
     if (r.key !== undefined) s.key = r.key;

@@ -89,3 +89,53 @@ describe('each injected bug gives exactly its violation', () => {
     }), { numRuns: 15 });
   });
 });
+
+/**
+ * The model-free bounds must never fire on a legitimate limiter: larger budgets, windows of 1–10 s
+ * (fractional ones too, which Reset announces rounded up), windows that began before the run with budget
+ * already spent, and the true budget stated (strict or not) or left to the headers.
+ */
+const wide = (model: LimiterModel) =>
+  fc.record({
+    limit: fc.integer({ min: 2, max: 150 }),
+    windowMs: fc.constantFrom(1000, 1500, 2000, 2500, 5000, 6667, 10_000),
+    windows: fc.double({ min: 2, max: 6, noNaN: true }),
+    load: fc.double({ min: 0.5, max: 4, noNaN: true }),
+    maxLatencyMs: fc.integer({ min: 1, max: 40 }),
+    reportBefore: fc.boolean(),
+    lazyWindows: fc.boolean(),
+    startOffsetMs: fc.integer({ min: 0, max: 10_000 }),
+    preSpent: fc.integer({ min: 0, max: 150 }),
+    stated: fc.constantFrom('none', 'stated', 'strict'),
+    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  }).map((r) => {
+    const meanGapMs = r.windowMs / r.limit / r.load;
+    const o: SimOptions = {
+      model,
+      bug: 'none',
+      limit: r.limit,
+      windowMs: r.windowMs,
+      count: Math.min(1500, Math.ceil((r.windows * r.windowMs) / meanGapMs)),
+      meanGapMs,
+      minLatencyMs: 1,
+      maxLatencyMs: r.maxLatencyMs,
+      reportBefore: r.reportBefore,
+      lazyWindows: r.lazyWindows,
+      startOffsetMs: r.startOffsetMs,
+      preSpent: r.preSpent,
+      classes: ['read'],
+      seed: r.seed,
+    };
+    const expected = r.stated === 'none' ? undefined : { read: { limit: r.limit, windowSeconds: r.windowMs / 1000 } };
+    return { o, opts: { ...(expected ? { expected } : {}), strict: r.stated === 'strict' } };
+  });
+
+describe('correct limiters of many budgets and windows give no violation (model-free bounds included)', () => {
+  for (const model of ['fixed', 'sliding', 'bucket'] as const) {
+    it(`${model}`, () => {
+      fc.assert(fc.property(wide(model), ({ o, opts }) => {
+        expect(analyzeRateLimits(simulate(o), opts).violations.map((v) => `${v.rule}: ${v.message}`)).toEqual([]);
+      }), { numRuns: 40 });
+    });
+  }
+});

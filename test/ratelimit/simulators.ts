@@ -10,7 +10,10 @@ import { prng } from '../support/prng.js';
 export type LimiterModel = 'fixed' | 'sliding' | 'bucket';
 export type Bug =
   | 'none' | 'over-admit' | 'early-429' | 'stuck' | 'negative' | 'no-restore' | 'retry-after-short'
-  | 'no-retry-after' | 'code' | 'headers-missing-on-429' | 'reset-ms' | 'limit-changes' | 'shared-classes';
+  | 'no-retry-after' | 'code' | 'headers-missing-on-429' | 'reset-ms' | 'limit-changes' | 'shared-classes'
+  // Issue 10: two in-memory stores behind one port (each request lands on either), a fixed window that
+  // refills every W/2 while announcing W, and a counter stuck at Limit − 1 that admits everything.
+  | 'two-stores' | 'fast-refill' | 'stuck-over';
 
 export interface SimOptions {
   model: LimiterModel;
@@ -32,6 +35,8 @@ export interface SimOptions {
   classes: RouteClass[];
   bug: Bug;
   seed: number;
+  /** Fixed windows: requests other clients spent in the window that was open when the run began. */
+  preSpent?: number;
 }
 
 interface Decision {
@@ -50,15 +55,17 @@ function fixedWindow(o: SimOptions): Limiter {
   const { limit: L, windowMs: W, bug } = o;
   let start = -Infinity;
   let count = 0;
-  const span = bug === 'no-restore' ? 2 * W : W;
-  const budget = bug === 'over-admit' ? L + 5 : bug === 'early-429' ? Math.floor(L * 0.8) : L;
+  let first = true;
+  const span = bug === 'no-restore' ? 2 * W : bug === 'fast-refill' ? W / 2 : W;
+  const budget = bug === 'over-admit' ? L + 5 : bug === 'early-429' ? Math.floor(L * 0.8) : bug === 'stuck-over' ? Infinity : L;
   let n = 0;
   return {
     decide(now) {
       n += 1;
       if (now >= start + span) {
-        start = o.lazyWindows ? now : Math.floor(now / W) * W;
-        count = 0;
+        start = o.lazyWindows && !(first && o.preSpent !== undefined) ? now : Math.floor(now / span) * span;
+        count = first ? Math.min(L, o.preSpent ?? 0) : 0;
+        first = false;
       }
       const before = L - count;
       const admitted = count < budget;
@@ -66,8 +73,8 @@ function fixedWindow(o: SimOptions): Limiter {
       let remaining = o.reportBefore ? (admitted ? before : 0) : L - count;
       if (bug !== 'negative') remaining = Math.max(0, remaining);
       if (bug === 'negative' && !admitted) remaining = L - ++count;
-      if (bug === 'stuck') remaining = L - 1;
-      const claimedEnd = bug === 'no-restore' && now < start + W ? start + W : start + span;
+      if (bug === 'stuck' || bug === 'stuck-over') remaining = L - 1;
+      const claimedEnd = (bug === 'no-restore' && now < start + W) || bug === 'fast-refill' ? start + W : start + span;
       const resetMs = claimedEnd - now;
       const retryAfterMs = bug === 'retry-after-short' ? 0 : start + span - now;
       return { admitted, remaining, resetMs, retryAfterMs, limit: bug === 'limit-changes' && n % 7 === 3 ? L + 10 : L };
@@ -121,6 +128,8 @@ export function simulate(o: SimOptions): RateLimitSample[] {
   const rnd = prng(o.seed);
   const shared = o.bug === 'shared-classes' ? makeLimiter(o) : undefined;
   const limiters = new Map(o.classes.map((c) => [c, shared ?? makeLimiter(o)]));
+  // A second, independent store per class: each request is counted by one of the two at random.
+  const second = new Map(o.classes.map((c) => [c, makeLimiter(o)]));
   interface Req { cls: RouteClass; sentAt: number; receivedAt: number; decideAt: number; id: number }
   const reqs: Req[] = [];
   let id = 0;
@@ -137,7 +146,8 @@ export function simulate(o: SimOptions): RateLimitSample[] {
   const out: Array<RateLimitSample & { order: number }> = [];
   for (const r of [...reqs].sort((a, b) => a.decideAt - b.decideAt)) {
     // Server clocks tick in whole ms.
-    const d = limiters.get(r.cls)!.decide(Math.floor(r.decideAt));
+    const store = o.bug === 'two-stores' && rnd() < 0.5 ? second : limiters;
+    const d = store.get(r.cls)!.decide(Math.floor(r.decideAt));
     const status = d.admitted ? 200 : 429;
     const reset = o.bug === 'reset-ms' ? Math.max(0, Math.ceil(d.resetMs)) : Math.max(0, Math.ceil(d.resetMs / 1000));
     const s: RateLimitSample & { order: number } = {

@@ -46,11 +46,17 @@ describe('spgate analyze', () => {
     expect(r.stdout).toMatch(/at \d+\.\d{3} s {2}200 {2}read {2}req_\d+/);
   });
 
-  it('checks expected budgets given on the command line', async () => {
-    const r = await spgate(['analyze', traceFile('clean2.ndjson', 'none'), '--read-limit', '8', '--window', '1']);
+  it('reports a stated budget the headers contradict; the announced one drives unless --strict', async () => {
+    const path = traceFile('clean2.ndjson', 'none');
+    const r = await spgate(['analyze', path, '--read-limit', '8', '--window', '1']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('8.ratelimit.over-admission');
-    expect(r.stdout).toContain('(expected 8)');
+    expect(r.stdout).toMatch(/✗ 8\.ratelimit\.stated-budget \(§8, assumed\) \[read\]: stated budget 8 per 1 s, but the responses announce RateLimit-Limit 10/);
+    expect(r.stdout).toContain('(stated 8 per 1 s; the announced budget drives)');
+    expect(r.stdout).not.toContain('8.ratelimit.over-admission');
+    const strict = await spgate(['analyze', path, '--read-limit', '8', '--window', '1', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('8.ratelimit.over-admission');
+    expect(strict.stdout).toContain('(stated 8 per 1 s; the stated budget drives)');
   });
 
   it('exits 2 with the file and line of a bad record', async () => {

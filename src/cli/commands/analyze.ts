@@ -21,7 +21,7 @@ export function expectedFromArgs(args: Record<string, unknown>): AnalyzeOptions 
   const expected: NonNullable<AnalyzeOptions['expected']> = {};
   if (read !== undefined) expected.read = { limit: read, windowSeconds: window! };
   if (write !== undefined) expected.write = { limit: write, windowSeconds: window! };
-  return { expected };
+  return { expected, strict: args.strict === true };
 }
 
 export const analyzeCommand: SpgateCommand = {
@@ -33,7 +33,8 @@ export const analyzeCommand: SpgateCommand = {
       .option('json', { type: 'string', describe: 'also write the analysis as JSON to FILE' })
       .option('read-limit', { type: 'number', describe: 'expected read budget per window' })
       .option('write-limit', { type: 'number', describe: 'expected write budget per window' })
-      .option('window', { type: 'number', describe: 'expected window length in seconds' }),
+      .option('window', { type: 'number', describe: 'expected window length in seconds' })
+      .option('strict', { type: 'boolean', describe: 'judge against the stated budget even where the headers announce another' }),
   run: async (args) => {
     const opts = expectedFromArgs(args);
     const records = await readTrace(String(args.trace));

@@ -1,6 +1,8 @@
 /**
  * 8.ratelimit.headers: RateLimit-Limit, -Remaining and -Reset are present and integers on every /v1
- * response (admitted or refused). A negative Remaining is left to the bounds rule.
+ * response (admitted or refused). A negative Remaining is left to the bounds rule. A trace of another API
+ * (headers of another dialect on every response) is judged on the normalized values; where the spec's
+ * headers appear on some responses, a response that carries only another dialect lacks them.
  */
 import type { BudgetContext } from '../context.js';
 import { parseIntValue } from '../parsed.js';
@@ -12,14 +14,29 @@ const HEADERS = [
   ['RateLimit-Reset', 'reset'],
 ] as const;
 
+const otherDialect = (d: string | undefined): boolean => d !== undefined && d !== 'spec';
+
 /** Reports responses whose rate-limit headers are missing or not integers. */
 export function checkHeaders(ctx: BudgetContext, sink: ViolationSink): void {
+  const specSeen = ctx.group.bySent.some((s) => !otherDialect(s.raw.dialect));
   for (const s of ctx.group.bySent) {
+    const dialect = s.raw.dialect;
+    if (specSeen && otherDialect(dialect)) {
+      sink.add({
+        rule: '8.ratelimit.headers',
+        sample: s,
+        bucket: `dialect:${dialect}`,
+        specFields: true,
+        message: `RateLimit-Limit, -Remaining and -Reset are missing on a ${s.status} response that carries ${dialect} headers instead`,
+      });
+      continue;
+    }
     for (const [name, field] of HEADERS) {
       const raw = s.raw[field];
       const p = parseIntValue(raw);
       if (p.ok || (field === 'remaining' && p.problem === 'negative')) continue;
-      const what = p.problem === 'missing' ? `${name} is missing` : `${name} is not an integer (${JSON.stringify(raw)})`;
+      const label = otherDialect(dialect) ? `${name.replace('RateLimit-', '')} (${dialect} dialect)` : name;
+      const what = p.problem === 'missing' ? `${label} is missing` : `${label} is not an integer (${JSON.stringify(raw)})`;
       sink.add({
         rule: '8.ratelimit.headers',
         sample: s,

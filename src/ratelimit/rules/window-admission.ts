@@ -48,7 +48,8 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
     let maxRem = -1;
     for (const c of seg.samples) if (c.remaining !== null && c.remaining > maxRem) maxRem = c.remaining;
     if (maxRem < 0) return;
-    const spentBefore = Math.max(0, L - 1 - maxRem);
+    // Measured against the announced Limit: Remaining counts down from it, whatever budget was stated.
+    const spentBefore = Math.max(0, (ctx.announcedLimit ?? L) - 1 - maxRem);
     const possibly = admittedPossiblyBetween(ctx.group, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity);
     if (possibly + spentBefore <= L - 2) {
       const others = ctx.other && sharesBudget(ctx, sink, refused[0]!) ? admittedPossiblyBetween(ctx.other, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity) : 0;

@@ -1,0 +1,66 @@
+/**
+ * 8.ratelimit.remaining-rises: Remaining rises only as budget comes back, and no limiter gives back more
+ * than it could have admitted: L × (⌈T/W⌉ + 1) within any T (bounds.ts), whether it refills a whole
+ * window at once, a token at a time or entry by entry (sliding log). Along an ordered chain every rise is
+ * budget that came back between two counting moments, and those moments do not overlap, so the rises add
+ * up. Several counters answering for one budget (two in-memory stores behind one port) make Remaining
+ * jump between their sequences, and the rises add up to far more than any refill.
+ */
+import type { BudgetContext } from '../context.js';
+import { BOUND_TOLERANCE, intervalLengths, legitimateMax } from '../bounds.js';
+import { orderedChain } from '../chain.js';
+import type { ParsedSample } from '../parsed.js';
+import type { ViolationSink } from '../sink.js';
+import { fmt } from './claims.js';
+
+interface Rise {
+  from: ParsedSample;
+  to: ParsedSample;
+  by: number;
+}
+
+/** Reports a stretch in which Remaining rose by more than any refill of the budget can give back. */
+export function checkRemainingRises(ctx: BudgetContext, sink: ViolationSink): boolean {
+  const L = ctx.announcedLimit ?? ctx.limit;
+  const W = ctx.boundWindowMs;
+  if (L === null || L <= 0 || W === null) return false;
+  const chain = orderedChain(ctx.group);
+  const rises: Rise[] = [];
+  for (let i = 1; i < chain.length; i++) {
+    const by = chain[i]!.remaining! - chain[i - 1]!.remaining!;
+    if (by > 0) rises.push({ from: chain[i - 1]!, to: chain[i]!, by });
+  }
+  if (rises.length === 0) return false;
+  const span = rises[rises.length - 1]!.to.receivedAt - rises[0]!.from.sentAt;
+  let worst: { i: number; j: number; total: number; bound: number; T: number } | undefined;
+  for (const T of intervalLengths(W, span)) {
+    // One more: a token bucket reports floor(tokens), which can cross an integer upwards once more.
+    const bound = legitimateMax(L, W, T) + BOUND_TOLERANCE + 1;
+    // Rises whose whole span (first send to last answer) fits in T, by a two-pointer sweep.
+    let j = 0;
+    let total = 0;
+    for (let i = 0; i < rises.length; i++) {
+      if (j < i) {
+        j = i;
+        total = 0;
+      }
+      while (j < rises.length && rises[j]!.to.receivedAt - rises[i]!.from.sentAt <= T) total += rises[j++]!.by;
+      if (total > bound && (!worst || total / bound > worst.total / worst.bound)) worst = { i, j, total, bound, T };
+      if (j > i) total -= rises[i]!.by;
+    }
+  }
+  if (!worst) return false;
+  const shown = rises.slice(worst.i, worst.j);
+  const big = [...shown].sort((a, b) => b.by - a.by)[0]!;
+  sink.add({
+    rule: '8.ratelimit.remaining-rises',
+    sample: big.to,
+    related: [big.from, shown[0]!.from, shown[shown.length - 1]!.to],
+    window: { start: shown[0]!.from.sentAt, end: shown[shown.length - 1]!.to.receivedAt },
+    bucket: 'model-free',
+    message:
+      `RateLimit-Remaining rose ${shown.length} times by ${worst.total} in total within ${fmt(worst.T)} (e.g. from ${big.from.remaining} to ${big.to.remaining}); ` +
+      `no refill of a budget of ${L} per ${fmt(W)} gives back more than ${worst.bound - BOUND_TOLERANCE - 1}: the limiter refills faster than it announces, or several counters answer for one budget`,
+  });
+  return true;
+}

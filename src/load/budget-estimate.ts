@@ -98,35 +98,45 @@ export function estimateBudget(samples: readonly ProbeSample[]): BudgetEstimate 
 function tokenEvidence(u: Usable[], L: number, evidence: string[]): BudgetEstimate | undefined {
   let rising = false;
   const rates: Array<[number, number]> = [];
+  // The earliest full-again time announced since the last refill: a window gives nothing back before it.
+  let announced = u[0]!.full;
   for (let i = 1; i < u.length; i++) {
     const a = u[i - 1]!;
     const b = u[i]!;
+    announced = Math.min(announced, a.full);
     if (b.remaining < a.remaining && b.reset > a.reset) rising = true;
-    // b's own request took one unit: Remaining not falling means at least one unit came back in between.
+    // b's own request took one unit: Remaining not falling means budget came back in between. Remaining
+    // is whole units (rounded down), so the units that came back lie in (back − 1, back + 1).
     const back = b.remaining - a.remaining + 1;
-    if (back >= 1 && b.remaining < L - 1 && b.t < a.full && b.status !== 429) {
+    if (back >= 1 && b.remaining < L - 1 && b.t < announced && b.status !== 429) {
       const dt = b.t - a.t;
-      // Remaining is whole units: between `back` and `back + 1` units came back in dt.
-      if (dt > 0) rates.push([(L * dt) / (back + 1) / 1000, (L * dt) / back / 1000]);
+      if (dt > 0) rates.push([(L * dt) / (back + 1) / 1000, back > 1 ? (L * dt) / (back - 1) / 1000 : Infinity]);
     }
+    if (b.remaining > a.remaining) announced = b.full;
   }
   if (!rising && rates.length === 0) return undefined;
-  // With Reset = ceil(used × W / L): W lies in ((Reset − 1) × L / used, Reset × L / used].
+  // With Reset = ceil(u × W / L) and u, the units used, in (L − Remaining − 1, L − Remaining]:
+  // W lies in ((Reset − 1) × L / used, Reset × L / (used − 1)).
   const bounds: Array<[number, number]> = [...rates];
   for (const s of u) {
     const used = L - s.remaining;
-    if (used >= 1 && s.reset >= 1) bounds.push([((s.reset - 1) * L) / used, (s.reset * L) / used]);
+    if (used >= 1 && s.reset >= 1) bounds.push([((s.reset - 1) * L) / used, used > 1 ? (s.reset * L) / (used - 1) : Infinity]);
   }
   const lo = Math.max(...bounds.map((b) => b[0]));
   const hi = Math.min(...bounds.map((b) => b[1]));
   evidence.push(rising ? 'Reset grew as the budget was spent (token bucket)' : 'part of the budget came back before the announced full-again time (token bucket)');
-  if (lo <= hi && hi > 0) {
-    // Within the interval, lean to its upper end: too long a window only makes the run gentler.
-    const w = (Math.max(lo, hi / 2) + hi) / 2;
+  if (lo <= hi && hi > 0 && Number.isFinite(hi) && lo > 0) {
+    // The middle of the interval (geometric: the bounds are ratios).
+    const w = Math.sqrt(lo * hi);
     evidence.push(`window between ${r2(lo)} s and ${r2(hi)} s by the Reset and refill arithmetic`);
     return { ok: true, limit: L, windowSeconds: r2(w), confidence: 'medium', model: 'token-bucket', evidence };
   }
-  const fallback = rates.length ? rates.reduce((s, r) => s + r[1], 0) / rates.length : Math.max(...bounds.map((b) => b[1]));
+  if (lo <= hi && lo > 0) {
+    evidence.push(`window at least ${r2(lo)} s by the Reset and refill arithmetic`);
+    return { ok: true, limit: L, windowSeconds: r2(lo), confidence: 'low', model: 'token-bucket', evidence };
+  }
+  const finite = bounds.map((b) => b[1]).filter((v) => Number.isFinite(v));
+  const fallback = finite.length ? finite.reduce((s, v) => s + v, 0) / finite.length : 0;
   if (!(fallback > 0)) return { ok: false, reason: 'token-bucket headers whose Reset and refill disagree', evidence };
   evidence.push(`the Reset and refill arithmetic disagree (${bounds.map((b) => `${r2(b[0])}–${r2(b[1])}`).join(', ')} s)`);
   return { ok: true, limit: L, windowSeconds: r2(fallback), confidence: 'low', model: 'token-bucket', evidence };

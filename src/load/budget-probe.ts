@@ -20,6 +20,11 @@ export interface ProbeIO {
 export interface ProbeOptions {
   /** Burst length (requests sent back to back). */
   burst: number;
+  /**
+   * Longer burst while every Reset says "full within a second" and half the budget is left: a token
+   * bucket refilling fast shows Reset growing only after enough of it is spent.
+   */
+  burstMax: number;
   /** Longest total wait for an announced refill; beyond it the probe stops with what it has. */
   maxWaitMs: number;
   /** Requests the probe may send at most (caps.maxRequests share). */
@@ -29,9 +34,9 @@ export interface ProbeOptions {
   signal?: AbortSignal;
 }
 
-export const PROBE_DEFAULTS = { burst: 5, maxWaitMs: 65_000 } as const;
-/** Burst + the half-way request + the after-refill request and two retries. */
-export const PROBE_MAX_REQUESTS = PROBE_DEFAULTS.burst + 4;
+export const PROBE_DEFAULTS = { burst: 5, burstMax: 12, maxWaitMs: 65_000 } as const;
+/** The longest burst + the half-way request + the after-refill request and two retries. */
+export const PROBE_MAX_REQUESTS = PROBE_DEFAULTS.burstMax + 4;
 
 // After the announced instant: enough for clock granularity, small enough to stay early in a new window.
 const MARGIN_MS = 60;
@@ -61,7 +66,10 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
   if (first.status === 0) return { samples, note: 'the probe request failed in transport' };
   if (o.checkOnly && !o.checkOnly.more(first)) return { samples };
   if (first.limit === undefined) return { samples, note: 'no RateLimit-Limit header on the first response' };
-  while (first.status !== 429 && samples.length < o.burst && budgetLeft()) {
+  const L = intOf(first.limit) ?? 0;
+  const extend = (): boolean => samples.length < o.burstMax && samples.every((x, i) => (intOf(x.reset) ?? 2) <= 1
+    && (intOf(x.remaining) ?? 0) > L / 2 && (i === 0 || !refilled(samples[i - 1]!, x)));
+  while (first.status !== 429 && (samples.length < o.burst || extend()) && budgetLeft()) {
     const s = await take();
     if (s.status === 0) return { samples, note: 'a probe request failed in transport' };
     if (s.status === 429) break;
@@ -92,7 +100,7 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
     return at;
   };
 
-  const refillAt = announced();
+  let refillAt = announced();
   if (refillAt === undefined) return { samples, note: 'no integral RateLimit-Reset: no refill to wait for' };
   const last = samples[samples.length - 1]!.t;
   const now = io.now() - start;
@@ -100,7 +108,11 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
     return { samples, note: `the announced refill is ${Math.round((refillAt - now) / 1000)} s away, beyond the probe's ${Math.round(o.maxWaitMs / 1000)} s` };
   }
   if (refillAt - last >= 400 && budgetLeft()) {
-    if (!(await sleepUntil(last + (refillAt - last) / 2))) return { samples, note: 'stopped' };
+    // Half-way, at a sub-second phase 500 ms from the burst's: of two announcements rounded up to whole
+    // seconds, one is then at most ~0.5 s late, so the after-refill request lands early in the new window.
+    const half = (refillAt - last) / 2;
+    const offset = half >= 500 ? 1000 * Math.floor(half / 1000) + 500 : half;
+    if (!(await sleepUntil(last + offset))) return { samples, note: 'stopped' };
     const prev = samples[samples.length - 1]!;
     const mid = await take();
     // A window whose end came early (Reset rounded up) refilled already: this is the after-refill sample.
@@ -108,6 +120,7 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
       mid.afterWait = true;
       return { samples };
     }
+    refillAt = Math.min(refillAt, announced() ?? Infinity);
   }
   if (!budgetLeft() || !(await sleepUntil(refillAt + MARGIN_MS))) return { samples, note: 'stopped before the announced refill' };
   let before = samples[samples.length - 1]!;

@@ -104,6 +104,7 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
   const contradicts = (s: ProbeSample): boolean => stated !== undefined && limitOf(s) !== undefined && limitOf(s) !== stated.limit;
   const probe = await runProbe(sender.io, {
     burst: PROBE_DEFAULTS.burst,
+    burstMax: PROBE_DEFAULTS.burstMax,
     maxWaitMs: o.maxWaitMs ?? PROBE_DEFAULTS.maxWaitMs,
     maxRequests: share,
     signal: o.signal,

@@ -31,4 +31,50 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.thresholds.filter((t) => !t.ok)).toEqual([]);
     expect(result.status).toBe('passed');
   }, 30_000);
+
+  it('write-budget sizes its writes from the observed write budget and drives it past it', async () => {
+    const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('write-budget'), durationOverride: 4 });
+    const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
+    expect(budgets.write).toMatchObject({ limit: 6, windowSeconds: 3, source: 'observed' });
+    expect(result.totals.byStatus['429']).toBeGreaterThan(0);
+    expect(findings).toEqual([]);
+    expect(result.status).toBe('passed');
+  }, 30_000);
+
+  it('a stated budget the headers contradict is a finding naming both values, and the observed budget drives the run', async () => {
+    const stated = { read: { limit: 1000, windowSeconds: 5 }, write: { limit: 250, windowSeconds: 5 } };
+    const { result, findings } = await runProfile({ target: target(stated), profile: loadProfile('class-isolation'), durationOverride: 4 });
+    const own = findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE);
+    expect(own).toHaveLength(2);
+    for (const f of own) {
+      expect(f.basis).toBe('assumed');
+      expect(f.severity).toBe('warning');
+    }
+    const read = own.find((f) => f.expected.startsWith('read'))!;
+    expect(read.expected).toContain('1000 per 5 s');
+    expect(read.actual).toContain('RateLimit-Limit: 20');
+    const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string; stated?: unknown }>;
+    expect(budgets.read).toMatchObject({ limit: 20, windowSeconds: 3, source: 'observed', stated: stated.read });
+    expect(findings.filter((f) => f.clause !== STATED_BUDGET_CLAUSE)).toEqual([]);
+    expect(result.thresholds.filter((t) => !t.ok)).toEqual([]);
+    expect(result.status).toBe('passed');
+  }, 30_000);
+
+  it('a contradicted stated budget under assumptions.strict drives the run and fails it', async () => {
+    const stated = { write: { limit: 250, windowSeconds: 5 } };
+    const { result, findings } = await runProfile({ target: target(stated, true), profile: loadProfile('write-budget'), durationOverride: 1 });
+    const own = findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE);
+    expect(own.map((f) => f.severity)).toEqual(['error']);
+    expect(own[0]!.actual).toContain('RateLimit-Limit: 6');
+    expect(result.config.budgets).toMatchObject({ write: { limit: 250, windowSeconds: 5, source: 'stated' } });
+    expect(result.status).toBe('failed');
+  }, 30_000);
+
+  it('a stated budget the headers confirm costs one request per class and gives no finding', async () => {
+    const stated = { read: { limit: 20, windowSeconds: 3 }, write: { limit: 6, windowSeconds: 3 } };
+    const { result, findings } = await runProfile({ target: target(stated), profile: loadProfile('class-isolation'), durationOverride: 1 });
+    expect(findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE)).toEqual([]);
+    expect(result.config.budgets).toMatchObject({ read: { limit: 20, windowSeconds: 3, source: 'stated' }, write: { source: 'stated' } });
+    expect(String(result.config.notes)).toContain('budget probe: 2 request(s)');
+  }, 30_000);
 });

@@ -13,7 +13,7 @@ import type { Target } from '../target/schema.js';
 import { estimateBudget, type BudgetEstimate, type ProbeSample } from './budget-estimate.js';
 import { PROBE_DEFAULTS, PROBE_MAX_REQUESTS, runProbe } from './budget-probe.js';
 import { needsBudget, planProfile, type BudgetEntry, type ClassBudget, type Plan, type PlanBudgets, type PlannedRoute } from './plan.js';
-import { createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
+import { abortableSleep, createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
 import type { Profile } from './profile.js';
 
 /** The clause of a stated budget contradicted by the headers (the analyzer reports the same id after a run). */
@@ -66,10 +66,12 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
     }
   }));
 
+  const requests = outcomes.reduce((s, x) => s + x.sent, 0);
+  // The run's own rate gate starts empty: one second apart, probe and run together stay within caps.maxRps.
+  if (requests > 0 && target.caps.maxRps !== undefined && !o.sender) await abortableSleep(1000, o.signal);
   const budgets: PlanBudgets = {};
   for (const out of outcomes) if (out.budget) budgets[out.cls] = out.budget;
   const plan = planProfile(profile, target, o.durationOverride, budgets);
-  const requests = outcomes.reduce((s, x) => s + x.sent, 0);
   const notes = outcomes.flatMap((x) => x.notes);
   if (requests > 0) notes.push(`budget probe: ${requests} request(s) before the run`);
   if (plan.maxRequests !== undefined && requests > 0) {

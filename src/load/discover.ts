@@ -7,7 +7,7 @@
  * the file is strict. The probe's requests count against caps.maxRequests; writes are probed only through
  * the profile's own write route, and only when the plan has one (allowWrites).
  */
-import type { FindingRecord, RouteClass } from '../results/schema.js';
+import type { FindingRecord, ProfileResult, RouteClass } from '../results/schema.js';
 import { clause, isClauseId } from '../spec/clauses.js';
 import type { Target } from '../target/schema.js';
 import { estimateBudget, type BudgetEstimate, type ProbeSample } from './budget-estimate.js';
@@ -92,6 +92,17 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
     },
   };
   return { plan, findings: outcomes.flatMap((x) => (x.finding ? [x.finding] : [])), analysisTarget, requests };
+}
+
+/**
+ * Adds the plan-time findings to a run's outcome: an analyzer finding on the same clause is the same news
+ * and is dropped; an error-severity one (strict) fails a run that otherwise passed.
+ */
+export function withBudgetFindings<T extends { result: ProfileResult; findings: FindingRecord[] }>(out: T, budget: FindingRecord[]): T {
+  if (budget.length === 0) return out;
+  const own = new Set(budget.map((f) => f.clause));
+  if (out.result.status === 'passed' && budget.some((f) => f.severity === 'error')) out.result.status = 'failed';
+  return { ...out, findings: [...budget, ...out.findings.filter((f) => !own.has(f.clause))] };
 }
 
 async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Target, source: string, share: number, sender: ProbeSender, o: DiscoverOptions): Promise<ClassOutcome> {

@@ -9,7 +9,7 @@ import { analyzeRateLimits } from '../ratelimit/analyze.js';
 import { createTraceWriter, type TraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile, type Plan } from './plan.js';
-import { discoverAndPlan } from './discover.js';
+import { discoverAndPlan, withBudgetFindings } from './discover.js';
 import { LoadRecorder, type Progress } from './recorder.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
@@ -56,9 +56,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const elapsedMs = rec.now();
   if (trace) await writeTrace(trace, rec, plan);
   const out = summarize({ plan, rec, target: analysisTarget, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
-  const own = new Set(budgetFindings.map((f) => f.clause));
-  if (out.result.status === 'passed' && budgetFindings.some((f) => f.severity === 'error')) out.result.status = 'failed';
-  return { ...out, findings: [...budgetFindings, ...out.findings.filter((f) => !own.has(f.clause))] };
+  return withBudgetFindings(out, budgetFindings);
 }
 
 async function writeTrace(w: TraceWriter, rec: LoadRecorder, plan: Plan): Promise<void> {

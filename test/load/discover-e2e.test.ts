@@ -20,7 +20,7 @@ function target(rateLimit: NonNullable<TargetFileInput['assumptions']>['rateLimi
 }
 
 describe('budgets discovered from the headers, against the reference server (20 reads, 6 writes per 3 s)', () => {
-  it('class-isolation passes a correct limiter whose budgets the file does not state (reads at ~3.3 rps, not the 20 rps fallback)', async () => {
+  it('regression: class-isolation read at its 20 rps fallback above a 20-per-3-s read budget; now it reads at ~3.3 rps and passes', async () => {
     const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('class-isolation'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
     // W is read to the second from a rounded-up Reset; a heavily loaded machine can wake the probe late.

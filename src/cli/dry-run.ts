@@ -27,7 +27,7 @@ export function conformanceDryRun(target: Target, suites: string[], runs: number
 
 /** Lines of a load dry run; configuration errors (writes not allowed, no route) throw as in a real run. */
 export function loadDryRun(target: Target, profile: Profile, durationOverride?: number): string[] {
-  return [dryRunHeading(target), ...loadPlanLines(planProfile(profile, target, durationOverride), target)];
+  return [dryRunHeading(target), ...loadPlanLines(planProfile(profile, target, durationOverride, { pending: true }), target)];
 }
 
 export interface RunDryRunOptions extends TargetOptions {
@@ -54,7 +54,7 @@ export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
     }
     const duration = embedded ? EMBEDDED_DURATIONS[name] : undefined;
     try {
-      out.push(heading + loadPlanLines(planProfile(profile, target, duration), target).join('\n'));
+      out.push(heading + loadPlanLines(planProfile(profile, target, duration, { pending: true }), target).join('\n'));
     } catch (err) {
       if (!(err instanceof SpgateError) || err.exitCode !== 2) throw err;
       out.push(`${heading}load profile ${name} skipped: ${err.message}`);

@@ -2,6 +2,8 @@
  * Turns a profile and a target into the concrete plan the engines run: routes filled from the fixtures,
  * write routes dropped unless the target allows writes, rates resolved against known budgets, and the
  * target's caps applied (never exceeded). Every adjustment is written into `config` so reports say so.
+ * Budgets come from the target file (stated) or from a probe of the headers (observed, see discover.ts);
+ * `config.budgets` says which drove each class.
  */
 import type { Target, KeyRole } from '../target/schema.js';
 import type { RouteClass } from '../results/schema.js';
@@ -10,6 +12,7 @@ import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
 import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
 import { parseThreshold, type Threshold } from './threshold.js';
+import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 
 export interface PlannedRoute {
   /** Index in Plan.routes (stored in every sample). */
@@ -40,6 +43,35 @@ export interface PlannedClass {
   rateAt?: (t: number) => number;
   /** Open model: the highest rate rateAt reaches. */
   peakRate?: number;
+  /** Dry run: the rate is a multiple of a budget that the run will first discover from the headers. */
+  budgetPending?: { budgetFactor: number; fallback: number };
+}
+
+/** A class budget the plan sizes rates from: stated in the target file or observed in the headers. */
+export interface ClassBudget {
+  limit: number;
+  windowSeconds: number;
+  source: 'stated' | 'observed';
+}
+
+/** Budgets handed to planProfile; a class without one uses the target's stated budget or the fallback. */
+export interface PlanBudgets {
+  read?: ClassBudget;
+  write?: ClassBudget;
+  /** Dry run: unstated budgets will be discovered before the run, so say that instead of the fallback. */
+  pending?: boolean;
+}
+
+/** The structured `config.budgets` entry of one class (discovery adds its confidence and evidence). */
+export type BudgetEntry =
+  | { limit: number; windowSeconds: number; source: 'stated' | 'observed'; confidence?: string; evidence?: string[]; stated?: { limit: number; windowSeconds: number } }
+  | { limit: null; windowSeconds: null; source: 'fallback' | 'pending'; reason?: string };
+
+/** Whether a class's plan depends on its budget: a rate relative to it, or a duration in windows. */
+export function needsBudget(profile: Profile, cls: RouteClass): boolean {
+  const mix = profile.classes[cls];
+  if (!mix) return false;
+  return profile.minWindows !== undefined || (mix.rate !== undefined && typeof mix.rate !== 'number');
 }
 
 export interface Plan {
@@ -59,24 +91,27 @@ export interface Plan {
   config: Record<string, unknown> & { notes: string[] };
 }
 
-/** Budget rate (requests/s) of a class from the target's assumptions, if known. */
-function budgetRate(target: Target, cls: RouteClass): number | undefined {
+/** The budget that sizes a class: handed in (observed, or stated and confirmed), else the target's stated one. */
+export function budgetOf(target: Target, cls: RouteClass, budgets?: PlanBudgets): ClassBudget | undefined {
+  const given = budgets?.[cls];
+  if (given) return given;
   const b = target.assumptions.rateLimit[cls];
-  return b ? b.limit / b.windowSeconds : undefined;
+  return b ? { limit: b.limit, windowSeconds: b.windowSeconds, source: 'stated' } : undefined;
 }
 
-function resolveRate(spec: RateSpec, target: Target, cls: RouteClass, notes: string[]): number {
+function resolveRate(spec: RateSpec, b: ClassBudget | undefined, pending: boolean, cls: RouteClass, notes: string[]): number {
   if (typeof spec === 'number') return spec;
-  const b = budgetRate(target, cls);
   if (b === undefined) {
-    notes.push(`${cls}: budget unknown (no assumptions.rateLimit.${cls}); using the fallback rate ${spec.fallback} rps`);
+    notes.push(pending
+      ? `${cls}: budget to be discovered from the RateLimit headers before the run (fallback ${spec.fallback} rps if they have none)`
+      : `${cls}: budget unknown (no assumptions.rateLimit.${cls}, none observed in the headers); using the fallback rate ${spec.fallback} rps`);
     return spec.fallback;
   }
-  return spec.budgetFactor * b;
+  return (spec.budgetFactor * b.limit) / b.windowSeconds;
 }
 
 /** Builds the rate function of one class; ramp stages are scaled to the run's duration. */
-function rateFunction(mix: ClassMix, target: Target, cls: RouteClass, durationS: number, notes: string[]): { at: (t: number) => number; peak: number } {
+function rateFunction(mix: ClassMix, b: ClassBudget | undefined, pending: boolean, cls: RouteClass, durationS: number, notes: string[]): { at: (t: number) => number; peak: number } {
   if (mix.ramp) {
     const total = mix.ramp.stages.reduce((s, st) => s + st.duration, 0);
     const scale = durationS / total;
@@ -97,7 +132,7 @@ function rateFunction(mix: ClassMix, target: Target, cls: RouteClass, durationS:
     };
     return { at, peak };
   }
-  const base = resolveRate(mix.rate!, target, cls, notes);
+  const base = resolveRate(mix.rate!, b, pending, cls, notes);
   const bursts = mix.bursts;
   if (!bursts) return { at: () => base, peak: base };
   return { at: (x) => (x % bursts.every < bursts.length ? base * bursts.factor : base), peak: base * bursts.factor };
@@ -126,16 +161,17 @@ function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number)
   };
 }
 
-/** Resolves a profile against a target; throws SpgateError when nothing can run. */
-export function planProfile(profile: Profile, target: Target, durationOverride?: number): Plan {
+/** Resolves a profile against a target (and any discovered budgets); throws SpgateError when nothing can run. */
+export function planProfile(profile: Profile, target: Target, durationOverride?: number, budgets?: PlanBudgets): Plan {
   const notes: string[] = [];
+  const pending = budgets?.pending === true;
   if (!target.loopback && target.caps.maxRps === undefined) {
     throw new SpgateError('SPGATE_ERR_CAPS_REQUIRED', `target ${target.name} is not on loopback: set caps.maxRps in the target file`);
   }
   // Duration: an explicit override wins; otherwise cover minWindows rate-limit windows when known.
   let durationS = durationOverride ?? profile.duration;
   if (durationOverride === undefined && profile.minWindows) {
-    const windows = (['read', 'write'] as const).filter((c) => profile.classes[c]).map((c) => target.assumptions.rateLimit[c]?.windowSeconds);
+    const windows = (['read', 'write'] as const).filter((c) => profile.classes[c]).map((c) => budgetOf(target, c, budgets)?.windowSeconds);
     const known = windows.filter((w): w is number => w !== undefined);
     if (known.length) {
       const need = profile.minWindows * Math.max(...known);
@@ -143,8 +179,10 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
         notes.push(`duration extended from ${durationS}s to ${need}s to cover ${profile.minWindows} rate-limit windows`);
         durationS = need;
       }
+    } else if (pending) {
+      notes.push(`duration to be extended to cover ${profile.minWindows} rate-limit windows once the window is discovered from the headers`);
     } else {
-      notes.push('rate-limit window unknown (no assumptions.rateLimit): duration not extended to cover windows');
+      notes.push('rate-limit window unknown (no assumptions.rateLimit, none observed in the headers): duration not extended to cover windows');
     }
   }
   if (target.caps.maxDuration !== undefined && durationS > target.caps.maxDuration) {
@@ -176,9 +214,11 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     const pc: PlannedClass = { class: cls, routes: planned, cumulative };
     if (profile.model === 'closed') pc.connections = mix.connections;
     else {
-      const f = rateFunction(mix, target, cls, durationS, notes);
+      const b = budgetOf(target, cls, budgets);
+      const f = rateFunction(mix, b, pending, cls, durationS, notes);
       pc.rateAt = f.at;
       pc.peakRate = f.peak;
+      if (pending && !b && mix.rate && typeof mix.rate !== 'number') pc.budgetPending = { ...mix.rate };
     }
     classes.push(pc);
   }
@@ -194,6 +234,13 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `profile ${profile.name}: no route can run against ${target.name} (${notes.join('; ')})`);
   }
 
+  if (pending) {
+    const probed = classes.filter((c) => needsBudget(profile, c.class));
+    const unstated = probed.filter((c) => !budgetOf(target, c.class, budgets)).map((c) => c.class);
+    const stated = probed.filter((c) => budgetOf(target, c.class, budgets)).map((c) => c.class);
+    if (unstated.length) notes.push(`budget probe before the run: up to ${PROBE_MAX_REQUESTS} requests per class (${unstated.join(', ')}) and a wait for one announced refill`);
+    if (stated.length) notes.push(`stated budget checked against RateLimit-Limit with one request per class (${stated.join(', ')})`);
+  }
   applyRateCap(profile.model, classes, target.caps.maxRps, notes);
   let timeoutMs = profile.timeoutMs;
   const requestMs = target.timeouts?.requestMs;
@@ -212,6 +259,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     durationSeconds: durationS,
     maxRequests: maxRequests ?? null,
     caps: target.caps,
+    budgets: Object.fromEntries(classes.filter((c) => needsBudget(profile, c.class)).map((c) => [c.class, budgetEntry(budgetOf(target, c.class, budgets), pending)])),
     classes: classes.map((c) => ({
       class: c.class,
       routes: c.routes.map((r) => ({ route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole })),
@@ -261,6 +309,11 @@ function applyRateCap(model: 'closed' | 'open', classes: PlannedClass[], maxRps:
     c.peakRate = c.peakRate! * k;
   }
   notes.push(`arrival rates scaled by ${round(k)} so the peak (${round(peak)} rps) stays within caps.maxRps ${maxRps}`);
+}
+
+function budgetEntry(b: ClassBudget | undefined, pending: boolean): BudgetEntry {
+  if (!b) return { limit: null, windowSeconds: null, source: pending ? 'pending' : 'fallback' };
+  return { limit: b.limit, windowSeconds: b.windowSeconds, source: b.source };
 }
 
 function round(v: number): number {

@@ -9,6 +9,7 @@ import { analyzeRateLimits } from '../ratelimit/analyze.js';
 import { createTraceWriter, type TraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile, type Plan } from './plan.js';
+import { discoverAndPlan, withBudgetFindings } from './discover.js';
 import { LoadRecorder, type Progress } from './recorder.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
@@ -34,9 +35,11 @@ export type { Progress };
 /** Runs one load profile against a target. Throws only for configuration errors (nothing sent then). */
 export async function runProfile(opts: RunProfileOptions): Promise<{ result: ProfileResult; findings: FindingRecord[] }> {
   const { target, profile } = opts;
-  const plan = planProfile(profile, target, opts.durationOverride);
+  const filePlan = planProfile(profile, target, opts.durationOverride);
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
+  // Budgets the file does not state (or that the headers contradict) are learned before the run.
+  const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal });
   const startedAt = new Date();
   const rec = new LoadRecorder();
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
@@ -52,7 +55,8 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   }
   const elapsedMs = rec.now();
   if (trace) await writeTrace(trace, rec, plan);
-  return summarize({ plan, rec, target, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
+  const out = summarize({ plan, rec, target: analysisTarget, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
+  return withBudgetFindings(out, budgetFindings);
 }
 
 async function writeTrace(w: TraceWriter, rec: LoadRecorder, plan: Plan): Promise<void> {

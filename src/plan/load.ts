@@ -7,6 +7,8 @@ import type { Target } from '../target/schema.js';
 
 /** Expected requests of one class over the plan's duration (open model: the integral of its rate). */
 export function expectedRequests(plan: Plan, pc: PlannedClass): number | undefined {
+  // A rate relative to a budget still to be discovered is not known before the run.
+  if (pc.budgetPending) return undefined;
   const seconds = plan.durationMs / 1000;
   if (pc.rateAt) {
     const step = Math.min(0.1, seconds / 10);
@@ -28,14 +30,17 @@ export function loadPlanLines(plan: Plan, target: Target): string[] {
     const n = expectedRequests(plan, c);
     if (n === undefined) bounded = false;
     else total += n;
-    const rate = c.rateAt
+    const rate = c.budgetPending
+      ? `budget: to be discovered from headers (${c.budgetPending.budgetFactor}× its rate; fallback ${c.budgetPending.fallback} rps)`
+      : c.rateAt
       ? `${round(c.rateAt(0))}→peak ${round(c.peakRate ?? 0)} rps`
       : `${c.connections ?? 0} connections${c.maxRps !== undefined ? `, at most ${c.maxRps} rps` : ', unthrottled'}`;
     const keys = [...new Set(c.routes.map((r) => r.keyRole))].join(', ');
-    out.push(`  ${c.class}: ${rate} · ${n === undefined ? 'unbounded' : `~${n}`} requests · ${c.routes.length} routes (${c.routes.map((r) => r.label).join(', ')}) · keys ${keys}`);
+    out.push(`  ${c.class}: ${rate} · ${n !== undefined ? `~${n} requests` : c.budgetPending ? 'request count known after discovery' : 'unbounded requests'} · ${c.routes.length} routes (${c.routes.map((r) => r.label).join(', ')}) · keys ${keys}`);
   }
   const capped = plan.maxRequests !== undefined ? Math.min(total, plan.maxRequests) : total;
-  out.push(`  total: ${bounded ? `~${capped}` : 'unbounded (closed model without caps.maxRps)'} requests`);
+  const why = plan.classes.some((c) => c.budgetPending) ? 'known once the budgets are discovered' : 'unbounded (closed model without caps.maxRps)';
+  out.push(`  total: ${bounded ? `~${capped}` : why} requests`);
   const c = target.caps;
   out.push(`  caps: maxRps ${c.maxRps ?? 'none'} · maxRequests ${c.maxRequests ?? 'none'} · maxDuration ${c.maxDuration !== undefined ? `${c.maxDuration}s` : 'none'}`);
   for (const n of plan.config.notes) out.push(`  note: ${n}`);

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { runProbe, PROBE_MAX_REQUESTS } from '../../src/load/budget-probe.js';
+import { estimateBudget } from '../../src/load/budget-estimate.js';
+import { fixedWindow, noHeaders, simIO, slidingLog, tokenBucket, type SimLimiter } from './discover-sim.js';
+
+const opts = { burst: 5, burstMax: 12, maxWaitMs: 65_000, maxRequests: PROBE_MAX_REQUESTS };
+
+async function probe(limiter: SimLimiter, o: Partial<typeof opts> & { signal?: AbortSignal } = {}, startMs = 0) {
+  const io = simIO(limiter, startMs);
+  const out = await runProbe(io, { ...opts, ...o });
+  return { ...out, estimate: estimateBudget(out.samples), sent: io.sent(), elapsed: io.clock() - startMs };
+}
+
+describe('budget probe over simulated limiters', () => {
+  // Every start phase within the window, including just before a boundary: the probe must find W itself.
+  it.each([[20, 3], [6, 3], [60, 1], [100, 10], [1000, 5]])('a fixed window of %i per %i s, probed at any phase, gives L and W with high confidence', async (L, W) => {
+    for (let phase = 0; phase < W * 1000; phase += 37) {
+      const r = await probe(fixedWindow(L, W, phase, Math.floor(L / 3)));
+      expect(r.estimate, `phase ${phase}`).toMatchObject({ ok: true, limit: L, windowSeconds: W, confidence: 'high', model: 'window' });
+      expect(r.sent).toBeLessThanOrEqual(PROBE_MAX_REQUESTS);
+      expect(r.elapsed).toBeLessThanOrEqual(W * 1000 + 2500);
+    }
+  });
+
+  it('a fixed window already exhausted before the probe (first answer a 429) is still learned', async () => {
+    const r = await probe(fixedWindow(10, 4, 1234, 10));
+    expect(r.samples[0]!.status).toBe(429);
+    expect(r.estimate).toMatchObject({ ok: true, limit: 10, windowSeconds: 4 });
+  });
+
+  it.each([[20, 3], [10, 10], [100, 2]])('a sliding log of %i per %i s gives W', async (L, W) => {
+    const r = await probe(slidingLog(L, W));
+    expect(r.estimate).toMatchObject({ ok: true, limit: L, windowSeconds: W, model: 'window' });
+  });
+
+  // A token bucket's Reset is `used × W / L`: one Reset never shows W. The estimate must land close enough
+  // that half the budget stays under it and twice the budget stays over it.
+  it.each([[20, 3], [10, 10], [6, 3], [30, 60], [50, 5]])('a token bucket of %i per %i s gives W within [0.75 W, 1.5 W]', async (L, W) => {
+    for (const before of [L, Math.ceil(L / 2)]) {
+      const r = await probe(tokenBucket(L, W, before));
+      expect(r.estimate, `tokens before ${before}`).toMatchObject({ ok: true, limit: L, model: 'token-bucket' });
+      const w = (r.estimate as { windowSeconds: number }).windowSeconds;
+      expect(w, `tokens before ${before}`).toBeGreaterThanOrEqual(0.75 * W);
+      expect(w, `tokens before ${before}`).toBeLessThanOrEqual(1.5 * W);
+    }
+  });
+
+  it('no rate-limit headers: one request, then the estimate fails and says why', async () => {
+    const r = await probe(noHeaders());
+    expect(r.sent).toBe(1);
+    expect(r.note).toMatch(/no RateLimit-Limit/);
+    expect(r.estimate).toMatchObject({ ok: false, reason: expect.stringMatching(/no integral RateLimit-Limit/) });
+  });
+
+  it('a refill announced beyond maxWaitMs is not waited for: the window is a lower bound, confidence low', async () => {
+    const r = await probe(fixedWindow(100, 3600, 0, 0), {}, 1_000_000);
+    expect(r.elapsed).toBeLessThan(1000);
+    expect(r.note).toMatch(/beyond the probe/);
+    expect(r.estimate).toMatchObject({ ok: true, confidence: 'low' });
+  });
+
+  it('respects its request share', async () => {
+    const r = await probe(fixedWindow(20, 3, 500), { maxRequests: 3 });
+    expect(r.sent).toBeLessThanOrEqual(3);
+  });
+
+  it('stops when aborted, without waiting for the refill', async () => {
+    const ac = new AbortController();
+    const io = simIO(fixedWindow(20, 30, 0));
+    const send = io.send.bind(io);
+    let n = 0;
+    io.send = async () => {
+      if (++n === 5) ac.abort();
+      return send();
+    };
+    const out = await runProbe(io, { ...opts, signal: ac.signal });
+    expect(out.samples.length).toBe(5);
+    expect(io.clock()).toBeLessThan(1000);
+  });
+
+  it('a stated budget is checked with one request and probed further only when asked', async () => {
+    const confirmed = await probe(fixedWindow(20, 3, 0), { ...{ checkOnly: { more: () => false } } } as never);
+    expect(confirmed.sent).toBe(1);
+    const io = simIO(fixedWindow(20, 3, 0));
+    const out = await runProbe(io, { ...opts, checkOnly: { more: (s) => s.limit !== '1000' } });
+    expect(out.samples.length).toBeGreaterThan(1);
+    expect(estimateBudget(out.samples)).toMatchObject({ ok: true, limit: 20, windowSeconds: 3 });
+  });
+});

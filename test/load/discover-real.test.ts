@@ -1,0 +1,57 @@
+/**
+ * Discovery against a real, widely used limiter (express-rate-limit, draft-6 headers), not only our own
+ * reference server: its windows are its own (not aligned as ours), and it sends RateLimit-Policy, which some
+ * gateways strip (the second case hides it, so W must come from Reset alone).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import express from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { Server } from 'node:http';
+import { runProbe, PROBE_DEFAULTS, PROBE_MAX_REQUESTS } from '../../src/load/budget-probe.js';
+import { estimateBudget } from '../../src/load/budget-estimate.js';
+import { createProbeSender, ProbePacer } from '../../src/load/probe-sender.js';
+import type { PlannedRoute } from '../../src/load/plan.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+
+let server: Server | undefined;
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+});
+
+async function start(opts: { limit: number; windowMs: number; stripPolicy: boolean }): Promise<string> {
+  const app = express();
+  if (opts.stripPolicy) {
+    app.use((_req, res, next) => {
+      const set = res.setHeader.bind(res);
+      res.setHeader = ((name: string, value: string | number | readonly string[]) => (name.toLowerCase() === 'ratelimit-policy' ? res : set(name, value))) as typeof res.setHeader;
+      next();
+    });
+  }
+  app.use(rateLimit({ windowMs: opts.windowMs, limit: opts.limit, standardHeaders: 'draft-6', legacyHeaders: false }));
+  app.get('/v1/me', (_req, res) => void res.json({ data: {} }));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server!.once('listening', r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+}
+
+const me: PlannedRoute = { idx: 0, label: 'me', class: 'read', method: 'GET', template: '/me', path: '/me', idempotencyKey: false, keyRole: 'admin', weight: 1 };
+
+describe('budget discovery against express-rate-limit', () => {
+  it.each([
+    [20, 3, false, 'policy'],
+    [20, 3, true, 'window'],
+    [7, 2, true, 'window'],
+  ] as const)('%i per %i s (RateLimit-Policy stripped: %s) is learned exactly', async (limit, windowS, stripPolicy, model) => {
+    const baseUrl = await start({ limit, windowMs: windowS * 1000, stripPolicy });
+    const target = targetFromInput({ baseUrl, keys: { admin: { key: 'pk_test_discover_real_0123456789' } } }, 'test');
+    const sender = createProbeSender(target, me, { timeoutMs: 5000, pacer: new ProbePacer(undefined) });
+    try {
+      const out = await runProbe(sender.io, { ...PROBE_DEFAULTS, maxWaitMs: 10_000, maxRequests: PROBE_MAX_REQUESTS });
+      expect(estimateBudget(out.samples)).toMatchObject({ ok: true, limit, windowSeconds: windowS, model });
+    } finally {
+      await sender.close();
+    }
+  }, 15_000);
+});

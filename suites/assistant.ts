@@ -5,29 +5,18 @@
  */
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
-import type { KeyRole } from '../src/target/schema.js';
+import type { TurnRef } from '../src/conformance/fixtures/needs.js';
 import { ActionReceipt, Answer } from '../src/spec/resources.js';
 import type { z } from 'zod';
-import { describe, fixturesOf, jsonObject, runCase, statusOf } from './model/case.js';
+import { describe, jsonObject, runCase, statusOf } from './model/case.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
+import { dataOf } from './model/world.js';
 
-const FIXTURES = { fixtures: true } as const;
-const WRITES = { fixtures: true, writes: true } as const;
 
-interface Chat {
-  conversationId: string;
-  sessionId: string;
-  turnId: string;
-}
-
-/** A conversation with one session and one turn owned by `owner`, in `state`. */
-async function chat(ctx: SuiteContext, state: 'pending' | 'completed', owner: KeyRole = 'admin'): Promise<Chat> {
-  const f = fixturesOf(ctx);
-  const { id: conversationId } = await f.createConversation({});
-  const { id: sessionId } = await f.createSession({ conversationId, owner });
-  const turn = await f.createTurn({ sessionId, owner, state });
-  return { conversationId, sessionId, turnId: turn.id };
+/** A turn from the provider chain: pool pending turns may be cancelled; the others are only read. */
+function turn(ctx: SuiteContext, kind: 'pendingTurn' | 'readPendingTurn' | 'completedTurn'): Promise<TurnRef> {
+  return dataOf(ctx).get(kind);
 }
 
 function issues(schema: z.ZodType, value: unknown): string | undefined {
@@ -44,18 +33,9 @@ function turnStatus(x: Exchange): string {
   return String(turnOf(x)?.status);
 }
 
-/** A small listing: three sessions with distinct activity times, the middle one archived. */
-async function sessionList(ctx: SuiteContext): Promise<{ conversationId: string; ids: string[]; archivedId: string }> {
-  const f = fixturesOf(ctx);
-  const { id: conversationId } = await f.createConversation({});
-  const now = Date.now();
-  const ids: string[] = [];
-  // Created out of activity order, so a list in creation order is not also in activity order.
-  for (const [minutesAgo, archived] of [[20, false], [5, true], [40, false], [10, false]] as const) {
-    const s = await f.createSession({ conversationId, owner: 'admin', archived, lastActivityAt: new Date(now - minutesAgo * 60_000).toISOString() });
-    ids.push(s.id);
-  }
-  return { conversationId, ids, archivedId: ids[1]! };
+/** A conversation with at least two admin chats, one archived (fixtures.ids.sessionsConversationId). */
+function sessionsConversation(ctx: SuiteContext): Promise<string> {
+  return dataOf(ctx).get('sessionsConversation');
 }
 
 function listedIds(x: Exchange): string[] {
@@ -66,7 +46,7 @@ function listedIds(x: Exchange): string[] {
 async function receiptsCheck(ctx: SuiteContext): Promise<CheckOutcome> {
   let none = false;
   const outcome = await runCase(ctx, async (rec) => {
-    const c = await chat(ctx, 'completed');
+    const c = await turn(ctx, 'completedTurn');
     const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
     rec.require(statusOf(x) === 200, 'GET of a completed turn to answer 200', () => describe(x));
     const receipts = turnOf(x)?.actionConfirmations;
@@ -91,18 +71,17 @@ export const assistantSuite = defineSuite({
       id: 'assistant.receipt.shape',
       clause: '2.receipt.shape',
       title: 'action receipts of a completed turn have their required fields and a valid undo.status',
-      needs: FIXTURES,
+      needs: { data: { completedTurn: 1 } },
       run: receiptsCheck,
     },
     {
       id: 'assistant.turn.completed-answer',
       clause: '3.turn.completed-has-answer',
-      title: 'a turn that completes has its answer populated',
-      needs: FIXTURES,
+      title: 'a completed turn has its answer populated',
+      needs: { data: { completedTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const completed = ctx.target.assumptions.turnStatus.completed;
-        const c = await chat(ctx, 'pending');
-        await fixturesOf(ctx).completeTurn(c.sessionId, c.turnId);
+        const c = await turn(ctx, 'completedTurn');
         const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         rec.require(statusOf(x) === 200, 'GET of the completed turn to answer 200', () => describe(x));
         const t = turnOf(x);
@@ -116,10 +95,10 @@ export const assistantSuite = defineSuite({
       id: 'assistant.cancel.pending',
       clause: '3.turn.cancel-pending',
       title: 'cancelling a pending turn moves it to cancelled',
-      needs: WRITES,
+      needs: { writes: true, data: { pendingTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const cancelled = ctx.target.assumptions.turnStatus.cancelled;
-        const c = await chat(ctx, 'pending');
+        const c = await turn(ctx, 'pendingTurn');
         const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
         rec.expect(statusOf(x) === 200 && turnStatus(x) !== turnStatus(before), `200 with a status other than the pending turn's ${turnStatus(before)}`, () => `${describe(x)}, status ${turnStatus(x)}`);
@@ -133,9 +112,9 @@ export const assistantSuite = defineSuite({
       id: 'assistant.cancel.repeat',
       clause: '3.turn.cancel-repeat-safe',
       title: 'an identical repeat of a cancel answers 200 with the same status',
-      needs: WRITES,
+      needs: { writes: true, data: { pendingTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await chat(ctx, 'pending');
+        const c = await turn(ctx, 'pendingTurn');
         const first = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
         rec.require(statusOf(first) === 200, 'the first cancel to answer 200', () => describe(first));
         const again = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
@@ -147,9 +126,9 @@ export const assistantSuite = defineSuite({
       id: 'assistant.cancel.completed',
       clause: '3.turn.cancel-completed-409',
       title: 'cancelling a completed turn answers 409 and leaves it unchanged',
-      needs: WRITES,
+      needs: { writes: true, data: { pendingTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await chat(ctx, 'completed');
+        const c = await turn(ctx, 'completedTurn');
         const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         rec.require(statusOf(before) === 200, 'GET of the completed turn to answer 200', () => describe(before));
         const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
@@ -163,9 +142,10 @@ export const assistantSuite = defineSuite({
       id: 'assistant.owner-only',
       clause: '4.1.chat.owner-only',
       title: 'another connection can neither read nor cancel a chat turn nor list the chat (403 or 404)',
-      needs: { ...WRITES, roles: ['secondConnection'] },
+      needs: { writes: true, roles: ['secondConnection'], data: { pendingTurn: 1, sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await chat(ctx, 'pending');
+        const c = await turn(ctx, 'pendingTurn');
+        const conversationId = await sessionsConversation(ctx);
         const refused = (x: Exchange) => statusOf(x) === 403 || statusOf(x) === 404;
         const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
         rec.expect(refused(read), 'reading another connection\'s turn to be refused (403 or 404)', () => describe(read), [read]);
@@ -173,17 +153,21 @@ export const assistantSuite = defineSuite({
         rec.expect(refused(cancel), 'cancelling another connection\'s turn to be refused (403 or 404)', () => describe(cancel), [cancel]);
         const own = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         if (!rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own])) rec.failures.at(-1)!.clause = '3.turn.status-values';
-        const list = await rec.send(sessionsRequest(c.conversationId, 'secondConnection'));
-        rec.expect(!listedIds(list).includes(c.sessionId), 'another connection\'s listing not to show the chat', () => `listed in ${list.id}`, [list]);
+        // The owner's chats of a conversation must not show in another connection's listing of it.
+        const mine = await rec.send(sessionsRequest(conversationId));
+        rec.require(statusOf(mine) === 200 && listedIds(mine).length > 0, 'the owner\'s listing to answer 200 with its chats', () => describe(mine), [mine]);
+        const list = await rec.send(sessionsRequest(conversationId, 'secondConnection'));
+        const leaked = listedIds(list).filter((id) => listedIds(mine).includes(id));
+        rec.expect(leaked.length === 0, 'another connection\'s listing not to show the owner\'s chats', () => `listed ${leaked.join(', ')} in ${list.id}`, [mine, list]);
       }),
     },
     {
       id: 'assistant.admin-only',
       clause: '4.1.chat.admin-only',
       title: 'a key whose holder is no longer owner/admin cannot read its chats or list them (403)',
-      needs: { fixtures: true, roles: ['member'] },
+      needs: { roles: ['member'], data: { memberTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await chat(ctx, 'pending', 'member');
+        const c = await dataOf(ctx).get('memberTurn');
         const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'member'));
         rec.expect(statusOf(read) === 403, 'reading its own chat turn to be refused with 403', () => describe(read), [read]);
         const list = await rec.send(sessionsRequest(c.conversationId, 'member'));
@@ -193,12 +177,10 @@ export const assistantSuite = defineSuite({
     {
       id: 'assistant.sessions.max-100',
       clause: '4.3.sessions.max-100',
-      title: 'with 105 unexpired chats, the listing returns at most 100',
-      needs: FIXTURES,
+      title: 'with more than 100 unexpired chats, the listing returns at most 100',
+      needs: { data: { crowdedConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const f = fixturesOf(ctx);
-        const { id } = await f.createConversation({});
-        for (let i = 0; i < 105; i++) await f.createSession({ conversationId: id, owner: 'admin' });
+        const id = await dataOf(ctx).get('crowdedConversation');
         const x = await rec.send(sessionsRequest(id));
         rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
         const n = listedIds(x).length;
@@ -209,10 +191,10 @@ export const assistantSuite = defineSuite({
       id: 'assistant.sessions.order',
       clause: '4.3.sessions.order',
       title: 'chats are listed newest activity first',
-      needs: FIXTURES,
+      needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const s = await sessionList(ctx);
-        const x = await rec.send(sessionsRequest(s.conversationId));
+        const conversationId = await sessionsConversation(ctx);
+        const x = await rec.send(sessionsRequest(conversationId));
         rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
         const data = (jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>;
         const times = data.map((d) => Date.parse(String(d.lastActivityAt)));
@@ -225,22 +207,24 @@ export const assistantSuite = defineSuite({
       id: 'assistant.sessions.archived',
       clause: '4.3.sessions.archived-included',
       title: 'archived chats are included in the listing',
-      needs: FIXTURES,
+      needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const s = await sessionList(ctx);
-        const x = await rec.send(sessionsRequest(s.conversationId));
+        const conversationId = await sessionsConversation(ctx);
+        const x = await rec.send(sessionsRequest(conversationId));
         rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
-        rec.expect(listedIds(x).includes(s.archivedId), `the archived chat ${s.archivedId} to be listed`, () => `listed: ${listedIds(x).join(', ')}`);
+        const data = (jsonObject(x)?.data ?? []) as Array<{ archivedAt?: unknown }>;
+        const archived = data.filter((d) => d && typeof d.archivedAt === 'string' && d.archivedAt !== '');
+        rec.expect(archived.length > 0, 'the conversation\'s archived chat to be listed (archivedAt set)', () => `listed ${data.length} chats, none archived`);
       }),
     },
     {
       id: 'assistant.sessions.no-pagination',
       clause: '4.3.sessions.no-pagination',
       title: 'the listing is { data: [...] } without pagination keys',
-      needs: FIXTURES,
+      needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const s = await sessionList(ctx);
-        const x = await rec.send(sessionsRequest(s.conversationId));
+        const conversationId = await sessionsConversation(ctx);
+        const x = await rec.send(sessionsRequest(conversationId));
         rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
         const keys = Object.keys(jsonObject(x) ?? {});
         rec.expect(keys.length === 1 && keys[0] === 'data', 'only the key data', () => `keys ${keys.join(', ') || 'none'}`);

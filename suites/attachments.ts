@@ -4,26 +4,20 @@
  */
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
-import type { AttachmentKind } from '../src/conformance/fixtures.js';
+import type { AttachmentRef } from '../src/conformance/fixtures/needs.js';
 import { getHeader } from '../src/spec/headers.js';
-import { describe, fixturesOf, jsonObject, runCase, statusOf } from './model/case.js';
+import { describe, jsonObject, runCase, statusOf } from './model/case.js';
 import { downloadRequest } from './model/requests.js';
+import { dataOf } from './model/world.js';
 
-const FIXTURES = { fixtures: true } as const;
+const STORED = { data: { storedAttachment: 1 } } as const;
 const LIFETIME_MS = 5 * 60_000;
 /** Clock skew tolerated between the server's Date/expiresAt and the local clock. */
 const SKEW_MS = 30_000;
 
-async function message(ctx: SuiteContext, kinds: AttachmentKind[]): Promise<{ id: string; index: (kind: AttachmentKind) => number }> {
-  const m = await fixturesOf(ctx).createMessage({ conversationId: (await fixturesOf(ctx).createConversation({})).id, attachments: kinds });
-  return {
-    id: m.id,
-    index: (kind) => {
-      const a = m.attachments.find((x) => x.kind === kind);
-      if (!a) throw new Error(`fixtures: message has no ${kind} attachment`);
-      return a.index;
-    },
-  };
+/** An attachment of the kind asked for, from the provider chain (fixtures.ids.message…). */
+function attachment(ctx: SuiteContext, kind: 'storedAttachment' | 'externalAttachment' | 'fetchingAttachment' | 'deletedAttachment'): Promise<AttachmentRef> {
+  return dataOf(ctx).get(kind);
 }
 
 function contentType(x: Exchange): string {
@@ -46,10 +40,10 @@ export const attachmentsSuite = defineSuite({
       id: 'attachments.descriptor.json',
       clause: '4.6.descriptor',
       title: 'download answers a JSON descriptor, not the file bytes',
-      needs: FIXTURES,
+      needs: STORED,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const m = await message(ctx, ['stored']);
-        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        const m = await attachment(ctx, 'storedAttachment');
+        const x = await rec.send(downloadRequest(m.messageId, m.index));
         rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
         const body = jsonObject(x);
         rec.expect(/^application\/json\b/i.test(contentType(x)) && body !== undefined && typeof body.url === 'string',
@@ -60,10 +54,10 @@ export const attachmentsSuite = defineSuite({
       id: 'attachments.expiry',
       clause: '4.6.expiry',
       title: 'the signed URL expires five minutes after issue (±30 s clock skew)',
-      needs: FIXTURES,
+      needs: STORED,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const m = await message(ctx, ['stored']);
-        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        const m = await attachment(ctx, 'storedAttachment');
+        const x = await rec.send(downloadRequest(m.messageId, m.index));
         rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
         const expires = Date.parse(String(jsonObject(x)?.expiresAt));
         const lifetime = expires - issuedAt(x);
@@ -75,11 +69,11 @@ export const attachmentsSuite = defineSuite({
       id: 'attachments.unavailable',
       clause: '4.6.unavailable-422',
       title: 'external and still-fetching attachments answer 422',
-      needs: FIXTURES,
+      needs: { data: { externalAttachment: 1, fetchingAttachment: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const m = await message(ctx, ['stored', 'external', 'fetching']);
         for (const kind of ['external', 'fetching'] as const) {
-          const x = await rec.send(downloadRequest(m.id, m.index(kind)));
+          const m = await attachment(ctx, `${kind}Attachment`);
+          const x = await rec.send(downloadRequest(m.messageId, m.index));
           rec.expect(statusOf(x) === 422, `HTTP 422 for the ${kind} attachment`, () => describe(x), [x]);
         }
       }),
@@ -88,13 +82,10 @@ export const attachmentsSuite = defineSuite({
       id: 'attachments.deleted',
       clause: '4.6.deleted',
       title: 'attachments of a deleted message are not downloadable',
-      needs: { fixtures: true, writes: true },
+      needs: { data: { deletedAttachment: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const m = await message(ctx, ['stored']);
-        const before = await rec.send(downloadRequest(m.id, m.index('stored')));
-        rec.require(statusOf(before) === 200, 'the attachment to be downloadable before the delete', () => describe(before));
-        await fixturesOf(ctx).deleteMessage(m.id);
-        const x = await rec.send(downloadRequest(m.id, m.index('stored')));
+        const m = await attachment(ctx, 'deletedAttachment');
+        const x = await rec.send(downloadRequest(m.messageId, m.index));
         const s = statusOf(x) ?? 0;
         rec.expect(s >= 400 && s < 500, `a 4xx refusal (assumed ${ctx.target.assumptions.statuses.deletedAttachment})`, () => describe(x), [x]);
       }),
@@ -103,18 +94,18 @@ export const attachmentsSuite = defineSuite({
       id: 'attachments.scopes',
       clause: '4.6.scopes',
       title: 'download needs attachments:read and conversations:read: 403 without attachments:read, 200 with both',
-      needs: { fixtures: true, roles: ['noAttachments'] },
+      needs: { roles: ['noAttachments'], ...STORED },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const m = await message(ctx, ['stored']);
-        const denied = await rec.send(downloadRequest(m.id, m.index('stored'), 'noAttachments'));
+        const m = await attachment(ctx, 'storedAttachment');
+        const denied = await rec.send(downloadRequest(m.messageId, m.index, 'noAttachments'));
         rec.expect(statusOf(denied) === 403, 'HTTP 403 for a key without attachments:read', () => describe(denied), [denied]);
-        const allowed = await rec.send(downloadRequest(m.id, m.index('stored'), 'admin'));
+        const allowed = await rec.send(downloadRequest(m.messageId, m.index, 'admin'));
         rec.expect(statusOf(allowed) === 200, 'HTTP 200 for the admin key, which holds both scopes', () => describe(allowed), [allowed]);
         // The read-only key's outcome follows from the scopes the target file declares for it.
         const declared = ctx.target.keys.readOnly?.scopes;
         if (ctx.target.secrets.readOnly !== undefined && declared) {
           const both = declared.includes('attachments:read') && declared.includes('conversations:read');
-          const x = await rec.send(downloadRequest(m.id, m.index('stored'), 'readOnly'));
+          const x = await rec.send(downloadRequest(m.messageId, m.index, 'readOnly'));
           rec.expect(statusOf(x) === (both ? 200 : 403), `HTTP ${both ? 200 : 403} for the read-only key (${both ? 'holds' : 'lacks'} both read scopes)`,
             () => describe(x), [x]);
         }

@@ -176,10 +176,10 @@ export default defineSuite({
       id: 'auth.scope-write',
       clause: '5.scope.missing',
       title: 'A read-only key cannot assign a conversation (403)',
-      needs: { roles: ['readOnly'], writes: true },
+      needs: { roles: ['readOnly'], writes: true, data: { conversationId: 1 } },
       async run(ctx) {
-        const id = await conversationId(ctx, { subject: 'spgate scope check' });
-        if (!id) return { status: 'skipped', reason: 'no conversation: needs the fixtures API or fixtures.ids.conversationId' };
+        const id = await conversationId(ctx);
+        if (!id) return { status: 'skipped', reason: 'no conversation: needs fixtures.ids.conversationId or fixtures.command' };
         const t = new Tally();
         const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(id)}/assign`, role: 'readOnly', json: { team: 'spgate-scope-check' } });
         t.add(expectStatus(x, 403, 'assign with a key without conversations:write'));
@@ -190,10 +190,10 @@ export default defineSuite({
       id: 'auth.scope-attachments',
       clause: '4.6.scopes',
       title: 'A key without attachments:read cannot download an attachment (403)',
-      needs: { roles: ['noAttachments'] },
+      needs: { roles: ['noAttachments'], data: { storedAttachment: 1 } },
       async run(ctx) {
         const att = await storedAttachment(ctx);
-        if (!att) return { status: 'skipped', reason: 'no stored attachment: needs the fixtures API or fixtures.ids.message.storedIndex' };
+        if (!att) return { status: 'skipped', reason: 'no stored attachment: needs fixtures.ids.message.storedIndex or fixtures.command' };
         const t = new Tally();
         const path = `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download`;
         const ok = await ctx.send({ method: 'GET', path, role: 'admin' });

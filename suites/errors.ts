@@ -130,12 +130,12 @@ export default defineSuite({
       id: 'errors.unknown-status',
       clause: '7.unknown-status',
       title: 'Resolve with a status key the workspace does not define answers conversations.unknown_status',
-      needs: { writes: true },
+      needs: { writes: true, data: { conversationId: 1 } },
       async run(ctx) {
         const { keys, x: listed } = await statusKeys(ctx);
         if (!keys) return { status: 'failed', cases: 1, failures: [{ clause: '4.10.statuses', expected: 'GET /statuses listing the status keys', actual: describeAnswer(listed), exchanges: [listed] }] };
-        const id = await conversationId(ctx, { subject: 'spgate unknown status' });
-        if (!id) return { status: 'skipped', reason: 'no conversation: needs the fixtures API or fixtures.ids.conversationId' };
+        const id = await conversationId(ctx);
+        if (!id) return { status: 'skipped', reason: 'no conversation: needs fixtures.ids.conversationId or fixtures.command' };
         const path = ctx.target.assumptions.resolvePath.replace('{conversationId}', encodeURIComponent(id));
         const want = ctx.target.assumptions.statuses.unknownStatus;
         const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);

@@ -12,9 +12,9 @@ import { describe, isSuccess, jsonObject, runCase, statusOf, type CaseRecorder }
 import { canonicalJson } from './model/conversation.js';
 import { runProperty } from './model/property.js';
 import { collectionRequest, freshKey, keyOfLength } from './model/requests.js';
-import { freshCollection } from './model/world.js';
+import { writableCollection } from './model/world.js';
 
-const NEEDS = { fixtures: true, writes: true, roles: ['helpDelegated' as const] };
+const NEEDS = { writes: true, data: { collection: 1 }, roles: ['helpDelegated' as const] };
 const BODY_LIMIT = 64 * 1024;
 
 function revisionOf(x: Exchange): number | undefined {
@@ -63,7 +63,7 @@ export const helpcenterSuite = defineSuite({
       title: 'each successful update advances the revision',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         let rev = c.revision;
         for (const name of ['spgate rev one', 'spgate rev two']) {
           const { x, revision } = await mustUpdate(rec, c.id, update(rev, name));
@@ -78,7 +78,7 @@ export const helpcenterSuite = defineSuite({
       title: 'an update with a stale expectedRevision is rejected and changes nothing',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const { revision } = await mustUpdate(rec, c.id, update(c.revision, 'spgate fresh'));
         const stale = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate stale'), freshKey()));
         const s = statusOf(stale) ?? 0;
@@ -94,7 +94,7 @@ export const helpcenterSuite = defineSuite({
       title: 'the update replaces the editable fields with those sent (random names, slugs, descriptions, positions)',
       needs: NEEDS,
       run: (ctx) => runProperty(ctx, FIELDS, async (fields, rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const { x } = await mustUpdate(rec, c.id, { ...fields, expectedRevision: c.revision });
         const shown = jsonObject(x) ?? {};
         const differing = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => shown[k] !== fields[k]);
@@ -108,7 +108,7 @@ export const helpcenterSuite = defineSuite({
       title: 'an update body above 64 KiB answers 413',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const shell = JSON.stringify(update(c.revision, 'spgate large', { description: '' }));
         const raw = shell.replace('"description":""', `"description":"${'x'.repeat(BODY_LIMIT + 1 - shell.length + 1)}"`);
         const x = await rec.send({
@@ -124,7 +124,7 @@ export const helpcenterSuite = defineSuite({
       title: 'an admin key on a connection that is not delegated cannot update collections (403)',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const x = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate undelegated'), freshKey(), 'admin'));
         rec.expect(statusOf(x) === 403, 'HTTP 403', () => describe(x), [x]);
         const next = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate delegated'), freshKey()));
@@ -137,7 +137,7 @@ export const helpcenterSuite = defineSuite({
       title: 'an identical retry under the same key replays the update and takes effect once',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const key = freshKey();
         const body = update(c.revision, 'spgate replay');
         const first = await mustUpdate(rec, c.id, body, key, 'the first update');
@@ -154,7 +154,7 @@ export const helpcenterSuite = defineSuite({
       title: 'a changed payload under a used key answers 409',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const key = freshKey();
         const first = await mustUpdate(rec, c.id, update(c.revision, 'spgate first'), key, 'the first update');
         // The changed payload carries the current revision, so only the key reuse can make it fail.
@@ -168,7 +168,7 @@ export const helpcenterSuite = defineSuite({
       title: 'keys of 8 and 128 printable characters are accepted; 7, 129, a space or a tab are rejected',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const fresh = await freshCollection(ctx);
+        const fresh = await writableCollection(ctx);
         const c = { id: fresh.id, rev: fresh.revision };
         const cases: Array<[string, string, boolean]> = [
           [keyOfLength(7), '7 characters', false],

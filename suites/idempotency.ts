@@ -1,18 +1,19 @@
 /**
  * Idempotency-Key behaviour of assign and resolve (spec 4.7, 4.8) and of concurrent and per-connection
- * use (assign and collection update). Effects are counted by the fixtures API (a conversation's
- * `mutations`) or by the collection revision, so "took effect once" is observed, not inferred.
+ * use (assign and collection update). Effects are observed through the operations the spec shows: a
+ * second effect of a retry would undo a change made in between (read back with an assign that changes
+ * nothing, model/world.ts), and a collection's revision moves once per effect.
  * The collection update's own key rules (4.9) live in the helpcenter suite.
  */
 import { defineSuite, type CheckDef, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
 import { describe, isSuccess, runCase, statusOf, type CaseRecorder } from './model/case.js';
-import { canonicalJson } from './model/conversation.js';
+import { canonicalJson, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
 import { assignRequest, collectionRequest, freshKey, keyOfLength, resolveRequest } from './model/requests.js';
-import { freshCollection, freshConversation, stored } from './model/world.js';
+import { observe, resolveTo, writableCollection, writableConversation } from './model/world.js';
 
-const WRITES = { fixtures: true, writes: true } as const;
+const WRITES = { writes: true, data: { conversation: 1 } } as const;
 
 function bodyOf(x: Exchange): string {
   return x.response?.json === undefined ? (x.response?.body ?? '') : canonicalJson(x.response.json);
@@ -38,17 +39,21 @@ function replayCheck(op: OpName): CheckDef {
     title: `${op}: an identical retry under the same key replays the first response and takes effect once`,
     needs: WRITES,
     run: (ctx) => runCase(ctx, async (rec) => {
-      const { id, before } = await freshConversation(ctx);
+      const id = await writableConversation(ctx);
       const key = freshKey();
-      const [body] = bodies(ctx, op);
+      const [body, other] = bodies(ctx, op);
       const first = await rec.send(opRequest(ctx, op, id, body, key));
       rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
+      // A change in between, without a key: a second effect of the retry would undo it.
+      const between = await rec.send(opRequest(ctx, op, id, other));
+      rec.require(statusOf(between) === 200, `a second ${op} without a key to answer 200 (to set up the case)`, () => describe(between));
+      const now = await observe(rec, id, teamOf(between));
       const retry = await rec.send(opRequest(ctx, op, id, body, key));
       rec.expect(statusOf(retry) === 200 && bodyOf(retry) === bodyOf(first), 'the retry to replay status and body of the first response',
         () => `${describe(retry)}${statusOf(retry) === 200 ? ' with a different body' : ''}`);
-      const after = await stored(ctx, id);
-      rec.expect(after.mutations - before.mutations === 1, 'exactly one effect for the request and its retry',
-        () => `${after.mutations - before.mutations} effects`);
+      const after = await observe(rec, id, now.state.team);
+      rec.expect(sameState(after.state, now.state), `the retry to take no second effect (${showState(now.state)} kept)`,
+        () => showState(after.state), [first, between, retry, after.x]);
     }),
   };
 }
@@ -60,34 +65,61 @@ function conflictCheck(op: OpName): CheckDef {
     title: `${op}: reusing a key with a different body returns 409 and changes nothing`,
     needs: WRITES,
     run: (ctx) => runCase(ctx, async (rec) => {
-      const { id } = await freshConversation(ctx);
+      const id = await writableConversation(ctx);
       const key = freshKey();
       const [body, other] = bodies(ctx, op);
       const first = await rec.send(opRequest(ctx, op, id, body, key));
       rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
-      const mid = await stored(ctx, id);
+      const mid = await observe(rec, id, teamOf(first));
       const second = await rec.send(opRequest(ctx, op, id, other, key));
       rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describe(second));
-      const after = await stored(ctx, id);
-      rec.expect(after.mutations === mid.mutations && canonicalJson(after.state) === canonicalJson(mid.state),
-        'the conflicting request to take no effect', () => `effects ${after.mutations - mid.mutations}, state ${canonicalJson(after.state)}`);
+      const after = await observe(rec, id, mid.state.team);
+      rec.expect(sameState(after.state, mid.state), `the conflicting request to take no effect (${showState(mid.state)} kept)`,
+        () => showState(after.state), [first, second, after.x]);
     }),
   };
 }
 
-async function lengthCase(ctx: SuiteContext, rec: CaseRecorder, op: OpName, length: number, valid: boolean): Promise<void> {
-  const { id, before } = await freshConversation(ctx);
-  const [body] = bodies(ctx, op);
-  const x = await rec.send(opRequest(ctx, op, id, body, keyOfLength(length)));
-  const after = await stored(ctx, id);
-  if (valid) {
-    rec.expect(statusOf(x) === 200, `${op} with a ${length}-character key to succeed`, () => describe(x), [x]);
-  } else {
-    const s = statusOf(x) ?? 0;
-    rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describe(x), [x]);
-    rec.expect(after.mutations === before.mutations, `a rejected ${length}-character key to take no effect`,
-      () => `${after.mutations - before.mutations} effects`, [x]);
+/**
+ * Puts the conversation where `body` of `op` would visibly change it: the other body applied first
+ * (resolve: another completed key, when the workspace has one). Returns the state read back.
+ */
+async function setUpFor(ctx: SuiteContext, rec: CaseRecorder, op: OpName, id: string) {
+  const [, other] = bodies(ctx, op);
+  if (op === 'resolve') {
+    const o = (other as { status?: string }).status;
+    if (o !== undefined && o !== ctx.target.assumptions.defaultCompletedStatus) await resolveTo(ctx, rec, id, o);
+    return observe(rec, id, null);
   }
+  return observe(rec, id, (other as { team: string }).team);
+}
+
+async function lengthCase(ctx: SuiteContext, rec: CaseRecorder, id: string, op: OpName, length: number, valid: boolean): Promise<void> {
+  const [body] = bodies(ctx, op);
+  const before = valid ? undefined : await setUpFor(ctx, rec, op, id);
+  const x = await rec.send(opRequest(ctx, op, id, body, keyOfLength(length)));
+  if (valid || !before) {
+    rec.expect(statusOf(x) === 200, `${op} with a ${length}-character key to succeed`, () => describe(x), [x]);
+    return;
+  }
+  const s = statusOf(x) ?? 0;
+  rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describe(x), [x]);
+  const after = await observe(rec, id, before.state.team);
+  rec.expect(sameState(after.state, before.state), `a rejected ${length}-character key to take no effect (${showState(before.state)} kept)`,
+    () => showState(after.state), [x, after.x]);
+}
+
+function teamOf(x: Exchange): string | null {
+  const t = (x.response?.json as { team?: unknown } | undefined)?.team;
+  return typeof t === 'string' ? t : null;
+}
+
+function sameState(a: ConversationState, b: ConversationState): boolean {
+  return a.status === b.status && a.assigneeId === b.assigneeId && a.team === b.team;
+}
+
+function showState(s: ConversationState): string {
+  return `status ${s.status}, assignee ${s.assigneeId ?? 'null'}, team ${s.team ?? 'null'}`;
 }
 
 /**
@@ -99,7 +131,12 @@ async function warmUp(rec: CaseRecorder, n: number): Promise<void> {
 }
 
 async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<void> {
-  const { id, before } = await freshConversation(ctx);
+  const id = await writableConversation(ctx);
+  await observe(rec, id, 'tier-2');
+  // Racing duplicates that each take effect within one clock tick leave identical answers and the same
+  // state, which no shown operation can tell apart; a fixtures API's effect count is the one extra witness.
+  const counted = async (): Promise<number | undefined> => (await ctx.fixtures?.getConversation(id))?.mutations;
+  const before = await counted();
   const key = freshKey();
   await warmUp(rec, 5);
   const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(assignRequest(id, { team: 'tier-1' }, key))));
@@ -108,10 +145,20 @@ async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<v
   // A concurrent duplicate may be refused with 409 while the first is in flight; anything else is wrong.
   rec.expect(xs.every((x) => statusOf(x) === 200 || statusOf(x) === 409), 'each concurrent duplicate to answer 200 (replay) or 409 (in progress)',
     () => xs.map(describe).join(', '), xs);
-  rec.expect(ok.every((x) => bodyOf(x) === bodyOf(ok[0]!)), 'every 200 to carry the same body', () => 'bodies differ', ok);
-  const after = await stored(ctx, id);
-  rec.expect(after.mutations - before.mutations === 1, '5 concurrent identical assigns to take effect once',
-    () => `${after.mutations - before.mutations} effects`, xs);
+  // Each effect stamps its own answer (updatedAt), so answers that differ show more than one effect.
+  rec.expect(ok.every((x) => bodyOf(x) === bodyOf(ok[0]!)), 'every 200 to carry the same body (one effect, replayed)', () => 'bodies differ', ok);
+  const after = await counted();
+  if (before !== undefined && after !== undefined) {
+    rec.expect(after - before === 1, '5 concurrent identical assigns to take effect once (fixtures API effect count)', () => `${after - before} effects`, xs);
+  }
+  // A duplicate still running behind the answers would undo this change.
+  const moved = await rec.send(assignRequest(id, { team: 'tier-2' }));
+  rec.require(statusOf(moved) === 200, 'a later assign without a key to answer 200', () => describe(moved));
+  const replay = await rec.send(assignRequest(id, { team: 'tier-1' }, key));
+  rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(ok[0]!), 'a later retry under the key to replay the same first response', () => describe(replay), [...ok, replay]);
+  const later = await observe(rec, id, 'tier-2');
+  rec.expect(later.state.team === 'tier-2', '5 concurrent identical assigns and a retry to take effect once (team tier-2 set later kept)',
+    () => `team ${later.state.team ?? 'null'}`, [...xs, moved, replay, later.x]);
 }
 
 export const idempotencySuite = defineSuite({
@@ -128,9 +175,10 @@ export const idempotencySuite = defineSuite({
       title: 'assign and resolve accept keys of 8 and 255 characters and reject 7 and 256',
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
+        const id = await writableConversation(ctx);
         for (const op of ['assign', 'resolve'] as const) {
           for (const [length, valid] of [[7, false], [8, true], [255, true], [256, false]] as const) {
-            await lengthCase(ctx, rec, op, length, valid);
+            await lengthCase(ctx, rec, id, op, length, valid);
           }
         }
       }),
@@ -153,9 +201,9 @@ export const idempotencySuite = defineSuite({
       id: 'idempotency.concurrent.collection',
       clause: 'idempotency.concurrent',
       title: '5 concurrent identical collection updates under one key advance the revision once',
-      needs: { ...WRITES, roles: ['helpDelegated'] },
+      needs: { writes: true, data: { collection: 1 }, roles: ['helpDelegated'] },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await freshCollection(ctx);
+        const c = await writableCollection(ctx);
         const key = freshKey();
         const body = { name: 'spgate concurrent', slug: 'spgate-concurrent', expectedRevision: c.revision };
         await warmUp(rec, 5);
@@ -177,7 +225,7 @@ export const idempotencySuite = defineSuite({
       title: 'the same key used by two connections with different bodies takes effect for each',
       needs: { ...WRITES, roles: ['secondConnection'] },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const { id, before } = await freshConversation(ctx);
+        const id = await writableConversation(ctx);
         const key = freshKey();
         const a = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
         rec.require(statusOf(a) === 200, 'the first connection\'s assign to succeed', () => describe(a));
@@ -188,8 +236,9 @@ export const idempotencySuite = defineSuite({
         const replay = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
         rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(a), 'the first connection\'s retry to replay its own first response',
           () => describe(replay));
-        const after = await stored(ctx, id);
-        rec.expect(after.mutations - before.mutations === 2, 'two effects, one per connection', () => `${after.mutations - before.mutations} effects`);
+        const after = await observe(rec, id, 'tier-2');
+        rec.expect(after.state.team === 'tier-2', 'the first connection\'s retry to take no second effect (team tier-2 kept)',
+          () => `team ${after.state.team ?? 'null'}`, [a, b, replay, after.x]);
       }),
     },
   ],

@@ -51,11 +51,15 @@ export default defineSuite({
       id: 'shapes.conversation',
       clause: '2.conversation.shape',
       title: 'Assign and resolve answer a conversation with every key present (null when unset)',
-      needs: { fixtures: true, writes: true },
+      needs: { writes: true, data: { conversation: 1 } },
       async run(ctx) {
+        // Taken before the property (running out of data skips the check); each case sets its start state.
+        const convId = await ctx.data!.get('conversation');
         return checkProperty(ctx, conversationCase, async (c, io) => {
-          const conv = await ctx.fixtures!.createConversation({ subject: 'spgate shape', team: c.team, assignee: c.assignee });
-          const id = encodeURIComponent(conv.id);
+          const id = encodeURIComponent(convId);
+          const setup = await io.send({ method: 'POST', path: `/conversations/${id}/assign`, json: { team: c.team ?? '', assignee: { id: c.assignee?.id ?? '' } } });
+          const sv = checkBodyShape(setup, Conversation, '2.conversation.shape', 'a conversation');
+          if (sv) return { clause: sv.clause, expected: sv.expected, actual: sv.actual };
           const x = c.action.kind === 'assign'
             ? await io.send({
               method: 'POST', path: `/conversations/${id}/assign`,
@@ -89,14 +93,12 @@ export default defineSuite({
       id: 'shapes.turn',
       clause: '2.turn.shape',
       title: 'GET of a pending and a completed chat turn answers 200 { data: <turn> } (4.1.turn.get) with a turn that fits the model',
-      needs: { fixtures: true },
+      needs: { data: { readPendingTurn: 1, completedTurn: 1 } },
       async run(ctx) {
         const t = new Tally();
-        const conv = await ctx.fixtures!.createConversation({ subject: 'spgate turn shape' });
-        const session = await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin' });
         for (const state of ['pending', 'completed'] as const) {
-          const turn = await ctx.fixtures!.createTurn({ sessionId: session.id, owner: 'admin', state });
-          const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(session.id)}/turns/${encodeURIComponent(turn.id)}` });
+          const turn = await ctx.data!.get(state === 'pending' ? 'readPendingTurn' : 'completedTurn');
+          const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(turn.sessionId)}/turns/${encodeURIComponent(turn.turnId)}` });
           const v = checkDataEnvelope(x, TurnEnvelope, '4.1.turn.get', '2.turn.shape', `a ${state} turn`);
           t.add(v ? fromViolation(v, [x]) : undefined);
         }
@@ -107,13 +109,11 @@ export default defineSuite({
       id: 'shapes.session',
       clause: '2.session.shape',
       title: 'The chat session list fits the model ({ data: [session] })',
-      needs: { fixtures: true },
+      needs: { data: { sessionsConversation: 1 } },
       async run(ctx) {
         const t = new Tally();
-        const conv = await ctx.fixtures!.createConversation({ subject: 'spgate session shape' });
-        await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin' });
-        await ctx.fixtures!.createSession({ conversationId: conv.id, owner: 'admin', archived: true });
-        const x = await ctx.send({ method: 'GET', path: `/ai/conversations/${encodeURIComponent(conv.id)}/assistant/sessions` });
+        const convId = await ctx.data!.get('sessionsConversation');
+        const x = await ctx.send({ method: 'GET', path: `/ai/conversations/${encodeURIComponent(convId)}/assistant/sessions` });
         const v = checkBodyShape(x, SessionList, '2.session.shape', 'a session list');
         t.add(v ? fromViolation(v, [x]) : undefined);
         return t.outcome();
@@ -123,9 +123,10 @@ export default defineSuite({
       id: 'shapes.descriptor',
       clause: '2.descriptor.shape',
       title: 'The attachment download descriptor fits the model',
+      needs: { data: { storedAttachment: 1 } },
       async run(ctx) {
         const att = await storedAttachment(ctx);
-        if (!att) return { status: 'skipped', reason: 'no stored attachment: needs the fixtures API or fixtures.ids.message.storedIndex' };
+        if (!att) return { status: 'skipped', reason: 'no stored attachment: needs fixtures.ids.message.storedIndex or fixtures.command' };
         const t = new Tally();
         const x = await ctx.send({ method: 'GET', path: `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download` });
         const v = checkBodyShape(x, AttachmentDescriptor, '2.descriptor.shape', 'a download descriptor');
@@ -137,10 +138,10 @@ export default defineSuite({
       id: 'shapes.collection',
       clause: '2.collection.shape',
       title: 'A collection update answers a collection that fits the model',
-      needs: { fixtures: true, writes: true, roles: ['helpDelegated'] },
+      needs: { writes: true, roles: ['helpDelegated'], data: { collection: 1 } },
       async run(ctx) {
         const t = new Tally();
-        const col = await ctx.fixtures!.createCollection({ name: 'Spgate shapes', slug: `spgate-shapes-${ctx.fc.seed >>> 0}` });
+        const col = await ctx.data!.get('collection');
         const x = await ctx.send({
           method: 'PUT', path: `/authoring/collections/${encodeURIComponent(col.id)}`, role: 'helpDelegated',
           headers: { 'idempotency-key': `spgate-shape-${(ctx.fc.seed >>> 0).toString(36)}-${col.id}`.slice(0, 128) },
@@ -164,9 +165,9 @@ export default defineSuite({
         const page = await ctx.send({ method: 'GET', path: '/customers', query: { limit: 100 } });
         look(page, page.response?.status === 200 ? customerPageIdsOf(page.response.json) : []);
         // A conversation is only answered by assign/resolve (the spec shows no read), so this part needs writes.
-        if (ctx.fixtures && ctx.target.allowWrites) {
-          const conv = await ctx.fixtures.createConversation({ subject: 'spgate id prefixes' });
-          const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(conv.id)}/assign`, json: { team: 'spgate' } });
+        const convId = ctx.target.allowWrites ? await ctx.data?.get('conversationId').catch(() => undefined) : undefined;
+        if (convId !== undefined) {
+          const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(convId)}/assign`, json: { team: 'spgate' } });
           look(x, x.response?.status === 200 ? conversationIdsOf(x.response.json) : []);
         }
         // An error answer: its X-Request-Id and error.requestId.

@@ -8,13 +8,13 @@
  */
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { describe, errorCodeOf, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
-import { stateOf } from './model/conversation.js';
+import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
 import { assignRequest, resolveRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
-import { freshConversation, stored } from './model/world.js';
+import { observe, resolveTo, shownState, writableConversation } from './model/world.js';
 
-const WRITES = { fixtures: true, writes: true } as const;
+const WRITES = { writes: true, data: { conversation: 1 } } as const;
 /** Status keys of each type: assumed ones plus those GET /statuses lists with a type. */
 async function statusKeys(ctx: SuiteContext, rec: CaseRecorder, type: 'active' | 'completed'): Promise<string[]> {
   const x = await rec.send({ method: 'GET', path: '/statuses', role: 'admin' });
@@ -23,20 +23,26 @@ async function statusKeys(ctx: SuiteContext, rec: CaseRecorder, type: 'active' |
   return keysOfType(type === 'active' ? a.activeStatuses : a.completedStatuses, listed, type);
 }
 
-/** Resolves a fresh conversation (in `from`) with `body` and returns the exchange and stored state after. */
-async function resolveFresh(ctx: SuiteContext, rec: CaseRecorder, from: string, body: unknown) {
-  const { id } = await freshConversation(ctx, { status: from });
-  const x = await rec.send(resolveRequest(ctx.target, id, body));
-  const after = await stored(ctx, id);
-  return { x, after, shown: jsonObject(x) };
+/**
+ * Puts the conversation in a completed status other than `avoid` when the workspace has one, so a resolve
+ * to `avoid` must visibly move it (conversations reach active statuses through no shown operation).
+ */
+async function awayFrom(ctx: SuiteContext, rec: CaseRecorder, id: string, avoid: string, completed: string[]): Promise<string | undefined> {
+  const other = completed.find((k) => k !== avoid);
+  return other === undefined ? undefined : (await resolveTo(ctx, rec, id, other)).status;
 }
 
-/** A rejected resolve: the code named, and the stored status left as it was. */
-async function rejectedResolve(ctx: SuiteContext, rec: CaseRecorder, key: string, code: string): Promise<void> {
-  const from = ctx.target.assumptions.defaultCompletedStatus === key ? 'open' : ctx.target.assumptions.defaultCompletedStatus;
-  const { x, after } = await resolveFresh(ctx, rec, from, { status: key });
+/** A rejected resolve: the code named, and the status (read back through assign) left as it was. */
+async function rejectedResolve(ctx: SuiteContext, rec: CaseRecorder, id: string, key: string, code: string): Promise<void> {
+  const from = await resolveTo(ctx, rec, id, ctx.target.assumptions.defaultCompletedStatus);
+  const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
   rec.expect(errorCodeOf(x) === code, `resolve with "${key}" to be rejected with ${code}`, () => describe(x), [x]);
-  rec.expect(after.state.status === from, `the status to stay ${from}`, () => `status ${after.state.status}`, [x]);
+  const after = await observe(rec, id, from.team);
+  rec.expect(after.state.status === from.status, `the status to stay ${from.status}`, () => `status ${after.state.status}`, [x, after.x]);
+}
+
+function showState(s: ConversationState | undefined): string {
+  return s ? `status ${s.status}, assignee ${s.assigneeId ?? 'null'}, team ${s.team ?? 'null'}` : 'no conversation';
 }
 
 export const statusSuite = defineSuite({
@@ -50,10 +56,14 @@ export const statusSuite = defineSuite({
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
         const want = ctx.target.assumptions.defaultCompletedStatus;
-        const { x, after, shown } = await resolveFresh(ctx, rec, 'open', {});
+        const id = await writableConversation(ctx);
+        await awayFrom(ctx, rec, id, want, await statusKeys(ctx, rec, 'completed'));
+        const x = await rec.send(resolveRequest(ctx.target, id, {}));
+        const shown = jsonObject(x);
         rec.expect(statusOf(x) === 200 && shown?.status === want, `200 with status ${want}`,
           () => `${describe(x)}${shown ? `, status ${String(shown.status)}` : ''}`);
-        rec.expect(after.state.status === want, `the stored status to be ${want}`, () => `status ${after.state.status}`);
+        const after = await observe(rec, id, shownState(x)?.team ?? null);
+        rec.expect(after.state.status === want, `the status read back to be ${want}`, () => `status ${after.state.status}`);
       }),
     },
     {
@@ -62,10 +72,14 @@ export const statusSuite = defineSuite({
       title: 'resolve with each completed-type key moves to that key',
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
-        for (const key of await statusKeys(ctx, rec, 'completed')) {
-          const { x, after, shown } = await resolveFresh(ctx, rec, 'open', { status: key });
-          rec.expect(statusOf(x) === 200 && shown?.status === key && after.state.status === key, `resolve with "${key}" to answer 200 with status ${key}`,
-            () => `${describe(x)}, stored status ${after.state.status}`, [x]);
+        const id = await writableConversation(ctx);
+        const keys = await statusKeys(ctx, rec, 'completed');
+        for (const key of keys) {
+          await awayFrom(ctx, rec, id, key, keys);
+          const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
+          const shown = shownState(x);
+          rec.expect(shown?.status === key, `resolve with "${key}" to answer 200 with status ${key}`,
+            () => `${describe(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
         }
       }),
     },
@@ -75,7 +89,8 @@ export const statusSuite = defineSuite({
       title: 'resolve with each active-type key is rejected with conversations.invalid_resolution_status and changes nothing',
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
-        for (const key of await statusKeys(ctx, rec, 'active')) await rejectedResolve(ctx, rec, key, 'conversations.invalid_resolution_status');
+        const id = await writableConversation(ctx);
+        for (const key of await statusKeys(ctx, rec, 'active')) await rejectedResolve(ctx, rec, id, key, 'conversations.invalid_resolution_status');
       }),
     },
     {
@@ -91,7 +106,7 @@ export const statusSuite = defineSuite({
       title: 'assign sets assignee and team; assignee.id "" and team "" clear them',
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const { id } = await freshConversation(ctx);
+        const id = await writableConversation(ctx);
         const steps: Array<[unknown, string | null, string | null, string]> = [
           [{ assignee: { id: 'agt_spgate_a' }, team: 'tier-1' }, 'agt_spgate_a', 'tier-1', 'set both'],
           [{ assignee: { id: '' } }, null, 'tier-1', 'assignee.id "" clears the assignee only'],
@@ -99,10 +114,8 @@ export const statusSuite = defineSuite({
         ];
         for (const [body, assigneeId, team, what] of steps) {
           const x = await rec.send(assignRequest(id, body));
-          const shown = jsonObject(x);
-          const seen = shown && statusOf(x) === 200 ? stateOf(shown) : undefined;
-          const after = await stored(ctx, id);
-          rec.expect(seen?.assigneeId === assigneeId && seen.team === team && after.state.assigneeId === assigneeId && after.state.team === team,
+          const seen = shownState(x);
+          rec.expect(seen?.assigneeId === assigneeId && seen.team === team,
             `${what}: assignee ${assigneeId ?? 'null'}, team ${team ?? 'null'}`,
             () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describe(x)), [x]);
         }
@@ -114,12 +127,13 @@ export const statusSuite = defineSuite({
       title: 'assign with neither assignee nor team is rejected and changes nothing',
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const { id, before } = await freshConversation(ctx, { team: 'tier-1' });
+        const id = await writableConversation(ctx);
+        const before = await observe(rec, id, 'tier-1');
         const x = await rec.send(assignRequest(id, {}));
         const s = statusOf(x) ?? 0;
         rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () => describe(x));
-        const after = await stored(ctx, id);
-        rec.expect(after.mutations === before.mutations, 'no effect', () => `${after.mutations - before.mutations} effects`);
+        const after = await observe(rec, id, 'tier-1');
+        rec.expect(showState(after.state) === showState(before.state), `no effect (${showState(before.state)})`, () => showState(after.state), [x, after.x]);
       }),
     },
   ],

@@ -28,19 +28,17 @@ export async function statusKeys(ctx: SuiteContext): Promise<{ keys: string[] | 
   return { keys: x.response?.status === 200 ? extractKeys(x.response.json) : undefined, x };
 }
 
-/** A conversation to act on: a new one from the fixtures API, else the target file's id. */
-export async function conversationId(ctx: SuiteContext, input: { subject?: string; status?: string } = {}): Promise<string | undefined> {
-  if (ctx.fixtures) return (await ctx.fixtures.createConversation(input)).id;
-  return ctx.target.fixtures.ids.conversationId;
+/**
+ * A conversation id for reads and refused writes (provider chain: fixtures API, fixtures.ids.conversationId,
+ * fixtures.command). Throws FixtureUnavailable, which skips the check naming what to add.
+ */
+export async function conversationId(ctx: SuiteContext): Promise<string | undefined> {
+  return ctx.data ? ctx.data.get('conversationId') : ctx.target.fixtures.ids.conversationId;
 }
 
-/** A stored (downloadable) attachment: a new message from the fixtures API, else the target file's. */
+/** A stored (downloadable) attachment from the provider chain (fixtures.ids.message.storedIndex…). */
 export async function storedAttachment(ctx: SuiteContext): Promise<{ messageId: string; index: number } | undefined> {
-  if (ctx.fixtures) {
-    const conv = await ctx.fixtures.createConversation({ subject: 'spgate attachment' });
-    const msg = await ctx.fixtures.createMessage({ conversationId: conv.id, attachments: ['stored'] });
-    return { messageId: msg.id, index: msg.attachments[0]?.index ?? 0 };
-  }
+  if (ctx.data) return ctx.data.get('storedAttachment');
   const m = ctx.target.fixtures.ids.message;
   return m && m.storedIndex !== undefined ? { messageId: m.messageId, index: m.storedIndex } : undefined;
 }

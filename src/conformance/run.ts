@@ -19,6 +19,8 @@ import { createCheckContext, RateLimited, type RunState } from './context.js';
 import { createFixturesClient } from './fixtures-client.js';
 import type { FixturesApi } from './fixtures.js';
 import { toCheckResult, toFinding } from './findings.js';
+import { providerChain } from './fixtures/chain.js';
+import { createFixtureSource, FixtureUnavailable, unmetData } from './fixtures/provider.js';
 import type { ProgressEvent } from './progress.js';
 import { checkSeed } from './seeds.js';
 import type { CheckDef, CheckOutcome, SuiteDef } from './suite.js';
@@ -61,13 +63,13 @@ export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[] 
   return [...chosen.filter((s) => !s.observesRun), ...chosen.filter((s) => s.observesRun)];
 }
 
-/** Why a check cannot run against this target, or undefined when it can. */
+/** Why a check cannot run against this target, or undefined when it can (data needs checked statically). */
 export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean): string | undefined {
   const missing = (check.needs?.roles ?? []).filter((r) => !target.secrets[r]);
   if (missing.length) return `the target has no key for role ${missing.join(', ')}`;
   if (check.needs?.fixtures && !hasFixtures) return 'needs a fixtures API (target fixtures.api) to create data';
   if (check.needs?.writes && !target.allowWrites) return 'changes data, and the target does not set allowWrites';
-  return ruleOffReason(check.clause, target.assumptions);
+  return ruleOffReason(check.clause, target.assumptions) ?? unmetData(providerChain(target, { hasApi: hasFixtures }), check.needs?.data);
 }
 
 /** Narrows suites to the named check ids (suites left without checks drop out). Throws on an unknown id. */
@@ -89,6 +91,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, ...clientTimeouts(opts.target) });
   const redact = createRedactor(opts.target.secrets);
   const fixtures = opts.fixtures ?? (opts.target.fixtures.api ? createFixturesClient(client, opts.target.fixtures.api) : undefined);
+  const source = createFixtureSource(providerChain(opts.target, { api: fixtures, signal }));
   const checks: CheckResult[] = [];
   const findings: FindingRecord[] = [];
   const referenced = new Map<string, Exchange>();
@@ -124,7 +127,9 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         emit({ type: 'check-started', suite: suite.name, checkId: check.id, clause: check.clause });
         const started = performance.now();
         const fc = { seed: checkSeed(opts.seed, check.id), numRuns: opts.runs };
-        const { ctx, extraFailures } = createCheckContext(state, fc);
+        const made = createCheckContext(state, fc);
+        const extraFailures = made.extraFailures;
+        const ctx = { ...made.ctx, data: source.forCheck(check.id) };
         let outcome: CheckOutcome | { status: 'error'; reason: string };
         let rateLimited = false;
         const unmet = unmetNeeds(check, opts.target, fixtures !== undefined);
@@ -139,6 +144,8 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
             } else if (err instanceof RateLimited) {
               // Only 429s: nothing is known about the check's own clause, so it is skipped, never failed.
               rateLimited = true;
+              outcome = { status: 'skipped', reason: redact.redactString(err.message) };
+            } else if (err instanceof FixtureUnavailable) {
               outcome = { status: 'skipped', reason: redact.redactString(err.message) };
             } else {
               outcome = { status: 'error', reason: redact.redactString(err instanceof Error ? err.message : String(err)) };

@@ -8,11 +8,15 @@ import type { KeyRole, Target } from '../target/schema.js';
 import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
 import type { FixturesApi } from './fixtures.js';
+import type { DataNeeds } from './fixtures/needs.js';
+import type { CheckData } from './fixtures/provider.js';
 
 export interface CheckNeeds {
   roles?: KeyRole[];
-  /** Needs the fixtures API (data creation). */
+  /** Needs the fixtures API itself (data of a shape no target file lists). */
   fixtures?: boolean;
+  /** Fixture data the check takes through ctx.data, per need: how many items (for plans and docs). */
+  data?: DataNeeds;
   /** Changes data: runs only where the target allows writes. */
   writes?: boolean;
 }
@@ -24,8 +28,10 @@ export interface SuiteContext {
    * assumptions.rateLimitWaitSeconds; a request answered only 429 throws RateLimited and the check is skipped.
    */
   send(spec: RequestSpec): Promise<Exchange>;
-  /** Present when the target has a fixtures API. */
+  /** Present when the target has a fixtures API (optional helpers only; checks get data through `data`). */
   fixtures?: FixturesApi;
+  /** Fixture data from the provider chain (api, target-file ids and pools, fixtures.command); set by the runner. */
+  data?: CheckData;
   /** fast-check parameters for this check: seed and numRuns, derived from --seed and --runs. */
   fc: { seed: number; numRuns: number };
   /** Sends once, without waiting out a 429 (for checks that drive a budget); recorded like send. */

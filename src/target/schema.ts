@@ -99,6 +99,28 @@ export const Assumptions = z.strictObject({
 }).prefault({});
 export type Assumptions = z.infer<typeof Assumptions>;
 
+const Turn = z.strictObject({ sessionId: z.string().min(1), turnId: z.string().min(1) });
+/** A pool collection: its id, or its id with the revision it holds now (updates need expectedRevision). */
+const PoolCollection = z.union([z.string().min(1), z.strictObject({ id: z.string().min(1), revision: z.number().int() })]);
+
+/**
+ * Pools of disposable data: each item is handed to at most one check per run (docs/target-file.md says
+ * what each check does to it), so a pool needs re-seeding between runs.
+ */
+export const FixturePools = z.strictObject({
+  /** Customers a check may delete; each with a unique externalId and email. */
+  customers: z.array(z.string().min(1)).optional(),
+  /** Conversations a check may assign and resolve freely (any status). */
+  conversations: z.array(z.string().min(1)).optional(),
+  /** Pending turns of the admin key that a check may cancel. */
+  pendingTurns: z.array(Turn).optional(),
+  /** Help Center collections the helpDelegated key may update. */
+  collections: z.array(PoolCollection).optional(),
+  /** A customer with one of its conversations: a check deletes the customer and reads the conversation. */
+  customerConversations: z.array(z.strictObject({ customerId: z.string().min(1), conversationId: z.string().min(1) })).optional(),
+});
+export type FixturePools = z.infer<typeof FixturePools>;
+
 /** Fixture ids for targets without a fixtures API. Every field is optional: checks that need one are skipped. */
 export const FixtureIds = z.strictObject({
   conversationId: z.string().optional(),
@@ -110,23 +132,34 @@ export const FixtureIds = z.strictObject({
     fetchingIndex: z.number().int().nonnegative().optional(),
   }).optional(),
   deletedMessageId: z.string().optional(),
-  pendingTurn: z.strictObject({ sessionId: z.string(), turnId: z.string() }).optional(),
-  completedTurn: z.strictObject({ sessionId: z.string(), turnId: z.string() }).optional(),
+  /** Index of an attachment the deleted message had (0 when absent). */
+  deletedAttachmentIndex: z.number().int().nonnegative().optional(),
+  pendingTurn: Turn.optional(),
+  completedTurn: Turn.optional(),
+  /** A pending turn owned by the member key (a holder no longer owner/admin). */
+  memberTurn: Turn.extend({ conversationId: z.string().min(1) }).optional(),
   sessionsConversationId: z.string().optional(),
+  /** A conversation with more than 100 unexpired chats of the admin key. */
+  crowdedConversationId: z.string().optional(),
+  /** A channel identity (of type assumptions.identityTypeValue) and the customer owning it. */
+  identity: z.strictObject({ identifier: z.string().min(1), customerId: z.string().min(1) }).optional(),
   collectionId: z.string().optional(),
-  /** Pools of disposable data: each id is consumed by at most one check per run (fixture contract). */
-  pools: z.strictObject({
-    customers: z.array(z.string()).optional(),
-    conversations: z.array(z.string()).optional(),
-    pendingTurns: z.array(z.strictObject({ sessionId: z.string(), turnId: z.string() })).optional(),
-    collections: z.array(z.string()).optional(),
-  }).optional(),
+  pools: FixturePools.optional(),
 }).prefault({});
 export type FixtureIds = z.infer<typeof FixtureIds>;
+
+/** A command of the user's own that creates fixture data on demand (contract: docs/target-file.md). */
+export const FixtureCommand = z.strictObject({
+  /** Shell command line; spgate writes a JSON request on its stdin and reads JSON ids from its stdout. */
+  run: z.string().min(1),
+  timeoutMs: z.number().int().positive().max(600_000).default(30_000),
+});
+export type FixtureCommand = z.infer<typeof FixtureCommand>;
 
 export const Fixtures = z.strictObject({
   /** Base URL of a fixtures API (the reference server serves one under /_fixtures, outside /v1). */
   api: z.url().optional(),
+  command: FixtureCommand.optional(),
   ids: FixtureIds,
 }).prefault({});
 export type Fixtures = z.infer<typeof Fixtures>;

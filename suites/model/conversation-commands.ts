@@ -1,7 +1,8 @@
 /**
  * fast-check commands that drive a real conversation with assign and resolve and hold it against the
- * pure model in conversation.ts. A property run creates a fresh conversation through the fixtures API,
- * so every generated sequence starts from a known state and a failure shrinks to the shortest sequence.
+ * pure model in conversation.ts. A check takes one writable conversation (ctx.data); every generated
+ * sequence starts by reading its state with an assign that changes nothing, so a failure shrinks to the
+ * shortest sequence. Effects are observed only through what assign and resolve answer (world.ts).
  *
  * Each check focuses on some clauses: mismatches of other clauses are left to the checks that own them
  * (the model follows the server there), so one fault produces findings under its own clause only.
@@ -9,15 +10,15 @@
 import fc from 'fast-check';
 import type { ClauseId } from '../../src/spec/clauses.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
-import type { FixturesApi } from '../../src/conformance/fixtures.js';
 import type { Target } from '../../src/target/schema.js';
-import { CaseAbort, type CaseRecorder, errorCodeOf, fixturesOf, statusOf } from './case.js';
+import { CaseAbort, type CaseRecorder, errorCodeOf, statusOf } from './case.js';
 import {
   advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
-  reusableKeys, stateOf, type StatusTypes,
+  reusableKeys, type StatusTypes,
 } from './conversation.js';
 import { runProperty } from './property.js';
 import { type AssignBody, assignRequest, freshKey, type ResolveBody, resolveRequest } from './requests.js';
+import { observe, shownState, writableConversation } from './world.js';
 
 /** A status key no seeded workspace defines (valid pattern, so only "unknown" can be wrong with it). */
 export const UNKNOWN_STATUS_KEY = 'spgate-undefined-status';
@@ -25,10 +26,7 @@ export const UNKNOWN_STATUS_KEY = 'spgate-undefined-status';
 export interface ConversationReal {
   target: Target;
   rec: CaseRecorder;
-  fixtures: FixturesApi;
   conversationId: string;
-  /** Effects counted so far by the fixtures API. */
-  mutations: number;
   focus: ReadonlySet<ClauseId>;
   steps: number;
 }
@@ -77,19 +75,12 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
         ? assignRequest(real.conversationId, req.body, req.key)
         : resolveRequest(real.target, real.conversationId, req.body, req.key),
     );
-    const after = await real.fixtures.getConversation(real.conversationId);
-    if (!after) throw new Error(`fixtures: conversation ${real.conversationId} vanished`);
     const data = x.response?.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
     const status = statusOf(x);
-    const obs = {
-      status,
-      body: data ? canonicalJson(data) : (x.response?.body ?? ''),
-      errorCode: errorCodeOf(x),
-      shown: status === 200 && data && typeof data.status === 'string' ? stateOf(data) : undefined,
-      effectDelta: after.mutations - real.mutations,
-      stored: stateOf(after.data),
-    };
-    real.mutations = after.mutations;
+    const shown = shownState(x);
+    // A replay shows the first answer, not the state now; refusals show none: read it back then.
+    const stored = prediction.kind === 'effect' && shown ? shown : (await observe(real.rec, real.conversationId, model.state.team)).state;
+    const obs = { status, body: data ? canonicalJson(data) : (x.response?.body ?? ''), errorCode: errorCodeOf(x), shown, stored };
     const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
     if (mismatch) {
       throw new CaseAbort(mismatch.expected, `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, [...real.rec.exchanges]);
@@ -152,21 +143,16 @@ export interface ConversationModelOptions {
   maxCommands?: number;
 }
 
-/** Runs random assign/resolve sequences against fresh conversations and the model. */
+/** Runs random assign/resolve sequences against one writable conversation and the model. */
 export async function runConversationModel(ctx: SuiteContext, options: ConversationModelOptions): Promise<CheckOutcome> {
   const types = statusTypesOf(ctx.target);
-  const starts = [...types.active, ...types.completed];
-  const arb = fc.tuple(
-    fc.constantFrom(...starts),
-    fc.commands(conversationCommands(types, options.keys), { maxCommands: options.maxCommands ?? 6 }),
-  );
+  const arb = fc.commands(conversationCommands(types, options.keys), { maxCommands: options.maxCommands ?? 6 });
   const focus = new Set(options.focus);
-  return runProperty(ctx, arb, async ([status, cmds], rec) => {
-    const fixtures = fixturesOf(ctx);
-    const { id } = await fixtures.createConversation({ status, assignee: null, team: null });
-    const first = await fixtures.getConversation(id);
-    if (!first) throw new Error(`fixtures: conversation ${id} was not created`);
-    const real: ConversationReal = { target: ctx.target, rec, fixtures, conversationId: id, mutations: first.mutations, focus, steps: 0 };
-    await fc.asyncModelRun(() => ({ model: initialModel(stateOf(first.data), types), real }), cmds);
+  // Taken before the property: running out of data skips the check instead of failing a run.
+  const id = await writableConversation(ctx);
+  return runProperty(ctx, arb, async (cmds, rec) => {
+    const first = await observe(rec, id, null);
+    const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0 };
+    await fc.asyncModelRun(() => ({ model: initialModel(first.state, types), real }), cmds);
   });
 }

@@ -63,9 +63,10 @@ export interface Observation {
   errorCode?: string;
   /** The conversation state the response shows (200 only). */
   shown?: ConversationState;
-  /** Effects counted by the fixtures API between before and after this request. */
-  effectDelta: number;
-  /** The stored conversation after the request (fixtures view, the source of truth). */
+  /**
+   * The conversation after the request: the state a 200 answer shows, else the state read back with an
+   * assign that changes nothing (world.ts observe), so "no effect" is seen through shown operations.
+   */
   stored: ConversationState;
 }
 
@@ -110,6 +111,10 @@ export function predict(model: ConversationModel, req: Request): Prediction {
   return { kind: 'rejected', code: 'conversations.unknown_status' };
 }
 
+function sameState(a: ConversationState, b: ConversationState): boolean {
+  return a.status === b.status && a.assigneeId === b.assigneeId && a.team === b.team;
+}
+
 function show(s: ConversationState): string {
   return `status=${s.status} assignee=${s.assigneeId ?? 'null'} team=${s.team ?? 'null'}`;
 }
@@ -147,15 +152,15 @@ export function compare(model: ConversationModel, req: Request, prediction: Pred
       if (obs.status !== r.status || obs.body !== r.body) {
         out.push({ clause: 'idempotency.replay', expected: `the first response replayed (HTTP ${r.status}, same body)`, actual: obs.status === r.status ? `${got} with a different body` : got });
       }
-      if (obs.effectDelta !== 0) {
-        out.push({ clause: 'idempotency.replay', expected: 'no new effect from an identical retry', actual: `${obs.effectDelta} new effect(s)` });
+      if (!sameState(obs.stored, model.state)) {
+        out.push({ clause: 'idempotency.replay', expected: `no new effect from an identical retry (${show(model.state)})`, actual: show(obs.stored) });
       }
       break;
     }
     case 'conflict': {
       const clause: ClauseId = req.op === 'assign' ? '4.7.idempotency.conflict' : '4.8.idempotency.conflict';
       if (obs.status !== 409) out.push({ clause, expected: 'HTTP 409 for a reused key with a different body', actual: got });
-      if (obs.effectDelta !== 0) out.push({ clause, expected: 'no effect from a conflicting request', actual: `${obs.effectDelta} new effect(s)` });
+      if (!sameState(obs.stored, model.state)) out.push({ clause, expected: `no effect from a conflicting request (${show(model.state)})`, actual: show(obs.stored) });
       break;
     }
     case 'rejected': {

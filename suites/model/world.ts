@@ -1,37 +1,56 @@
 /**
- * Fixture-side views the stateful checks compare the API against: the stored conversation (the server's
- * own record, including its effect counter) and fresh data to act on, so checks never share state.
+ * The data the stateful checks act on, and how they observe it through operations the spec shows only:
+ * a conversation's state is what assign and resolve return (there is no shown read of a conversation),
+ * a collection's revision is what its update returns. Data comes from ctx.data (fixtures API, target-file
+ * pools or fixtures.command), so the same check runs against any deployment.
  */
-import type { FixtureConversation } from '../../src/conformance/fixtures.js';
+import type { Exchange } from '../../src/client/exchange.js';
 import type { SuiteContext } from '../../src/conformance/suite.js';
-import { fixturesOf } from './case.js';
+import type { CheckData } from '../../src/conformance/fixtures/provider.js';
+import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
+import type { KeyRole } from '../../src/target/schema.js';
+import { type CaseRecorder, describe, jsonObject, statusOf } from './case.js';
 import { type ConversationState, stateOf } from './conversation.js';
+import { assignRequest, resolveRequest } from './requests.js';
 
-export interface StoredConversation {
-  state: ConversationState;
-  /** Effects the server counted on it so far. */
-  mutations: number;
-  raw: FixtureConversation;
+/** The run's fixture data for this check (the runner always sets it; a bare context has none). */
+export function dataOf(ctx: SuiteContext): CheckData {
+  if (!ctx.data) throw new FixtureUnavailable('no fixture provider in this context');
+  return ctx.data;
 }
 
-/** Reads the stored conversation through the fixtures API; a missing one is a fixture failure. */
-export async function stored(ctx: SuiteContext, id: string): Promise<StoredConversation> {
-  const c = await fixturesOf(ctx).getConversation(id);
-  if (!c) throw new Error(`fixtures: conversation ${id} not found`);
-  return { state: stateOf(c.data), mutations: c.mutations, raw: c };
+/** A conversation this check may assign and resolve freely (a pool item: any status). */
+export function writableConversation(ctx: SuiteContext): Promise<string> {
+  return dataOf(ctx).get('conversation');
 }
 
-/** Creates a conversation to act on and returns its id and stored view. */
-export async function freshConversation(
-  ctx: SuiteContext,
-  init: { status?: string; team?: string | null; assignee?: Record<string, unknown> | null; customerId?: string } = {},
-): Promise<{ id: string; before: StoredConversation }> {
-  const { id } = await fixturesOf(ctx).createConversation({ status: 'open', assignee: null, team: null, ...init });
-  return { id, before: await stored(ctx, id) };
+/** The conversation's state as a 200 answer of assign or resolve shows it, or undefined. */
+export function shownState(x: Exchange): ConversationState | undefined {
+  const body = jsonObject(x);
+  return statusOf(x) === 200 && body && typeof body.status === 'string' ? stateOf(body) : undefined;
 }
 
-/** Creates a Help Center collection to update and returns its id and current revision. */
-export async function freshCollection(ctx: SuiteContext): Promise<{ id: string; revision: number }> {
-  const tag = Math.random().toString(36).slice(2, 10);
-  return fixturesOf(ctx).createCollection({ name: `spgate ${tag}`, slug: `spgate-${tag}`, description: 'created by spgate' });
+/**
+ * Reads the conversation's state with an assign that changes nothing: it sets the team to the value it
+ * already holds (`team`, or clears it when null/unknown). Assign leaves the status alone (spec 3), so the
+ * answer shows status, assignee and team as they stand. Stops the case when the answer shows no state.
+ */
+export async function observe(rec: CaseRecorder, id: string, team: string | null, role: KeyRole = 'admin'): Promise<{ state: ConversationState; x: Exchange }> {
+  const x = await rec.send(assignRequest(id, { team: team ?? '' }, undefined, role));
+  const state = shownState(x);
+  rec.require(state !== undefined, 'an assign that keeps the team to answer 200 with the conversation (used to read its state)', () => describe(x), [x]);
+  return { state: state!, x };
+}
+
+/** Resolves to `status` without a key and requires success (to put a pool conversation in a known state). */
+export async function resolveTo(ctx: SuiteContext, rec: CaseRecorder, id: string, status: string): Promise<ConversationState> {
+  const x = await rec.send(resolveRequest(ctx.target, id, { status }));
+  const state = shownState(x);
+  rec.require(state?.status === status, `resolve with "${status}" to answer 200 with status ${status} (to set up the case)`, () => describe(x), [x]);
+  return state!;
+}
+
+/** A Help Center collection the helpDelegated key may update, with its current revision. */
+export function writableCollection(ctx: SuiteContext): Promise<{ id: string; revision: number }> {
+  return dataOf(ctx).get('collection');
 }

@@ -16,9 +16,9 @@ describe('idempotency model-based check', () => {
       expect(f?.clause).toBe('idempotency.replay');
       expect(f?.reproduction?.path).toMatch(/^\d+(:\d+)*$/);
       expect(f?.reproduction?.seed).toBe(7);
-      expect(f?.actual).toContain('input [');
-      // The shortest sequence that shows a double effect is one keyed request and its retry.
-      expect(f?.exchangeIds.length).toBe(2);
+      expect(f?.actual).toMatch(/input assign\([^]*fresh key\),assign\([^]*reused key/);
+      // The shortest sequence: one keyed request and its retry, between the read-backs before and after.
+      expect(f?.exchangeIds.length).toBe(4);
     } finally {
       await server.close();
     }

@@ -5,7 +5,7 @@
  * - `spec`: RateLimit-Limit / -Remaining / -Reset (the spec's part 8, and IETF draft-6); preferred
  *   whenever present, because those are the fields the conformance verdict is about.
  * - `ietf-structured`: the IETF draft's structured fields, `RateLimit: "default";r=50;t=30` with
- *   `RateLimit-Policy: "default";q=100;w=60` (draft-8 and later).
+ *   `RateLimit-Policy: "default";q=100;w=60` (draft-8 and later); of several policies, the shortest window.
  * - `ietf-draft`: the older dictionary form, `RateLimit: limit=100, remaining=50, reset=30` with
  *   `RateLimit-Policy: 100;w=60` (draft-7).
  * - `x-ratelimit`: X-RateLimit-Limit / -Remaining / -Reset, Reset as delta seconds or as an epoch
@@ -97,11 +97,16 @@ interface Item {
   params: Map<string, string>;
 }
 
-/** The structured form: pick the most restrictive RateLimit item and the policy of the same name. */
+/**
+ * The structured form with several policies: the one with the shortest window (the one a load run meets
+ * first), else the first item. The choice must not change from response to response — picking the lowest
+ * `r` would switch policies as they drain and make Limit and Remaining jump.
+ */
 function structured(items: Item[], policy: string | undefined): NormalizedRateLimit {
-  const withR = items.filter((i) => i.params.has('r'));
-  const chosen = [...withR].sort((a, b) => num(a.params.get('r')) - num(b.params.get('r')))[0] ?? items[0]!;
   const policies = policy === undefined ? [] : parseList(policy);
+  const named = items.filter((i) => policies.some((p) => p.value === i.value));
+  const byWindow = (i: Item) => num(policies.find((p) => p.value === i.value)?.params.get('w'));
+  const chosen = [...named].sort((a, b) => byWindow(a) - byWindow(b))[0] ?? items[0]!;
   const p = policies.find((x) => x.value === chosen.value) ?? (policies.length === 1 ? policies[0] : undefined);
   return defined({
     dialect: 'ietf-structured',

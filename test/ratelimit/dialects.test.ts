@@ -19,9 +19,11 @@ describe('normalizeRateLimitHeaders', () => {
       .toEqual({ dialect: 'ietf-structured', limit: '100', remaining: '50', reset: '30', windowSeconds: '60' });
   });
 
-  it('takes the most restrictive of several structured policies, with its own quota', () => {
-    const n = from({ ratelimit: '"burst";r=80;t=1, "daily";r=7;t=3600', 'ratelimit-policy': '"burst";q=100;w=1, "daily";q=1000;w=86400' });
-    expect(n).toEqual({ dialect: 'ietf-structured', limit: '1000', remaining: '7', reset: '3600', windowSeconds: '86400' });
+  it('takes the shortest-window policy of several, with its own quota, however the others drain', () => {
+    const policy = '"daily";q=1000;w=86400, "burst";q=100;w=1';
+    const n = from({ ratelimit: '"burst";r=80;t=1, "daily";r=7;t=3600', 'ratelimit-policy': policy });
+    expect(n).toEqual({ dialect: 'ietf-structured', limit: '100', remaining: '80', reset: '1', windowSeconds: '1' });
+    expect(from({ ratelimit: '"daily";r=900;t=3600, "burst";r=3;t=1', 'ratelimit-policy': policy }).limit).toBe('100');
   });
 
   it('reads the older draft dictionary form and its policy', () => {

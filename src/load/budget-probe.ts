@@ -61,6 +61,15 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
     return s;
   };
   const budgetLeft = (): boolean => samples.length < o.maxRequests && !aborted();
+  // n requests at once: sent one by one, a burst spends one unit per round trip, which a token bucket
+  // refilling faster than that never shows. Answers are ordered as the limiter counted them (Remaining).
+  const batch = async (n: number): Promise<ProbeSample[]> => {
+    const rs = await Promise.all(Array.from({ length: n }, () => io.send()));
+    const t = io.now() - start;
+    const out = rs.map((r) => ({ ...r, t })).sort((a, b) => (intOf(b.remaining) ?? -1) - (intOf(a.remaining) ?? -1));
+    samples.push(...out);
+    return out;
+  };
 
   const first = await take();
   if (first.status === 0) return { samples, note: 'the probe request failed in transport' };
@@ -69,10 +78,12 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
   const L = intOf(first.limit) ?? 0;
   const extend = (): boolean => samples.length < o.burstMax && samples.every((x, i) => (intOf(x.reset) ?? 2) <= 1
     && (intOf(x.remaining) ?? 0) > L / 2 && (i === 0 || !refilled(samples[i - 1]!, x)));
-  while (first.status !== 429 && (samples.length < o.burst || extend()) && budgetLeft()) {
-    const s = await take();
-    if (s.status === 0) return { samples, note: 'a probe request failed in transport' };
-    if (s.status === 429) break;
+  for (let round = 0; round < 2 && first.status !== 429 && budgetLeft(); round++) {
+    const n = Math.min(round === 0 ? o.burst - samples.length : o.burstMax - samples.length, o.maxRequests - samples.length);
+    if (n <= 0 || (round === 1 && !extend())) break;
+    const got = await batch(n);
+    if (got.some((x) => x.status === 0)) return { samples, note: 'a probe request failed in transport' };
+    if (got.some((x) => x.status === 429)) break;
   }
 
   let waited = 0;
@@ -108,11 +119,13 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
     return { samples, note: `the announced refill is ${Math.round((refillAt - now) / 1000)} s away, beyond the probe's ${Math.round(o.maxWaitMs / 1000)} s` };
   }
   if (refillAt - last >= 400 && budgetLeft()) {
-    // Half-way, at a sub-second phase 500 ms from the burst's: of two announcements rounded up to whole
-    // seconds, one is then at most ~0.5 s late, so the after-refill request lands early in the new window.
-    const half = (refillAt - last) / 2;
-    const offset = half >= 500 ? 1000 * Math.floor(half / 1000) + 500 : half;
-    if (!(await sleepUntil(last + offset))) return { samples, note: 'stopped' };
+    // About half-way, at a sub-second phase 500 ms from the announcing response's: of two announcements
+    // rounded up to whole seconds, one is at most ~0.5 s late, so the after-refill request lands early
+    // in the new window.
+    const middle = (last + refillAt) / 2;
+    let at = refillAt - 500;
+    while (at - 1000 > middle) at -= 1000;
+    if (!(await sleepUntil(at > last ? at : middle))) return { samples, note: 'stopped' };
     const prev = samples[samples.length - 1]!;
     const mid = await take();
     // A window whose end came early (Reset rounded up) refilled already: this is the after-refill sample.

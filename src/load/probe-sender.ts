@@ -1,12 +1,13 @@
 /**
- * The real I/O behind a budget probe: one undici Pool per probe, requests of one planned route (its key,
+ * The real I/O behind a budget probe: one undici Pool per probe (a connection per request of the probe's
+ * concurrent burst), requests of one planned route (its key,
  * body and a fresh Idempotency-Key as in the run), paced under caps.maxRps, each bounded by the plan's
  * request timeout. Only the RateLimit-* headers are kept; bodies are read and dropped, nothing is logged.
  */
 import { Pool } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../target/schema.js';
-import type { ProbeIO } from './budget-probe.js';
+import { PROBE_DEFAULTS, type ProbeIO } from './budget-probe.js';
 import type { PlannedRoute } from './plan.js';
 import { deadlineSignal, readLoadBody } from './request-bounds.js';
 
@@ -49,7 +50,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 export function createProbeSender(target: Target, route: PlannedRoute, o: { timeoutMs: number; pacer: ProbePacer; signal?: AbortSignal }): ProbeSender {
   const url = new URL(target.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
-  const pool = new Pool(url.origin, { connections: 1, pipelining: 1, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: Math.min(o.timeoutMs, 5000) });
+  const pool = new Pool(url.origin, { connections: PROBE_DEFAULTS.burstMax, pipelining: 1, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: Math.min(o.timeoutMs, 5000) });
   const runId = randomUUID().slice(0, 8);
   const never = new AbortController().signal;
   let seq = 0;

@@ -57,8 +57,8 @@ export function tokenBucket(L: number, W: number, tokensBefore = L): SimLimiter 
   let last = 0;
   return {
     take(now) {
-      tokens = Math.min(L, tokens + (now - last) * rate);
-      last = now;
+      tokens = Math.min(L, tokens + Math.max(0, now - last) * rate);
+      last = Math.max(last, now);
       if (tokens < 1) return answer(false, L, 0, (L - tokens) / rate);
       tokens -= 1;
       return answer(true, L, Math.floor(tokens), (L - tokens) / rate);
@@ -81,10 +81,12 @@ export function simIO(limiter: SimLimiter, startMs = 0, rttMs = 3): ProbeIO & { 
       now += Math.max(0, ms);
     },
     async send() {
-      sent++;
-      now += rttMs / 2;
-      const a = limiter.take(now);
-      now += rttMs / 2;
+      const n = ++sent;
+      const launch = now;
+      // Concurrent sends launch at the same instant and reach the limiter in order, a few µs apart.
+      await Promise.resolve();
+      const a = limiter.take(launch + rttMs / 2 + (n % 1000) * 0.001);
+      now = Math.max(now, launch + rttMs);
       return a;
     },
     sent: () => sent,

@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE = {
   SPGATE_ERR_WRITES_NOT_ALLOWED: { exit: 2, summary: 'the run needs writes but the target file does not set allowWrites' },
   SPGATE_ERR_RESULTS_INVALID: { exit: 2, summary: 'a results JSON file does not parse or fails validation' },
   SPGATE_ERR_TRACE_INVALID: { exit: 2, summary: 'a trace file has a line that is not a valid trace record' },
+  SPGATE_ERR_SHARD_INVALID: { exit: 2, summary: 'a --shard value, or a shard results file or trace given to merge, is not a usable shard' },
+  SPGATE_ERR_SHARD_MISMATCH: { exit: 2, summary: 'shard results given to merge come from different runs (profile, target, shard count) or repeat a shard' },
   SPGATE_ERR_TARGET_UNREACHABLE: { exit: 3, summary: 'the target did not accept connections' },
   SPGATE_ERR_ABORTED: { exit: 3, summary: 'the run was interrupted (SIGINT/SIGTERM) and partial results were written' },
   SPGATE_ERR_REPORTER_FAILED: { exit: 1, summary: 'a reporter threw; the results file was still written' },

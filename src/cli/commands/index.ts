@@ -8,7 +8,8 @@ import { reportCommand } from './report.js';
 import { compareCommand } from './compare.js';
 import { analyzeCommand } from './analyze.js';
 import { replayCommand } from './replay.js';
+import { mergeCommand } from './merge.js';
 
 export const commands: SpgateCommand[] = [
-  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand,
+  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand, mergeCommand,
 ];

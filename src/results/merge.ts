@@ -41,7 +41,8 @@ export function checkShardSet(inputs: ShardInput[], missingWhy = new Map<number,
     const mismatch = (what: string, a: string, b: string): never => {
       throw new SpgateError('SPGATE_ERR_SHARD_MISMATCH', `${s.path} is from a different run than ${first.path}: ${what} ${b} vs ${a}`);
     };
-    if (s.shard.profile !== first.shard.profile || s.result.name !== first.result.name) mismatch('profile', first.shard.profile, s.shard.profile);
+    // The profile's own name, not the path it was given by: machines may keep the same file in different places.
+    if (s.result.name !== first.result.name) mismatch('profile', first.result.name, s.result.name);
     if (s.shard.target.name !== first.shard.target.name || s.shard.target.baseUrl !== first.shard.target.baseUrl) {
       mismatch('target', `${first.shard.target.name} ${first.shard.target.baseUrl}`, `${s.shard.target.name} ${s.shard.target.baseUrl}`);
     }

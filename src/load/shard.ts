@@ -6,6 +6,8 @@
  * downwards so the shards together never exceed what the target file allows.
  */
 import { SpgateError } from '../errors.js';
+import type { ShardRecord } from '../results/schema.js';
+import { stripUserInfo } from '../results/build.js';
 import type { Target } from '../target/schema.js';
 import type { ClassMix, Profile, RateSpec } from './profile.js';
 
@@ -83,9 +85,23 @@ export function shardTarget(target: Target, shard: ShardSpec): Target {
 }
 
 function requireShare(total: number, shard: ShardSpec, what: string): number {
-  const share = splitInteger(total, shard.count, shard.index);
-  if (share < 1) {
+  // Judged on the whole, not on this shard's share, so every shard of the run fails alike.
+  if (total < shard.count) {
     throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `${what} ${total} cannot be split over ${shard.count} shards (each needs at least 1): use fewer shards`);
   }
-  return share;
+  return splitInteger(total, shard.count, shard.index);
+}
+
+/** What a shard's result records for `merge`: which slice, when its clock started, and which run (never a key). */
+export function shardRecord(shard: ShardSpec, startedAtEpochMs: number, profileArg: string, target: Target): ShardRecord {
+  const rl = target.assumptions.rateLimit;
+  return {
+    index: shard.index,
+    count: shard.count,
+    startedAtEpochMs,
+    profile: profileArg,
+    target: { name: target.name, baseUrl: stripUserInfo(target.baseUrl) },
+    expected: { ...(rl.read ? { read: { ...rl.read } } : {}), ...(rl.write ? { write: { ...rl.write } } : {}) },
+    strict: target.assumptions.strict,
+  };
 }

@@ -10,13 +10,14 @@ import { SpgateError } from '../../errors.js';
 import { loadProfile } from '../../load/profile.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
-import { parseShardSpec, shardProfile, shardTarget, type ShardSpec } from '../../load/shard.js';
+import { parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
 import { parseWorkers } from '../../load/workers.js';
-import { buildResults, stripUserInfo } from '../../results/build.js';
+import { buildResults } from '../../results/build.js';
 import { loadDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, writeOutputs } from '../session.js';
 import { runLoadWorkers } from '../load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
+import type { Target } from '../../target/schema.js';
 
 /** A --start-at further away than this is a mistake (seconds instead of ms, a stale value), not a plan. */
 const MAX_START_DELAY_MS = 24 * 3600 * 1000;
@@ -148,17 +149,8 @@ export const loadCommand: SpgateCommand = {
   },
 };
 
-/** Stamps a shard's result with what merge needs to check and align it (never a key). */
-function recordShard(result: ProfileResult, shard: ShardSpec, startedAt: Date, profileArg: string, target: Awaited<ReturnType<typeof openTarget>>['target'], notes: string[]): void {
-  const rl = target.assumptions.rateLimit;
-  result.shard = {
-    index: shard.index,
-    count: shard.count,
-    startedAtEpochMs: Date.parse(result.startedAt) || startedAt.getTime(),
-    profile: profileArg,
-    target: { name: target.name, baseUrl: stripUserInfo(target.baseUrl) },
-    expected: { ...(rl.read ? { read: { ...rl.read } } : {}), ...(rl.write ? { write: { ...rl.write } } : {}) },
-    strict: target.assumptions.strict,
-  };
+/** Stamps a shard's result with what merge needs to check and align it, and says it is a shard in its notes. */
+function recordShard(result: ProfileResult, shard: ShardSpec, startedAt: Date, profileArg: string, target: Target, notes: string[]): void {
+  result.shard = shardRecord(shard, Date.parse(result.startedAt) || startedAt.getTime(), profileArg, target);
   result.config = { ...result.config, notes: [...notes, ...((result.config.notes as string[] | undefined) ?? [])] };
 }

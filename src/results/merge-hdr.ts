@@ -24,6 +24,8 @@ export function decodeSummary(s: LatencySummary): hdr.Histogram {
 /** The shards' histograms added per class × family × view. */
 export class MergedHistograms {
   private readonly map = new Map<string, hdr.Histogram>();
+  /** Exact min and max (ms) per key, from the summaries: a decoded histogram knows them only to its bucket. */
+  private readonly extremes = new Map<string, { min: number; max: number }>();
   readonly hasCorrected: boolean;
 
   constructor(shards: LatencySummary[][]) {
@@ -35,6 +37,8 @@ export class MergedHistograms {
         let h = this.map.get(k);
         if (!h) this.map.set(k, (h = newHistogram()));
         h.add(decodeSummary(s));
+        const e = this.extremes.get(k);
+        this.extremes.set(k, e ? { min: Math.min(e.min, s.min), max: Math.max(e.max, s.max) } : { min: s.min, max: s.max });
       }
     }
     this.hasCorrected = corrected;
@@ -52,6 +56,18 @@ export class MergedHistograms {
     return out;
   }
 
+  /** Exact min and max (ms) over the selected classes and families, or null when nothing was recorded. */
+  range(cls?: RouteClass, family?: Family): { min: number; max: number } | null {
+    let out: { min: number; max: number } | null = null;
+    for (const c of cls ? [cls] : CLASSES) {
+      for (const f of family ? [family] : FAMILIES) {
+        const e = this.extremes.get(key(c, f, this.hasCorrected));
+        if (e) out = out ? { min: Math.min(out.min, e.min), max: Math.max(out.max, e.max) } : { ...e };
+      }
+    }
+    return out;
+  }
+
   /** Summaries in the order a single run lists them (class, family, corrected view first). */
   summaries(): LatencySummary[] {
     const out: LatencySummary[] = [];
@@ -59,7 +75,9 @@ export class MergedHistograms {
       for (const f of FAMILIES) {
         for (const corr of [true, false]) {
           const h = this.map.get(key(c, f, corr));
-          if (h && h.totalCount > 0) out.push(summarize(h, c, f, corr));
+          if (!h || h.totalCount === 0) continue;
+          const e = this.extremes.get(key(c, f, corr))!;
+          out.push({ ...summarize(h, c, f, corr), min: e.min, max: e.max });
         }
       }
     }

@@ -107,9 +107,8 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     latency: (metric, cls, family) => {
       const h = hist.merged(cls, family);
       if (h.totalCount === 0) return null;
-      const v = metric === 'min' ? h.minNonZeroValue : metric === 'max' ? h.maxValue : metric === 'mean' ? h.mean
-        : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)));
-      return v / 1000;
+      if (metric === 'min' || metric === 'max') return hist.range(cls, family)![metric];
+      return (metric === 'mean' ? h.mean : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)))) / 1000;
     },
     count: (metric, cls) => {
       if (metric === 'ratelimit.violations') return findings.filter((f) => f.clause.startsWith('8.ratelimit')).length;

@@ -10,7 +10,7 @@ import { SpgateError } from '../../errors.js';
 import { loadProfile } from '../../load/profile.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
-import { parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
+import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
 import { parseWorkers } from '../../load/workers.js';
 import { buildResults } from '../../results/build.js';
 import { loadDryRun } from '../dry-run.js';
@@ -107,6 +107,7 @@ export const loadCommand: SpgateCommand = {
     let result: ProfileResult;
     let findings: FindingRecord[];
     let startedAt = new Date();
+    const clock = new ClockOrigin();
     try {
       if (startAt !== undefined) await sleepUntil(startAt, abort.signal);
       startedAt = new Date();
@@ -116,14 +117,17 @@ export const loadCommand: SpgateCommand = {
         durationOverride: duration,
         signal: abort.signal,
         tracePath,
-        onProgress: (p) => process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`),
+        onProgress: (p) => {
+          clock.observe(p.elapsed);
+          process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`);
+        },
       }));
     } finally {
       abort.dispose();
       if (tty) process.stderr.write('\n');
       await close();
     }
-    if (shard && sliced) recordShard(result, shard, startedAt, String(args.profile), whole, sliced.notes);
+    if (shard && sliced) recordShard(result, shard, clock.epochMs(Date.parse(result.startedAt) || startedAt.getTime()), String(args.profile), whole, sliced.notes);
 
     process.stdout.write(summaryLines(result, findings).join('\n') + '\n');
     const aborted = result.status === 'aborted';
@@ -150,7 +154,7 @@ export const loadCommand: SpgateCommand = {
 };
 
 /** Stamps a shard's result with what merge needs to check and align it, and says it is a shard in its notes. */
-function recordShard(result: ProfileResult, shard: ShardSpec, startedAt: Date, profileArg: string, target: Target, notes: string[]): void {
-  result.shard = shardRecord(shard, Date.parse(result.startedAt) || startedAt.getTime(), profileArg, target);
+function recordShard(result: ProfileResult, shard: ShardSpec, originMs: number, profileArg: string, target: Target, notes: string[]): void {
+  result.shard = shardRecord(shard, originMs, profileArg, target);
   result.config = { ...result.config, notes: [...notes, ...((result.config.notes as string[] | undefined) ?? [])] };
 }

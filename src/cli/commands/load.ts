@@ -19,7 +19,7 @@ import { runLoadWorkers } from '../load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 import type { Target } from '../../target/schema.js';
 
-/** A --start-at further away than this is a mistake (seconds instead of ms, a stale value), not a plan. */
+/** A --start-at further from now than this is a mistake (seconds instead of ms, a stale value), not a plan. */
 const MAX_START_DELAY_MS = 24 * 3600 * 1000;
 
 /** The trace of a shard run: --trace, else beside the --json file, else in --out. */
@@ -34,7 +34,8 @@ function parseStartAt(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const v = Number(raw);
   if (!Number.isFinite(v) || v <= 0 || !/^\d+$/.test(String(raw).trim())) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at must be epoch milliseconds (date +%s%3N)');
-  if (v - Date.now() > MAX_START_DELAY_MS) throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h away (seconds given instead of milliseconds?)`);
+  // A shard that starts late (a pod scheduled after the others) starts at once; a day off is a wrong value.
+  if (Math.abs(v - Date.now()) > MAX_START_DELAY_MS) throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h from now (seconds given instead of milliseconds?)`);
   return v;
 }
 

@@ -57,8 +57,9 @@ export async function runLoadWorkers(args: Record<string, unknown>, profile: Pro
       process.stderr.write(`load: ${count} workers, one shard each; they start together in ${STARTUP_MS / 1000}s\n`);
       outcomes = await runWorkers({
         count, args: childArgs, dir, startAt: Date.now() + STARTUP_MS, signal: abort.signal,
+        // Worker 0's warnings and progress stand for all (every shard runs the same plan, scaled).
         onStderrLine: (i, line) => {
-          if (line.startsWith('warning:') && i === 0) process.stderr.write(`${line}\n`);
+          if (i === 0 && line.trim() !== '') process.stderr.write(line.startsWith('warning:') ? `${line}\n` : `[shard 0/${count}] ${line.replace(/\x1b\[K/g, '')}\n`);
         },
       });
     } finally {

@@ -83,6 +83,24 @@ describe('spgate load --workers (real CLI, embedded reference server)', () => {
   });
 });
 
+describe('spgate load --workers: interrupted', () => {
+  it('SIGINT stops every worker; each writes what it has; the merged result is aborted, exit 3', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-workers-'));
+    const json = join(dir, 'int.json');
+    const r = await runCli(['load', '--profile', profileFile(dir, 30), '--workers', '2', '--json', json], {
+      timeoutMs: 90_000, interrupt: { when: /\[shard 0\/2\] .*sent /, signal: 'SIGINT', delayMs: 300 },
+    });
+    expect(r.timedOut).toBe(false);
+    expect(r.code, r.stderr).toBe(3);
+    expect(stackFrames(r.stdout + r.stderr)).toEqual([]);
+    const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(doc.meta.aborted).toBe(true);
+    expect(doc.load[0]!.status).toBe('aborted');
+    expect(doc.load[0]!.merged).toEqual({ count: 2, shards: [0, 1], missing: [] });
+    expect(doc.load[0]!.durationMs).toBeLessThan(30_000);
+  });
+});
+
 describe('worker bookkeeping', () => {
   it('--workers takes 1..8 or auto', () => {
     expect(parseWorkers('3')).toBe(3);

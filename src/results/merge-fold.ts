@@ -14,6 +14,7 @@ import type { ProfileResult, RouteClass } from './schema.js';
 type Bucket = [number, number | null, number | null, number];
 type Snapshot = { limit: number | null; remaining: number | null; reset: number | null };
 
+/** Responses of one class across every shard, by status. */
 export interface ClassTally {
   records: number;
   completed: number;
@@ -40,6 +41,7 @@ function percentile(sorted: number[], p: number): number | null {
   return Math.round(sorted[i]! * 1000) / 1000;
 }
 
+/** Everything merge computes from trace records, fed one record at a time (see the file comment). */
 export class TraceFold {
   readonly tally: Record<RouteClass, ClassTally> = { read: newTally(), write: newTally() };
   readonly samples: RateLimitSample[] = [];

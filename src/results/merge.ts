@@ -7,7 +7,7 @@
  */
 import { SpgateError } from '../errors.js';
 import { analyzeRateLimits } from '../ratelimit/analyze.js';
-import { evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
+import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
 import { findCapacity } from '../load/timeline.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { mergedViolationFindings } from './merge-findings.js';
@@ -113,8 +113,8 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     count: (metric, cls) => {
       if (metric === 'ratelimit.violations') return findings.filter((f) => f.clause.startsWith('8.ratelimit')).length;
       if (metric === 'sent') return cls ? fold.tally[cls].records : totals.sent;
-      // Results carry drops per run, not per class; with one class the two are the same.
-      if (metric === 'dropped') return cls && !singleClass ? NaN : totals.dropped;
+      // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
+      if (metric === 'dropped') return totals.dropped;
       let n = 0;
       for (const [st, k] of tallyOf(cls)) {
         if (metric === 'completed' ? st !== 0 : metric === 'transport' ? st === 0 : metric === '429' ? st === 429
@@ -132,8 +132,16 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const thresholds = first.result.thresholds.map((t) => {
     const parsed = parseThreshold(t.expression);
     if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
-    const out = evaluateThreshold(parsed.threshold, ctx);
-    return out.actual === 'NaN' ? { ...out, ok: false, actual: 'not known across shards (results count drops per run, not per class)' } : out;
+    const th = parsed.threshold;
+    if (th.kind === 'count' && th.metric === 'dropped' && th.class && !singleClass) {
+      // Results count drops per run, not per class; but each shard evaluated this very count, and its
+      // outcome's `actual` is that count: drops add across shards.
+      const counts = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
+      if (counts.some((n) => !Number.isInteger(n))) return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
+      const v = counts.reduce((a, b) => a + b, 0);
+      return { expression: t.expression, ok: compare(v, th.op, th.value), actual: String(v) };
+    }
+    return evaluateThreshold(th, ctx);
   });
 
   const notes = [...((first.result.config.notes as string[] | undefined) ?? []).filter((n) => !n.startsWith('shard ')),

@@ -17,6 +17,8 @@ export const ERROR_CATALOGUE = {
   SPGATE_ERR_INIT_KEY_REFUSED: { exit: 2, summary: '`spgate init`: the target refused the key (401/403)' },
   SPGATE_ERR_INIT_NOT_API: { exit: 2, summary: "`spgate init`: the base URL did not answer GET /me with the API's JSON" },
   SPGATE_ERR_OUTPUT_EXISTS: { exit: 2, summary: 'the output file exists already (pass --force to replace it)' },
+  SPGATE_ERR_SHARD_INVALID: { exit: 2, summary: 'a --shard value, or a shard results file or trace given to merge, is not a usable shard' },
+  SPGATE_ERR_SHARD_MISMATCH: { exit: 2, summary: 'shard results given to merge come from different runs (profile, target, shard count) or repeat a shard' },
   SPGATE_ERR_TARGET_UNREACHABLE: { exit: 3, summary: 'the target did not accept connections' },
   SPGATE_ERR_ABORTED: { exit: 3, summary: 'the run was interrupted (SIGINT/SIGTERM) and partial results were written' },
   SPGATE_ERR_REPORTER_FAILED: { exit: 1, summary: 'a reporter threw; the results file was still written' },

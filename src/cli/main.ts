@@ -11,7 +11,7 @@ async function main(argv: string[]): Promise<number> {
     .scriptName('spgate')
     .version(VERSION)
     .strict()
-    .demandCommand(1, 'name a command: run, conformance, load, serve, report, compare, analyze, replay or init')
+    .demandCommand(1, 'name a command: run, conformance, load, serve, report, compare, analyze, replay, merge or init')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 110))
     .fail((msg, err) => {

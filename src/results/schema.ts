@@ -176,6 +176,25 @@ export const ThresholdResult = z.object({
 });
 export type ThresholdResult = z.infer<typeof ThresholdResult>;
 
+const Budget = z.object({ limit: z.number(), windowSeconds: z.number() });
+
+/** One shard of a distributed run: enough for `merge` to check the shards belong together and align them. */
+export const ShardRecord = z.object({
+  /** 0-based. */
+  index: z.number().int().nonnegative(),
+  count: z.number().int().positive(),
+  /** Epoch ms of the shard's clock origin (t = 0 of its timeline and trace). */
+  startedAtEpochMs: z.number(),
+  /** The profile as named on the command line (built-in name or file). */
+  profile: z.string(),
+  /** Which deployment: name and base URL, never a key. */
+  target: z.object({ name: z.string(), baseUrl: z.string() }),
+  /** The target's stated budgets and strictness, so merge analyses and grades as the shard did. */
+  expected: z.object({ read: Budget.optional(), write: Budget.optional() }),
+  strict: z.boolean(),
+});
+export type ShardRecord = z.infer<typeof ShardRecord>;
+
 export const ProfileResult = z.object({
   name: z.string(),
   description: z.string(),
@@ -216,6 +235,14 @@ export const ProfileResult = z.object({
     maxErrorPct: z.number(),
     firstBreachAt: z.number().nullable(),
     explanation: z.string(),
+  }).optional(),
+  /** Set by `spgate load --shard i/N`: which slice of a distributed run this is, for `spgate merge`. */
+  shard: ShardRecord.optional(),
+  /** Set by `spgate merge` and `--workers`: which shards the figures cover; `missing` non-empty = incomplete. */
+  merged: z.object({
+    count: z.number().int().positive(),
+    shards: z.array(z.number().int().nonnegative()),
+    missing: z.array(z.number().int().nonnegative()),
   }).optional(),
   status: z.enum(['passed', 'failed', 'aborted', 'error']),
   error: z.string().optional(),

@@ -9,7 +9,8 @@ import { compareCommand } from './compare.js';
 import { analyzeCommand } from './analyze.js';
 import { replayCommand } from './replay.js';
 import { initCommand } from './init.js';
+import { mergeCommand } from './merge.js';
 
 export const commands: SpgateCommand[] = [
-  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand, initCommand,
+  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand, mergeCommand, initCommand,
 ];

@@ -1,17 +1,55 @@
 /**
- * `spgate load --profile NAME|FILE [--target FILE] [--base-url URL] [--duration S] [--trace FILE] [--json FILE] [--out DIR]`.
+ * `spgate load --profile NAME|FILE [--target FILE] [--base-url URL] [--duration S] [--trace FILE] [--json FILE] [--out DIR]
+ *  [--workers N|auto] [--shard I/N [--start-at EPOCH_MS]]`.
  * Without --target the embedded reference server is started on a loopback port. SIGINT/SIGTERM stop at
- * once; partial results are still written and the exit code is 3.
+ * once; partial results are still written and the exit code is 3. `--workers` runs local shards in child
+ * processes and merges them (load-workers.ts); `--shard` runs one slice of a distributed run for `merge`.
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { loadProfile } from '../../load/profile.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
+import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
+import { parseWorkers } from '../../load/workers.js';
 import { buildResults } from '../../results/build.js';
 import { loadDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
+import { runLoadWorkers } from '../load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
+import type { Target } from '../../target/schema.js';
+
+/** A --start-at further from now than this is a mistake (seconds instead of ms, a stale value), not a plan. */
+const MAX_START_DELAY_MS = 24 * 3600 * 1000;
+
+/** The trace of a shard run: --trace, else beside the --json file, else in --out. */
+export function shardTracePath(args: Record<string, unknown>): string {
+  if (args.trace !== undefined) return String(args.trace);
+  if (args.json !== undefined) return String(args.json).replace(/\.json$/i, '') + '.ndjson';
+  if (args.out !== undefined) return `${String(args.out).replace(/\/$/, '')}/trace.ndjson`;
+  throw new SpgateError('SPGATE_ERR_USAGE', '--shard needs --json FILE (the input of spgate merge)');
+}
+
+function parseStartAt(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v <= 0 || !/^\d+$/.test(String(raw).trim())) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at must be epoch milliseconds (date +%s%3N)');
+  // A shard that starts late (a pod scheduled after the others) starts at once; a day off is a wrong value.
+  if (Math.abs(v - Date.now()) > MAX_START_DELAY_MS) throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h from now (seconds given instead of milliseconds?)`);
+  return v;
+}
+
+function sleepUntil(epochMs: number, signal: AbortSignal): Promise<void> {
+  const wait = epochMs - Date.now();
+  if (wait <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, wait);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+}
 
 export const loadCommand: SpgateCommand = {
   command: 'load',
@@ -25,16 +63,41 @@ export const loadCommand: SpgateCommand = {
       .option('trace', { type: 'string', describe: 'write every response as NDJSON to this file' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
+      .option('workers', { type: 'string', describe: 'run as N local shards in separate processes and merge them (auto: the cores, at most 8)' })
+      .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge' })
+      .option('start-at', { type: 'string', describe: 'with --shard: start sending at this epoch time in ms, so shards begin together' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
     const profile = loadProfile(String(args.profile));
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
-    const { target, close } = await openTarget(targetOptions(args));
-    printTargetWarnings(target);
+    const shard = args.shard !== undefined ? parseShardSpec(String(args.shard)) : undefined;
+    const workers = args.workers !== undefined ? parseWorkers(args.workers) : 1;
+    const startAt = parseStartAt(args.startAt);
+    if (shard && workers > 1) throw new SpgateError('SPGATE_ERR_USAGE', '--shard and --workers cannot be combined (a shard is one process)');
+    if (startAt !== undefined && !shard) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at goes with --shard');
+    if (shard && args.target === undefined && args.dryRun !== true) {
+      throw new SpgateError('SPGATE_ERR_USAGE', '--shard needs --target FILE: every shard must aim at the same deployment');
+    }
+    const tracePath = shard ? shardTracePath(args) : (args.trace as string | undefined);
+    if (workers > 1 && args.dryRun !== true) return runLoadWorkers(args, profile, workers, duration);
+
+    const { target: whole, close } = await openTarget(targetOptions(args));
+    printTargetWarnings(whole);
+    let sliced: { profile: typeof profile; notes: string[] } | undefined;
+    let target = whole;
+    try {
+      if (shard) {
+        sliced = shardProfile(profile, shard);
+        target = shardTarget(whole, shard);
+      }
+    } catch (err) {
+      await close();
+      throw err;
+    }
     if (args.dryRun === true) {
       try {
-        process.stdout.write(loadDryRun(target, profile, duration).join('\n') + '\n');
+        process.stdout.write(loadDryRun(target, sliced?.profile ?? profile, duration).join('\n') + '\n');
       } finally {
         await close();
       }
@@ -43,23 +106,30 @@ export const loadCommand: SpgateCommand = {
 
     const abort = abortOnSignals();
     const tty = process.stderr.isTTY === true;
-    const startedAt = new Date();
     let result: ProfileResult;
     let findings: FindingRecord[];
+    let startedAt = new Date();
+    const clock = new ClockOrigin();
     try {
+      if (startAt !== undefined) await sleepUntil(startAt, abort.signal);
+      startedAt = new Date();
       ({ result, findings } = await runProfile({
         target,
-        profile,
+        profile: sliced?.profile ?? profile,
         durationOverride: duration,
         signal: abort.signal,
-        tracePath: args.trace as string | undefined,
-        onProgress: (p) => process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`),
+        tracePath,
+        onProgress: (p) => {
+          clock.observe(p.elapsed);
+          process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`);
+        },
       }));
     } finally {
       abort.dispose();
       if (tty) process.stderr.write('\n');
       await close();
     }
+    if (shard && sliced) recordShard(result, shard, clock.epochMs(Date.parse(result.startedAt) || startedAt.getTime()), String(args.profile), whole, sliced.notes);
 
     process.stdout.write(summaryLines(result, findings).join('\n') + '\n');
     const aborted = result.status === 'aborted';
@@ -79,6 +149,14 @@ export const loadCommand: SpgateCommand = {
     });
     const renderCode = await writeOutputs(results, args);
     if (aborted || result.status === 'error') return 3;
+    // A shard's own thresholds see part of the load: the verdict is merge's, so a completed shard exits 0.
+    if (shard) return renderCode;
     return Math.max(result.status === 'failed' ? 1 : 0, renderCode);
   },
 };
+
+/** Stamps a shard's result with what merge needs to check and align it, and says it is a shard in its notes. */
+function recordShard(result: ProfileResult, shard: ShardSpec, originMs: number, profileArg: string, target: Target, notes: string[]): void {
+  result.shard = shardRecord(shard, originMs, profileArg, target);
+  result.config = { ...result.config, notes: [...notes, ...((result.config.notes as string[] | undefined) ?? [])] };
+}

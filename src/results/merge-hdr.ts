@@ -1,0 +1,108 @@
+/**
+ * Lossless merge of the shards' latency histograms: every LatencySummary carries its HDR histogram
+ * compressed (`hdr`), so merging is decode, add, summarise again — the merged percentiles are those of
+ * one histogram holding every shard's responses, not an average of the shards' percentiles. Pure.
+ */
+import * as hdr from 'hdr-histogram-js';
+import type { LatencySummary, RouteClass } from './schema.js';
+import type { Family } from '../load/threshold.js';
+import { newHistogram } from '../load/histograms.js';
+
+const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
+const CLASSES: RouteClass[] = ['read', 'write'];
+const FAMILIES: Family[] = ['2xx', '429', 'other'];
+const key = (cls: string, fam: string, corrected: boolean): string => `${cls}|${fam}|${corrected ? 'c' : 'u'}`;
+
+/** Decodes one summary's histogram (values in µs, as recorded). */
+export function decodeSummary(s: LatencySummary): hdr.Histogram {
+  const h = hdr.decodeFromCompressedBase64(s.hdr, 32, false);
+  // Decoded histograms keep their recorded range; the sum must grow as needed.
+  h.autoResize = true;
+  return h;
+}
+
+/** The shards' histograms added per class × family × view. */
+export class MergedHistograms {
+  private readonly map = new Map<string, hdr.Histogram>();
+  /** Exact min and max (ms) per key, from the summaries: a decoded histogram knows them only to its bucket. */
+  private readonly extremes = new Map<string, { min: number; max: number }>();
+  readonly hasCorrected: boolean;
+
+  constructor(shards: LatencySummary[][]) {
+    let corrected = false;
+    for (const list of shards) {
+      for (const s of list) {
+        if (s.corrected) corrected = true;
+        const k = key(s.class, s.family, s.corrected);
+        let h = this.map.get(k);
+        if (!h) this.map.set(k, (h = newHistogram()));
+        h.add(decodeSummary(s));
+        const e = this.extremes.get(k);
+        this.extremes.set(k, e ? { min: Math.min(e.min, s.min), max: Math.max(e.max, s.max) } : { min: s.min, max: s.max });
+      }
+    }
+    this.hasCorrected = corrected;
+  }
+
+  /** One histogram over the selected classes and families (the corrected view when the run had one). */
+  merged(cls?: RouteClass, family?: Family): hdr.Histogram {
+    const out = newHistogram();
+    for (const c of cls ? [cls] : CLASSES) {
+      for (const f of family ? [family] : FAMILIES) {
+        const h = this.map.get(key(c, f, this.hasCorrected));
+        if (h) out.add(h);
+      }
+    }
+    return out;
+  }
+
+  /** Exact min and max (ms) over the selected classes and families, or null when nothing was recorded. */
+  range(cls?: RouteClass, family?: Family): { min: number; max: number } | null {
+    let out: { min: number; max: number } | null = null;
+    for (const c of cls ? [cls] : CLASSES) {
+      for (const f of family ? [family] : FAMILIES) {
+        const e = this.extremes.get(key(c, f, this.hasCorrected));
+        if (e) out = out ? { min: Math.min(out.min, e.min), max: Math.max(out.max, e.max) } : { ...e };
+      }
+    }
+    return out;
+  }
+
+  /** Summaries in the order a single run lists them (class, family, corrected view first). */
+  summaries(): LatencySummary[] {
+    const out: LatencySummary[] = [];
+    for (const c of CLASSES) {
+      for (const f of FAMILIES) {
+        for (const corr of [true, false]) {
+          const h = this.map.get(key(c, f, corr));
+          if (!h || h.totalCount === 0) continue;
+          const e = this.extremes.get(key(c, f, corr))!;
+          out.push({ ...summarize(h, c, f, corr), min: e.min, max: e.max });
+        }
+      }
+    }
+    return out;
+  }
+}
+
+const ms = (us: number): number => Math.round(us) / 1000;
+
+/** The summary of one histogram, in the same shape (and rounding) a single run writes. */
+export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
+  return {
+    class: cls,
+    family,
+    corrected,
+    count: h.totalCount,
+    min: ms(h.minNonZeroValue),
+    mean: ms(h.mean),
+    max: ms(h.maxValue),
+    p50: ms(h.getValueAtPercentile(50)),
+    p90: ms(h.getValueAtPercentile(90)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    p999: ms(h.getValueAtPercentile(99.9)),
+    curve: CURVE.map((p) => [p, ms(h.getValueAtPercentile(p))] as [number, number]),
+    hdr: hdr.encodeIntoCompressedBase64(h),
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * The exact merge of a distributed run's shards into one ProfileResult. Counts add; latency histograms
+ * merge losslessly (merge-hdr); responses are placed on one clock (the earliest shard's start) from the
+ * shards' trace records (merge-fold), where the rate-limit analysis runs over every shard's samples at
+ * once; thresholds are evaluated on the merged figures. A shard that is missing makes the result
+ * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
+ */
+import { SpgateError } from '../errors.js';
+import { analyzeRateLimits } from '../ratelimit/analyze.js';
+import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
+import { findCapacity } from '../load/timeline.js';
+import { MergedHistograms } from './merge-hdr.js';
+import { mergedViolationFindings } from './merge-findings.js';
+import type { TraceFold } from './merge-fold.js';
+import type { FindingRecord, ProfileResult, RouteClass, ShardRecord } from './schema.js';
+
+export interface ShardInput {
+  /** Where the shard's results came from (for messages). */
+  path: string;
+  result: ProfileResult;
+  shard: ShardRecord;
+}
+
+export interface ShardSet {
+  count: number;
+  /** Present shards, by index. */
+  shards: ShardInput[];
+  missing: number[];
+  /** Why a missing shard is missing, when known (a crashed worker). */
+  missingWhy: Map<number, string>;
+  /** Epoch ms of the merged clock's origin: the earliest shard start. */
+  originMs: number;
+}
+
+/** Checks that the shards belong to one run; throws SPGATE_ERR_SHARD_MISMATCH naming the first conflict. */
+export function checkShardSet(inputs: ShardInput[], missingWhy = new Map<number, string>()): ShardSet {
+  if (inputs.length === 0) throw new SpgateError('SPGATE_ERR_SHARD_INVALID', 'no shard results to merge');
+  const first = inputs[0]!;
+  const byIndex = new Map<number, ShardInput>();
+  for (const s of inputs) {
+    const mismatch = (what: string, a: string, b: string): never => {
+      throw new SpgateError('SPGATE_ERR_SHARD_MISMATCH', `${s.path} is from a different run than ${first.path}: ${what} ${b} vs ${a}`);
+    };
+    // The profile's own name, not the path it was given by: machines may keep the same file in different places.
+    if (s.result.name !== first.result.name) mismatch('profile', first.result.name, s.result.name);
+    if (s.shard.target.name !== first.shard.target.name || s.shard.target.baseUrl !== first.shard.target.baseUrl) {
+      mismatch('target', `${first.shard.target.name} ${first.shard.target.baseUrl}`, `${s.shard.target.name} ${s.shard.target.baseUrl}`);
+    }
+    if (s.shard.count !== first.shard.count) mismatch('shard count', String(first.shard.count), String(s.shard.count));
+    if (s.shard.index >= s.shard.count) throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `${s.path}: shard index ${s.shard.index} is out of range 0..${s.shard.count - 1}`);
+    const dup = byIndex.get(s.shard.index);
+    if (dup) throw new SpgateError('SPGATE_ERR_SHARD_MISMATCH', `shard ${s.shard.index}/${s.shard.count} appears twice: ${dup.path} and ${s.path}`);
+    byIndex.set(s.shard.index, s);
+  }
+  const count = first.shard.count;
+  const missing: number[] = [];
+  for (let i = 0; i < count; i++) if (!byIndex.has(i)) missing.push(i);
+  const shards = [...byIndex.values()].sort((a, b) => a.shard.index - b.shard.index);
+  return { count, shards, missing, missingWhy, originMs: Math.min(...shards.map((s) => s.shard.startedAtEpochMs)) };
+}
+
+/** Milliseconds between the merged origin and this shard's start. */
+export function offsetOf(set: ShardSet, s: ShardInput): number {
+  return s.shard.startedAtEpochMs - set.originMs;
+}
+
+/** The merged run's duration (ms): from the origin to the last shard's end. */
+export function mergedDurationMs(set: ShardSet): number {
+  return Math.max(...set.shards.map((s) => offsetOf(set, s) + s.result.durationMs));
+}
+
+/** Merges a checked shard set, given the fold of all of its trace records. */
+export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileResult; findings: FindingRecord[] } {
+  const first = set.shards[0]!;
+  for (const s of set.shards) {
+    const expected = s.result.totals.completed + s.result.totals.errors;
+    const seen = fold.perShard.get(s.shard.index) ?? 0;
+    if (seen !== expected) {
+      throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `shard ${s.shard.index}/${set.count}: its trace holds ${seen} responses but ${s.path} counts ${expected} (trace cut short or from another run)`);
+    }
+  }
+  const totals: ProfileResult['totals'] = { sent: 0, completed: 0, dropped: 0, errors: 0, byStatus: {}, byClass: { read: 0, write: 0 } };
+  for (const { result: r } of set.shards) {
+    totals.sent += r.totals.sent;
+    totals.completed += r.totals.completed;
+    totals.dropped += r.totals.dropped;
+    totals.errors += r.totals.errors;
+    for (const [k, v] of Object.entries(r.totals.byStatus)) totals.byStatus[k] = (totals.byStatus[k] ?? 0) + v;
+    totals.byClass.read += r.totals.byClass.read;
+    totals.byClass.write += r.totals.byClass.write;
+  }
+  const hist = new MergedHistograms(set.shards.map((s) => s.result.latency));
+  const durationMs = mergedDurationMs(set);
+  const seconds = Math.max(durationMs / 1000, 1e-3);
+  const points = fold.timeline(set.shards.map((s) => ({ offsetMs: offsetOf(set, s), timeline: s.result.timeline })));
+
+  const analysis = analyzeRateLimits(fold.samples, { expected: first.shard.expected });
+  const strict = first.shard.strict;
+  const verified = fold.verifier.findings(strict, first.result.name);
+  const routes = routesOf(first.result.config);
+  const findings = [...verified, ...mergedViolationFindings(analysis.violations, verified, routes, strict, first.result.name)];
+
+  const tallyOf = (cls?: RouteClass): Array<[number, number]> =>
+    (cls ? [cls] : (['read', 'write'] as const)).flatMap((c) => [...fold.tally[c].byStatus.entries()]);
+  const singleClass = routes.every((r) => r.class === routes[0]?.class);
+  const ctx: ThresholdContext = {
+    latency: (metric, cls, family) => {
+      const h = hist.merged(cls, family);
+      if (h.totalCount === 0) return null;
+      if (metric === 'min' || metric === 'max') return hist.range(cls, family)![metric];
+      return (metric === 'mean' ? h.mean : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)))) / 1000;
+    },
+    count: (metric, cls) => {
+      if (metric === 'ratelimit.violations') return findings.filter((f) => f.clause.startsWith('8.ratelimit')).length;
+      if (metric === 'sent') return cls ? fold.tally[cls].records : totals.sent;
+      // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
+      if (metric === 'dropped') return totals.dropped;
+      let n = 0;
+      for (const [st, k] of tallyOf(cls)) {
+        if (metric === 'completed' ? st !== 0 : metric === 'transport' ? st === 0 : metric === '429' ? st === 429
+          : st !== 0 && Math.floor(st / 100) === Number(metric[0])) n += k;
+      }
+      return n;
+    },
+    errorRate: (cls) => {
+      const ts = cls ? [fold.tally[cls]] : [fold.tally.read, fold.tally.write];
+      const n = ts.reduce((a, t) => a + t.records, 0);
+      return n === 0 ? null : ts.reduce((a, t) => a + t.errors, 0) / n;
+    },
+    rps: (cls) => (cls ? fold.tally[cls].completed : fold.tally.read.completed + fold.tally.write.completed) / seconds,
+  };
+  const thresholds = first.result.thresholds.map((t) => {
+    const parsed = parseThreshold(t.expression);
+    if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
+    const th = parsed.threshold;
+    if (th.kind === 'count' && th.metric === 'dropped' && th.class && !singleClass) {
+      // Results count drops per run, not per class; but each shard evaluated this very count, and its
+      // outcome's `actual` is that count: drops add across shards.
+      const counts = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
+      if (counts.some((n) => !Number.isInteger(n))) return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
+      const v = counts.reduce((a, b) => a + b, 0);
+      return { expression: t.expression, ok: compare(v, th.op, th.value), actual: String(v) };
+    }
+    return evaluateThreshold(th, ctx);
+  });
+
+  const notes = [...((first.result.config.notes as string[] | undefined) ?? []).filter((n) => !n.startsWith('shard ')),
+    `merged from ${set.shards.length} of ${set.count} shards; the configuration shown is shard ${first.shard.index}'s (each ran its share)`];
+  const present = set.shards.map((s) => s.shard.index);
+  let error: string | undefined;
+  if (set.missing.length) {
+    const why = set.missing.map((i) => `${i}/${set.count}${set.missingWhy.has(i) ? ` (${set.missingWhy.get(i)})` : ''}`);
+    error = `incomplete: shard ${why.join(', ')} missing; every figure covers shards ${present.join(', ')} only`;
+  } else {
+    const failed = set.shards.find((s) => s.result.status === 'error');
+    if (failed) error = `shard ${failed.shard.index}/${set.count}: ${failed.result.error ?? 'error'}`;
+  }
+  const aborted = set.shards.some((s) => s.result.status === 'aborted');
+  const status: ProfileResult['status'] = aborted ? 'aborted' : error ? 'error'
+    : thresholds.some((t) => !t.ok) || findings.some((f) => f.severity === 'error') ? 'failed' : 'passed';
+  const full = points.filter((p) => p.t < Math.floor(seconds));
+  const capacity = set.shards.find((s) => s.result.capacity)?.result.capacity;
+  const result: ProfileResult = {
+    name: first.result.name,
+    description: first.result.description,
+    model: first.result.model,
+    startedAt: new Date(set.originMs).toISOString(),
+    durationMs: Math.round(durationMs),
+    config: { ...first.result.config, notes },
+    totals,
+    throughput: { meanRps: Math.round((totals.completed / seconds) * 100) / 100, peakRps: Math.max(0, ...(full.length ? full : points).map((p) => p.completed)) },
+    latency: hist.summaries(),
+    timeline: points.map(({ errors: _e, ...p }) => p),
+    thresholds,
+    rateLimit: analysis,
+    rateLimitSeries: fold.rateLimitSeries(),
+    merged: { count: set.count, shards: present, missing: set.missing },
+    status,
+  };
+  if (error) result.error = error;
+  if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds));
+  return { result, findings };
+}
+
+/** The routes a shard ran, from its config (class, method, path template), for reproduction lines. */
+function routesOf(config: Record<string, unknown>): Array<{ class: string; method: string; path: string }> {
+  const classes = (config.classes as Array<{ class: string; routes?: Array<{ method: string; path: string }> }> | undefined) ?? [];
+  return classes.flatMap((c) => (c.routes ?? []).map((r) => ({ class: c.class, method: r.method, path: r.path })));
+}
+
+/** The Remaining-series bucket a single run of this length would use. */
+export function seriesBucketMs(durationMs: number): number {
+  return Math.max(100, Math.ceil(durationMs / 1500 / 100) * 100);
+}

@@ -1,0 +1,52 @@
+/**
+ * Runs a built-in profile against a limiter server with budgets unstated, for a duration short enough for
+ * tests yet long enough for the profile (its minWindows × the longest window, at least 3 s), and boils the
+ * result down to what the tests assert, in a form whose diff explains a failure.
+ */
+import { loadProfile } from '../../../src/load/profile.js';
+import { runProfile } from '../../../src/load/run.js';
+import type { FindingRecord, ProfileResult } from '../../../src/results/schema.js';
+import { targetFor, type Budgets, type LimitedServer } from './server.js';
+
+/** Built-in profiles in the order the table runs them; capacity and soak are shortened. */
+export const PROFILES = ['smoke', 'read-budget', 'write-budget', 'class-isolation', 'burst', 'capacity', 'soak'] as const;
+
+const SHORT: Record<string, number> = { smoke: 3, capacity: 2, soak: 3 };
+
+/** Seconds to run a profile against these budgets. */
+export function durationFor(profile: string, budgets: Budgets): number {
+  if (SHORT[profile] !== undefined) return SHORT[profile];
+  const minWindows = loadProfile(profile).minWindows ?? 2.5;
+  return Math.max(3, minWindows * Math.max(budgets.read.windowSeconds, budgets.write.windowSeconds));
+}
+
+export interface RunSummary {
+  status: ProfileResult['status'];
+  failedThresholds: string[];
+  /** Findings as `clause (severity): actual`, for readable diffs. */
+  findings: string[];
+  /** Analyzer violations as `rule class: message`. */
+  violations: string[];
+}
+
+export interface LimiterRun {
+  result: ProfileResult;
+  findings: FindingRecord[];
+  summary: RunSummary;
+  /** Every 8.ratelimit.* rule id reported, by the analyzer or the per-response checks. */
+  rules: Set<string>;
+}
+
+/** Runs `profile` against the server (target without assumptions.rateLimit). */
+export async function runAgainst(name: string, server: LimitedServer, profile: string, budgets: Budgets): Promise<LimiterRun> {
+  const target = targetFor(name, server.url);
+  const { result, findings } = await runProfile({ target, profile: loadProfile(profile), durationOverride: durationFor(profile, budgets) });
+  const summary: RunSummary = {
+    status: result.status,
+    failedThresholds: result.thresholds.filter((t) => !t.ok).map((t) => `${t.expression} (actual ${t.actual ?? 'n/a'})`),
+    findings: findings.map((f) => `${f.clause} (${f.severity}): ${f.actual}`),
+    violations: result.rateLimit.violations.map((v) => `${v.rule} ${v.class ?? ''}: ${v.message}`),
+  };
+  const rules = new Set([...result.rateLimit.violations.map((v) => v.rule), ...findings.map((f) => f.clause)].filter((r) => r.startsWith('8.ratelimit')));
+  return { result, findings, summary, rules };
+}

@@ -11,8 +11,10 @@ import type { Budgets, LimitedServer } from './server.js';
 
 export interface LimiterDef {
   name: string;
+  /** The budgets the profile runs use. */
   budgets: Budgets;
-  start(): Promise<LimitedServer>;
+  /** Starts the server with these budgets (tests of the servers themselves use long windows). */
+  start(budgets: Budgets): Promise<LimitedServer>;
 }
 
 const EXPRESS: Budgets = { read: { limit: 20, windowSeconds: 2 }, write: { limit: 6, windowSeconds: 1 } };
@@ -21,15 +23,15 @@ const FLEXIBLE: Budgets = { read: { limit: 15, windowSeconds: 1 }, write: { limi
 
 /** Correct configurations: every built-in profile must pass against each with zero violations. */
 export const LIMITERS: LimiterDef[] = [
-  { name: 'express-rate-limit', budgets: EXPRESS, start: () => startExpressServer({ budgets: EXPRESS }) },
-  { name: '@fastify/rate-limit', budgets: FASTIFY, start: () => startFastifyServer({ budgets: FASTIFY }) },
-  { name: 'rate-limiter-flexible', budgets: FLEXIBLE, start: () => startFlexibleServer({ budgets: FLEXIBLE }) },
+  { name: 'express-rate-limit', budgets: EXPRESS, start: (budgets) => startExpressServer({ budgets }) },
+  { name: '@fastify/rate-limit', budgets: FASTIFY, start: (budgets) => startFastifyServer({ budgets }) },
+  { name: 'rate-limiter-flexible', budgets: FLEXIBLE, start: (budgets) => startFlexibleServer({ budgets }) },
 ];
 
 export interface MisconfigDef {
   name: string;
   budgets: Budgets;
-  start(): Promise<LimitedServer>;
+  start(budgets: Budgets): Promise<LimitedServer>;
   /** The built-in profile that exposes it. */
   profile: string;
   /** The rule id (src/spec/clauses.ts) the diagnosis must name. */
@@ -41,35 +43,35 @@ export const MISCONFIGS: MisconfigDef[] = [
   {
     name: 'express-rate-limit: read and write sharing one store (one limiter in front of every route)',
     budgets: EXPRESS,
-    start: () => startExpressServer({ budgets: EXPRESS, sharedStore: true }),
+    start: (budgets) => startExpressServer({ budgets, sharedStore: true }),
     profile: 'class-isolation',
     rule: '8.ratelimit.classes-isolated',
   },
   {
     name: '@fastify/rate-limit: two instances, each with its own in-memory store, behind one port',
     budgets: FASTIFY,
-    start: async () => startRoundRobinProxy([await startFastifyServer({ budgets: FASTIFY, instance: 'a' }), await startFastifyServer({ budgets: FASTIFY, instance: 'b' })]),
+    start: async (budgets) => startRoundRobinProxy([await startFastifyServer({ budgets, instance: 'a' }), await startFastifyServer({ budgets, instance: 'b' })]),
     profile: 'read-budget',
     rule: '8.ratelimit.over-admission',
   },
   {
     name: 'rate-limiter-flexible: RateLimit-Reset written in milliseconds',
     budgets: FLEXIBLE,
-    start: () => startFlexibleServer({ budgets: FLEXIBLE, resetInMs: true }),
+    start: (budgets) => startFlexibleServer({ budgets, resetInMs: true }),
     profile: 'read-budget',
     rule: '8.ratelimit.reset-plausible',
   },
   {
     name: 'rate-limiter-flexible: Remaining reported before the request is counted',
     budgets: FLEXIBLE,
-    start: () => startFlexibleServer({ budgets: FLEXIBLE, remainingBeforeCount: true }),
+    start: (budgets) => startFlexibleServer({ budgets, remainingBeforeCount: true }),
     profile: 'write-budget',
     rule: '8.ratelimit.under-admission',
   },
   {
     name: 'express-rate-limit: the window written in seconds into windowMs (2 meaning 2 s is 2 ms)',
     budgets: EXPRESS,
-    start: () => startExpressServer({ budgets: EXPRESS, windowInSecondsAsMs: true }),
+    start: (budgets) => startExpressServer({ budgets, windowInSecondsAsMs: true }),
     profile: 'read-budget',
     rule: '8.ratelimit.over-admission',
   },

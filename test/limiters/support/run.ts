@@ -1,6 +1,6 @@
 /**
  * Runs a built-in profile against a limiter server with budgets unstated, for a duration short enough for
- * tests yet long enough for the profile (its minWindows × the longest window, at least 3 s), and boils the
+ * tests yet long enough for the profile (the windows it needs), and boils the
  * result down to what the tests assert, in a form whose diff explains a failure.
  */
 import { loadProfile } from '../../../src/load/profile.js';
@@ -11,13 +11,14 @@ import { targetFor, type Budgets, type LimitedServer } from './server.js';
 /** Built-in profiles in the order the table runs them; capacity and soak are shortened. */
 export const PROFILES = ['smoke', 'read-budget', 'write-budget', 'class-isolation', 'burst', 'capacity', 'soak'] as const;
 
-const SHORT: Record<string, number> = { smoke: 3, capacity: 2, soak: 3 };
+const SHORT: Record<string, number> = { smoke: 2, capacity: 2, soak: 2 };
 
-/** Seconds to run a profile against these budgets. */
+/** Seconds to run a profile: its minWindows × the longest window of the classes it drives, at least 2.5 s. */
 export function durationFor(profile: string, budgets: Budgets): number {
   if (SHORT[profile] !== undefined) return SHORT[profile];
-  const minWindows = loadProfile(profile).minWindows ?? 2.5;
-  return Math.max(3, minWindows * Math.max(budgets.read.windowSeconds, budgets.write.windowSeconds));
+  const p = loadProfile(profile);
+  const windows = (['read', 'write'] as const).filter((c) => p.classes[c]).map((c) => budgets[c].windowSeconds);
+  return Math.max(2.5, (p.minWindows ?? 2.5) * Math.max(...windows));
 }
 
 export interface RunSummary {

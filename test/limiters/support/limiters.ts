@@ -7,6 +7,7 @@ import { startExpressServer } from './express-server.js';
 import { startFastifyServer } from './fastify-server.js';
 import { startFlexibleServer } from './flexible-server.js';
 import { startRoundRobinProxy } from './proxy.js';
+import { startTokenBucketServer } from './token-bucket-server.js';
 import type { Budgets, LimitedServer } from './server.js';
 
 export interface LimiterDef {
@@ -20,12 +21,16 @@ export interface LimiterDef {
 const EXPRESS: Budgets = { read: { limit: 20, windowSeconds: 2 }, write: { limit: 6, windowSeconds: 1 } };
 const FASTIFY: Budgets = { read: { limit: 40, windowSeconds: 1 }, write: { limit: 10, windowSeconds: 2 } };
 const FLEXIBLE: Budgets = { read: { limit: 15, windowSeconds: 1 }, write: { limit: 5, windowSeconds: 1 } };
+/** Misconfigured servers run on 1 s windows: the bug shows in fewer seconds. */
+const ONE_SECOND: Budgets = { read: { limit: 20, windowSeconds: 1 }, write: { limit: 6, windowSeconds: 1 } };
+const BUCKET: Budgets = { read: { limit: 12, windowSeconds: 1 }, write: { limit: 6, windowSeconds: 2 } };
 
 /** Correct configurations: every built-in profile must pass against each with zero violations. */
 export const LIMITERS: LimiterDef[] = [
   { name: 'express-rate-limit', budgets: EXPRESS, start: (budgets) => startExpressServer({ budgets }) },
   { name: '@fastify/rate-limit', budgets: FASTIFY, start: (budgets) => startFastifyServer({ budgets }) },
   { name: 'rate-limiter-flexible', budgets: FLEXIBLE, start: (budgets) => startFlexibleServer({ budgets }) },
+  { name: 'limiter (token bucket)', budgets: BUCKET, start: (budgets) => startTokenBucketServer({ budgets }) },
 ];
 
 export interface MisconfigDef {
@@ -42,7 +47,7 @@ export interface MisconfigDef {
 export const MISCONFIGS: MisconfigDef[] = [
   {
     name: 'express-rate-limit: read and write sharing one store (one limiter in front of every route)',
-    budgets: EXPRESS,
+    budgets: ONE_SECOND,
     start: (budgets) => startExpressServer({ budgets, sharedStore: true }),
     profile: 'class-isolation',
     rule: '8.ratelimit.classes-isolated',
@@ -70,7 +75,7 @@ export const MISCONFIGS: MisconfigDef[] = [
   },
   {
     name: 'express-rate-limit: the window written in seconds into windowMs (2 meaning 2 s is 2 ms)',
-    budgets: EXPRESS,
+    budgets: ONE_SECOND,
     start: (budgets) => startExpressServer({ budgets, windowInSecondsAsMs: true }),
     profile: 'read-budget',
     rule: '8.ratelimit.over-admission',

@@ -41,5 +41,4 @@ describe('spgate load against real limiters, budgets unstated', () => {
     expect({ code: r.code, violations: r.out.match(/8\.ratelimit\.[a-z0-9-]+/g) ?? [] }).toEqual({ code: 0, violations: [] });
     expect(r.out + r.json).not.toContain(API_KEY);
   });
-
 });

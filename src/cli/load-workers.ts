@@ -14,9 +14,7 @@ import { summaryLines } from '../load/print.js';
 import { shardProfile, shardTarget } from '../load/shard.js';
 import { configErrorOf, runWorkers, workerFailure } from '../load/workers.js';
 import { mergeShardFiles } from '../results/merge-files.js';
-import { startReferenceServer } from '../reference/index.js';
-import { normaliseBaseUrl, targetFromInput } from '../target/resolve.js';
-import type { Target } from '../target/schema.js';
+import { targetFileOf } from '../target/resolve.js';
 import { mergedExitCode, mergedResults } from './commands/merge.js';
 import { abortOnSignals, openTarget, targetOptions, writeOutputs } from './session.js';
 
@@ -28,21 +26,18 @@ export async function runLoadWorkers(args: Record<string, unknown>, profile: Pro
   const dir = await mkdtemp(join(tmpdir(), 'spgate-workers-'));
   let stop = async (): Promise<void> => {};
   try {
-    let target: Target;
-    let targetFile: string;
+    const opened = await openTarget(targetOptions(args));
+    stop = opened.close;
+    const target = opened.target;
     const childArgs = ['--profile', String(args.profile)];
+    let targetFile: string;
     if (args.target !== undefined) {
-      ({ target } = await openTarget(targetOptions(args)));
       targetFile = String(args.target);
       if (args.baseUrl !== undefined) childArgs.push('--base-url', String(args.baseUrl));
     } else {
-      const override = args.baseUrl === undefined ? undefined : normaliseBaseUrl(String(args.baseUrl), '--base-url');
-      const server = await startReferenceServer({ port: 0 });
-      stop = () => server.close();
-      target = targetFromInput(server.target, 'embedded', { baseUrlOverride: override });
-      // The children aim at this process's server; the file holds its keys, so it is private and removed after.
+      // The children aim at this process's embedded server; the file holds its keys, so it is private and removed after.
       targetFile = join(dir, 'target.json');
-      await writeFile(targetFile, JSON.stringify({ ...server.target, ...(override ? { baseUrl: override } : {}) }, null, 2) + '\n', { mode: 0o600 });
+      await writeFile(targetFile, JSON.stringify(targetFileOf(target), null, 2) + '\n', { mode: 0o600 });
     }
     childArgs.push('--target', targetFile);
     if (duration !== undefined) childArgs.push('--duration', String(duration));

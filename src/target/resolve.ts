@@ -71,6 +71,12 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
 }
 
+/** The target-file content of a resolved target (keys as their resolved secrets: for private files only). */
+export function targetFileOf(target: Target): TargetFileInput {
+  const { secrets: _s, source: _src, loopback: _l, warnings: _w, baseUrlOverride: _o, ...file } = target;
+  return file;
+}
+
 /** Validates a base URL (http/https, absolute) and drops trailing slashes, query and fragment. */
 export function normaliseBaseUrl(raw: string, label: string): string {
   let url: URL;

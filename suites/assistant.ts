@@ -8,7 +8,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import type { TurnRef } from '../src/conformance/fixtures/needs.js';
 import { ActionReceipt, Answer } from '../src/spec/resources.js';
 import type { z } from 'zod';
-import { describe, jsonObject, runCase, statusOf } from './model/case.js';
+import { describeAnswer, jsonObject, runCase, statusOf } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { dataOf } from './model/world.js';
@@ -48,7 +48,7 @@ async function receiptsCheck(ctx: SuiteContext): Promise<CheckOutcome> {
   const outcome = await runCase(ctx, async (rec) => {
     const c = await turn(ctx, 'completedTurn');
     const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
-    rec.require(statusOf(x) === 200, 'GET of a completed turn to answer 200', () => describe(x));
+    rec.require(statusOf(x) === 200, 'GET of a completed turn to answer 200', () => describeAnswer(x));
     const receipts = turnOf(x)?.actionConfirmations;
     if (receipts === undefined || (Array.isArray(receipts) && receipts.length === 0)) {
       none = true;
@@ -83,7 +83,7 @@ export const assistantSuite = defineSuite({
         const completed = ctx.target.assumptions.turnStatus.completed;
         const c = await turn(ctx, 'completedTurn');
         const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
-        rec.require(statusOf(x) === 200, 'GET of the completed turn to answer 200', () => describe(x));
+        rec.require(statusOf(x) === 200, 'GET of the completed turn to answer 200', () => describeAnswer(x));
         const t = turnOf(x);
         const bad = issues(Answer, t?.answer);
         rec.expect(bad === undefined, 'an answer object once the turn completed', () => `answer: ${t?.answer === undefined ? 'absent' : bad}`);
@@ -101,11 +101,11 @@ export const assistantSuite = defineSuite({
         const c = await turn(ctx, 'pendingTurn');
         const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
-        rec.expect(statusOf(x) === 200 && turnStatus(x) !== turnStatus(before), `200 with a status other than the pending turn's ${turnStatus(before)}`, () => `${describe(x)}, status ${turnStatus(x)}`);
+        rec.expect(statusOf(x) === 200 && turnStatus(x) !== turnStatus(before), `200 with a status other than the pending turn's ${turnStatus(before)}`, () => `${describeAnswer(x)}, status ${turnStatus(x)}`);
         // Turn status values are "not shown" (part 3): the value is the target's assumption.
         if (statusOf(x) === 200 && !rec.expect(turnStatus(x) === cancelled, `status ${cancelled} (assumptions.turnStatus.cancelled)`, () => `status ${turnStatus(x)}`)) rec.failures.at(-1)!.clause = '3.turn.status-values';
         const g = await rec.send(getTurnRequest(c.sessionId, c.turnId));
-        rec.expect(turnStatus(g) === turnStatus(x), `the turn to read back with the status the cancel answered (${turnStatus(x)})`, () => `${describe(g)}, status ${turnStatus(g)}`);
+        rec.expect(turnStatus(g) === turnStatus(x), `the turn to read back with the status the cancel answered (${turnStatus(x)})`, () => `${describeAnswer(g)}, status ${turnStatus(g)}`);
       }),
     },
     {
@@ -116,10 +116,10 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await turn(ctx, 'pendingTurn');
         const first = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
-        rec.require(statusOf(first) === 200, 'the first cancel to answer 200', () => describe(first));
+        rec.require(statusOf(first) === 200, 'the first cancel to answer 200', () => describeAnswer(first));
         const again = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
         rec.expect(statusOf(again) === 200 && turnStatus(again) === turnStatus(first), `the repeat to answer 200 with status ${turnStatus(first)}`,
-          () => `${describe(again)}, status ${turnStatus(again)}`);
+          () => `${describeAnswer(again)}, status ${turnStatus(again)}`);
       }),
     },
     {
@@ -130,9 +130,9 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await turn(ctx, 'completedTurn');
         const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
-        rec.require(statusOf(before) === 200, 'GET of the completed turn to answer 200', () => describe(before));
+        rec.require(statusOf(before) === 200, 'GET of the completed turn to answer 200', () => describeAnswer(before));
         const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
-        rec.expect(statusOf(x) === 409, 'HTTP 409', () => describe(x));
+        rec.expect(statusOf(x) === 409, 'HTTP 409', () => describeAnswer(x));
         const after = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         rec.expect(canonicalJson(turnOf(after)) === canonicalJson(turnOf(before)), 'the turn unchanged',
           () => `status ${turnStatus(before)} → ${turnStatus(after)}`);
@@ -148,14 +148,14 @@ export const assistantSuite = defineSuite({
         const conversationId = await sessionsConversation(ctx);
         const refused = (x: Exchange) => statusOf(x) === 403 || statusOf(x) === 404;
         const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
-        rec.expect(refused(read), 'reading another connection\'s turn to be refused (403 or 404)', () => describe(read), [read]);
+        rec.expect(refused(read), 'reading another connection\'s turn to be refused (403 or 404)', () => describeAnswer(read), [read]);
         const cancel = await rec.send(cancelTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
-        rec.expect(refused(cancel), 'cancelling another connection\'s turn to be refused (403 or 404)', () => describe(cancel), [cancel]);
+        rec.expect(refused(cancel), 'cancelling another connection\'s turn to be refused (403 or 404)', () => describeAnswer(cancel), [cancel]);
         const own = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         if (!rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own])) rec.failures.at(-1)!.clause = '3.turn.status-values';
         // The owner's chats of a conversation must not show in another connection's listing of it.
         const mine = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(mine) === 200 && listedIds(mine).length > 0, 'the owner\'s listing to answer 200 with its chats', () => describe(mine), [mine]);
+        rec.require(statusOf(mine) === 200 && listedIds(mine).length > 0, 'the owner\'s listing to answer 200 with its chats', () => describeAnswer(mine), [mine]);
         const list = await rec.send(sessionsRequest(conversationId, 'secondConnection'));
         const leaked = listedIds(list).filter((id) => listedIds(mine).includes(id));
         rec.expect(leaked.length === 0, 'another connection\'s listing not to show the owner\'s chats', () => `listed ${leaked.join(', ')} in ${list.id}`, [mine, list]);
@@ -169,9 +169,9 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await dataOf(ctx).get('memberTurn');
         const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'member'));
-        rec.expect(statusOf(read) === 403, 'reading its own chat turn to be refused with 403', () => describe(read), [read]);
+        rec.expect(statusOf(read) === 403, 'reading its own chat turn to be refused with 403', () => describeAnswer(read), [read]);
         const list = await rec.send(sessionsRequest(c.conversationId, 'member'));
-        rec.expect(statusOf(list) === 403, 'listing its chats to be refused with 403', () => describe(list), [list]);
+        rec.expect(statusOf(list) === 403, 'listing its chats to be refused with 403', () => describeAnswer(list), [list]);
       }),
     },
     {
@@ -182,7 +182,7 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const id = await dataOf(ctx).get('crowdedConversation');
         const x = await rec.send(sessionsRequest(id));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
         const n = listedIds(x).length;
         rec.expect(n <= 100, 'at most 100 chats', () => `${n} chats`);
       }),
@@ -195,7 +195,7 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const conversationId = await sessionsConversation(ctx);
         const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
         const data = (jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>;
         const times = data.map((d) => Date.parse(String(d.lastActivityAt)));
         const ordered = times.every((t, i) => i === 0 || times[i - 1]! >= t);
@@ -211,7 +211,7 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const conversationId = await sessionsConversation(ctx);
         const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
         const data = (jsonObject(x)?.data ?? []) as Array<{ archivedAt?: unknown }>;
         const archived = data.filter((d) => d && typeof d.archivedAt === 'string' && d.archivedAt !== '');
         rec.expect(archived.length > 0, 'the conversation\'s archived chat to be listed (archivedAt set)', () => `listed ${data.length} chats, none archived`);
@@ -225,7 +225,7 @@ export const assistantSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const conversationId = await sessionsConversation(ctx);
         const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describe(x));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
         const keys = Object.keys(jsonObject(x) ?? {});
         rec.expect(keys.length === 1 && keys[0] === 'data', 'only the key data', () => `keys ${keys.join(', ') || 'none'}`);
       }),

@@ -6,7 +6,7 @@ import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
 import type { AttachmentRef } from '../src/conformance/fixtures/needs.js';
 import { getHeader } from '../src/spec/headers.js';
-import { describe, jsonObject, runCase, statusOf } from './model/case.js';
+import { describeAnswer, jsonObject, runCase, statusOf } from '../src/conformance/recorder.js';
 import { downloadRequest } from './model/requests.js';
 import { dataOf } from './model/world.js';
 
@@ -44,7 +44,7 @@ export const attachmentsSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const m = await attachment(ctx, 'storedAttachment');
         const x = await rec.send(downloadRequest(m.messageId, m.index));
-        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
+        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describeAnswer(x));
         const body = jsonObject(x);
         rec.expect(/^application\/json\b/i.test(contentType(x)) && body !== undefined && typeof body.url === 'string',
           'a JSON object carrying a url', () => `Content-Type ${contentType(x) || 'none'}, ${body ? `keys ${Object.keys(body).join(', ')}` : 'body is not a JSON object'}`);
@@ -58,7 +58,7 @@ export const attachmentsSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const m = await attachment(ctx, 'storedAttachment');
         const x = await rec.send(downloadRequest(m.messageId, m.index));
-        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describe(x));
+        rec.require(statusOf(x) === 200, 'a stored attachment to be downloadable (200)', () => describeAnswer(x));
         const expires = Date.parse(String(jsonObject(x)?.expiresAt));
         const lifetime = expires - issuedAt(x);
         rec.expect(Number.isFinite(lifetime) && Math.abs(lifetime - LIFETIME_MS) <= SKEW_MS, 'expiresAt 300 s (±30 s) after issue',
@@ -74,7 +74,7 @@ export const attachmentsSuite = defineSuite({
         for (const kind of ['external', 'fetching'] as const) {
           const m = await attachment(ctx, `${kind}Attachment`);
           const x = await rec.send(downloadRequest(m.messageId, m.index));
-          rec.expect(statusOf(x) === 422, `HTTP 422 for the ${kind} attachment`, () => describe(x), [x]);
+          rec.expect(statusOf(x) === 422, `HTTP 422 for the ${kind} attachment`, () => describeAnswer(x), [x]);
         }
       }),
     },
@@ -87,7 +87,7 @@ export const attachmentsSuite = defineSuite({
         const m = await attachment(ctx, 'deletedAttachment');
         const x = await rec.send(downloadRequest(m.messageId, m.index));
         const s = statusOf(x) ?? 0;
-        rec.expect(s >= 400 && s < 500, `a 4xx refusal (assumed ${ctx.target.assumptions.statuses.deletedAttachment})`, () => describe(x), [x]);
+        rec.expect(s >= 400 && s < 500, `a 4xx refusal (assumed ${ctx.target.assumptions.statuses.deletedAttachment})`, () => describeAnswer(x), [x]);
       }),
     },
     {
@@ -98,16 +98,16 @@ export const attachmentsSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const m = await attachment(ctx, 'storedAttachment');
         const denied = await rec.send(downloadRequest(m.messageId, m.index, 'noAttachments'));
-        rec.expect(statusOf(denied) === 403, 'HTTP 403 for a key without attachments:read', () => describe(denied), [denied]);
+        rec.expect(statusOf(denied) === 403, 'HTTP 403 for a key without attachments:read', () => describeAnswer(denied), [denied]);
         const allowed = await rec.send(downloadRequest(m.messageId, m.index, 'admin'));
-        rec.expect(statusOf(allowed) === 200, 'HTTP 200 for the admin key, which holds both scopes', () => describe(allowed), [allowed]);
+        rec.expect(statusOf(allowed) === 200, 'HTTP 200 for the admin key, which holds both scopes', () => describeAnswer(allowed), [allowed]);
         // The read-only key's outcome follows from the scopes the target file declares for it.
         const declared = ctx.target.keys.readOnly?.scopes;
         if (ctx.target.secrets.readOnly !== undefined && declared) {
           const both = declared.includes('attachments:read') && declared.includes('conversations:read');
           const x = await rec.send(downloadRequest(m.messageId, m.index, 'readOnly'));
           rec.expect(statusOf(x) === (both ? 200 : 403), `HTTP ${both ? 200 : 403} for the read-only key (${both ? 'holds' : 'lacks'} both read scopes)`,
-            () => describe(x), [x]);
+            () => describeAnswer(x), [x]);
         }
       }),
     },

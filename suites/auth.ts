@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { bodyObject, describeAnswer, expectStatus, Tally } from '../src/conformance/expect.js';
+import { jsonObject, describeAnswer, expectStatus, Recorder } from '../src/conformance/recorder.js';
 import { conversationId, storedAttachment } from '../src/conformance/data.js';
 import type { KeyRole } from '../src/target/schema.js';
 
@@ -46,7 +46,7 @@ export default defineSuite({
       clause: '5.auth.missing',
       title: 'A request without Authorization is refused with 401',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         for (const path of ['/customers', '/me', '/statuses']) {
           t.add(expectStatus(await ctx.send({ method: 'GET', path, role: null }), 401, `GET ${path} without Authorization`));
         }
@@ -59,7 +59,7 @@ export default defineSuite({
       title: 'A valid key under another scheme (or bare) is refused with 401',
       async run(ctx) {
         const key = secretOf(ctx, 'admin');
-        const t = new Tally();
+        const t = new Recorder();
         const variants: Array<[string, string]> = [
           ['the bare key', key],
           ['scheme Token', `Token ${key}`],
@@ -104,7 +104,7 @@ export default defineSuite({
       title: 'An expired key is refused with 401',
       needs: { roles: ['expired'] },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         t.add(await refusedWith401(ctx, 'expired', 'GET /customers with an expired key'));
         return t.outcome();
       },
@@ -115,7 +115,7 @@ export default defineSuite({
       title: 'A revoked key is refused with 401',
       needs: { roles: ['revoked'] },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         t.add(await refusedWith401(ctx, 'revoked', 'GET /customers with a revoked key'));
         return t.outcome();
       },
@@ -125,7 +125,7 @@ export default defineSuite({
       clause: '5.auth.prefixes',
       title: 'Keys with the pk_, pk_live_ and pk_test_ prefixes are accepted',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const roles: Array<[KeyRole, string]> = [['admin', 'pk_'], ['legacyLive', 'pk_live_'], ['legacyTest', 'pk_test_']];
         for (const [role, prefix] of roles) {
           const key = ctx.target.secrets[role];
@@ -142,7 +142,7 @@ export default defineSuite({
       title: 'pk_live_ and pk_test_ keys see the same workspace data as the admin key',
       needs: { roles: ['legacyLive', 'legacyTest'] },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const spec = { method: 'GET', path: '/customers', query: { limit: 20 } } as const;
         const a = await ctx.send({ ...spec, role: 'admin' });
         const want = ids(a.response?.json);
@@ -165,10 +165,10 @@ export default defineSuite({
       clause: '5.workspace-header',
       title: 'Requests succeed without X-Workspace-Id',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const x = await ctx.send({ method: 'GET', path: '/me' });
         t.add(expectStatus(x, 200, 'GET /me with only Authorization'));
-        if (x.response?.status === 200 && !bodyObject(x)) t.add({ expected: 'a JSON object from GET /me', actual: describeAnswer(x), exchanges: [x], clause: '4.10.me' });
+        if (x.response?.status === 200 && !jsonObject(x)) t.add({ expected: 'a JSON object from GET /me', actual: describeAnswer(x), exchanges: [x], clause: '4.10.me' });
         return t.outcome();
       },
     },
@@ -180,7 +180,7 @@ export default defineSuite({
       async run(ctx) {
         const id = await conversationId(ctx);
         if (!id) return { status: 'skipped', reason: 'no conversation: needs fixtures.ids.conversationId or fixtures.command' };
-        const t = new Tally();
+        const t = new Recorder();
         const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(id)}/assign`, role: 'readOnly', json: { team: 'spgate-scope-check' } });
         t.add(expectStatus(x, 403, 'assign with a key without conversations:write'));
         return t.outcome();
@@ -194,7 +194,7 @@ export default defineSuite({
       async run(ctx) {
         const att = await storedAttachment(ctx);
         if (!att) return { status: 'skipped', reason: 'no stored attachment: needs fixtures.ids.message.storedIndex or fixtures.command' };
-        const t = new Tally();
+        const t = new Recorder();
         const path = `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download`;
         const ok = await ctx.send({ method: 'GET', path, role: 'admin' });
         t.add(expectStatus(ok, 200, 'download with a key holding both scopes (control)', '4.6.descriptor'));

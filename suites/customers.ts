@@ -5,7 +5,7 @@
  */
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
-import { describe, isSuccess, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { dataOf, observe } from './model/world.js';
 
@@ -19,7 +19,7 @@ function disposableCustomer(ctx: SuiteContext): Promise<string> {
 }
 
 /** The customer's list record, found by walking the unfiltered list; unknown ids are a fixture problem. */
-async function recordOf(rec: CaseRecorder, id: string): Promise<Record<string, unknown>> {
+async function recordOf(rec: Recorder, id: string): Promise<Record<string, unknown>> {
   const full = await inFullList(rec, id);
   if (!full.record) throw new FixtureUnavailable(`fixture customer ${id} is not in the customer list (${full.complete ? 'whole list read' : `first ${MAX_PAGES} pages read`}): give ids the target knows`);
   return full.record;
@@ -36,14 +36,14 @@ function idsOf(x: Exchange): string[] | undefined {
 }
 
 /** Lists customers with one query and says whether `id` is among the results (undefined: unreadable). */
-async function listed(rec: CaseRecorder, query: Record<string, string>, id: string): Promise<{ found: boolean | undefined; x: Exchange }> {
+async function listed(rec: Recorder, query: Record<string, string>, id: string): Promise<{ found: boolean | undefined; x: Exchange }> {
   const x = await rec.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 }, role: 'admin' });
   const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
   return { found: ids?.includes(id), x };
 }
 
 /** Walks the unfiltered list (bounded) and reports whether `id` appeared (with its record) and whether the walk finished. */
-async function inFullList(rec: CaseRecorder, id: string): Promise<{ found: boolean; complete: boolean; xs: Exchange[]; record?: Record<string, unknown> }> {
+async function inFullList(rec: Recorder, id: string): Promise<{ found: boolean; complete: boolean; xs: Exchange[]; record?: Record<string, unknown> }> {
   const xs: Exchange[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -75,7 +75,7 @@ export const customersSuite = defineSuite({
         const id = await disposableCustomer(ctx);
         const want = ctx.target.assumptions.customerDeleteStatus;
         const x = await rec.send(deleteRequest(id));
-        rec.expect(want.includes(statusOf(x) ?? 0), `HTTP ${want.join(' or ')}`, () => describe(x));
+        rec.expect(want.includes(statusOf(x) ?? 0), `HTTP ${want.join(' or ')}`, () => describeAnswer(x));
       }),
     },
     {
@@ -86,10 +86,10 @@ export const customersSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const id = await disposableCustomer(ctx);
         const first = await rec.send(deleteRequest(id));
-        rec.require(isSuccess(first), 'the first delete to succeed', () => describe(first));
+        rec.require(isSuccess(first), 'the first delete to succeed', () => describeAnswer(first));
         const second = await rec.send(deleteRequest(id));
         // Idempotent is about the effect, not the answer: 204 then 404 (already gone) leaves the same state.
-        rec.expect(isSuccess(second) || statusOf(second) === 404 || statusOf(second) === 410, 'the repeat delete to answer success, or 404/410 for the customer already gone', () => describe(second));
+        rec.expect(isSuccess(second) || statusOf(second) === 404 || statusOf(second) === 410, 'the repeat delete to answer success, or 404/410 for the customer already gone', () => describeAnswer(second));
         const full = await inFullList(rec, id);
         rec.expect(!full.found, 'the customer to stay deleted after the repeat (absent from the customer list)', () => `listed in ${full.xs.at(-1)?.id}`, [first, second, ...full.xs.slice(-1)]);
       }),
@@ -109,14 +109,14 @@ export const customersSuite = defineSuite({
         if (typeof record.externalId === 'string' && record.externalId) filters.push(['the external-id filter', { [p.externalId]: record.externalId }]);
         for (const [what, query] of filters) {
           const { found, x } = await listed(rec, query, id);
-          rec.require(found === true, `the new customer to be found by ${what} before the delete`, () => describe(x), [x]);
+          rec.require(found === true, `the new customer to be found by ${what} before the delete`, () => describeAnswer(x), [x]);
         }
         const del = await rec.send(deleteRequest(id));
-        rec.require(isSuccess(del), 'the delete to succeed', () => describe(del));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
         for (const [what, query] of filters) {
           const { found, x } = await listed(rec, query, id);
           rec.expect(found === false, `the deleted customer to be absent from ${what}`,
-            () => (found ? `listed in ${x.id}` : describe(x)), [del, x]);
+            () => (found ? `listed in ${x.id}` : describeAnswer(x)), [del, x]);
         }
         const full = await inFullList(rec, id);
         rec.expect(!full.found, 'the deleted customer to be absent from the unfiltered list', () => `listed in ${full.xs.at(-1)?.id}`, [del, ...full.xs]);
@@ -130,7 +130,7 @@ export const customersSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
         const del = await rec.send(deleteRequest(id));
-        rec.require(isSuccess(del), 'the delete to succeed', () => describe(del));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
         // The spec shows no read of a conversation: an assign that keeps the team answers it.
         const seen = await observe(rec, conversationId, null);
         const shownCustomer = jsonObject(seen.x)?.customerId;

@@ -12,7 +12,7 @@ import { checkCodeThenStatus } from '../src/checks/assumed-status.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
 import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { describeAnswer, Tally } from '../src/conformance/expect.js';
+import { describeAnswer, Recorder } from '../src/conformance/recorder.js';
 import { conversationId, statusKeys } from '../src/conformance/data.js';
 import { STATUS_KEY_PATTERN } from '../src/spec/resources.js';
 
@@ -35,8 +35,8 @@ async function provokeErrors(ctx: SuiteContext): Promise<Exchange[]> {
 }
 
 /** Runs a per-exchange check over exchanges; one failure per clause, with a few examples. */
-function overAll(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation | ClauseViolation[] | undefined): Tally {
-  const t = new Tally();
+function overAll(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation | ClauseViolation[] | undefined): Recorder {
+  const t = new Recorder();
   const byClause = new Map<string, { v: ClauseViolation; xs: Exchange[] }>();
   for (const x of xs) {
     t.cases++;
@@ -105,7 +105,7 @@ export default defineSuite({
       clause: '7.route.not-found',
       title: 'Unknown routes and resources answer route.not_found (with the assumed status, 404 by default)',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const missing = [
           { method: 'POST', path: '/conversations/conv_spgate_missing/assign', json: { team: 'x' } },
           { method: 'GET', path: '/messages/msg_spgate_missing/attachments/0/download' },

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
-import { describe, isSuccess, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { runProperty } from './model/property.js';
 import { collectionRequest, freshKey, keyOfLength } from './model/requests.js';
@@ -27,21 +27,21 @@ function update(expectedRevision: number, name: string, extra: Record<string, un
 }
 
 /** Sends one update and requires it to succeed, returning the new revision. */
-async function mustUpdate(rec: CaseRecorder, id: string, body: unknown, key = freshKey(), what = 'the update'): Promise<{ x: Exchange; revision: number }> {
+async function mustUpdate(rec: Recorder, id: string, body: unknown, key = freshKey(), what = 'the update'): Promise<{ x: Exchange; revision: number }> {
   const x = await rec.send(collectionRequest(id, body, key));
   const revision = revisionOf(x);
-  rec.require(statusOf(x) === 200 && revision !== undefined, `${what} to answer 200 with a revision`, () => describe(x));
+  rec.require(statusOf(x) === 200 && revision !== undefined, `${what} to answer 200 with a revision`, () => describeAnswer(x));
   return { x, revision: revision! };
 }
 
-async function keyCase(ctx: SuiteContext, rec: CaseRecorder, c: { id: string; rev: number }, key: string, label: string, valid: boolean): Promise<void> {
+async function keyCase(ctx: SuiteContext, rec: Recorder, c: { id: string; rev: number }, key: string, label: string, valid: boolean): Promise<void> {
   const x = await rec.send(collectionRequest(c.id, update(c.rev, `spgate key ${label}`), key));
   if (valid) {
-    rec.expect(statusOf(x) === 200, `a key of ${label} to be accepted`, () => describe(x), [x]);
+    rec.expect(statusOf(x) === 200, `a key of ${label} to be accepted`, () => describeAnswer(x), [x]);
     c.rev = revisionOf(x) ?? c.rev;
   } else {
     const s = statusOf(x) ?? 0;
-    rec.expect(s >= 400 && s < 500, `a key of ${label} to be rejected (4xx)`, () => describe(x), [x]);
+    rec.expect(s >= 400 && s < 500, `a key of ${label} to be rejected (4xx)`, () => describeAnswer(x), [x]);
     if (isSuccess(x)) c.rev = revisionOf(x) ?? c.rev;
   }
 }
@@ -82,10 +82,10 @@ export const helpcenterSuite = defineSuite({
         const { revision } = await mustUpdate(rec, c.id, update(c.revision, 'spgate fresh'));
         const stale = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate stale'), freshKey()));
         const s = statusOf(stale) ?? 0;
-        rec.expect(s >= 400 && s < 500, `a stale revision to be rejected (assumed ${ctx.target.assumptions.statuses.staleRevision})`, () => describe(stale), [stale]);
+        rec.expect(s >= 400 && s < 500, `a stale revision to be rejected (assumed ${ctx.target.assumptions.statuses.staleRevision})`, () => describeAnswer(stale), [stale]);
         // Had the stale update applied, the revision would have moved on and this one would be stale too.
         const next = await rec.send(collectionRequest(c.id, update(revision, 'spgate current'), freshKey()));
-        rec.expect(statusOf(next) === 200, `an update expecting revision ${revision} to still succeed`, () => describe(next), [stale, next]);
+        rec.expect(statusOf(next) === 200, `an update expecting revision ${revision} to still succeed`, () => describeAnswer(next), [stale, next]);
       }),
     },
     {
@@ -115,7 +115,7 @@ export const helpcenterSuite = defineSuite({
           method: 'PUT', path: `/authoring/collections/${encodeURIComponent(c.id)}`, rawBody: raw,
           headers: { 'Content-Type': 'application/json', 'Idempotency-Key': freshKey() }, role: 'helpDelegated',
         });
-        rec.expect(statusOf(x) === 413, `HTTP 413 for a ${Buffer.byteLength(raw)}-byte body`, () => describe(x));
+        rec.expect(statusOf(x) === 413, `HTTP 413 for a ${Buffer.byteLength(raw)}-byte body`, () => describeAnswer(x));
       }),
     },
     {
@@ -126,9 +126,9 @@ export const helpcenterSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await writableCollection(ctx);
         const x = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate undelegated'), freshKey(), 'admin'));
-        rec.expect(statusOf(x) === 403, 'HTTP 403', () => describe(x), [x]);
+        rec.expect(statusOf(x) === 403, 'HTTP 403', () => describeAnswer(x), [x]);
         const next = await rec.send(collectionRequest(c.id, update(c.revision, 'spgate delegated'), freshKey()));
-        rec.expect(statusOf(next) === 200, `the refused update to leave revision ${c.revision} current`, () => describe(next), [x, next]);
+        rec.expect(statusOf(next) === 200, `the refused update to leave revision ${c.revision} current`, () => describeAnswer(next), [x, next]);
       }),
     },
     {
@@ -143,9 +143,9 @@ export const helpcenterSuite = defineSuite({
         const first = await mustUpdate(rec, c.id, body, key, 'the first update');
         const retry = await rec.send(collectionRequest(c.id, body, key));
         rec.expect(statusOf(retry) === 200 && canonicalJson(retry.response?.json) === canonicalJson(first.x.response?.json),
-          `the retry to replay the first answer (200, revision ${first.revision})`, () => `${describe(retry)}, revision ${String(revisionOf(retry))}`);
+          `the retry to replay the first answer (200, revision ${first.revision})`, () => `${describeAnswer(retry)}, revision ${String(revisionOf(retry))}`);
         const next = await rec.send(collectionRequest(c.id, update(first.revision, 'spgate after replay'), freshKey()));
-        rec.expect(statusOf(next) === 200, `one effect only: an update expecting revision ${first.revision} succeeds`, () => describe(next));
+        rec.expect(statusOf(next) === 200, `one effect only: an update expecting revision ${first.revision} succeeds`, () => describeAnswer(next));
       }),
     },
     {
@@ -159,7 +159,7 @@ export const helpcenterSuite = defineSuite({
         const first = await mustUpdate(rec, c.id, update(c.revision, 'spgate first'), key, 'the first update');
         // The changed payload carries the current revision, so only the key reuse can make it fail.
         const changed = await rec.send(collectionRequest(c.id, update(first.revision, 'spgate changed'), key));
-        rec.expect(statusOf(changed) === 409, 'HTTP 409 for a changed payload under the same key', () => describe(changed));
+        rec.expect(statusOf(changed) === 409, 'HTTP 409 for a changed payload under the same key', () => describeAnswer(changed));
       }),
     },
     {

@@ -7,7 +7,7 @@
  */
 import { defineSuite, type CheckDef, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
-import { describe, isSuccess, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { describeAnswer, isSuccess, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
 import { assignRequest, collectionRequest, freshKey, keyOfLength, resolveRequest } from './model/requests.js';
@@ -43,14 +43,14 @@ function replayCheck(op: OpName): CheckDef {
       const key = freshKey();
       const [body, other] = bodies(ctx, op);
       const first = await rec.send(opRequest(ctx, op, id, body, key));
-      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
+      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
       // A change in between, without a key: a second effect of the retry would undo it.
       const between = await rec.send(opRequest(ctx, op, id, other));
-      rec.require(statusOf(between) === 200, `a second ${op} without a key to answer 200 (to set up the case)`, () => describe(between));
+      rec.require(statusOf(between) === 200, `a second ${op} without a key to answer 200 (to set up the case)`, () => describeAnswer(between));
       const now = await observe(rec, id, teamOf(between));
       const retry = await rec.send(opRequest(ctx, op, id, body, key));
       rec.expect(statusOf(retry) === 200 && bodyOf(retry) === bodyOf(first), 'the retry to replay status and body of the first response',
-        () => `${describe(retry)}${statusOf(retry) === 200 ? ' with a different body' : ''}`);
+        () => `${describeAnswer(retry)}${statusOf(retry) === 200 ? ' with a different body' : ''}`);
       const after = await observe(rec, id, now.state.team);
       rec.expect(sameState(after.state, now.state), `the retry to take no second effect (${showState(now.state)} kept)`,
         () => showState(after.state), [first, between, retry, after.x]);
@@ -69,10 +69,10 @@ function conflictCheck(op: OpName): CheckDef {
       const key = freshKey();
       const [body, other] = bodies(ctx, op);
       const first = await rec.send(opRequest(ctx, op, id, body, key));
-      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describe(first));
+      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
       const mid = await observe(rec, id, teamOf(first));
       const second = await rec.send(opRequest(ctx, op, id, other, key));
-      rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describe(second));
+      rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describeAnswer(second));
       const after = await observe(rec, id, mid.state.team);
       rec.expect(sameState(after.state, mid.state), `the conflicting request to take no effect (${showState(mid.state)} kept)`,
         () => showState(after.state), [first, second, after.x]);
@@ -84,7 +84,7 @@ function conflictCheck(op: OpName): CheckDef {
  * Puts the conversation where `body` of `op` would visibly change it: the other body applied first
  * (resolve: another completed key, when the workspace has one). Returns the state read back.
  */
-async function setUpFor(ctx: SuiteContext, rec: CaseRecorder, op: OpName, id: string) {
+async function setUpFor(ctx: SuiteContext, rec: Recorder, op: OpName, id: string) {
   const [, other] = bodies(ctx, op);
   if (op === 'resolve') {
     const o = (other as { status?: string }).status;
@@ -94,16 +94,16 @@ async function setUpFor(ctx: SuiteContext, rec: CaseRecorder, op: OpName, id: st
   return observe(rec, id, (other as { team: string }).team);
 }
 
-async function lengthCase(ctx: SuiteContext, rec: CaseRecorder, id: string, op: OpName, length: number, valid: boolean): Promise<void> {
+async function lengthCase(ctx: SuiteContext, rec: Recorder, id: string, op: OpName, length: number, valid: boolean): Promise<void> {
   const [body] = bodies(ctx, op);
   const before = valid ? undefined : await setUpFor(ctx, rec, op, id);
   const x = await rec.send(opRequest(ctx, op, id, body, keyOfLength(length)));
   if (valid || !before) {
-    rec.expect(statusOf(x) === 200, `${op} with a ${length}-character key to succeed`, () => describe(x), [x]);
+    rec.expect(statusOf(x) === 200, `${op} with a ${length}-character key to succeed`, () => describeAnswer(x), [x]);
     return;
   }
   const s = statusOf(x) ?? 0;
-  rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describe(x), [x]);
+  rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describeAnswer(x), [x]);
   const after = await observe(rec, id, before.state.team);
   rec.expect(sameState(after.state, before.state), `a rejected ${length}-character key to take no effect (${showState(before.state)} kept)`,
     () => showState(after.state), [x, after.x]);
@@ -126,11 +126,11 @@ function showState(s: ConversationState): string {
  * Opens as many pooled connections as there will be concurrent requests, so the burst goes out on warm
  * sockets in one tick and reaches the server together instead of staggered by connection set-up.
  */
-async function warmUp(rec: CaseRecorder, n: number): Promise<void> {
+async function warmUp(rec: Recorder, n: number): Promise<void> {
   await Promise.all(Array.from({ length: n }, () => rec.send({ method: 'GET', path: '/statuses', role: 'admin' })));
 }
 
-async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<void> {
+async function concurrentAssign(ctx: SuiteContext, rec: Recorder): Promise<void> {
   const id = await writableConversation(ctx);
   await observe(rec, id, 'tier-2');
   // Racing duplicates that each take effect within one clock tick leave identical answers and the same
@@ -141,10 +141,10 @@ async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<v
   await warmUp(rec, 5);
   const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(assignRequest(id, { team: 'tier-1' }, key))));
   const ok = xs.filter((x) => statusOf(x) === 200);
-  rec.require(ok.length >= 1, 'at least one of 5 concurrent identical assigns to succeed', () => xs.map(describe).join(', '), xs);
+  rec.require(ok.length >= 1, 'at least one of 5 concurrent identical assigns to succeed', () => xs.map(describeAnswer).join(', '), xs);
   // A concurrent duplicate may be refused with 409 while the first is in flight; anything else is wrong.
   rec.expect(xs.every((x) => statusOf(x) === 200 || statusOf(x) === 409), 'each concurrent duplicate to answer 200 (replay) or 409 (in progress)',
-    () => xs.map(describe).join(', '), xs);
+    () => xs.map(describeAnswer).join(', '), xs);
   // Each effect stamps its own answer (updatedAt), so answers that differ show more than one effect.
   rec.expect(ok.every((x) => bodyOf(x) === bodyOf(ok[0]!)), 'every 200 to carry the same body (one effect, replayed)', () => 'bodies differ', ok);
   const after = await counted();
@@ -153,9 +153,9 @@ async function concurrentAssign(ctx: SuiteContext, rec: CaseRecorder): Promise<v
   }
   // A duplicate still running behind the answers would undo this change.
   const moved = await rec.send(assignRequest(id, { team: 'tier-2' }));
-  rec.require(statusOf(moved) === 200, 'a later assign without a key to answer 200', () => describe(moved));
+  rec.require(statusOf(moved) === 200, 'a later assign without a key to answer 200', () => describeAnswer(moved));
   const replay = await rec.send(assignRequest(id, { team: 'tier-1' }, key));
-  rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(ok[0]!), 'a later retry under the key to replay the same first response', () => describe(replay), [...ok, replay]);
+  rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(ok[0]!), 'a later retry under the key to replay the same first response', () => describeAnswer(replay), [...ok, replay]);
   const later = await observe(rec, id, 'tier-2');
   rec.expect(later.state.team === 'tier-2', '5 concurrent identical assigns and a retry to take effect once (team tier-2 set later kept)',
     () => `team ${later.state.team ?? 'null'}`, [...xs, moved, replay, later.x]);
@@ -209,14 +209,14 @@ export const idempotencySuite = defineSuite({
         await warmUp(rec, 5);
         const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
         const ok = xs.filter((x) => statusOf(x) === 200);
-        rec.require(ok.length >= 1, 'at least one of 5 concurrent identical updates to succeed', () => xs.map(describe).join(', '), xs);
+        rec.require(ok.length >= 1, 'at least one of 5 concurrent identical updates to succeed', () => xs.map(describeAnswer).join(', '), xs);
         const revisions = new Set(ok.map((x) => (x.response?.json as { revision?: unknown } | undefined)?.revision));
         rec.expect(revisions.size === 1, 'every 200 to show the same revision', () => `revisions ${[...revisions].join(', ')}`, ok);
         const shown = [...revisions][0];
         // If a duplicate had taken effect, the revision would have moved past the one shown.
         const follow = await rec.send(collectionRequest(c.id, { name: 'spgate follow-up', slug: 'spgate-follow-up', expectedRevision: shown }, freshKey()));
         rec.expect(statusOf(follow) === 200, `an update expecting revision ${String(shown)} to succeed (one effect only)`,
-          () => describe(follow), [...xs, follow]);
+          () => describeAnswer(follow), [...xs, follow]);
       }),
     },
     {
@@ -228,14 +228,14 @@ export const idempotencySuite = defineSuite({
         const id = await writableConversation(ctx);
         const key = freshKey();
         const a = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
-        rec.require(statusOf(a) === 200, 'the first connection\'s assign to succeed', () => describe(a));
+        rec.require(statusOf(a) === 200, 'the first connection\'s assign to succeed', () => describeAnswer(a));
         const b = await rec.send(assignRequest(id, { team: 'tier-2' }, key, 'secondConnection'));
         const team = (b.response?.json as { team?: unknown } | undefined)?.team;
         rec.expect(statusOf(b) === 200 && team === 'tier-2', 'the second connection\'s request under the same key to take its own effect (team tier-2)',
-          () => `${describe(b)}${isSuccess(b) ? `, team ${String(team)}` : ''}`);
+          () => `${describeAnswer(b)}${isSuccess(b) ? `, team ${String(team)}` : ''}`);
         const replay = await rec.send(assignRequest(id, { team: 'tier-1' }, key, 'admin'));
         rec.expect(statusOf(replay) === 200 && bodyOf(replay) === bodyOf(a), 'the first connection\'s retry to replay its own first response',
-          () => describe(replay));
+          () => describeAnswer(replay));
         const after = await observe(rec, id, 'tier-2');
         rec.expect(after.state.team === 'tier-2', 'the first connection\'s retry to take no second effect (team tier-2 kept)',
           () => `team ${after.state.team ?? 'null'}`, [a, b, replay, after.x]);

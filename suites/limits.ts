@@ -11,7 +11,7 @@ import { checkResponseHeaders } from '../src/checks/response-headers.js';
 import { checkRemainingDecreases, checkResetCountsSeconds } from '../src/checks/ratelimit-sequence.js';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { describeAnswer, fromViolation, Tally } from '../src/conformance/expect.js';
+import { describeAnswer, fromViolation, Recorder } from '../src/conformance/recorder.js';
 import { padJson } from '../src/conformance/reproduction.js';
 import { abortableSleep } from '../src/conformance/aborted.js';
 import { parseIntHeader } from '../src/spec/headers.js';
@@ -60,8 +60,8 @@ function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write') {
 }
 
 /** Groups violations by clause: one failure per clause with a few example exchanges. */
-function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation[]): Tally {
-  const t = new Tally();
+function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolation[]): Recorder {
+  const t = new Recorder();
   const by = new Map<string, { v: ClauseViolation; xs: Exchange[] }>();
   for (const x of xs) {
     t.cases++;
@@ -108,7 +108,7 @@ export default defineSuite({
       clause: '8.ratelimit.remaining-decreases',
       title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const xs: Exchange[] = [];
         for (let i = 0; i < 5; i++) xs.push(await ctx.send({ method: 'GET', path: '/me' }));
         const v = checkRemainingDecreases(xs);
@@ -142,7 +142,7 @@ export default defineSuite({
         if (!remaining?.ok) return { status: 'skipped', reason: 'no usable RateLimit-Remaining to size the drive (reported by limits.headers)' };
         const cap = Math.min(MAX_DRIVE, ctx.target.caps.maxRequests ?? MAX_DRIVE);
         if (remaining.value + 2 > cap) return { status: 'skipped', reason: `the write budget (${remaining.value} left) is above the ${cap}-request bound of this check` };
-        const t = new Tally();
+        const t = new Recorder();
         const sent: Exchange[] = [first];
         let refused: Exchange | undefined;
         // Small concurrent batches keep the drive well inside one window.

@@ -8,7 +8,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckFailure, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { checkProperty, type CaseIO } from '../src/conformance/property.js';
-import { describeAnswer, expectStatus, fromViolation, Tally } from '../src/conformance/expect.js';
+import { describeAnswer, expectStatus, fromViolation, Recorder } from '../src/conformance/recorder.js';
 import { freshMarker } from '../src/conformance/data.js';
 import { asPage, duplicates, pageProblem, traverse } from '../src/conformance/paging.js';
 import { applyTamper, equivalentCursors, tamperArb } from '../src/conformance/cursor-tamper.js';
@@ -98,7 +98,7 @@ async function wholeListTraversal(ctx: SuiteContext): Promise<CheckOutcome> {
  */
 async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> {
   const victims = await ctx.data!.take('customer', 2);
-  const t = new Tally();
+  const t = new Recorder();
   const before = await traverse(ctx.send, { path: '/customers', query: {}, limit: 100, maxPages: WHOLE_LIST_PAGES });
   if (before.problem) {
     t.add({ clause: before.problem.clause, expected: `the whole customer list within ${WHOLE_LIST_PAGES} pages of 100`, actual: before.problem.actual, exchanges: before.exchanges.slice(-2) });
@@ -147,7 +147,7 @@ export default defineSuite({
         const full = (page: { data: unknown[]; hasMore: boolean }, n: number): boolean =>
           known ? page.data.length === n && page.hasMore : page.data.length === n || (!page.hasMore && page.data.length < n);
         const why = known ? ' (101 match)' : ' (or fewer on the last page)';
-        const t = new Tally();
+        const t = new Recorder();
         const list = (limit: string | number | undefined) => ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit } });
         const dflt = await list(undefined);
         const dpage = asPage(dflt);
@@ -258,7 +258,7 @@ export default defineSuite({
       clause: '4.4.has-more',
       title: 'hasMore is true exactly when nextCursor is a string, on every page',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         for (const limit of [1, 7, 100]) {
           const walk = await traverse(ctx.send, { path: '/customers', query: {}, limit, maxPages: limit === 1 ? 5 : 40 });
           const p = walk.problem;
@@ -304,7 +304,7 @@ export default defineSuite({
         if (m !== undefined) await createMarked(ctx, `${m}zz`, 5);
         const { cursor, x } = await validCursor(ctx, scope.query);
         if (!cursor) return noCursor(x);
-        const t = new Tally();
+        const t = new Recorder();
         // Without created data the cursor comes from the unfiltered list; adding any filter changes the query.
         const cases: Array<[string, Record<string, string | number>, string?]> = m !== undefined ? [
           ['another search', { [s]: `${m}zz`, limit: 2, cursor }],
@@ -338,7 +338,7 @@ export default defineSuite({
         const q = (await customerScope(ctx, 'enc', 5)).query;
         const { cursor, x } = await validCursor(ctx, q);
         if (!cursor) return noCursor(x);
-        const t = new Tally();
+        const t = new Recorder();
         const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit: 2, cursor } });
         const filters = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`).join('');
         const viaPath = await ctx.send({ method: 'GET', path: `/customers?${filters}limit=2&cursor=${encodeURIComponent(cursor)}` });
@@ -413,7 +413,7 @@ export default defineSuite({
       async run(ctx) {
         const m = await freshMarker(ctx, 'ext');
         const p = ctx.target.assumptions.params.externalId;
-        const t = new Tally();
+        const t = new Recorder();
         const cases: Array<readonly [string, readonly string[]]> = [];
         if (ctx.fixtures) {
           const made = await ctx.fixtures.createCustomers([
@@ -456,7 +456,7 @@ export default defineSuite({
         const { identifier: ident, customerId } = await ctx.data!.get('identity');
         const made = { id: customerId };
         const pt = ctx.target.assumptions.params.identityType;
-        const t = new Tally();
+        const t = new Recorder();
         const v = ctx.target.assumptions.statuses.validation;
         for (const [query, what] of [[{ identityIdentifier: ident }, 'identityIdentifier without the identity type'], [{ [pt]: type }, 'identity type without identityIdentifier']] as const) {
           const x = await ctx.send({ method: 'GET', path: '/customers', query });
@@ -480,7 +480,7 @@ export default defineSuite({
       title: 'The articles list pages with after, has data and nextCursor and no hasMore',
       async run(ctx) {
         if (ctx.fixtures) await ctx.fixtures.createArticles(30);
-        const t = new Tally();
+        const t = new Recorder();
         const seen = new Set<string>();
         let after: string | undefined;
         const xs: Exchange[] = [];

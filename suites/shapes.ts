@@ -10,7 +10,7 @@ import { checkIdPrefixes, conversationIdsOf, customerPageIdsOf, requestIdsOf, ty
 import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { bodyObject, describeAnswer, fromViolation, Tally } from '../src/conformance/expect.js';
+import { jsonObject, describeAnswer, fromViolation, Recorder } from '../src/conformance/recorder.js';
 import { extractKeys, storedAttachment } from '../src/conformance/data.js';
 import { AttachmentDescriptor, Collection, Conversation, CustomerPage, SessionList, STATUS_KEY_PATTERN, TurnEnvelope } from '../src/spec/resources.js';
 import { asPage } from '../src/conformance/paging.js';
@@ -28,7 +28,7 @@ const conversationCase = fc.record({
 
 async function checkKeyList(ctx: SuiteContext, path: '/statuses' | '/priorities', seeded: string[]) {
   const clauseId = path === '/statuses' ? '4.10.statuses' : '4.10.priorities';
-  const t = new Tally();
+  const t = new Recorder();
   const x = await ctx.send({ method: 'GET', path });
   const keys = x.response?.status === 200 ? extractKeys(x.response.json) : undefined;
   if (!keys) {
@@ -76,7 +76,7 @@ export default defineSuite({
       clause: '2.customer.shape',
       title: 'Customer list pages fit the model ({ data: [customer], hasMore, nextCursor })',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         let cursor: string | undefined;
         for (let p = 0; p < 3; p++) {
           const x = await ctx.send({ method: 'GET', path: '/customers', query: { limit: 100, cursor } });
@@ -95,7 +95,7 @@ export default defineSuite({
       title: 'GET of a pending and a completed chat turn answers 200 { data: <turn> } (4.1.turn.get) with a turn that fits the model',
       needs: { data: { readPendingTurn: 1, completedTurn: 1 } },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         for (const state of ['pending', 'completed'] as const) {
           const turn = await ctx.data!.get(state === 'pending' ? 'readPendingTurn' : 'completedTurn');
           const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(turn.sessionId)}/turns/${encodeURIComponent(turn.turnId)}` });
@@ -111,7 +111,7 @@ export default defineSuite({
       title: 'The chat session list fits the model ({ data: [session] })',
       needs: { data: { sessionsConversation: 1 } },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const convId = await ctx.data!.get('sessionsConversation');
         const x = await ctx.send({ method: 'GET', path: `/ai/conversations/${encodeURIComponent(convId)}/assistant/sessions` });
         const v = checkBodyShape(x, SessionList, '2.session.shape', 'a session list');
@@ -127,7 +127,7 @@ export default defineSuite({
       async run(ctx) {
         const att = await storedAttachment(ctx);
         if (!att) return { status: 'skipped', reason: 'no stored attachment: needs fixtures.ids.message.storedIndex or fixtures.command' };
-        const t = new Tally();
+        const t = new Recorder();
         const x = await ctx.send({ method: 'GET', path: `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download` });
         const v = checkBodyShape(x, AttachmentDescriptor, '2.descriptor.shape', 'a download descriptor');
         t.add(v ? fromViolation(v, [x]) : undefined);
@@ -140,7 +140,7 @@ export default defineSuite({
       title: 'A collection update answers a collection that fits the model',
       needs: { writes: true, roles: ['helpDelegated'], data: { collection: 1 } },
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const col = await ctx.data!.get('collection');
         const x = await ctx.send({
           method: 'PUT', path: `/authoring/collections/${encodeURIComponent(col.id)}`, role: 'helpDelegated',
@@ -157,7 +157,7 @@ export default defineSuite({
       clause: '2.id-prefixes',
       title: 'Ids carry the prefixes of part 2: customers cus_, conversations conv_, channel identities cid_, request ids req_',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const look = (x: Exchange, ids: FoundId[]) => {
           const v = checkIdPrefixes([...ids, ...requestIdsOf(x)]);
           t.add(v ? fromViolation(v, [x]) : undefined);
@@ -181,9 +181,9 @@ export default defineSuite({
       clause: '4.10.me',
       title: 'GET /me answers 200 with a JSON object',
       async run(ctx) {
-        const t = new Tally();
+        const t = new Recorder();
         const x = await ctx.send({ method: 'GET', path: '/me' });
-        t.add(x.response?.status === 200 && bodyObject(x) ? undefined : { expected: 'HTTP 200 with a JSON object', actual: describeAnswer(x), exchanges: [x] });
+        t.add(x.response?.status === 200 && jsonObject(x) ? undefined : { expected: 'HTTP 200 with a JSON object', actual: describeAnswer(x), exchanges: [x] });
         return t.outcome();
       },
     },

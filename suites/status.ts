@@ -7,7 +7,7 @@
  * suites; the model here still predicts unknown_status so its sequences stay meaningful.
  */
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
-import { describe, errorCodeOf, jsonObject, runCase, statusOf, type CaseRecorder } from './model/case.js';
+import { describeAnswer, errorCodeOf, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
 import { assignRequest, resolveRequest } from './model/requests.js';
@@ -16,7 +16,7 @@ import { observe, resolveTo, shownState, writableConversation } from './model/wo
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
 /** Status keys of each type: assumed ones plus those GET /statuses lists with a type. */
-async function statusKeys(ctx: SuiteContext, rec: CaseRecorder, type: 'active' | 'completed'): Promise<string[]> {
+async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed'): Promise<string[]> {
   const x = await rec.send({ method: 'GET', path: '/statuses', role: 'admin' });
   const listed: ListedKey[] | undefined = statusOf(x) === 200 ? listedKeys(x.response?.json) : undefined;
   const a = ctx.target.assumptions;
@@ -27,16 +27,16 @@ async function statusKeys(ctx: SuiteContext, rec: CaseRecorder, type: 'active' |
  * Puts the conversation in a completed status other than `avoid` when the workspace has one, so a resolve
  * to `avoid` must visibly move it (conversations reach active statuses through no shown operation).
  */
-async function awayFrom(ctx: SuiteContext, rec: CaseRecorder, id: string, avoid: string, completed: string[]): Promise<string | undefined> {
+async function awayFrom(ctx: SuiteContext, rec: Recorder, id: string, avoid: string, completed: string[]): Promise<string | undefined> {
   const other = completed.find((k) => k !== avoid);
   return other === undefined ? undefined : (await resolveTo(ctx, rec, id, other)).status;
 }
 
 /** A rejected resolve: the code named, and the status (read back through assign) left as it was. */
-async function rejectedResolve(ctx: SuiteContext, rec: CaseRecorder, id: string, key: string, code: string): Promise<void> {
+async function rejectedResolve(ctx: SuiteContext, rec: Recorder, id: string, key: string, code: string): Promise<void> {
   const from = await resolveTo(ctx, rec, id, ctx.target.assumptions.defaultCompletedStatus);
   const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
-  rec.expect(errorCodeOf(x) === code, `resolve with "${key}" to be rejected with ${code}`, () => describe(x), [x]);
+  rec.expect(errorCodeOf(x) === code, `resolve with "${key}" to be rejected with ${code}`, () => describeAnswer(x), [x]);
   const after = await observe(rec, id, from.team);
   rec.expect(after.state.status === from.status, `the status to stay ${from.status}`, () => `status ${after.state.status}`, [x, after.x]);
 }
@@ -61,7 +61,7 @@ export const statusSuite = defineSuite({
         const x = await rec.send(resolveRequest(ctx.target, id, {}));
         const shown = jsonObject(x);
         rec.expect(statusOf(x) === 200 && shown?.status === want, `200 with status ${want}`,
-          () => `${describe(x)}${shown ? `, status ${String(shown.status)}` : ''}`);
+          () => `${describeAnswer(x)}${shown ? `, status ${String(shown.status)}` : ''}`);
         const after = await observe(rec, id, shownState(x)?.team ?? null);
         rec.expect(after.state.status === want, `the status read back to be ${want}`, () => `status ${after.state.status}`);
       }),
@@ -79,7 +79,7 @@ export const statusSuite = defineSuite({
           const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
           const shown = shownState(x);
           rec.expect(shown?.status === key, `resolve with "${key}" to answer 200 with status ${key}`,
-            () => `${describe(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
+            () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
         }
       }),
     },
@@ -117,7 +117,7 @@ export const statusSuite = defineSuite({
           const seen = shownState(x);
           rec.expect(seen?.assigneeId === assigneeId && seen.team === team,
             `${what}: assignee ${assigneeId ?? 'null'}, team ${team ?? 'null'}`,
-            () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describe(x)), [x]);
+            () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describeAnswer(x)), [x]);
         }
       }),
     },
@@ -131,7 +131,7 @@ export const statusSuite = defineSuite({
         const before = await observe(rec, id, 'tier-1');
         const x = await rec.send(assignRequest(id, {}));
         const s = statusOf(x) ?? 0;
-        rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () => describe(x));
+        rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () => describeAnswer(x));
         const after = await observe(rec, id, 'tier-1');
         rec.expect(showState(after.state) === showState(before.state), `no effect (${showState(before.state)})`, () => showState(after.state), [x, after.x]);
       }),

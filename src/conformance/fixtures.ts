@@ -1,7 +1,7 @@
 /**
- * Fixture data for the suites. The reference server serves a fixtures API under /_fixtures (outside /v1);
- * the HTTP contract is documented in docs/reference-server.md. Against a real target, the suites use the
- * ids listed in the target file instead, and checks that need creation are skipped.
+ * The fixtures API the reference server serves under /_fixtures (outside /v1; HTTP contract in
+ * docs/reference-server.md). Checks do not call it directly: it is one provider of the chain in
+ * fixtures/ (fixtures/api-provider.ts), next to the target file's ids and pools and fixtures.command.
  */
 import type { KeyRole } from '../target/schema.js';
 
@@ -19,7 +19,7 @@ export interface CustomerSeed {
 export interface FixtureConversation {
   /** The conversation as the API would render it. */
   data: Record<string, unknown> & { id: string; status: string };
-  /** How many state-changing operations took effect on it (for "took effect once" checks). */
+  /** How many state-changing operations took effect on it (an extra witness where no shown operation can tell). */
   mutations: number;
   /** The customer record behind it, resolved even when soft-deleted. */
   customer: (Record<string, unknown> & { id: string; deleted: boolean }) | null;

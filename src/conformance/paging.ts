@@ -2,7 +2,7 @@
 import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
 import type { ClauseId } from '../spec/clauses.js';
-import { describeAnswer } from './expect.js';
+import { describeAnswer } from './recorder.js';
 
 export interface Page {
   data: Array<Record<string, unknown>>;

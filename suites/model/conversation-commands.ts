@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { ClauseId } from '../../src/spec/clauses.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import type { Target } from '../../src/target/schema.js';
-import { CaseAbort, type CaseRecorder, errorCodeOf, statusOf } from './case.js';
+import { CheckAbort, type Recorder, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
 import {
   advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
   reusableKeys, type StatusTypes,
@@ -25,7 +25,7 @@ export const UNKNOWN_STATUS_KEY = 'spgate-undefined-status';
 
 export interface ConversationReal {
   target: Target;
-  rec: CaseRecorder;
+  rec: Recorder;
   conversationId: string;
   focus: ReadonlySet<ClauseId>;
   steps: number;
@@ -83,7 +83,7 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
     const obs = { status, body: data ? canonicalJson(data) : (x.response?.body ?? ''), errorCode: errorCodeOf(x), shown, stored };
     const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
     if (mismatch) {
-      throw new CaseAbort(mismatch.expected, `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, [...real.rec.exchanges]);
+      throw new CheckAbort({ expected: mismatch.expected, actual: `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, exchanges: [...real.rec.exchanges] });
     }
     advance(model, req, prediction, obs);
   }

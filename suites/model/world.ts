@@ -9,7 +9,7 @@ import type { SuiteContext } from '../../src/conformance/suite.js';
 import type { CheckData } from '../../src/conformance/fixtures/provider.js';
 import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
 import type { KeyRole } from '../../src/target/schema.js';
-import { type CaseRecorder, describe, jsonObject, statusOf } from './case.js';
+import { type Recorder, describeAnswer, jsonObject, statusOf } from '../../src/conformance/recorder.js';
 import { type ConversationState, stateOf } from './conversation.js';
 import { assignRequest, resolveRequest } from './requests.js';
 
@@ -35,18 +35,18 @@ export function shownState(x: Exchange): ConversationState | undefined {
  * already holds (`team`, or clears it when null/unknown). Assign leaves the status alone (spec 3), so the
  * answer shows status, assignee and team as they stand. Stops the case when the answer shows no state.
  */
-export async function observe(rec: CaseRecorder, id: string, team: string | null, role: KeyRole = 'admin'): Promise<{ state: ConversationState; x: Exchange }> {
+export async function observe(rec: Recorder, id: string, team: string | null, role: KeyRole = 'admin'): Promise<{ state: ConversationState; x: Exchange }> {
   const x = await rec.send(assignRequest(id, { team: team ?? '' }, undefined, role));
   const state = shownState(x);
-  rec.require(state !== undefined, 'an assign that keeps the team to answer 200 with the conversation (used to read its state)', () => describe(x), [x]);
+  rec.require(state !== undefined, 'an assign that keeps the team to answer 200 with the conversation (used to read its state)', () => describeAnswer(x), [x]);
   return { state: state!, x };
 }
 
 /** Resolves to `status` without a key and requires success (to put a pool conversation in a known state). */
-export async function resolveTo(ctx: SuiteContext, rec: CaseRecorder, id: string, status: string): Promise<ConversationState> {
+export async function resolveTo(ctx: SuiteContext, rec: Recorder, id: string, status: string): Promise<ConversationState> {
   const x = await rec.send(resolveRequest(ctx.target, id, { status }));
   const state = shownState(x);
-  rec.require(state?.status === status, `resolve with "${status}" to answer 200 with status ${status} (to set up the case)`, () => describe(x), [x]);
+  rec.require(state?.status === status, `resolve with "${status}" to answer 200 with status ${status} (to set up the case)`, () => describeAnswer(x), [x]);
   return state!;
 }
 

@@ -1,0 +1,124 @@
+/**
+ * The one way to write a check. A Recorder sends through the check's context and keeps the exchanges,
+ * evaluates expectations (each counted as a case) and collects failures as CheckFailures — the one failure
+ * type. `require` stops the case at a failed expectation that would make later steps meaningless
+ * (CheckAbort); everything else is evaluated and reported. `describeAnswer` is the one description of an
+ * answer in failure texts (bodies are already redacted by the client).
+ */
+import type { Exchange } from '../client/exchange.js';
+import type { RequestSpec } from '../client/types.js';
+import { describeBody } from '../checks/envelope.js';
+import type { ClauseViolation } from '../checks/envelope.js';
+import type { ClauseId } from '../spec/clauses.js';
+import type { CheckFailure, CheckOutcome } from './suite.js';
+
+/** "HTTP 401 code auth.invalid (x12) — body" for an exchange, or the transport error. */
+export function describeAnswer(x: Exchange): string {
+  if (!x.response) return `no response (${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''})`;
+  const code = errorCodeOf(x);
+  return `HTTP ${x.response.status}${code !== undefined ? ` code ${code}` : ''} (${x.id}) — ${describeBody(x)}`;
+}
+
+/** Thrown by Recorder.require to stop a case; carries the failure. */
+export class CheckAbort extends Error {
+  constructor(readonly failure: CheckFailure) {
+    super(`expected ${failure.expected}; got ${failure.actual}`);
+    this.name = 'CheckAbort';
+  }
+}
+
+/** Records the exchanges, cases and failures of one check (or one property run). */
+export class Recorder {
+  readonly exchanges: Exchange[] = [];
+  readonly failures: CheckFailure[] = [];
+  /** Expectations evaluated (reported as the check's case count). */
+  cases = 0;
+
+  constructor(private readonly sender?: { send(spec: RequestSpec): Promise<Exchange> }) {}
+
+  /** Sends through the context and keeps the exchange. */
+  async send(spec: RequestSpec): Promise<Exchange> {
+    if (!this.sender) throw new Error('this Recorder was made without a sender');
+    const x = await this.sender.send(spec);
+    this.exchanges.push(x);
+    return x;
+  }
+
+  /** Evaluates one expectation; a false `ok` is recorded as a failure and the check goes on. */
+  expect(ok: boolean, expected: string, actual: () => string, exchanges?: Exchange[], clause?: ClauseId): boolean {
+    this.add(ok ? undefined : { expected, actual: actual(), exchanges: exchanges ?? [...this.exchanges], ...(clause ? { clause } : {}) });
+    return ok;
+  }
+
+  /** Evaluates one expectation and stops the case (CheckAbort) when it fails. */
+  require(ok: boolean, expected: string, actual: () => string, exchanges?: Exchange[], clause?: ClauseId): void {
+    this.cases++;
+    if (!ok) throw new CheckAbort({ expected, actual: actual(), exchanges: exchanges ?? [...this.exchanges], ...(clause ? { clause } : {}) });
+  }
+
+  /** Counts one case and keeps its failure, if any (for checks that build failures themselves). */
+  add(f: CheckFailure | undefined): void {
+    this.cases++;
+    if (f) this.failures.push(f);
+  }
+
+  /** Merges a sub-outcome (e.g. a property) into this record. */
+  merge(o: CheckOutcome): void {
+    if (o.status === 'skipped') return;
+    this.cases += o.cases;
+    if (o.status === 'failed') this.failures.push(...o.failures);
+  }
+
+  /** passed or failed, with the cases counted. */
+  outcome(): CheckOutcome {
+    return this.failures.length ? { status: 'failed', cases: this.cases, failures: this.failures } : { status: 'passed', cases: this.cases };
+  }
+}
+
+/** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome. */
+export async function runCase(sender: { send(spec: RequestSpec): Promise<Exchange> }, body: (rec: Recorder) => Promise<void>): Promise<CheckOutcome> {
+  const rec = new Recorder(sender);
+  try {
+    await body(rec);
+  } catch (err) {
+    if (!(err instanceof CheckAbort)) throw err;
+    rec.failures.push(err.failure);
+  }
+  rec.cases = Math.max(rec.cases, 1);
+  return rec.outcome();
+}
+
+/** A failure unless the response status is one of `statuses`. */
+export function expectStatus(x: Exchange, statuses: number | readonly number[], what: string, clause?: ClauseId): CheckFailure | undefined {
+  const list = typeof statuses === 'number' ? [statuses] : statuses;
+  if (x.response && list.includes(x.response.status)) return undefined;
+  return { expected: `${what}: HTTP ${list.join(' or ')}`, actual: describeAnswer(x), exchanges: [x], ...(clause ? { clause } : {}) };
+}
+
+/** A ClauseViolation as a CheckFailure with its exchanges. */
+export function fromViolation(v: ClauseViolation, exchanges: Exchange[]): CheckFailure {
+  return { clause: v.clause, expected: v.expected, actual: v.actual, exchanges };
+}
+
+/** HTTP status of an exchange, or undefined after a transport error. */
+export function statusOf(x: Exchange): number | undefined {
+  return x.response?.status;
+}
+
+/** `error.code` of an error body, when it has a string one (the rest of the envelope is another check's). */
+export function errorCodeOf(x: Exchange): string | undefined {
+  const code = (x.response?.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** True for a 2xx answer. */
+export function isSuccess(x: Exchange): boolean {
+  const s = statusOf(x);
+  return s !== undefined && s >= 200 && s < 300;
+}
+
+/** The JSON body as a plain object, or undefined. */
+export function jsonObject(x: Exchange): Record<string, unknown> | undefined {
+  const j = x.response?.json;
+  return j && typeof j === 'object' && !Array.isArray(j) ? (j as Record<string, unknown>) : undefined;
+}

@@ -71,7 +71,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   // customers
   'customers.delete.status': 'delete-200-body',
   // A repeat delete answering 404 is idempotent (same effect); the check judges that the customer stays unlisted.
-  'customers.delete.idempotent': 'soft-delete-listed',
+  'customers.delete.idempotent': 'delete-repeat-restores',
   'customers.delete.unlisted': 'soft-delete-listed',
   'customers.delete.history': 'delete-hard',
   // attachments

@@ -204,10 +204,11 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
     return (await h.api(`/customers?${P('externalId')}=${c.externalId}`)).json.data.length === 1;
   },
-  'delete-not-idempotent': async () => {
+  'delete-repeat-restores': async () => {
     const c = await uniqueCustomer();
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
-    return (await h.api(`/customers/${c.id}`, { method: 'DELETE' })).status === 404;
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.api(`/customers?${P('externalId')}=${c.externalId}`)).json.data.length === 1;
   },
   'delete-hard': async () => {
     const c = await uniqueCustomer();

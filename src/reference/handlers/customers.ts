@@ -126,7 +126,15 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
 export function deleteCustomer(app: App, call: Call): Reply {
   const c = app.store.customers.get(call.params[0]!);
   if (!c) return notFound('no such customer');
-  if (c.deletedAt !== null) return app.faults.has('delete-not-idempotent') ? notFound('no such customer') : deleted(app, c);
+  if (c.deletedAt !== null) {
+    if (app.faults.has('delete-repeat-restores')) {
+      // The bug: a repeat toggles the soft delete instead of being a no-op.
+      c.deletedAt = null;
+      c.updatedAt = app.clock();
+      c.json = undefined;
+    }
+    return deleted(app, c);
+  }
   if (app.faults.has('delete-hard')) {
     app.store.removeCustomer(c);
     return deleted(app, c);

@@ -88,7 +88,7 @@ export function createApp(opts: {
   const store = new Store(dataRng, clock);
   const fixtureIds = seedDefaultData(store, seedRng, conns);
   // pools come after the default data, from the same streams, so the default ids stay what they were
-  fixtureIds.pools = seedPools(store, seedRng, conns);
+  Object.assign(fixtureIds, seedPools(store, seedRng, conns));
   const all = [...conns.values()];
   return {
     store, faults, clock, conns, fixtureIds, workspace,

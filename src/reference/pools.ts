@@ -11,15 +11,21 @@ import type { Store } from './store.js';
 
 export type Pools = NonNullable<FixtureIds['pools']>;
 
+/** The pools and the single ids that only fresh data can give (a member's turn, a crowded conversation, an identity). */
+export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'identity'> & { pools: Pools };
+
 /** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
-export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 10 } as const;
+export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 20, customerConversations: 4 } as const;
+
+/** More chats than the 4.3 listing may return, so its cap can be seen. */
+const CROWDED_CHATS = 101;
 
 /** Pool timestamps start here (after the default customers), so listings are the same for the same seed. */
 const POOL_EPOCH = Date.UTC(2024, 1, 1);
 const STATUS_MIX = ['open', 'pending', 'waiting_on_customer', 'resolved', 'closed', 'spam'];
 
-/** Creates the pools in the store and returns their ids. */
-export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connection>): Pools {
+/** Creates the pools (and the single ids only fresh data can give) in the store and returns their ids. */
+export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connection>): SeededFixtures {
   // a token from the seed makes pool names unique to this server, so a search for one finds only it
   const tag = rng.token(6).toLowerCase();
   const customers: string[] = [];
@@ -51,10 +57,31 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
     const session = store.addSession({ conversationId: home.id, ownerId: admin.id });
     pendingTurns.push({ sessionId: session.id, turnId: store.addTurn(session, 'pending').id });
   }
-  const collections: string[] = [];
+  // the spec shows no read of a collection, so a pool item carries the revision an update must expect
+  const collections: Array<{ id: string; revision: number }> = [];
   for (let i = 0; i < POOL_SIZES.collections; i++) {
     const n = String(i + 1).padStart(2, '0');
-    collections.push(store.addCollection({ name: `Pool collection ${n}`, slug: `pool-${tag}-${n}`, description: 'Disposable' }).id);
+    const c = store.addCollection({ name: `Pool collection ${n}`, slug: `pool-${tag}-${n}`, description: 'Disposable' });
+    collections.push({ id: c.id, revision: c.revision });
   }
-  return { customers, conversations, pendingTurns, collections };
+  // a customer with a conversation of its own: a check deletes the customer and reads the conversation
+  const customerConversations: Array<{ customerId: string; conversationId: string }> = [];
+  for (let i = 0; i < POOL_SIZES.customerConversations; i++) {
+    const n = String(i + 1).padStart(2, '0');
+    const c = store.addCustomer({ name: `History Customer ${tag} ${n}`, email: `history.${tag}.${n}@example.com`, externalId: `history_${tag}_${n}`, createdAt: POOL_EPOCH + (POOL_SIZES.customers + i) * 3_600_000 });
+    customerConversations.push({ customerId: c.id, conversationId: store.addConversation({ customerId: c.id, subject: `History conversation ${n}` }).id });
+  }
+  const memberHome = store.addConversation({ customerId: owners[0]!.id, subject: 'Member chats' });
+  const memberSession = store.addSession({ conversationId: memberHome.id, ownerId: conns.get('member')!.id });
+  const memberTurn = { conversationId: memberHome.id, sessionId: memberSession.id, turnId: store.addTurn(memberSession, 'pending').id };
+  const crowded = store.addConversation({ customerId: owners[0]!.id, subject: 'Crowded chats' });
+  for (let i = 0; i < CROWDED_CHATS; i++) store.addSession({ conversationId: crowded.id, ownerId: admin.id });
+  const identifier = `identity.${tag}@example.com`;
+  const owner = store.addCustomer({ name: `Identity Owner ${tag}`, email: identifier, externalId: `identity_${tag}`, createdAt: POOL_EPOCH + (POOL_SIZES.customers + POOL_SIZES.customerConversations) * 3_600_000 });
+  return {
+    pools: { customers, conversations, pendingTurns, collections, customerConversations },
+    memberTurn,
+    crowdedConversationId: crowded.id,
+    identity: { identifier, customerId: owner.id },
+  };
 }

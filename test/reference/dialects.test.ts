@@ -129,7 +129,7 @@ describe('dialect-specific choices', () => {
     expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', json: {} })).status).toBe(422);
     expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await h.api('/customers?limit=101')).status).toBe(400);
-    const col = h.ids.pools.collections[0];
+    const col = h.ids.pools.collections[0].id;
     const put = (body: unknown) => h.api(`/authoring/collections/${col}`, { method: 'PUT', role: 'helpDelegated', json: body, headers: { 'idempotency-key': idemKey() } });
     expect((await put({ expectedRevision: 1, slug: 'no-name' })).status).toBe(422);
     expect((await put({ name: 'A', slug: 'a', expectedRevision: 99 })).status).toBe(412);

@@ -33,13 +33,16 @@ describe('--no-fixtures-api', () => {
     expect(pools.conversations).toHaveLength(POOL_SIZES.conversations);
     expect(pools.pendingTurns).toHaveLength(POOL_SIZES.pendingTurns);
     expect(pools.collections).toHaveLength(POOL_SIZES.collections);
-    const all = [...pools.customers!, ...pools.conversations!, ...pools.pendingTurns!.map((t) => t.turnId), ...pools.collections!];
+    expect(pools.customerConversations).toHaveLength(POOL_SIZES.customerConversations);
+    const collections = pools.collections!.map((c) => (typeof c === 'string' ? { id: c, revision: NaN } : c));
+    const all = [...pools.customers!, ...pools.conversations!, ...pools.pendingTurns!.map((t) => t.turnId), ...collections.map((c) => c.id)];
     expect(new Set(all).size).toBe(all.length);
     for (const id of pools.conversations!) expect((await h.api(`/conversations/${id}`)).status).toBe(200);
     for (const t of pools.pendingTurns!) {
       expect((await h.api(`/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`)).json.data.status).toBe('pending');
     }
-    for (const id of pools.collections!) expect((await h.api(`/authoring/collections/${id}`)).json.revision).toBe(1);
+    for (const c of collections) expect((await h.api(`/authoring/collections/${c.id}`)).json.revision).toBe(c.revision);
+    for (const p of pools.customerConversations!) expect((await h.api(`/conversations/${p.conversationId}`)).json.customerId).toBe(p.customerId);
   });
 
   it('makes every pool customer findable alone by its email (search) and by its external id', async () => {

@@ -9,7 +9,7 @@
 import { CLOCK_EPS_MS } from './context.js';
 import type { ParsedSample } from './parsed.js';
 
-/** Requests of slack on every bound: a counter updated just after its answer may let one more through. */
+/** One request of slack on every bound, for a decision that sits exactly on an interval's edge. */
 export const BOUND_TOLERANCE = 1;
 
 /** Smallest window the bounds assume when only a Reset of 1 s announces it (whole-second Reset). */
@@ -24,12 +24,12 @@ export function legitimateMax(limit: number, windowMs: number, spanMs: number): 
 /**
  * A window length no longer than the true one, from the largest Reset seen. Reset is "seconds until the
  * budget is full again", so no model announces more than its window: rounded up, the window is longer
- * than R − 1 s; rounded down (roundingSlackMs > 0), at least R s. A Reset of 1 s bounds nothing from
+ * than R − 1 s; rounded down or to nearest (roundingSlackMs > 0), at least R − ½ s. A Reset of 1 s bounds nothing from
  * below; the bounds then assume a window of at least MIN_ANNOUNCED_WINDOW_MS (docs/rate-limits.md).
  */
 export function announcedWindowLowerBound(maxResetSeconds: number | null, roundingSlackMs: number): number | null {
   if (maxResetSeconds === null || maxResetSeconds <= 0) return null;
-  if (roundingSlackMs > 0) return maxResetSeconds * 1000;
+  if (roundingSlackMs > 0) return Math.max(MIN_ANNOUNCED_WINDOW_MS, maxResetSeconds * 1000 - 500);
   return Math.max(MIN_ANNOUNCED_WINDOW_MS, (maxResetSeconds - 1) * 1000);
 }
 

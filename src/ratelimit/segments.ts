@@ -2,7 +2,8 @@
  * Refill detection. Between two responses a and b where a was received before b was sent (so a was
  * counted first), any correct limiter only lowers Remaining, unless budget came back in between. So
  * "b.Remaining > a.Remaining" (or equal, for an admitted b) proves a refill, whatever the model, and no
- * reordering by concurrency can fake one. A Reset claim that has passed also proves a fixed window ended.
+ * reordering by concurrency can fake one. A Reset claim that has passed also proves a fixed window ended,
+ * and an admission after a refusal counted before it proves budget came back.
  * Segments are the stretches between refills; for a fixed-window limiter they are its windows.
  */
 import type { Group } from './group.js';
@@ -27,6 +28,7 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
   let minDone: ParsedSample | undefined;
   let minFull = Infinity;
   let minFullSample: ParsedSample | undefined;
+  let refusedDone: ParsedSample | undefined;
   let j = 0;
   for (const b of g.bySent) {
     while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) {
@@ -39,6 +41,9 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
       if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining! || (a.remaining === minDone.remaining && a.sentAt > minDone.sentAt))) {
         minDone = a;
       }
+      // A refusal counted before an admission: budget came back in between, in every model (a token
+      // bucket at saturation answers 0 on every admission, so Remaining alone never shows its refills).
+      if (a.refused && (refusedDone === undefined || a.sentAt > refusedDone.sentAt)) refusedDone = a;
       const f = fullAt(a);
       if (f !== null && f < minFull) {
         minFull = f;
@@ -51,6 +56,7 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
       if (b.remaining > m || (b.admitted && b.remaining > 0 && b.remaining >= m)) before = minDone;
     }
     if (!before && minFullSample && b.sentAt > minFull) before = minFullSample;
+    if (!before && b.admitted && refusedDone) before = refusedDone;
     if (before && current.samples.length > 0) {
       segments.push(current);
       segId += 1;
@@ -58,6 +64,7 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
       minDone = undefined;
       minFull = Infinity;
       minFullSample = undefined;
+      refusedDone = undefined;
     }
     current.samples.push(b);
     segOf.set(b.index, segId);

@@ -50,15 +50,19 @@ describe('correct limiters give no violation', () => {
 
 /** Bugs under traffic that exhausts the budget over several windows, so each one has a chance to show. */
 const buggy = (bug: Bug) =>
-  options('fixed', bug).map((o): SimOptions => ({
-    ...o,
-    limit: Math.max(8, o.limit),
-    meanGapMs: o.windowMs / Math.max(8, o.limit) / 3,
-    count: Math.max(o.count, 6 * 3 * Math.max(8, o.limit)),
-    maxLatencyMs: Math.min(o.maxLatencyMs, 10),
-    windowMs: bug === 'no-restore' || bug === 'retry-after-short' ? 3000 : o.windowMs,
-    classes: bug === 'shared-classes' ? ['read', 'write'] : o.classes,
-  }));
+  options('fixed', bug).map((o): SimOptions => {
+    const windowMs = bug === 'no-restore' || bug === 'retry-after-short' ? 3000 : o.windowMs;
+    return {
+      ...o,
+      limit: Math.max(8, o.limit),
+      // From the final window, so the run spans six windows (it spanned two of the 3 s ones).
+      meanGapMs: windowMs / Math.max(8, o.limit) / 3,
+      count: Math.max(o.count, 6 * 3 * Math.max(8, o.limit)),
+      maxLatencyMs: Math.min(o.maxLatencyMs, 10),
+      windowMs,
+      classes: bug === 'shared-classes' ? ['read', 'write'] : o.classes,
+    };
+  });
 
 describe('each injected bug gives exactly its violation', () => {
   const exact: Array<[Bug, string]> = [

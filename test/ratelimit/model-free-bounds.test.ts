@@ -46,9 +46,24 @@ describe('over-admission is judged whatever the model', () => {
     });
   }
 
+  for (const model of ['sliding', 'bucket'] as const) {
+    it(`two ${model} stores behind one port: over-admission named, no false lead`, () => {
+      for (const seed of [1, 2, 3, 4]) {
+        const a = analyzeRateLimits(simulate({ ...base, model, bug: 'two-stores', windowMs: 3000, count: 600, meanGapMs: 40, seed }));
+        const rules = rulesOf(a);
+        expect(a.violations.some((v) => v.rule === '8.ratelimit.over-admission' || /over-admission/.test(v.message))).toBe(true);
+        for (const falseLead of ['8.ratelimit.under-admission', '8.ratelimit.reset-plausible', '8.ratelimit.reset-restores', '8.ratelimit.retry-after-honoured']) {
+          expect(rules).not.toContain(falseLead);
+        }
+      }
+    });
+  }
+
   it('the same traffic against one correct store gives no violation (the bound is not the finding)', () => {
     for (const seed of [1, 2, 3, 4]) {
-      expect(analyzeRateLimits(simulate({ ...base, windowMs: 3000, count: 600, meanGapMs: 40, seed })).violations).toEqual([]);
+      for (const model of ['fixed', 'sliding', 'bucket'] as const) {
+        expect(analyzeRateLimits(simulate({ ...base, model, windowMs: 3000, count: 600, meanGapMs: 40, seed })).violations).toEqual([]);
+      }
     }
   });
 });

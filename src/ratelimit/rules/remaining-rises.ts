@@ -9,6 +9,7 @@
 import type { BudgetContext } from '../context.js';
 import { BOUND_TOLERANCE, intervalLengths, legitimateMax } from '../bounds.js';
 import { orderedChain } from '../chain.js';
+import { admittedPossiblyBetween } from '../group.js';
 import type { ParsedSample } from '../parsed.js';
 import type { ViolationSink } from '../sink.js';
 import { fmt } from './claims.js';
@@ -19,8 +20,52 @@ interface Rise {
   by: number;
 }
 
-/** Reports a stretch in which Remaining rose by more than any refill of the budget can give back. */
+/**
+ * Reports a stretch in which Remaining rose by more than any refill of the budget can give back, or
+ * Remaining jumping between sequences (several counters). True when either was found.
+ */
 export function checkRemainingRises(ctx: BudgetContext, sink: ViolationSink): boolean {
+  const jumps = checkJumps(ctx, sink);
+  return checkRiseTotal(ctx, sink) || jumps;
+}
+
+/**
+ * Several counters, without any window: one counter's Remaining falls between two ordered responses by
+ * at most the admissions possibly counted in between (time only gives budget back; the isolation rule
+ * uses the same fact). A fall beyond that which the other class does not explain, more than once, and
+ * rises besides, is Remaining jumping between the sequences of several counters, each admitting the whole
+ * budget. (Other clients on the same key would also make Remaining fall faster: see the docs' limits.)
+ */
+function checkJumps(ctx: BudgetContext, sink: ViolationSink): boolean {
+  const g = ctx.group;
+  const chain = orderedChain(g);
+  const falls: Array<{ a: ParsedSample; b: ParsedSample; same: number }> = [];
+  let rises = 0;
+  for (let i = 1; i < chain.length; i++) {
+    const a = chain[i - 1]!;
+    const b = chain[i]!;
+    const drop = a.remaining! - b.remaining!;
+    if (drop < 0) rises += 1;
+    if (drop <= 0) continue;
+    const same = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - 1;
+    const others = ctx.other ? admittedPossiblyBetween(ctx.other, a.sentAt, b.receivedAt) : 0;
+    if (drop - same > others) falls.push({ a, b, same });
+  }
+  if (falls.length < 2 || rises < 2) return false;
+  const f = falls[0]!;
+  sink.add({
+    rule: '8.ratelimit.remaining-rises',
+    sample: f.b,
+    related: [f.a, ...falls.slice(1, 3).flatMap((x) => [x.a, x.b])],
+    bucket: 'jumps',
+    message:
+      `RateLimit-Remaining jumps between sequences: it fell from ${f.a.remaining} to ${f.b.remaining} with at most ${f.same} request(s) admitted in between ` +
+      `(${falls.length} such falls) and rose ${rises} times: several counters answer for one budget, each admitting it in full (over-admission)`,
+  });
+  return true;
+}
+
+function checkRiseTotal(ctx: BudgetContext, sink: ViolationSink): boolean {
   const L = ctx.announcedLimit ?? ctx.limit;
   const W = ctx.boundWindowMs;
   if (L === null || L <= 0 || W === null) return false;

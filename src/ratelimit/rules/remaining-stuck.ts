@@ -22,6 +22,10 @@ export function checkRemainingStuck(ctx: BudgetContext, sink: ViolationSink): bo
   const chain = orderedChain(g);
   if (chain.length < 2) return false;
   const span = chain[chain.length - 1]!.receivedAt - chain[0]!.sentAt;
+  // zeros[i]: responses reporting Remaining 0 among chain[0..i). A counter that reached 0 in between does
+  // not ignore admissions; admitting past it is over-admission (the admission bound's finding).
+  const zeros = [0];
+  for (const s of chain) zeros.push(zeros[zeros.length - 1]! + (s.remaining === 0 ? 1 : 0));
   let worst: { a: number; b: number; between: number; back: number; bound: number; T: number } | undefined;
   for (const T of intervalLengths(W, span)) {
     const bound = legitimateMax(L, W, T) + BOUND_TOLERANCE;
@@ -31,9 +35,7 @@ export function checkRemainingStuck(ctx: BudgetContext, sink: ViolationSink): bo
       while (j + 1 < chain.length && chain[j + 1]!.receivedAt - a.sentAt <= T) j++;
       if (j <= i) continue;
       const b = chain[j]!;
-      // A Remaining of 0 may be clamped (a counter past its budget reports 0, not −5): what it hides is
-      // admission past the budget (the admission bound reports it), not a counter that ignores admissions.
-      if (b.remaining === 0 || a.remaining === 0) continue;
+      if (zeros[j + 1]! - zeros[i]! > 0) continue;
       // Certainly counted between a and b: sent after a was answered and answered before b was sent
       // (requests in flight across the whole stretch are left out: an undercount, never an overcount).
       const between = Math.max(0, countAtMost(g.admittedReceived, b.sentAt) - countBelow(g.admittedSent, a.receivedAt));

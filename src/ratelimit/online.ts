@@ -1,0 +1,313 @@
+/**
+ * A bounded-memory facade over `analyzeRateLimits` for streams too long to hold (a full-speed load run
+ * produces tens of thousands of samples a second). Samples are buffered and analysed in chunks, cut by
+ * time (chunkMs) and by count (maxSamples); each chunk starts with the tail of the previous one (a few
+ * windows: overlapMs) so rules that span windows — a claim made by an earlier response, a Retry-After
+ * wait, a window straddling the cut — still see what they need. The buffer holds one chunk, so memory is
+ * bounded by maxSamples whatever the stream's length.
+ *
+ * Samples are buffered together rather than per (key, class): the isolation rules compare a budget with the
+ * other class of the same key, so a chunk must hold both.
+ *
+ * Across chunks: a violation the overlap alone already produced (every cited sample old, the same rule,
+ * class and window or message already reported) is the previous chunk's and is dropped; occurrences are
+ * counted as the chunk's analysis minus the overlap's own analysis (exact for per-response rules);
+ * violations of one rule, key and class with overlapping windows merge, citing samples by their global
+ * index. Class summaries are counted online (samples, admitted, refused, Limit frequencies, largest Reset:
+ * exact); the model is the one most of the samples were analysed under; window rows come from the chunk
+ * that saw them start, capped per class with a note.
+ */
+import type { RateLimitAnalysis, RateLimitViolation, RouteClass } from '../results/schema.js';
+import { analyzeRateLimits, type AnalyzeOptions } from './analyze.js';
+import { explain } from './explain.js';
+import { parseIntValue } from './parsed.js';
+import type { RateLimitSample } from './sample.js';
+
+export interface OnlineAnalyzeOptions extends AnalyzeOptions {
+  /** Most samples buffered at once: the memory bound (default 50,000). */
+  maxSamples?: number;
+  /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
+  chunkMs?: number;
+  /** Tail of a chunk carried into the next, ms (default: 3 windows plus a second). At most maxSamples / 2 samples. */
+  overlapMs?: number;
+  /** Window rows kept per budget (default 1,000); the rest are counted in the explanation. */
+  maxWindowRows?: number;
+  /** Violation rows kept per rule, key and class (default 100); the rest are counted in the last one. */
+  maxViolationsPerRule?: number;
+}
+
+type ClassSummary = RateLimitAnalysis['classes'][number];
+type WindowRow = ClassSummary['windows'][number];
+type Model = ClassSummary['model'];
+
+interface Held {
+  s: RateLimitSample;
+  g: number;
+}
+
+interface Budget {
+  key: string;
+  class: RouteClass;
+  samples: number;
+  admitted: number;
+  limits: Map<number, number>;
+  maxReset: number | null;
+  /** Samples analysed under each model (new samples of each chunk). */
+  models: Map<Model, number>;
+  rows: WindowRow[];
+  rowsLeftOut: number;
+}
+
+interface Entry {
+  v: RateLimitViolation;
+  occurrences: number;
+  cited: Set<number>;
+  /** Message with digits blanked: identifies a window-less row across chunks. */
+  shape: string;
+  extra: number;
+  /**
+   * Found by the per-window count, which only runs on a budget classified fixed-window: a chunk can see a
+   * token bucket's refills all look full, so the row stands only if the whole stream's model agrees.
+   */
+  fixedOnly: boolean;
+}
+
+const OCCURRENCES = / \((\d+) occurrences\)$/;
+const MAX_CITED = 5;
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+const sampleKey = (t: number, cls: string, status: number, requestId: string | undefined): string => `${t}|${cls}|${status}|${requestId ?? ''}`;
+
+function occurrencesOf(v: RateLimitViolation): { base: string; n: number } {
+  const m = OCCURRENCES.exec(v.message);
+  return m ? { base: v.message.slice(0, m.index), n: Number(m[1]) } : { base: v.message, n: 1 };
+}
+
+const shapeOf = (base: string): string => base.replace(/\d+(\.\d+)?/g, '#');
+const sameRow = (a: RateLimitViolation, aShape: string, b: RateLimitViolation, bShape: string): boolean =>
+  a.rule === b.rule && a.class === b.class && a.key === b.key &&
+  (a.window && b.window ? a.window.start < b.window.end && b.window.start < a.window.end : !a.window && !b.window && aShape === bShape);
+
+/** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
+export class OnlineRateLimitAnalyzer {
+  private buf: Held[] = [];
+  /** Global index of the first sample no chunk has analysed yet (the overlap is everything before it). */
+  private newFrom = 0;
+  /**
+   * Global index of the first sample no chunk has judged yet: a chunk leaves its last moments (requests
+   * still in flight when it was cut are missing from it) to the next chunk, for which they are new.
+   */
+  private ownedFrom = 0;
+  private maxLatency = 0;
+  private next = 0;
+  private readonly budgets = new Map<string, Budget>();
+  private readonly entries: Entry[] = [];
+  private maxRetryAfter = 0;
+  private peak = 0;
+  private chunks = 0;
+  private readonly maxSamples: number;
+
+  constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
+    this.maxSamples = Math.max(4, opts.maxSamples ?? 50_000);
+  }
+
+  /** Samples held right now, and the most ever held (never above maxSamples). */
+  get retained(): number {
+    return this.buf.length;
+  }
+
+  /** The most samples ever held at once. */
+  get peakRetained(): number {
+    return this.peak;
+  }
+
+  /** Chunks analysed so far. */
+  get chunkCount(): number {
+    return this.chunks;
+  }
+
+  /** The window the chunking works with: the longest expected one, else the longest Reset seen, else 1 s. */
+  private windowMs(): number {
+    let w = 0;
+    for (const e of Object.values(this.opts.expected ?? {})) if (e) w = Math.max(w, e.windowSeconds * 1000);
+    if (w === 0) for (const b of this.budgets.values()) w = Math.max(w, (b.maxReset ?? 0) * 1000);
+    // A Reset of hours would make chunks unbounded in time only; the sample cap still bounds memory.
+    return Math.min(Math.max(w, 1000), 3_600_000);
+  }
+
+  /** Adds one sample (transport failures, status 0, are counted by nobody and skipped). */
+  push(s: RateLimitSample): void {
+    if (!(s.status > 0)) return;
+    this.count(s);
+    this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
+    this.buf.push({ s, g: this.next++ });
+    if (this.buf.length > this.peak) this.peak = this.buf.length;
+    const first = this.buf[this.newFrom - this.buf[0]!.g]?.s;
+    const chunkMs = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
+    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= chunkMs)) this.analyzeChunk();
+  }
+
+  private count(s: RateLimitSample): void {
+    const key = s.key ?? '';
+    const id = `${key}\u0000${s.class}`;
+    let b = this.budgets.get(id);
+    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), rows: [], rowsLeftOut: 0 }));
+    b.samples++;
+    if (s.status !== 429) b.admitted++;
+    const lim = parseIntValue(s.limit);
+    // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
+    if (lim.ok && (b.limits.has(lim.value) || b.limits.size < 10_000)) b.limits.set(lim.value, (b.limits.get(lim.value) ?? 0) + 1);
+    const reset = parseIntValue(s.reset);
+    if (reset.ok && (b.maxReset === null || reset.value > b.maxReset)) b.maxReset = reset.value;
+    const ra = parseIntValue(s.retryAfter);
+    if (s.status === 429 && ra.ok) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra.value, 3600));
+  }
+
+  /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */
+  private analyzeChunk(final = false): void {
+    const held = this.buf;
+    if (held.length === 0 || held[held.length - 1]!.g < this.newFrom) return;
+    this.chunks++;
+    const base = held[0]!.g;
+    const last = held[held.length - 1]!.s.receivedAt;
+    const overlapMs = this.opts.overlapMs ?? 3 * this.windowMs() + this.maxRetryAfter * 1000 + 1000;
+    // Requests sent in the chunk's last moments may still be in flight: what they would have shown is
+    // judged by the next chunk, which holds them in its overlap.
+    const margin = Math.min(2 * this.maxLatency + 100, overlapMs / 2);
+    let ownTo = held.length;
+    if (!final) while (ownTo > 0 && held[ownTo - 1]!.s.receivedAt > last - margin) ownTo--;
+    const ownToG = base + ownTo;
+    const overlap = held.slice(0, this.newFrom - base);
+    const full = analyzeRateLimits(held.map((h) => h.s), { expected: this.opts.expected });
+    const old = overlap.length ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected }).violations : [];
+    const ids = new Map<string, number>();
+    for (const h of held) ids.set(sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId), h.g);
+    this.mergeViolations(full, old, ids, ownToG);
+    this.mergeClasses(full, held);
+
+    // Carry the tail: a few windows (and the longest Retry-After wait), at most half the buffer, and at
+    // least the part left to the next chunk.
+    let from = held.length;
+    while (from > 0 && held[from - 1]!.s.receivedAt >= last - overlapMs) from--;
+    from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 2)), ownTo);
+    this.buf = held.slice(from);
+    this.newFrom = this.next;
+    this.ownedFrom = Math.max(this.ownedFrom, ownToG);
+  }
+
+  private mergeViolations(a: RateLimitAnalysis, old: RateLimitViolation[], ids: Map<string, number>, ownTo: number): void {
+    const full = a.violations;
+    const models = new Map(a.classes.map((c) => [`${c.key ?? ''}\u0000${c.class}`, c.model]));
+    // Rows of one analysis are distinct by construction: only rows of earlier chunks can be the same row.
+    const earlier = this.entries.length;
+    const oldRows = old.map((v) => {
+      const o = occurrencesOf(v);
+      return { v, shape: shapeOf(o.base), n: o.n, used: false };
+    });
+    for (const v of full) {
+      const { base, n } = occurrencesOf(v);
+      const shape = shapeOf(base);
+      const cited = v.samples.map((c) => ids.get(sampleKey(c.t, c.class ?? v.class ?? 'read', c.status, c.requestId)) ?? -1);
+      const twin = oldRows.find((o) => !o.used && sameRow(o.v, o.shape, v, shape));
+      if (twin) twin.used = true;
+      const fresh = Math.max(0, n - (twin?.n ?? 0));
+      const allOld = cited.every((g) => g >= 0 && g < this.ownedFrom);
+      // A window row citing the chunk's last moments waits for the next chunk (which has the requests
+      // that were in flight); a row citing only judged samples is an earlier chunk's (or, near this
+      // chunk's start where context is cut, an artefact of the cut). Window-less rows aggregate one
+      // rule over the run: what counts is their fresh occurrences.
+      if (v.window && (allOld || cited.some((g) => g >= ownTo))) continue;
+      if (!v.window && fresh === 0) continue;
+      const candidates = this.entries.slice(0, earlier).filter((e) => sameRow(e.v, e.shape, v, shape));
+      const entry = candidates.find((e) => cited.some((g) => e.cited.has(g))) ?? candidates[0];
+      if (entry) {
+        entry.occurrences += fresh;
+        if (v.window && entry.v.window) entry.v.window = { start: Math.min(entry.v.window.start, v.window.start), end: Math.max(entry.v.window.end, v.window.end) };
+        v.samples.forEach((c, i) => {
+          const g = cited[i]!;
+          if (entry.v.samples.length >= MAX_CITED || (g >= 0 && entry.cited.has(g))) return;
+          entry.cited.add(g);
+          entry.v.samples.push(c);
+        });
+        continue;
+      }
+      const cap = this.opts.maxViolationsPerRule ?? 100;
+      const same = this.entries.filter((e) => e.v.rule === v.rule && e.v.class === v.class && e.v.key === v.key);
+      if (same.length >= cap) {
+        same[same.length - 1]!.extra += 1;
+        continue;
+      }
+      const windowRule = v.rule === '8.ratelimit.over-admission' || (v.rule === '8.ratelimit.under-admission' && base.includes('in a window that admitted at most'));
+      const fixedOnly = windowRule && models.get(`${v.key ?? ''}\u0000${v.class}`) === 'fixed-window';
+      this.entries.push({ v: { ...v, message: base, samples: [...v.samples] }, occurrences: twin ? fresh || n : n, cited: new Set(cited.filter((g) => g >= 0)), shape, extra: 0, fixedOnly });
+    }
+  }
+
+  private mergeClasses(a: RateLimitAnalysis, held: Held[]): void {
+    // Rows that start before the first new sample belong to the chunk that saw them start.
+    const firstNew = held.find((h) => h.g >= this.newFrom)!;
+    const newCount = new Map<string, number>();
+    for (const h of held) if (h.g >= this.newFrom) newCount.set(`${h.s.key ?? ''}\u0000${h.s.class}`, (newCount.get(`${h.s.key ?? ''}\u0000${h.s.class}`) ?? 0) + 1);
+    const cap = this.opts.maxWindowRows ?? 1000;
+    for (const c of a.classes) {
+      const b = this.budgets.get(`${c.key ?? ''}\u0000${c.class}`);
+      if (!b) continue;
+      b.models.set(c.model, (b.models.get(c.model) ?? 0) + (newCount.get(`${c.key ?? ''}\u0000${c.class}`) ?? 0));
+      const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
+      for (const row of c.windows) {
+        if (this.chunks > 1 && (row.start < firstNew.s.sentAt || row.start <= lastStart)) continue;
+        if (b.rows.length < cap) b.rows.push(row);
+        else b.rowsLeftOut++;
+      }
+    }
+  }
+
+  /** Analyses what is left and returns the whole stream's analysis. */
+  finish(): RateLimitAnalysis {
+    this.analyzeChunk(true);
+    this.buf = [];
+    const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));
+    const modelOf = new Map(classes.map((c) => [`${c.key ?? ''}\u0000${c.class}`, c.model]));
+    const kept = this.entries.filter((e) => !e.fixedOnly || modelOf.get(`${e.v.key ?? ''}\u0000${e.v.class}`) === 'fixed-window');
+    const violations = kept.map((e) => {
+      const more = e.extra > 0 ? `; ${e.extra} more rows of this rule not listed` : '';
+      const extra = e.occurrences > 1 ? ` (${e.occurrences} occurrences)` : '';
+      return { ...e.v, message: e.v.message + extra + more, samples: [...e.v.samples].sort((p, q) => p.t - q.t) };
+    });
+    return { classes, violations };
+  }
+
+  private summary(b: Budget): ClassSummary {
+    let limit: number | null = null;
+    let best = 0;
+    for (const [v, n] of [...b.limits].sort((p, q) => p[0] - q[0])) {
+      if (n > best) {
+        limit = v;
+        best = n;
+      }
+    }
+    const expected = this.opts.expected?.[b.class];
+    const windowSeconds = expected ? expected.windowSeconds : b.maxReset !== null && b.maxReset > 0 ? b.maxReset : null;
+    let model: Model = 'unknown';
+    let most = -1;
+    for (const [m, n] of b.models) {
+      if (n > most) {
+        model = m;
+        most = n;
+      }
+    }
+    const s = {
+      class: b.class,
+      ...(b.key !== '' ? { key: b.key } : {}),
+      samples: b.samples,
+      admitted: b.admitted,
+      refused: b.samples - b.admitted,
+      observedLimit: limit,
+      limitConstant: b.limits.size <= 1,
+      windowSeconds,
+      model,
+      windows: b.rows,
+    };
+    const note = b.rowsLeftOut > 0 ? `; ${b.rowsLeftOut} more windows not listed` : '';
+    return { ...s, explanation: explain(s, expected?.limit ?? null) + note };
+  }
+}

@@ -57,21 +57,34 @@ function headersOf(s: SampleInput): Record<string, string> {
 /** Verifies responses one at a time; `findings()` gives one finding per broken clause and class. */
 export class ResponseVerifier {
   private readonly groups = new Map<string, Group>();
+  /**
+   * The header checks' verdicts by everything they read (class, status, the raw RateLimit-* strings,
+   * whether X-Request-Id is missing, empty or set): at full speed almost every response is the same 429,
+   * so the checks run once per distinct combination. Bounded: cleared when it fills.
+   */
+  private readonly verdicts = new Map<string, ReturnType<typeof checkResponseHeaders>>();
 
   constructor(private readonly target: Target, private readonly source: string) {}
 
   /** Checks one response (`index`: its position in the run, for citing); transport failures are skipped. */
   add(index: number, s: SampleInput, route: PlannedRoute): void {
     if (s.status === 0) return;
-    const x = {
-      id: `load-${index + 1}`,
-      request: { method: route.method, url: route.template, headers: {}, bodyBytes: 0 },
-      response: { status: s.status, headers: headersOf(s), body: '', bodyBytes: 0 },
-      timings: { start: s.sent, total: latencyOf(s) },
-    } satisfies Exchange;
-    for (const v of checkResponseHeaders(x, { windowSeconds: this.target.assumptions.rateLimit[route.class]?.windowSeconds })) {
-      this.note(v.clause, route, v.expected, v.actual, index, s);
+    const rid = s.requestId === undefined ? 'm' : s.requestId.trim() === '' ? 'e' : 'k';
+    // \u0000 stands for an absent header (no header value can hold it).
+    const key = `${route.class}|${s.status}|${s.limit ?? '\u0000'}|${s.remaining ?? '\u0000'}|${s.reset ?? '\u0000'}|${s.retryAfter ?? '\u0000'}|${rid}`;
+    let verdict = this.verdicts.get(key);
+    if (!verdict) {
+      const x = {
+        id: `load-${index + 1}`,
+        request: { method: route.method, url: route.template, headers: {}, bodyBytes: 0 },
+        response: { status: s.status, headers: headersOf(s), body: '', bodyBytes: 0 },
+        timings: { start: s.sent, total: latencyOf(s) },
+      } satisfies Exchange;
+      verdict = checkResponseHeaders(x, { windowSeconds: this.target.assumptions.rateLimit[route.class]?.windowSeconds });
+      if (this.verdicts.size >= 4096) this.verdicts.clear();
+      this.verdicts.set(key, verdict);
     }
+    for (const v of verdict) this.note(v.clause, route, v.expected, v.actual, index, s);
     if (s.status === 429 && s.errorCode !== 'rate_limit.exceeded') {
       this.note('8.ratelimit.429-code', route, 'a 429 body { error: { code: "rate_limit.exceeded" } }', `code ${JSON.stringify(s.errorCode ?? null)}`, index, s);
     }

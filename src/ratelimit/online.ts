@@ -28,7 +28,7 @@ export interface OnlineAnalyzeOptions extends AnalyzeOptions {
   maxSamples?: number;
   /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
   chunkMs?: number;
-  /** Tail of a chunk carried into the next, ms (default: 3 windows plus a second). At most maxSamples / 2 samples. */
+  /** Tail of a chunk carried into the next, ms (default: 3 windows plus a second). At most maxSamples / 3 samples. */
   overlapMs?: number;
   /** Window rows kept per budget (default 1,000); the rest are counted in the explanation. */
   maxWindowRows?: number;
@@ -178,17 +178,19 @@ export class OnlineRateLimitAnalyzer {
     const ownToG = base + ownTo;
     const overlap = held.slice(0, this.newFrom - base);
     const full = analyzeRateLimits(held.map((h) => h.s), { expected: this.opts.expected });
-    const old = overlap.length ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected }).violations : [];
+    // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
+    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected }).violations : [];
     const ids = new Map<string, number>();
     for (const h of held) ids.set(sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId), h.g);
     this.mergeViolations(full, old, ids, ownToG);
     this.mergeClasses(full, held);
 
-    // Carry the tail: a few windows (and the longest Retry-After wait), at most half the buffer, and at
-    // least the part left to the next chunk.
+    // Carry the tail: a few windows (and the longest Retry-After wait), at most a third of the buffer (so
+    // each chunk is mostly new samples and a sample is analysed about 1.5 times), and at least the part
+    // left to the next chunk.
     let from = held.length;
     while (from > 0 && held[from - 1]!.s.receivedAt >= last - overlapMs) from--;
-    from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 2)), ownTo);
+    from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 3)), ownTo);
     this.buf = held.slice(from);
     this.newFrom = this.next;
     this.ownedFrom = Math.max(this.ownedFrom, ownToG);

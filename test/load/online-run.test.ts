@@ -44,4 +44,18 @@ describe('chunked rate-limit analysis in a real run', () => {
     const counts = (cs: typeof batch.classes) => cs.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit]);
     expect(counts(result.rateLimit.classes)).toEqual(counts(batch.classes));
   });
+
+  it('a full-speed run cut by the sample cap (overlap shorter than a window) reports nothing on the clean limiter', async () => {
+    const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 } });
+    try {
+      const target = targetFromInput(ref.target, 'embedded');
+      const { result, findings } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 2.5, rateLimitChunking: { maxSamples: 300 } });
+      expect(result.totals.byStatus['429']).toBeGreaterThan(3 * 300);
+      expect(result.rateLimit.violations).toEqual([]);
+      expect(findings).toEqual([]);
+      expect(result.rateLimit.classes.find((c) => c.class === 'read')?.observedLimit).toBe(60);
+    } finally {
+      await ref.close();
+    }
+  });
 });

@@ -49,8 +49,9 @@ describe('chunked rate-limit analysis in a real run', () => {
     const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 } });
     try {
       const target = targetFromInput(ref.target, 'embedded');
-      const { result, findings } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 2.5, rateLimitChunking: { maxSamples: 300 } });
-      expect(result.totals.byStatus['429']).toBeGreaterThan(3 * 300);
+      const { result, findings } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 2.5, rateLimitChunking: { maxSamples: 40 } });
+      expect(result.totals.completed).toBeGreaterThan(3 * 40);
+      expect(result.totals.byStatus['429']).toBeGreaterThan(0);
       expect(result.rateLimit.violations).toEqual([]);
       expect(findings).toEqual([]);
       expect(result.rateLimit.classes.find((c) => c.class === 'read')?.observedLimit).toBe(60);

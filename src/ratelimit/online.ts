@@ -24,7 +24,7 @@ import { parseIntValue } from './parsed.js';
 import type { RateLimitSample } from './sample.js';
 
 export interface OnlineAnalyzeOptions extends AnalyzeOptions {
-  /** Most samples buffered at once: the memory bound (default 50,000). */
+  /** Most samples buffered at once: the memory bound (default 20,000). */
   maxSamples?: number;
   /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
   chunkMs?: number;
@@ -107,7 +107,7 @@ export class OnlineRateLimitAnalyzer {
   private readonly maxSamples: number;
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
-    this.maxSamples = Math.max(4, opts.maxSamples ?? 50_000);
+    this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
   }
 
   /** Samples held right now, and the most ever held (never above maxSamples). */
@@ -175,13 +175,22 @@ export class OnlineRateLimitAnalyzer {
     const margin = Math.min(2 * this.maxLatency + 100, overlapMs / 2);
     let ownTo = held.length;
     if (!final) while (ownTo > 0 && held[ownTo - 1]!.s.receivedAt > last - margin) ownTo--;
+    // Slow responses must not make the deferred tail (kept for the next chunk) eat the bound.
+    ownTo = Math.max(ownTo, held.length - Math.floor(this.maxSamples / 2));
     const ownToG = base + ownTo;
     const overlap = held.slice(0, this.newFrom - base);
     const full = analyzeRateLimits(held.map((h) => h.s), { expected: this.opts.expected });
     // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
     const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected }).violations : [];
+    // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
     const ids = new Map<string, number>();
-    for (const h of held) ids.set(sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId), h.g);
+    for (const v of full.violations) for (const c of v.samples) ids.set(sampleKey(c.t, c.class ?? v.class ?? 'read', c.status, c.requestId), -1);
+    if (ids.size > 0) {
+      for (const h of held) {
+        const k = sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId);
+        if (ids.has(k)) ids.set(k, h.g);
+      }
+    }
     this.mergeViolations(full, old, ids, ownToG);
     this.mergeClasses(full, held);
 

@@ -92,4 +92,14 @@ describe('online analysis equals batch analysis', () => {
       expect(a.finish()).toEqual(analyzeRateLimits(samples));
     }), { numRuns: 10 });
   });
+
+  it('slow responses (latency far above the chunk) never make it hold more than its bound', () => {
+    const a = new OnlineRateLimitAnalyzer({ maxSamples: 50 });
+    for (let i = 0; i < 2000; i++) {
+      a.push({ sentAt: i * 10, receivedAt: i * 10 + 8000, class: 'read', status: 200, limit: '1000', remaining: '999', reset: '1', requestId: `r${i}` });
+    }
+    expect(a.peakRetained).toBeLessThanOrEqual(50);
+    const out = a.finish();
+    expect(out.classes[0]!.samples).toBe(2000);
+  });
 });

@@ -15,6 +15,8 @@ import type { PlannedRoute } from './plan.js';
 import { latencyOf, type SampleInput } from './samples.js';
 
 const CITED = 5;
+/** A header value every check accepts as an integer (digits only, safe). */
+const CLEAN = /^\d{1,9}$/;
 
 interface Group {
   clause: string;
@@ -58,9 +60,9 @@ function headersOf(s: SampleInput): Record<string, string> {
 export class ResponseVerifier {
   private readonly groups = new Map<string, Group>();
   /**
-   * The header checks' verdicts by everything they read (class, status, the raw RateLimit-* strings,
-   * whether X-Request-Id is missing, empty or set): at full speed almost every response is the same 429,
-   * so the checks run once per distinct combination. Bounded: cleared when it fills.
+   * The header checks' verdicts by everything they read (class, status, the RateLimit-* values, whether
+   * X-Request-Id is missing, empty or set): the checks run once per distinct combination, not once per
+   * response. Bounded: cleared when it fills.
    */
   private readonly verdicts = new Map<string, ReturnType<typeof checkResponseHeaders>>();
 
@@ -70,8 +72,14 @@ export class ResponseVerifier {
   add(index: number, s: SampleInput, route: PlannedRoute): void {
     if (s.status === 0) return;
     const rid = s.requestId === undefined ? 'm' : s.requestId.trim() === '' ? 'e' : 'k';
-    // \u0000 stands for an absent header (no header value can hold it).
-    const key = `${route.class}|${s.status}|${s.limit ?? '\u0000'}|${s.remaining ?? '\u0000'}|${s.reset ?? '\u0000'}|${s.retryAfter ?? '\u0000'}|${rid}`;
+    const window = this.target.assumptions.rateLimit[route.class]?.windowSeconds;
+    // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
+    // counts down is computed once; anything else keys by its raw string, length-prefixed so no value
+    // can pass for another field or for a token.
+    const lim = CLEAN.test(s.limit ?? '') ? Number(s.limit) : undefined;
+    const tok = (raw: string | undefined, fine: (v: number) => boolean): string => (raw === undefined ? 'a' : CLEAN.test(raw) && fine(Number(raw)) ? 'k' : `r${raw.length}:${raw}`);
+    const key = `${route.class}|${s.status}|${tok(s.limit, () => true)}|${tok(s.remaining, (v) => lim !== undefined && v <= lim)}|` +
+      `${tok(s.reset, (v) => window === undefined || v <= Math.ceil(window))}|${tok(s.retryAfter, () => true)}|${rid}`;
     let verdict = this.verdicts.get(key);
     if (!verdict) {
       const x = {
@@ -80,7 +88,7 @@ export class ResponseVerifier {
         response: { status: s.status, headers: headersOf(s), body: '', bodyBytes: 0 },
         timings: { start: s.sent, total: latencyOf(s) },
       } satisfies Exchange;
-      verdict = checkResponseHeaders(x, { windowSeconds: this.target.assumptions.rateLimit[route.class]?.windowSeconds });
+      verdict = checkResponseHeaders(x, { windowSeconds: window });
       if (this.verdicts.size >= 4096) this.verdicts.clear();
       this.verdicts.set(key, verdict);
     }

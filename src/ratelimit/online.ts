@@ -9,17 +9,14 @@
  * Samples are buffered together rather than per (key, class): the isolation rules compare a budget with the
  * other class of the same key, so a chunk must hold both.
  *
- * Across chunks: a violation the overlap alone already produced (every cited sample old, the same rule,
- * class and window or message already reported) is the previous chunk's and is dropped; occurrences are
- * counted as the chunk's analysis minus the overlap's own analysis (exact for per-response rules);
- * violations of one rule, key and class with overlapping windows merge, citing samples by their global
- * index. Class summaries are counted online (samples, admitted, refused, Limit frequencies, largest Reset:
- * exact); the model is the one most of the samples were analysed under; window rows come from the chunk
- * that saw them start, capped per class with a note.
+ * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
+ * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
+ * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note.
  */
-import type { RateLimitAnalysis, RateLimitViolation, RouteClass } from '../results/schema.js';
+import type { RateLimitAnalysis, RouteClass } from '../results/schema.js';
 import { analyzeRateLimits, type AnalyzeOptions } from './analyze.js';
 import { explain } from './explain.js';
+import { budgetId, sampleKey, ViolationRows } from './online-rows.js';
 import { parseIntValue } from './parsed.js';
 import type { RateLimitSample } from './sample.js';
 
@@ -58,34 +55,7 @@ interface Budget {
   rowsLeftOut: number;
 }
 
-interface Entry {
-  v: RateLimitViolation;
-  occurrences: number;
-  cited: Set<number>;
-  /** Message with digits blanked: identifies a window-less row across chunks. */
-  shape: string;
-  extra: number;
-  /**
-   * Found by the per-window count, which only runs on a budget classified fixed-window: a chunk can see a
-   * token bucket's refills all look full, so the row stands only if the whole stream's model agrees.
-   */
-  fixedOnly: boolean;
-}
-
-const OCCURRENCES = / \((\d+) occurrences\)$/;
-const MAX_CITED = 5;
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-const sampleKey = (t: number, cls: string, status: number, requestId: string | undefined): string => `${t}|${cls}|${status}|${requestId ?? ''}`;
-
-function occurrencesOf(v: RateLimitViolation): { base: string; n: number } {
-  const m = OCCURRENCES.exec(v.message);
-  return m ? { base: v.message.slice(0, m.index), n: Number(m[1]) } : { base: v.message, n: 1 };
-}
-
-const shapeOf = (base: string): string => base.replace(/\d+(\.\d+)?/g, '#');
-const sameRow = (a: RateLimitViolation, aShape: string, b: RateLimitViolation, bShape: string): boolean =>
-  a.rule === b.rule && a.class === b.class && a.key === b.key &&
-  (a.window && b.window ? a.window.start < b.window.end && b.window.start < a.window.end : !a.window && !b.window && aShape === bShape);
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
 export class OnlineRateLimitAnalyzer {
@@ -100,7 +70,7 @@ export class OnlineRateLimitAnalyzer {
   private maxLatency = 0;
   private next = 0;
   private readonly budgets = new Map<string, Budget>();
-  private readonly entries: Entry[] = [];
+  private readonly rows: ViolationRows;
   private maxRetryAfter = 0;
   private peak = 0;
   private chunks = 0;
@@ -108,6 +78,7 @@ export class OnlineRateLimitAnalyzer {
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
+    this.rows = new ViolationRows(opts.maxViolationsPerRule ?? 100);
   }
 
   /** Samples held right now, and the most ever held (never above maxSamples). */
@@ -183,15 +154,15 @@ export class OnlineRateLimitAnalyzer {
     // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
     const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected }).violations : [];
     // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
+    const cited = ViolationRows.citedKeys(full);
     const ids = new Map<string, number>();
-    for (const v of full.violations) for (const c of v.samples) ids.set(sampleKey(c.t, c.class ?? v.class ?? 'read', c.status, c.requestId), -1);
-    if (ids.size > 0) {
+    if (cited.size > 0) {
       for (const h of held) {
         const k = sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId);
-        if (ids.has(k)) ids.set(k, h.g);
+        if (cited.has(k)) ids.set(k, h.g);
       }
     }
-    this.mergeViolations(full, old, ids, ownToG);
+    this.rows.merge(full, old, ids, { judgedBefore: this.ownedFrom, ownTo: ownToG });
     this.mergeClasses(full, held);
 
     // Carry the tail: a few windows (and the longest Retry-After wait), at most a third of the buffer (so
@@ -205,64 +176,16 @@ export class OnlineRateLimitAnalyzer {
     this.ownedFrom = Math.max(this.ownedFrom, ownToG);
   }
 
-  private mergeViolations(a: RateLimitAnalysis, old: RateLimitViolation[], ids: Map<string, number>, ownTo: number): void {
-    const full = a.violations;
-    const models = new Map(a.classes.map((c) => [`${c.key ?? ''}\u0000${c.class}`, c.model]));
-    // Rows of one analysis are distinct by construction: only rows of earlier chunks can be the same row.
-    const earlier = this.entries.length;
-    const oldRows = old.map((v) => {
-      const o = occurrencesOf(v);
-      return { v, shape: shapeOf(o.base), n: o.n, used: false };
-    });
-    for (const v of full) {
-      const { base, n } = occurrencesOf(v);
-      const shape = shapeOf(base);
-      const cited = v.samples.map((c) => ids.get(sampleKey(c.t, c.class ?? v.class ?? 'read', c.status, c.requestId)) ?? -1);
-      const twin = oldRows.find((o) => !o.used && sameRow(o.v, o.shape, v, shape));
-      if (twin) twin.used = true;
-      const fresh = Math.max(0, n - (twin?.n ?? 0));
-      const allOld = cited.every((g) => g >= 0 && g < this.ownedFrom);
-      // A window row citing the chunk's last moments waits for the next chunk (which has the requests
-      // that were in flight); a row citing only judged samples is an earlier chunk's (or, near this
-      // chunk's start where context is cut, an artefact of the cut). Window-less rows aggregate one
-      // rule over the run: what counts is their fresh occurrences.
-      if (v.window && (allOld || cited.some((g) => g >= ownTo))) continue;
-      if (!v.window && fresh === 0) continue;
-      const candidates = this.entries.slice(0, earlier).filter((e) => sameRow(e.v, e.shape, v, shape));
-      const entry = candidates.find((e) => cited.some((g) => e.cited.has(g))) ?? candidates[0];
-      if (entry) {
-        entry.occurrences += fresh;
-        if (v.window && entry.v.window) entry.v.window = { start: Math.min(entry.v.window.start, v.window.start), end: Math.max(entry.v.window.end, v.window.end) };
-        v.samples.forEach((c, i) => {
-          const g = cited[i]!;
-          if (entry.v.samples.length >= MAX_CITED || (g >= 0 && entry.cited.has(g))) return;
-          entry.cited.add(g);
-          entry.v.samples.push(c);
-        });
-        continue;
-      }
-      const cap = this.opts.maxViolationsPerRule ?? 100;
-      const same = this.entries.filter((e) => e.v.rule === v.rule && e.v.class === v.class && e.v.key === v.key);
-      if (same.length >= cap) {
-        same[same.length - 1]!.extra += 1;
-        continue;
-      }
-      const windowRule = v.rule === '8.ratelimit.over-admission' || (v.rule === '8.ratelimit.under-admission' && base.includes('in a window that admitted at most'));
-      const fixedOnly = windowRule && models.get(`${v.key ?? ''}\u0000${v.class}`) === 'fixed-window';
-      this.entries.push({ v: { ...v, message: base, samples: [...v.samples] }, occurrences: twin ? fresh || n : n, cited: new Set(cited.filter((g) => g >= 0)), shape, extra: 0, fixedOnly });
-    }
-  }
-
   private mergeClasses(a: RateLimitAnalysis, held: Held[]): void {
     // Rows that start before the first new sample belong to the chunk that saw them start.
     const firstNew = held.find((h) => h.g >= this.newFrom)!;
     const newCount = new Map<string, number>();
-    for (const h of held) if (h.g >= this.newFrom) newCount.set(`${h.s.key ?? ''}\u0000${h.s.class}`, (newCount.get(`${h.s.key ?? ''}\u0000${h.s.class}`) ?? 0) + 1);
+    for (const h of held) if (h.g >= this.newFrom) newCount.set(budgetId(h.s.key, h.s.class), (newCount.get(budgetId(h.s.key, h.s.class)) ?? 0) + 1);
     const cap = this.opts.maxWindowRows ?? 1000;
     for (const c of a.classes) {
-      const b = this.budgets.get(`${c.key ?? ''}\u0000${c.class}`);
+      const b = this.budgets.get(budgetId(c.key, c.class));
       if (!b) continue;
-      b.models.set(c.model, (b.models.get(c.model) ?? 0) + (newCount.get(`${c.key ?? ''}\u0000${c.class}`) ?? 0));
+      b.models.set(c.model, (b.models.get(c.model) ?? 0) + (newCount.get(budgetId(c.key, c.class)) ?? 0));
       const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
       for (const row of c.windows) {
         if (this.chunks > 1 && (row.start < firstNew.s.sentAt || row.start <= lastStart)) continue;
@@ -277,13 +200,8 @@ export class OnlineRateLimitAnalyzer {
     this.analyzeChunk(true);
     this.buf = [];
     const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));
-    const modelOf = new Map(classes.map((c) => [`${c.key ?? ''}\u0000${c.class}`, c.model]));
-    const kept = this.entries.filter((e) => !e.fixedOnly || modelOf.get(`${e.v.key ?? ''}\u0000${e.v.class}`) === 'fixed-window');
-    const violations = kept.map((e) => {
-      const more = e.extra > 0 ? `; ${e.extra} more rows of this rule not listed` : '';
-      const extra = e.occurrences > 1 ? ` (${e.occurrences} occurrences)` : '';
-      return { ...e.v, message: e.v.message + extra + more, samples: [...e.v.samples].sort((p, q) => p.t - q.t) };
-    });
+    const modelOf = new Map(classes.map((c) => [budgetId(c.key, c.class), c.model]));
+    const violations = this.rows.list((key, cls) => modelOf.get(budgetId(key, cls)));
     return { classes, violations };
   }
 

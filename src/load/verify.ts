@@ -15,8 +15,17 @@ import type { PlannedRoute } from './plan.js';
 import { latencyOf, type SampleInput } from './samples.js';
 
 const CITED = 5;
-/** A header value every check accepts as an integer (digits only, safe). */
-const CLEAN = /^\d{1,9}$/;
+/** A header value every check accepts as an integer (digits only; 15 digits are always a safe integer). */
+const CLEAN = /^\d{1,15}$/;
+
+/**
+ * One header's part of the verdict cache key: 'a' absent, 'k' a plain integer within `max` (the checks
+ * accept it, whatever its value), else the raw string, length-prefixed so it cannot pass for a token.
+ */
+function token(raw: string | undefined, max: number): string {
+  if (raw === undefined) return 'a';
+  return CLEAN.test(raw) && Number(raw) <= max ? 'k' : `r${raw.length}:${raw}`;
+}
 
 interface Group {
   clause: string;
@@ -74,12 +83,10 @@ export class ResponseVerifier {
     const rid = s.requestId === undefined ? 'm' : s.requestId.trim() === '' ? 'e' : 'k';
     const window = this.target.assumptions.rateLimit[route.class]?.windowSeconds;
     // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
-    // counts down is computed once; anything else keys by its raw string, length-prefixed so no value
-    // can pass for another field or for a token.
-    const lim = CLEAN.test(s.limit ?? '') ? Number(s.limit) : undefined;
-    const tok = (raw: string | undefined, fine: (v: number) => boolean): string => (raw === undefined ? 'a' : CLEAN.test(raw) && fine(Number(raw)) ? 'k' : `r${raw.length}:${raw}`);
-    const key = `${route.class}|${s.status}|${tok(s.limit, () => true)}|${tok(s.remaining, (v) => lim !== undefined && v <= lim)}|` +
-      `${tok(s.reset, (v) => window === undefined || v <= Math.ceil(window))}|${tok(s.retryAfter, () => true)}|${rid}`;
+    // counts down is computed once (Remaining must not exceed a plain Limit; Reset not the window).
+    const lim = s.limit !== undefined && CLEAN.test(s.limit) ? Number(s.limit) : -1;
+    const key = `${route.class}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
+      `${token(s.reset, window === undefined ? Infinity : Math.ceil(window))}|${token(s.retryAfter, Infinity)}|${rid}`;
     let verdict = this.verdicts.get(key);
     if (!verdict) {
       const x = {

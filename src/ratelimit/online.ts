@@ -51,11 +51,16 @@ interface Budget {
   maxReset: number | null;
   /** Samples analysed under each model (new samples of each chunk). */
   models: Map<Model, number>;
+  /** Samples since the last chunk. */
+  fresh: number;
   rows: WindowRow[];
   rowsLeftOut: number;
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+const PLAIN = /^\d{1,15}$/;
+/** parseIntValue with a fast path for the plain integers nearly every response carries. */
+const intOf = (raw: string | undefined): ReturnType<typeof parseIntValue> => (raw !== undefined && PLAIN.test(raw) ? { ok: true, value: Number(raw) } : parseIntValue(raw));
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
 export class OnlineRateLimitAnalyzer {
@@ -121,15 +126,16 @@ export class OnlineRateLimitAnalyzer {
     const key = s.key ?? '';
     const id = `${key}\u0000${s.class}`;
     let b = this.budgets.get(id);
-    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), rows: [], rowsLeftOut: 0 }));
+    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
     b.samples++;
+    b.fresh++;
     if (s.status !== 429) b.admitted++;
-    const lim = parseIntValue(s.limit);
+    const lim = intOf(s.limit);
     // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
     if (lim.ok && (b.limits.has(lim.value) || b.limits.size < 10_000)) b.limits.set(lim.value, (b.limits.get(lim.value) ?? 0) + 1);
-    const reset = parseIntValue(s.reset);
+    const reset = intOf(s.reset);
     if (reset.ok && (b.maxReset === null || reset.value > b.maxReset)) b.maxReset = reset.value;
-    const ra = parseIntValue(s.retryAfter);
+    const ra = intOf(s.retryAfter);
     if (s.status === 429 && ra.ok) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra.value, 3600));
   }
 
@@ -179,13 +185,12 @@ export class OnlineRateLimitAnalyzer {
   private mergeClasses(a: RateLimitAnalysis, held: Held[]): void {
     // Rows that start before the first new sample belong to the chunk that saw them start.
     const firstNew = held.find((h) => h.g >= this.newFrom)!;
-    const newCount = new Map<string, number>();
-    for (const h of held) if (h.g >= this.newFrom) newCount.set(budgetId(h.s.key, h.s.class), (newCount.get(budgetId(h.s.key, h.s.class)) ?? 0) + 1);
     const cap = this.opts.maxWindowRows ?? 1000;
     for (const c of a.classes) {
       const b = this.budgets.get(budgetId(c.key, c.class));
       if (!b) continue;
-      b.models.set(c.model, (b.models.get(c.model) ?? 0) + (newCount.get(budgetId(c.key, c.class)) ?? 0));
+      b.models.set(c.model, (b.models.get(c.model) ?? 0) + b.fresh);
+      b.fresh = 0;
       const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
       for (const row of c.windows) {
         if (this.chunks > 1 && (row.start < firstNew.s.sentAt || row.start <= lastStart)) continue;

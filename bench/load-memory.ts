@@ -1,5 +1,5 @@
 /**
- * Memory and CPU cost of spgate's load engines (loopback only; about 2.5 minutes, `BENCH_QUICK=1` about
+ * Memory and CPU cost of spgate's load engines (loopback only; about 2 minutes, `BENCH_QUICK=1` about
  * 40 s). Every measured generator runs in a child process of its own, against a server in another child
  * process, so its peak RSS (process.resourceUsage().maxRSS) and CPU time (process.cpuUsage) are its own.
  * 1. Constant memory: peak RSS of a full-speed closed run (read-budget: past the budget, almost every

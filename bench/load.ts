@@ -1,5 +1,5 @@
 /**
- * Load engine benchmark (~55 s, loopback only). The servers run in a child process so the load generator
+ * Load engine benchmark (~55 s, `BENCH_QUICK=1` ~20 s; loopback only). The servers run in a child process so the load generator
  * has a core of its own.
  * 1. Throughput: raw autocannon (no checks) vs spgate's closed engine with every response verified, same
  *    connections and duration, and wrk when installed → req/s and `spgateVsAutocannon` (target >= 0.9).
@@ -14,12 +14,14 @@ import { parseProfile } from '../src/load/profile.js';
 import { runProfile } from '../src/load/run.js';
 import { targetFromInput } from '../src/target/resolve.js';
 
+const QUICK = process.env.BENCH_QUICK === '1';
 const CONNECTIONS = 8;
-const THROUGHPUT_S = 4;
+const THROUGHPUT_S = QUICK ? 2 : 4;
 /** Alternating rounds (after a warm-up): the server's speed drifts on a shared machine, medians do not. */
-const ROUNDS = 3;
+const ROUNDS = QUICK ? 1 : 3;
 const CO_RATE = 200;
-const CO_SECONDS = 12;
+/** BENCH_QUICK=1: one stall instead of three. */
+const CO_SECONDS = QUICK ? 7 : 12;
 const STALL_MS = 500;
 const STALL_EVERY_MS = 5000;
 const FIRST_STALL_MS = 2000;

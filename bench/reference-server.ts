@@ -1,16 +1,19 @@
 /**
  * Throughput of the reference server on its hot path (GET /v1/customers?limit=25, budgets huge) against a
- * bare node:http server answering the same JSON bytes. Each server runs in its own child process so the
- * autocannon client in this process does not share their event loop. Target: referenceVsBare >= 0.5.
+ * bare node:http server answering the same JSON bytes. Each server runs in its own child process pinned to
+ * core 1 (taskset), and the autocannon client in this process to core 0, so neither shares a core with
+ * the other; without taskset it says so and runs unpinned. Target: referenceVsBare >= 0.5.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROUNDS = 2;
+const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const QUICK = process.env.BENCH_QUICK === '1';
+const ROUNDS = QUICK ? 1 : 2;
 /** Seconds per measurement; ROUNDS x DURATION_S = about 5 s per server. */
 const DURATION_S = 2.5;
 const PATH = '/v1/customers?limit=25';
@@ -40,7 +43,9 @@ async function child(kind: string): Promise<void> {
 }
 
 function start(kind: 'reference' | 'bare', body?: string): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const proc = fork(SELF, ['--bench-child', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = HAS_TASKSET
+    ? fork(SELF, ['--bench-child', kind], { execPath: 'taskset', execArgv: ['-c', '1', process.execPath, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    : fork(SELF, ['--bench-child', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   if (body !== undefined) proc.send({ body });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 30_000);
@@ -59,6 +64,18 @@ async function measure(url: string, headers: Record<string, string>): Promise<{ 
 
 /** Measures req/s of the reference server and of a bare server serving the same bytes. */
 export async function bench(): Promise<Record<string, number>> {
+  // The client (this process) on core 0 for the measurement; its previous affinity is restored after.
+  const before = HAS_TASKSET ? /: (\S+)/.exec(spawnSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }).stdout)?.[1] : undefined;
+  if (HAS_TASKSET) spawnSync('taskset', ['-cp', '0', String(process.pid)]);
+  else process.stdout.write('note: taskset missing, the servers and the client are not pinned to cores\n');
+  try {
+    return await measureBoth();
+  } finally {
+    if (before) spawnSync('taskset', ['-cp', before, String(process.pid)]);
+  }
+}
+
+async function measureBoth(): Promise<Record<string, number>> {
   const ref = await start('reference');
   const body = ref.ready.body!;
   let bare: { proc: ChildProcess; ready: Ready } | undefined;
@@ -80,7 +97,7 @@ export async function bench(): Promise<Record<string, number>> {
   const referenceVsBare = referenceRps / bareRps;
   process.stdout.write(
     `reference server ${Math.round(referenceRps)} req/s vs bare node:http ${Math.round(bareRps)} req/s ` +
-    `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (target >= 0.5)\n`,
+    `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (target >= 0.5)${HAS_TASKSET ? ', servers on core 1, client on core 0' : ', unpinned'}\n`,
   );
   return { referenceRps, bareRps, referenceVsBare };
 }

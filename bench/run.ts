@@ -2,7 +2,8 @@
  * `npm run bench`: runs every benchmark in this folder (each exports `bench()` returning named figures),
  * one after another so they do not compete for the two cores, and ends with one machine-readable line:
  *   BENCH {"spgateVsAutocannon": …, "coP99ErrorPct": …, "referenceVsBare": …, …}
- * Pass names to run a subset: `npm run bench -- load conformance`.
+ * Pass names to run a subset: `npm run bench -- load conformance`. `BENCH_QUICK=1` shortens every load
+ * benchmark (a smoke run of the bench itself; its figures are not the reference ones).
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,21 +1,17 @@
 /**
  * The closed model on autocannon: one autocannon instance per route class, each connection sending its
  * next request when the previous one completes. Every response passes through `onResponse`, where only the
- * raw RateLimit-* strings, status and time are captured; verification happens after the run.
+ * raw RateLimit-* strings, status and time are captured and handed to the recorder (and from there to the
+ * online aggregator); nothing is kept per response here.
  * Single process on purpose: autocannon's workers would take per-response hooks out of our reach.
  */
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import type { PlannedClass, Plan } from './plan.js';
-import type { LoadRecorder } from './recorder.js';
+import type { PlannedClass } from './plan.js';
+import { describeTransportError, errorCodeOf, isDynamicRoute, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
+import type { SampleInput } from './samples.js';
 
-export interface EngineOptions {
-  plan: Plan;
-  baseUrl: string;
-  secrets: Partial<Record<string, string>>;
-  recorder: LoadRecorder;
-  signal?: AbortSignal;
-}
+export type { EngineOptions };
 
 /** A request entry tagged with its route, so the response hook knows which route answered. */
 type TaggedRequest = autocannon.Request & { spgateRoute: number };
@@ -23,31 +19,6 @@ type TaggedRequest = autocannon.Request & { spgateRoute: number };
 /** The slice of autocannon's per-connection client the engine hooks into (autocannon 8 internals). */
 interface AutocannonClient {
   requestIterator: { recordBody: (req: TaggedRequest | undefined, status: number, body: string, rawHeaders: string[] | undefined) => void };
-}
-
-/** A deterministic cyclic sequence of route indexes in proportion to their weights (smooth round robin). */
-export function weightedCycle(pc: PlannedClass, length = 60): number[] {
-  const total = pc.routes.reduce((s, r) => s + r.weight, 0);
-  const current = pc.routes.map(() => 0);
-  const out: number[] = [];
-  for (let n = 0; n < length; n++) {
-    let best = 0;
-    pc.routes.forEach((r, i) => {
-      current[i]! += r.weight;
-      if (current[i]! > current[best]!) best = i;
-    });
-    current[best]! -= total;
-    out.push(pc.routes[best]!.idx);
-  }
-  return out;
-}
-
-/** Picks a route index from cumulative weights with one random number. */
-export function pickRoute(pc: PlannedClass, r: number): number {
-  const total = pc.cumulative[pc.cumulative.length - 1]!;
-  const x = r * total;
-  for (let i = 0; i < pc.cumulative.length; i++) if (x < pc.cumulative[i]!) return pc.routes[i]!.idx;
-  return pc.routes[pc.routes.length - 1]!.idx;
 }
 
 /** Runs the closed model until the duration, the request cap or the signal ends it. */
@@ -70,24 +41,28 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
   let connections = pc.connections ?? 1;
   if (pc.maxRps !== undefined) connections = Math.min(connections, Math.max(1, Math.floor(pc.maxRps)));
   if (amount !== undefined) connections = Math.min(connections, amount);
-  const auth = new Map(plan.routes.map((r) => [r.idx, `Bearer ${opts.secrets[r.keyRole] ?? ''}`]));
-
-  let pending = -1;
+  // The response waiting for autocannon's 'response' event, which follows onResponse synchronously and
+  // carries autocannon's own timing (the send time is derived from it).
+  let pending: SampleInput | undefined;
+  const settle = (): void => {
+    if (!pending) return;
+    const s = pending;
+    pending = undefined;
+    recorder.sent(pc.class, s.sent);
+    recorder.response(s);
+  };
   // Static routes are built into request buffers once; only routes with a fresh Idempotency-Key or a
   // sequence-numbered body are rebuilt per request. The weighted cycle keeps the mix in proportion.
   const requests: TaggedRequest[] = weightedCycle(pc).map((idx) => {
     const route = plan.routes[idx]!;
-    const headers: Record<string, string> = { authorization: auth.get(idx)!, accept: 'application/json' };
-    if (route.body) headers['content-type'] = 'application/json';
+    const headers = requestHeaders(route, opts.secrets, runId);
     const req: TaggedRequest = { spgateRoute: idx, method: route.method as autocannon.Request['method'], path: prefix + route.path, headers };
-    const dynamic = route.idempotencyKey || (route.body !== undefined && route.body(1) !== route.body(2));
+    const dynamic = isDynamicRoute(route);
     if (route.body && !dynamic) req.body = route.body(0);
     if (dynamic) {
       req.setupRequest = (r: autocannon.Request) => {
         const n = ++seq;
-        const h = { ...headers };
-        if (route.idempotencyKey) h['idempotency-key'] = `spgate-${runId}-${n}`;
-        return { ...r, headers: h, body: route.body ? route.body(n) : undefined };
+        return { ...r, headers: requestHeaders(route, opts.secrets, runId, n), body: route.body ? route.body(n) : undefined };
       };
     }
     return req;
@@ -119,10 +94,11 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     }
     let errorCode: string | undefined;
     if (status === 429) errorCode = errorCodeOf(body);
-    pending = recorder.response({
+    settle();
+    pending = {
       route: req?.spgateRoute ?? pc.routes[0]!.idx,
       intended: NaN, sent: received, received, status, limit, remaining, reset, retryAfter, requestId, errorCode,
-    });
+    };
   };
 
   return new Promise<void>((resolve, reject) => {
@@ -144,6 +120,7 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));
     let timer: NodeJS.Timeout | undefined;
     const instance = autocannon(options, (err) => {
+      settle();
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', stop);
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
@@ -156,32 +133,15 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     opts.signal?.addEventListener('abort', stop, { once: true });
     // Fires synchronously right after onResponse for the same response: adds autocannon's own timing.
     (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      if (pending < 0) return;
-      const buf = recorder.buffer;
-      buf.sent[pending] = buf.received[pending]! - responseTime;
-      recorder.sent(pc.class, buf.sent[pending]!);
-      pending = -1;
+      if (!pending) return;
+      pending.sent = pending.received - responseTime;
+      settle();
     });
     instance.on('reqError', (err: unknown) => {
+      settle();
       const at = recorder.now();
       recorder.sent(pc.class, at);
-      recorder.response({ route: pc.routes[0]!.idx, intended: NaN, sent: at, received: at, status: 0, error: describe(err) });
+      recorder.response({ route: pc.routes[0]!.idx, intended: NaN, sent: at, received: at, status: 0, error: describeTransportError(err) });
     });
   });
-}
-
-/** error.code of a JSON error envelope, or a marker when the body is not one (429 bodies only). */
-export function errorCodeOf(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const j = JSON.parse(body) as { error?: { code?: unknown } };
-    return typeof j?.error?.code === 'string' ? j.error.code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return e?.code ?? e?.message?.split('\n')[0] ?? 'transport error';
 }

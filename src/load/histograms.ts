@@ -1,13 +1,12 @@
 /**
  * HDR latency histograms of a run, split by route class × status family, corrected (from the intended
  * send time) and uncorrected (from the actual send). Values are recorded in microseconds and reported in
- * milliseconds; each summary carries the compressed histogram so runs can be merged later.
+ * milliseconds; each summary carries the compressed histogram so runs can be merged later. Responses are
+ * recorded as they arrive: the memory is that of the histograms, whatever the run's length.
  */
 import * as hdr from 'hdr-histogram-js';
 import type { LatencySummary, RouteClass } from '../results/schema.js';
 import type { Family } from './threshold.js';
-import type { SampleBuffer } from './samples.js';
-import type { PlannedRoute } from './plan.js';
 
 const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
 const CLASSES: RouteClass[] = ['read', 'write'];
@@ -31,16 +30,17 @@ const key = (cls: RouteClass, fam: Family, corrected: boolean): string => `${cls
 export class LatencyHistograms {
   private readonly map = new Map<string, hdr.Histogram>();
 
-  /** Records every response of the buffer; the corrected view only when the run had intended times. */
-  constructor(buf: SampleBuffer, routes: PlannedRoute[], readonly hasCorrected: boolean) {
+  /** Empty histograms; the corrected view only when the run has intended send times (open model). */
+  constructor(readonly hasCorrected: boolean) {
     for (const c of CLASSES) for (const f of FAMILIES) for (const corr of hasCorrected ? [false, true] : [false]) this.map.set(key(c, f, corr), newHistogram());
-    for (let i = 0; i < buf.length; i++) {
-      const fam = familyOf(buf.status[i]!);
-      if (!fam) continue;
-      const cls = routes[buf.route[i]!]!.class;
-      this.map.get(key(cls, fam, false))!.recordValue(toMicros(buf.latency(i)));
-      if (hasCorrected) this.map.get(key(cls, fam, true))!.recordValue(toMicros(buf.correctedLatency(i)));
-    }
+  }
+
+  /** Records one response's latencies (ms); transport failures (status 0) are not recorded. */
+  record(cls: RouteClass, status: number, latencyMs: number, correctedMs: number): void {
+    const fam = familyOf(status);
+    if (!fam) return;
+    this.map.get(key(cls, fam, false))!.recordValue(toMicros(latencyMs));
+    if (this.hasCorrected) this.map.get(key(cls, fam, true))!.recordValue(toMicros(correctedMs));
   }
 
   /** A merged histogram over the selected classes and families (the corrected view when there is one). */

@@ -8,7 +8,7 @@ import { Pool } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { PlannedClass } from './plan.js';
-import { pickRoute, errorCodeOf, type EngineOptions } from './closed.js';
+import { errorCodeOf, joinHeader as first, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
 import { deadlineSignal, describeBodyError, readLoadBody } from './request-bounds.js';
 import { RateGate } from './rate-gate.js';
 
@@ -20,10 +20,8 @@ interface ClassState {
   inFlight: number;
 }
 
-const first = (v: string | string[] | undefined): string | undefined => (v === undefined ? undefined : typeof v === 'string' ? v : v.join(', '));
-
 /** Runs the open model until the duration, the request cap or the signal ends it. */
-export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promise<void> {
+export async function runOpen(opts: EngineOptions): Promise<void> {
   const { plan, recorder } = opts;
   const url = new URL(opts.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
@@ -38,7 +36,6 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
   // Every in-flight request listens on this one signal.
   setMaxListeners(0, inner.signal);
   const runId = randomUUID().slice(0, 8);
-  const auth = new Map(plan.routes.map((r) => [r.idx, `Bearer ${opts.secrets[r.keyRole] ?? ''}`]));
   const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: 0, queue: [], inFlight: 0 }));
   let scheduled = 0;
   let seq = 0;
@@ -53,13 +50,8 @@ export async function runOpen(opts: EngineOptions & { maxRps?: number }): Promis
     const idx = pickRoute(st.pc, Math.random());
     const route = plan.routes[idx]!;
     const s = ++seq;
-    const headers: Record<string, string> = { authorization: auth.get(idx)!, accept: 'application/json' };
-    if (route.idempotencyKey) headers['idempotency-key'] = `spgate-${runId}-${s}`;
-    let body: string | undefined;
-    if (route.body) {
-      body = route.body(s);
-      headers['content-type'] = 'application/json';
-    }
+    const headers = requestHeaders(route, opts.secrets, runId, s);
+    const body = route.body ? route.body(s) : undefined;
     const sent = recorder.now();
     recorder.sent(st.pc.class, sent);
     st.inFlight++;

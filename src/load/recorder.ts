@@ -1,10 +1,10 @@
 /**
- * What both engines write into while a profile runs: the sample buffer, sent and dropped counters per
- * second, and live counters for the progress line. Everything heavier (histograms, timeline,
- * verification, analysis) is computed from it after the run.
+ * What both engines write into while a profile runs: sent and dropped counters per second, live counters
+ * for the progress line, and every response, which goes straight on to a sink (the online aggregator) and
+ * is not kept here. Per-second arrays are O(duration), a few numbers a second; nothing is O(requests).
  */
 import type { RouteClass } from '../results/schema.js';
-import { SampleBuffer, type SampleInput } from './samples.js';
+import type { SampleInput } from './samples.js';
 
 export interface Progress {
   /** Seconds since start. */
@@ -19,17 +19,32 @@ export interface Progress {
   errors: number;
 }
 
+/** Receives every response as it is recorded. */
+export type ResponseSink = (s: SampleInput) => void;
+
+const bump = (arr: number[], s: number): void => {
+  while (arr.length <= s) arr.push(0);
+  arr[s]!++;
+};
+
 export class LoadRecorder {
   private origin = performance.now();
-  readonly buffer = new SampleBuffer();
   /** Requests sent, per second of the run, per class. */
   readonly sentPerSecond: Record<RouteClass, number[]> = { read: [], write: [] };
   readonly sentTotal: Record<RouteClass, number> = { read: 0, write: 0 };
-  /** Intended send times (ms) of dropped requests, per class. */
-  readonly dropped: Record<RouteClass, number[]> = { read: [], write: [] };
+  /** Requests that could not be sent on time, per second of their intended send time, per class. */
+  readonly droppedPerSecond: Record<RouteClass, number[]> = { read: [], write: [] };
+  readonly droppedTotal: Record<RouteClass, number> = { read: 0, write: 0 };
   refused = 0;
   transportErrors = 0;
+  /** Responses (and transport failures) recorded so far. */
+  completed = 0;
+  /** The first transport error's message (for "target unreachable"). */
+  firstError: string | undefined;
   private completedPerSecond: number[] = [];
+
+  /** `sink` receives every response; without one, responses are only counted. */
+  constructor(private readonly sink: ResponseSink = () => undefined) {}
 
   /** Restarts the clock; only valid before anything was recorded. */
   restart(): void {
@@ -43,26 +58,26 @@ export class LoadRecorder {
 
   /** Counts one request as sent at `at` ms. */
   sent(cls: RouteClass, at: number): void {
-    const s = Math.floor(at / 1000);
-    const arr = this.sentPerSecond[cls];
-    while (arr.length <= s) arr.push(0);
-    arr[s]!++;
+    bump(this.sentPerSecond[cls], Math.max(0, Math.floor(at / 1000)));
     this.sentTotal[cls]++;
   }
 
-  /** Records one response (or transport failure); returns its sample index. */
-  response(s: SampleInput): number {
-    const sec = Math.floor(s.received / 1000);
-    while (this.completedPerSecond.length <= sec) this.completedPerSecond.push(0);
-    this.completedPerSecond[sec]!++;
+  /** Records one response (or transport failure) and hands it to the sink. */
+  response(s: SampleInput): void {
+    bump(this.completedPerSecond, Math.max(0, Math.floor(s.received / 1000)));
+    this.completed++;
     if (s.status === 429) this.refused++;
-    else if (s.status === 0) this.transportErrors++;
-    return this.buffer.push(s);
+    else if (s.status === 0) {
+      this.transportErrors++;
+      this.firstError ??= s.error;
+    }
+    this.sink(s);
   }
 
-  /** Records a request that could not be sent on time. */
+  /** Records a request that could not be sent on time (intended at `intended` ms). */
   drop(cls: RouteClass, intended: number): void {
-    this.dropped[cls].push(intended);
+    bump(this.droppedPerSecond[cls], Math.max(0, Math.floor(intended / 1000)));
+    this.droppedTotal[cls]++;
   }
 
   /** A snapshot for the per-second progress line. */
@@ -73,8 +88,8 @@ export class LoadRecorder {
       elapsed,
       durationSeconds,
       sent: this.sentTotal.read + this.sentTotal.write,
-      completed: this.buffer.length,
-      dropped: this.dropped.read.length + this.dropped.write.length,
+      completed: this.completed,
+      dropped: this.droppedTotal.read + this.droppedTotal.write,
       lastSecondRps: last >= 0 ? (this.completedPerSecond[last] ?? 0) : 0,
       refused: this.refused,
       errors: this.transportErrors,

@@ -1,19 +1,19 @@
 /**
  * The per-second timeline of a run and the capacity search over it. Responses are placed in the second
- * they completed, sends and drops in the second they were (meant to be) sent.
+ * they completed, sends and drops in the second they were (meant to be) sent. The timeline is built online:
+ * a second's latencies are kept only until the second is over (responses arrive in completion order), then
+ * reduced to p50/p95/p99, so memory holds one second of latencies plus a few numbers per past second.
  */
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
 import { familyOf } from './histograms.js';
 import type { LoadRecorder } from './recorder.js';
-import type { PlannedRoute } from './plan.js';
-import { H_LIMIT, H_REMAINING, H_RESET } from './samples.js';
 
 /** Whether a response counts against the `errors` rate: transport failures and 4xx/5xx other than 429. */
 export function isError(status: number): boolean {
   return status === 0 || (status >= 400 && status !== 429);
 }
 
-function percentile(sorted: number[], p: number): number | null {
+function percentile(sorted: Float64Array, p: number): number | null {
   if (!sorted.length) return null;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round(sorted[i]! * 1000) / 1000;
@@ -21,49 +21,91 @@ function percentile(sorted: number[], p: number): number | null {
 
 const intOrNull = (raw: string | undefined): number | null => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null);
 
-/** Builds one point per second, from 0 to the last second anything happened in. */
-export function buildTimeline(rec: LoadRecorder, routes: PlannedRoute[], corrected: boolean): Array<TimelinePoint & { errors: number }> {
-  const buf = rec.buffer;
-  let seconds = Math.max(rec.sentPerSecond.read.length, rec.sentPerSecond.write.length);
-  for (let i = 0; i < buf.length; i++) seconds = Math.max(seconds, Math.floor(buf.received[i]! / 1000) + 1);
-  for (const cls of ['read', 'write'] as const) for (const t of rec.dropped[cls]) seconds = Math.max(seconds, Math.floor(t / 1000) + 1);
-  const points = Array.from({ length: seconds }, (_, t) => ({
-    t,
-    sent: (rec.sentPerSecond.read[t] ?? 0) + (rec.sentPerSecond.write[t] ?? 0),
-    completed: 0,
-    dropped: 0,
-    errors: 0,
-    byFamily: {} as Record<string, number>,
-    p50: null as number | null,
-    p95: null as number | null,
-    p99: null as number | null,
-    rateLimit: {} as TimelinePoint['rateLimit'],
-    refused: { read: 0, write: 0 },
-    lat: [] as number[],
-    last: { read: -1, write: -1 } as Record<RouteClass, number>,
-  }));
-  for (let i = 0; i < buf.length; i++) {
-    const p = points[Math.floor(buf.received[i]! / 1000)]!;
-    const status = buf.status[i]!;
-    const cls = routes[buf.route[i]!]!.class;
+export type TimelineRow = TimelinePoint & { errors: number };
+
+interface Open {
+  lat: number[];
+}
+
+interface Last {
+  at: number;
+  limit?: string;
+  remaining?: string;
+  reset?: string;
+}
+
+const CLASSES: RouteClass[] = ['read', 'write'];
+
+/** Folds responses into per-second points as they arrive. */
+export class TimelineBuilder {
+  private readonly rows: TimelineRow[] = [];
+  /** Seconds whose latencies are still collected (the current one and the one before). */
+  private readonly open = new Map<number, Open>();
+  private readonly last = new Map<number, Partial<Record<RouteClass, Last>>>();
+  private readonly closedSeconds = new Set<number>();
+
+  private row(t: number): TimelineRow {
+    while (this.rows.length <= t) {
+      this.rows.push({ t: this.rows.length, sent: 0, completed: 0, dropped: 0, errors: 0, byFamily: {}, p50: null, p95: null, p99: null, rateLimit: {}, refused: { read: 0, write: 0 } });
+    }
+    return this.rows[t]!;
+  }
+
+  /** Adds one response received at `received` ms; `latencyMs` is the view the timeline reports. */
+  add(received: number, cls: RouteClass, status: number, latencyMs: number, h: { limit?: string; remaining?: string; reset?: string }): void {
+    const t = Math.max(0, Math.floor(received / 1000));
+    const p = this.row(t);
     p.completed++;
     if (isError(status)) p.errors++;
     const fam = familyOf(status) ?? 'error';
     p.byFamily[fam] = (p.byFamily[fam] ?? 0) + 1;
-    if (status === 0) continue;
+    if (status === 0) return;
     if (status === 429) p.refused[cls]++;
-    p.lat.push(corrected ? buf.correctedLatency(i) : buf.latency(i));
-    if (p.last[cls] < 0 || buf.received[p.last[cls]]! <= buf.received[i]!) p.last[cls] = i;
-  }
-  for (const cls of ['read', 'write'] as const) for (const t of rec.dropped[cls]) points[Math.floor(t / 1000)]!.dropped++;
-  return points.map(({ lat, last, ...p }) => {
-    lat.sort((a, b) => a - b);
-    for (const cls of ['read', 'write'] as const) {
-      const i = last[cls];
-      if (i >= 0) p.rateLimit[cls] = { limit: intOrNull(buf.header(i, H_LIMIT)), remaining: intOrNull(buf.header(i, H_REMAINING)), reset: intOrNull(buf.header(i, H_RESET)) };
+    let o = this.open.get(t);
+    if (!o) {
+      // Responses arrive in completion order, so a late one for a second already reduced is rare (a
+      // clock step): it is counted above but no longer moves that second's percentiles.
+      if (this.closedSeconds.has(t)) return;
+      // A new second began: every second before the previous one is over.
+      for (const done of [...this.open.keys()]) if (done < t - 1) this.close(done);
+      this.open.set(t, (o = { lat: [] }));
     }
-    return { ...p, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) };
-  });
+    o.lat.push(latencyMs);
+    let l = this.last.get(t);
+    if (!l) this.last.set(t, (l = {}));
+    const prev = l[cls];
+    if (!prev || prev.at <= received) l[cls] = { at: received, limit: h.limit, remaining: h.remaining, reset: h.reset };
+  }
+
+  /** Reduces a finished second to its percentiles and last rate-limit headers. */
+  private close(t: number): void {
+    const o = this.open.get(t);
+    this.open.delete(t);
+    this.closedSeconds.add(t);
+    const p = this.row(t);
+    if (o) {
+      const sorted = Float64Array.from(o.lat).sort();
+      p.p50 = percentile(sorted, 50);
+      p.p95 = percentile(sorted, 95);
+      p.p99 = percentile(sorted, 99);
+    }
+    const l = this.last.get(t);
+    this.last.delete(t);
+    for (const cls of CLASSES) {
+      const x = l?.[cls];
+      if (x) p.rateLimit[cls] = { limit: intOrNull(x.limit), remaining: intOrNull(x.remaining), reset: intOrNull(x.reset) };
+    }
+  }
+
+  /** Closes every second and adds the sent and dropped counts: one point per second up to the last event. */
+  finish(rec: LoadRecorder): TimelineRow[] {
+    for (const t of [...this.open.keys()]) this.close(t);
+    for (const cls of CLASSES) {
+      rec.sentPerSecond[cls].forEach((n, t) => (this.row(t).sent += n));
+      rec.droppedPerSecond[cls].forEach((n, t) => (this.row(t).dropped += n));
+    }
+    return this.rows;
+  }
 }
 
 export interface CapacityResult {
@@ -77,7 +119,7 @@ export interface CapacityResult {
 }
 
 /** Finds the highest per-second rate still meeting the SLO, stopping at the first second that breaks it. */
-export function findCapacity(points: Array<TimelinePoint & { errors: number }>, slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number): CapacityResult {
+export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number): CapacityResult {
   let best: number | null = null;
   let breach: number | null = null;
   let why = '';

@@ -1,8 +1,9 @@
 /**
- * Per-response verification of a load run, after the fact: every recorded response goes through the same
+ * Per-response verification of a load run, as responses arrive: every response goes through the same
  * header checks as conformance (checks/response-headers), plus the 429 body code. Repeats of one rule are
- * folded into one finding per clause and class that counts them and cites the first request ids. The
- * rate-limit analyzer's violations become findings the same way.
+ * folded into one finding per clause and class that counts them and cites the first request ids, so the
+ * memory is one small group per broken clause, whatever the run's length. The rate-limit analyzer's
+ * violations become findings the same way.
  */
 import type { Exchange } from '../client/exchange.js';
 import { checkResponseHeaders } from '../checks/response-headers.js';
@@ -11,9 +12,20 @@ import type { RateLimitSample } from '../ratelimit/sample.js';
 import { clause, isClauseId } from '../spec/clauses.js';
 import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
-import { H_LIMIT, H_REMAINING, H_RESET, H_RETRY_AFTER, type SampleBuffer } from './samples.js';
+import { latencyOf, type SampleInput } from './samples.js';
 
 const CITED = 5;
+/** A header value every check accepts as an integer (digits only; 15 digits are always a safe integer). */
+const CLEAN = /^\d{1,15}$/;
+
+/**
+ * One header's part of the verdict cache key: 'a' absent, 'k' a plain integer within `max` (the checks
+ * accept it, whatever its value), else the raw string, length-prefixed so it cannot pass for a token.
+ */
+function token(raw: string | undefined, max: number): string {
+  if (raw === undefined) return 'a';
+  return CLEAN.test(raw) && Number(raw) <= max ? 'k' : `r${raw.length}:${raw}`;
+}
 
 interface Group {
   clause: string;
@@ -21,81 +33,95 @@ interface Group {
   expected: string;
   firstActual: string;
   count: number;
-  cited: number[];
+  /** How the first responses are cited, and the route of the first. */
+  cited: string[];
+  route: PlannedRoute;
 }
 
-/** How a sample is cited: its X-Request-Id, or its position and time when the server sent none. */
-export function citeSample(buf: SampleBuffer, i: number): string {
-  return buf.requestIds[i] ?? `#${i + 1}@${Math.round(buf.received[i]!)}ms`;
+/** How a sample is cited: its X-Request-Id, or its position (1-based) and time when the server sent none. */
+export function citeSample(s: Pick<SampleInput, 'requestId' | 'received'>, index: number): string {
+  return s.requestId ?? `#${index + 1}@${Math.round(s.received)}ms`;
 }
 
-/** The analyzer's view of every response (transport failures are left out: they carry no headers). */
-export function toRateLimitSamples(buf: SampleBuffer, routes: PlannedRoute[]): RateLimitSample[] {
-  const out: RateLimitSample[] = [];
-  for (let i = 0; i < buf.length; i++) {
-    const status = buf.status[i]!;
-    if (status === 0) continue;
-    const route = routes[buf.route[i]!]!;
-    out.push({
-      sentAt: buf.sent[i]!, receivedAt: buf.received[i]!, class: route.class, status,
-      limit: buf.header(i, H_LIMIT), remaining: buf.header(i, H_REMAINING), reset: buf.header(i, H_RESET),
-      retryAfter: buf.header(i, H_RETRY_AFTER), requestId: buf.requestIds[i], errorCode: buf.errorCodes.get(i), key: route.keyRole,
-    });
-  }
-  return out;
+/** The analyzer's view of one answered response (transport failures carry no headers: undefined). */
+export function toRateLimitSample(s: SampleInput, route: PlannedRoute): RateLimitSample | undefined {
+  if (s.status === 0) return undefined;
+  return {
+    sentAt: s.sent, receivedAt: s.received, class: route.class, status: s.status,
+    limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyRole,
+  };
 }
 
-function headersOf(buf: SampleBuffer, i: number): Record<string, string> {
+function headersOf(s: SampleInput): Record<string, string> {
   const h: Record<string, string> = {};
   const put = (name: string, v: string | undefined): void => {
     if (v !== undefined) h[name] = v;
   };
-  put('ratelimit-limit', buf.header(i, H_LIMIT));
-  put('ratelimit-remaining', buf.header(i, H_REMAINING));
-  put('ratelimit-reset', buf.header(i, H_RESET));
-  put('retry-after', buf.header(i, H_RETRY_AFTER));
-  put('x-request-id', buf.requestIds[i]);
+  put('ratelimit-limit', s.limit);
+  put('ratelimit-remaining', s.remaining);
+  put('ratelimit-reset', s.reset);
+  put('retry-after', s.retryAfter);
+  put('x-request-id', s.requestId);
   return h;
 }
 
-/** Verifies every response of the run; one finding per broken clause and class. */
-export function verifyResponses(buf: SampleBuffer, routes: PlannedRoute[], target: Target, source: string): FindingRecord[] {
-  const groups = new Map<string, Group>();
-  const add = (cl: string, cls: RouteClass, expected: string, actual: string, i: number): void => {
-    const k = `${cl}|${cls}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = { clause: cl, class: cls, expected, firstActual: actual, count: 0, cited: [] }));
-    g.count++;
-    if (g.cited.length < CITED) g.cited.push(i);
-  };
-  for (let i = 0; i < buf.length; i++) {
-    const status = buf.status[i]!;
-    if (status === 0) continue;
-    const route = routes[buf.route[i]!]!;
-    const x = {
-      id: `load-${i + 1}`,
-      request: { method: route.method, url: route.template, headers: {}, bodyBytes: 0 },
-      response: { status, headers: headersOf(buf, i), body: '', bodyBytes: 0 },
-      timings: { start: buf.sent[i]!, total: buf.latency(i) },
-    } satisfies Exchange;
-    for (const v of checkResponseHeaders(x, { windowSeconds: target.assumptions.rateLimit[route.class]?.windowSeconds })) {
-      add(v.clause, route.class, v.expected, v.actual, i);
+/** Verifies responses one at a time; `findings()` gives one finding per broken clause and class. */
+export class ResponseVerifier {
+  private readonly groups = new Map<string, Group>();
+  /**
+   * The header checks' verdicts by everything they read (class, status, the RateLimit-* values, whether
+   * X-Request-Id is missing, empty or set): the checks run once per distinct combination, not once per
+   * response. Bounded: cleared when it fills.
+   */
+  private readonly verdicts = new Map<string, ReturnType<typeof checkResponseHeaders>>();
+
+  constructor(private readonly target: Target, private readonly source: string) {}
+
+  /** Checks one response (`index`: its position in the run, for citing); transport failures are skipped. */
+  add(index: number, s: SampleInput, route: PlannedRoute): void {
+    if (s.status === 0) return;
+    const rid = s.requestId === undefined ? 'm' : s.requestId.trim() === '' ? 'e' : 'k';
+    const window = this.target.assumptions.rateLimit[route.class]?.windowSeconds;
+    // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
+    // counts down is computed once (Remaining must not exceed a plain Limit; Reset not the window).
+    const lim = s.limit !== undefined && CLEAN.test(s.limit) ? Number(s.limit) : -1;
+    const key = `${route.class}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
+      `${token(s.reset, window === undefined ? Infinity : Math.ceil(window))}|${token(s.retryAfter, Infinity)}|${rid}`;
+    let verdict = this.verdicts.get(key);
+    if (!verdict) {
+      const x = {
+        id: `load-${index + 1}`,
+        request: { method: route.method, url: route.template, headers: {}, bodyBytes: 0 },
+        response: { status: s.status, headers: headersOf(s), body: '', bodyBytes: 0 },
+        timings: { start: s.sent, total: latencyOf(s) },
+      } satisfies Exchange;
+      verdict = checkResponseHeaders(x, { windowSeconds: window });
+      if (this.verdicts.size >= 4096) this.verdicts.clear();
+      this.verdicts.set(key, verdict);
     }
-    if (status === 429 && buf.errorCodes.get(i) !== 'rate_limit.exceeded') {
-      add('8.ratelimit.429-code', route.class, 'a 429 body { error: { code: "rate_limit.exceeded" } }', `code ${JSON.stringify(buf.errorCodes.get(i) ?? null)}`, i);
+    for (const v of verdict) this.note(v.clause, route, v.expected, v.actual, index, s);
+    if (s.status === 429 && s.errorCode !== 'rate_limit.exceeded') {
+      this.note('8.ratelimit.429-code', route, 'a 429 body { error: { code: "rate_limit.exceeded" } }', `code ${JSON.stringify(s.errorCode ?? null)}`, index, s);
     }
   }
-  return [...groups.values()].map((g) => {
-    const ids = g.cited.map((i) => citeSample(buf, i));
-    const first = g.cited[0]!;
-    const route = routes[buf.route[first]!]!;
-    return finding(g.clause, target, source, {
+
+  private note(cl: string, route: PlannedRoute, expected: string, actual: string, index: number, s: SampleInput): void {
+    const k = `${cl}|${route.class}`;
+    let g = this.groups.get(k);
+    if (!g) this.groups.set(k, (g = { clause: cl, class: route.class, expected, firstActual: actual, count: 0, cited: [], route }));
+    g.count++;
+    if (g.cited.length < CITED) g.cited.push(citeSample(s, index));
+  }
+
+  /** One finding per broken clause and class, in the order the clauses first broke. */
+  findings(): FindingRecord[] {
+    return [...this.groups.values()].map((g) => finding(g.clause, this.target, this.source, {
       expected: g.expected,
-      actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${ids.join(', ')})`,
-      ids,
-      curl: curlFor(route),
-    });
-  });
+      actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
+      ids: g.cited,
+      curl: curlFor(g.route),
+    }));
+  }
 }
 
 /**

@@ -58,7 +58,7 @@ const MODEL_WORDS: Record<ClassAnalysis['model'], string> = {
  * window; 300 admitted; 312 refused", plus which budget was stated and which announced, and the header
  * dialect when it is not the spec's.
  */
-export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: BudgetContext): string {
+export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: Pick<BudgetContext, 'model'>): string {
   const who = a.key ? `${a.class} (key ${a.key})` : a.class;
   const limit = a.observedLimit === null ? 'no valid Limit' : `Limit ${a.observedLimit}${a.limitConstant ? '' : ' (changing)'}`;
   const win = a.windowSeconds === null ? `${MODEL_WORDS[a.model]} windows of unknown length` : `${MODEL_WORDS[a.model]} ${a.windowSeconds} s windows`;

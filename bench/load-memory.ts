@@ -1,0 +1,202 @@
+/**
+ * Memory and CPU cost of spgate's load engines (loopback only; about 2 minutes, `BENCH_QUICK=1` about
+ * 40 s). Every measured generator runs in a child process of its own, against a server in another child
+ * process, so its peak RSS (process.resourceUsage().maxRSS) and CPU time (process.cpuUsage) are its own.
+ * 1. Constant memory: peak RSS of a full-speed closed run (read-budget: past the budget, almost every
+ *    response a 429) of 10 s and of 60 s against the reference server → `rss10sMB`, `rss60sMB`,
+ *    `rssRatio60to10` (target <= 1.2, and under 300 MB).
+ * 2. CPU per verified response: µs of generator CPU per response for spgate's closed and open engines, raw
+ *    autocannon, and wrk / hey when installed, all against one bare server → `cpuUs*`, and
+ *    `closedVsAutocannonCpu` (target <= 1.1).
+ * Servers and generators are pinned to separate cores with taskset when it exists (a note otherwise).
+ */
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const QUICK = process.env.BENCH_QUICK === '1';
+const LONG_S = QUICK ? 12 : 60;
+const SHORT_S = QUICK ? 4 : 10;
+const CPU_S = QUICK ? 3 : 6;
+const CONNECTIONS = 8;
+const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+interface Ready {
+  url: string;
+  target?: unknown;
+}
+
+interface Measured {
+  maxRssMB: number;
+  cpuUs: number;
+  responses: number;
+  /** Responses the run verified (spgate) or counted (raw tools). */
+  extra?: Record<string, number>;
+}
+
+// ---------- child side ----------
+
+async function serverChild(kind: string): Promise<void> {
+  if (kind === 'reference') {
+    const { startReferenceServer } = await import('../src/reference/index.js');
+    const s = await startReferenceServer({ seed: 1 });
+    process.send!({ url: s.origin, target: s.target } satisfies Ready);
+    return;
+  }
+  const body = Buffer.from('{"data":{"id":"ws_1","name":"bench"}}');
+  let n = 0;
+  const server = createServer((_req, res) => {
+    n++;
+    res.writeHead(200, {
+      'content-type': 'application/json', 'content-length': body.length, 'ratelimit-limit': '1000000000',
+      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)), 'ratelimit-reset': '5', 'x-request-id': `req_${n}`,
+    });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies Ready));
+}
+
+async function generatorChild(kind: string, url: string, seconds: number, targetJson?: string): Promise<void> {
+  // Modules load (and tsx compiles) before the clock starts: only the run's own CPU is counted.
+  const autocannon = (await import('autocannon')).default;
+  const { parseProfile, loadProfile } = await import('../src/load/profile.js');
+  const { runProfile } = await import('../src/load/run.js');
+  const { targetFromInput } = await import('../src/target/resolve.js');
+  let responses = 0;
+  const extra: Record<string, number> = {};
+  let cpu0 = process.cpuUsage();
+  if (kind === 'autocannon') {
+    const r = await autocannon({ url: `${url}/v1/me`, connections: CONNECTIONS, duration: seconds, headers: { authorization: 'Bearer x' } });
+    responses = r.requests.total;
+  } else {
+    const input = targetJson ? (JSON.parse(targetJson) as Parameters<typeof targetFromInput>[0])
+      : { baseUrl: `${url}/v1`, keys: { admin: { key: 'pk_test_bench_0123456789abcdef' } } };
+    const target = targetFromInput(input, 'bench');
+    const profile = kind === 'read-budget' ? loadProfile('read-budget')
+      : kind === 'closed'
+        ? parseProfile({ name: 'bench-closed', description: 'bench', model: 'closed', duration: seconds, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench')
+        : parseProfile({ name: 'bench-open', description: 'bench', model: 'open', duration: seconds, maxConnections: CONNECTIONS, classes: { read: { rate: 5000, routes: [{ route: 'me' }] } } }, 'bench');
+    // A short warm-up run compiles the hot paths, as autocannon's own are compiled on its first requests.
+    await runProfile({ target, profile, durationOverride: 0.5 });
+    cpu0 = process.cpuUsage();
+    const { result } = await runProfile({ target, profile, durationOverride: seconds });
+    responses = result.totals.completed;
+    extra.violations = result.rateLimit.violations.length;
+    extra.refused = result.totals.byStatus['429'] ?? 0;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  // maxRSS is in KiB.
+  const m: Measured = { maxRssMB: process.resourceUsage().maxRSS / 1024, cpuUs: cpu.user + cpu.system, responses, extra };
+  process.send!(m);
+}
+
+// ---------- parent side ----------
+
+function pinned(core: number): string[] {
+  return HAS_TASKSET ? ['taskset', '-c', String(core)] : [];
+}
+
+function forkPinned(args: string[], core: number): ChildProcess {
+  // fork cannot prefix a command: run node under taskset with an IPC channel instead.
+  const [cmd, ...pre] = pinned(core);
+  if (!cmd) return fork(SELF, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(SELF, args, { execPath: cmd, execArgv: [...pre, process.execPath, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function message<T>(proc: ChildProcess, what: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
+    proc.once('message', (m: T) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}`));
+    });
+  });
+}
+
+async function startServer(kind: 'reference' | 'bare'): Promise<{ proc: ChildProcess; ready: Ready }> {
+  const proc = forkPinned(['--bench-server', kind], 1);
+  return { proc, ready: await message<Ready>(proc, `${kind} server`, 30_000) };
+}
+
+async function generate(kind: string, ready: Ready, seconds: number): Promise<Measured> {
+  const args = ['--bench-generator', kind, ready.url, String(seconds)];
+  if (ready.target) args.push(JSON.stringify(ready.target));
+  const proc = forkPinned(args, 0);
+  return message<Measured>(proc, `${kind} generator`, (seconds + 60) * 1000);
+}
+
+function external(tool: 'wrk' | 'hey', url: string, seconds: number): Measured | undefined {
+  const probe = spawnSync(tool, tool === 'wrk' ? ['--version'] : ['-h'], { encoding: 'utf8' });
+  if (probe.error) return undefined;
+  // GNU time reports the child's user and system seconds and its peak RSS.
+  const args = tool === 'wrk'
+    ? ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-H', 'Authorization: Bearer x', `${url}/v1/me`]
+    : ['hey', '-z', `${seconds}s`, '-c', String(CONNECTIONS), '-H', 'Authorization: Bearer x', `${url}/v1/me`];
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...pinned(0), ...args], { encoding: 'utf8' });
+  const t = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  const n = tool === 'wrk' ? /(\d+) requests in/.exec(r.stdout ?? '') : /\[200\]\s+(\d+) responses/.exec(r.stdout ?? '');
+  if (!t || !n) return undefined;
+  return { maxRssMB: Number(t[3]) / 1024, cpuUs: (Number(t[1]) + Number(t[2])) * 1e6, responses: Number(n[1]) };
+}
+
+const perResponse = (m: Measured): number => m.cpuUs / Math.max(1, m.responses);
+
+/** Runs both parts and returns every figure. */
+export async function bench(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  if (!HAS_TASKSET) process.stdout.write('note: taskset missing, processes are not pinned to cores\n');
+  const ref = await startServer('reference');
+  try {
+    for (const [name, seconds] of [['rss10s', SHORT_S], ['rss60s', LONG_S]] as const) {
+      const m = await generate('read-budget', ref.ready, seconds);
+      out[`${name}MB`] = m.maxRssMB;
+      out[`${name}Responses`] = m.responses;
+      process.stdout.write(`read-budget ${seconds} s full speed: ${m.responses} responses (${m.extra?.refused ?? 0} refused, ${m.extra?.violations ?? 0} violations), peak RSS ${m.maxRssMB.toFixed(0)} MB\n`);
+    }
+    out.rssRatio60to10 = out.rss60sMB! / out.rss10sMB!;
+    process.stdout.write(`peak RSS ${LONG_S} s / ${SHORT_S} s: ${out.rssRatio60to10.toFixed(2)} (target <= 1.2, under 300 MB)\n`);
+  } finally {
+    ref.proc.kill();
+  }
+
+  const bare = await startServer('bare');
+  try {
+    const ac = await generate('autocannon', bare.ready, CPU_S);
+    const closed = await generate('closed', bare.ready, CPU_S);
+    const open = await generate('open', bare.ready, CPU_S);
+    out.cpuUsAutocannon = perResponse(ac);
+    out.cpuUsClosed = perResponse(closed);
+    out.cpuUsOpen = perResponse(open);
+    out.closedVsAutocannonCpu = out.cpuUsClosed / out.cpuUsAutocannon;
+    const line = [`autocannon ${out.cpuUsAutocannon.toFixed(1)}`, `spgate closed ${out.cpuUsClosed.toFixed(1)}`, `spgate open ${out.cpuUsOpen.toFixed(1)}`];
+    for (const tool of ['wrk', 'hey'] as const) {
+      const m = external(tool, bare.ready.url, CPU_S);
+      if (!m) {
+        line.push(`${tool} not installed`);
+        continue;
+      }
+      out[`cpuUs${tool === 'wrk' ? 'Wrk' : 'Hey'}`] = perResponse(m);
+      line.push(`${tool} ${perResponse(m).toFixed(1)}`);
+    }
+    process.stdout.write(`CPU µs per response: ${line.join(' · ')} · closed/autocannon ${out.closedVsAutocannonCpu.toFixed(2)} (target <= 1.1)\n`);
+  } finally {
+    bare.proc.kill();
+  }
+  return out;
+}
+
+const at = process.argv.indexOf('--bench-server');
+if (at >= 0) await serverChild(process.argv[at + 1] ?? 'bare');
+const g = process.argv.indexOf('--bench-generator');
+if (g >= 0) {
+  const [kind, url, seconds, target] = process.argv.slice(g + 1);
+  await generatorChild(kind!, url!, Number(seconds), target);
+  process.exit(0);
+}

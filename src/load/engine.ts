@@ -1,0 +1,86 @@
+/**
+ * The contract both load engines share: what they are given (EngineOptions), how they choose routes (a
+ * smooth weighted cycle for the closed model's prebuilt requests, one random draw per arrival for the open
+ * model), how they build a request's headers, and how they name what came back (the 429 body code and a
+ * one-line transport error). Both engines hand every response to the same LoadRecorder, which folds it
+ * into the online aggregator (aggregate.ts), so neither engine keeps anything per response.
+ */
+import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
+import type { LoadRecorder } from './recorder.js';
+
+export interface EngineOptions {
+  plan: Plan;
+  baseUrl: string;
+  secrets: Partial<Record<string, string>>;
+  recorder: LoadRecorder;
+  signal?: AbortSignal;
+  /** caps.maxRps of the target (the open model's sliding-window guard; the closed model uses the plan's). */
+  maxRps?: number;
+}
+
+/** An engine runs a plan until its duration, its request cap or the signal ends it. */
+export type Engine = (opts: EngineOptions) => Promise<void>;
+
+/** A deterministic cyclic sequence of route indexes in proportion to their weights (smooth round robin). */
+export function weightedCycle(pc: PlannedClass, length = 60): number[] {
+  const total = pc.routes.reduce((s, r) => s + r.weight, 0);
+  const current = pc.routes.map(() => 0);
+  const out: number[] = [];
+  for (let n = 0; n < length; n++) {
+    let best = 0;
+    pc.routes.forEach((r, i) => {
+      current[i]! += r.weight;
+      if (current[i]! > current[best]!) best = i;
+    });
+    current[best]! -= total;
+    out.push(pc.routes[best]!.idx);
+  }
+  return out;
+}
+
+/** Picks a route index from cumulative weights with one random number. */
+export function pickRoute(pc: PlannedClass, r: number): number {
+  const total = pc.cumulative[pc.cumulative.length - 1]!;
+  const x = r * total;
+  for (let i = 0; i < pc.cumulative.length; i++) if (x < pc.cumulative[i]!) return pc.routes[i]!.idx;
+  return pc.routes[pc.routes.length - 1]!.idx;
+}
+
+/**
+ * The headers of one request of a route: the key role's bearer token, JSON accept, a content type when the
+ * route has a body, and a fresh Idempotency-Key (from the run id and sequence number) when it needs one.
+ */
+export function requestHeaders(route: PlannedRoute, secrets: Partial<Record<string, string>>, runId: string, seq?: number): Record<string, string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${secrets[route.keyRole] ?? ''}`, accept: 'application/json' };
+  if (route.body) headers['content-type'] = 'application/json';
+  if (route.idempotencyKey && seq !== undefined) headers['idempotency-key'] = `spgate-${runId}-${seq}`;
+  return headers;
+}
+
+/** True when every request of the route differs (fresh Idempotency-Key or a `{seq}` body): not prebuildable. */
+export function isDynamicRoute(route: PlannedRoute): boolean {
+  return route.idempotencyKey || (route.body !== undefined && route.body(1) !== route.body(2));
+}
+
+/** error.code of a JSON error envelope, or undefined when the body is not one (429 bodies only). */
+export function errorCodeOf(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const j = JSON.parse(body) as { error?: { code?: unknown } };
+    return typeof j?.error?.code === 'string' ? j.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line naming a transport failure: an error code when there is one, else the message's first line. */
+export function describeTransportError(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e?.code === 'string') return e.code;
+  return typeof e?.message === 'string' ? (e.message.split('\n')[0] ?? 'transport error') : 'transport error';
+}
+
+/** A repeated header as one string (values joined with ", ", as HTTP folds them). */
+export function joinHeader(v: string | string[] | undefined): string | undefined {
+  return v === undefined ? undefined : typeof v === 'string' ? v : v.join(', ');
+}

@@ -1,0 +1,253 @@
+/**
+ * A bounded-memory facade over `analyzeRateLimits` for streams too long to hold (a full-speed load run
+ * produces tens of thousands of samples a second). Samples are buffered and analysed in chunks, cut by
+ * time (chunkMs) and by count (maxSamples); each chunk starts with the tail of the previous one (a few
+ * windows: overlapMs) so rules that span windows — a claim made by an earlier response, a Retry-After
+ * wait, a window straddling the cut — still see what they need. The buffer holds one chunk, so memory is
+ * bounded by maxSamples whatever the stream's length.
+ *
+ * Samples are buffered together rather than per (key, class): the isolation rules compare a budget with the
+ * other class of the same key, so a chunk must hold both.
+ *
+ * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
+ * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
+ * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note.
+ */
+import type { RateLimitAnalysis, RouteClass } from '../results/schema.js';
+import { analyzeRateLimits, type AnalyzeOptions } from './analyze.js';
+import { explain } from './explain.js';
+import { budgetId, sampleKey, ViolationRows } from './online-rows.js';
+import { parseIntValue } from './parsed.js';
+import type { RateLimitSample } from './sample.js';
+
+export interface OnlineAnalyzeOptions extends AnalyzeOptions {
+  /** Most samples buffered at once: the memory bound (default 20,000). */
+  maxSamples?: number;
+  /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
+  chunkMs?: number;
+  /** Tail of a chunk carried into the next, ms (default: 3 windows plus a second). At most maxSamples / 3 samples. */
+  overlapMs?: number;
+  /** Window rows kept per budget (default 1,000); the rest are counted in the explanation. */
+  maxWindowRows?: number;
+  /** Violation rows kept per rule, key and class (default 100); the rest are counted in the last one. */
+  maxViolationsPerRule?: number;
+}
+
+type ClassSummary = RateLimitAnalysis['classes'][number];
+type WindowRow = ClassSummary['windows'][number];
+type Model = ClassSummary['model'];
+
+interface Held {
+  s: RateLimitSample;
+  g: number;
+}
+
+interface Budget {
+  key: string;
+  class: RouteClass;
+  samples: number;
+  admitted: number;
+  limits: Map<number, number>;
+  maxReset: number | null;
+  /** Samples analysed under each model (new samples of each chunk). */
+  models: Map<Model, number>;
+  /** Samples since the last chunk. */
+  fresh: number;
+  rows: WindowRow[];
+  rowsLeftOut: number;
+  /** The latest chunk's words on the budget (stated vs announced, inferred window, header dialects). */
+  latest?: Pick<ClassSummary, 'budgetSource' | 'statedLimit' | 'statedWindowSeconds' | 'observedWindowSeconds' | 'dialects' | 'windowSeconds'>;
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+const PLAIN = /^\d{1,15}$/;
+/** parseIntValue with a fast path for the plain integers nearly every response carries. */
+const intOf = (raw: string | undefined): ReturnType<typeof parseIntValue> => (raw !== undefined && PLAIN.test(raw) ? { ok: true, value: Number(raw) } : parseIntValue(raw));
+
+/** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
+export class OnlineRateLimitAnalyzer {
+  private buf: Held[] = [];
+  /** Global index of the first sample no chunk has analysed yet (the overlap is everything before it). */
+  private newFrom = 0;
+  /**
+   * Global index of the first sample no chunk has judged yet: a chunk leaves its last moments (requests
+   * still in flight when it was cut are missing from it) to the next chunk, for which they are new.
+   */
+  private ownedFrom = 0;
+  private maxLatency = 0;
+  private next = 0;
+  private readonly budgets = new Map<string, Budget>();
+  private readonly rows: ViolationRows;
+  private maxRetryAfter = 0;
+  private peak = 0;
+  private chunks = 0;
+  private readonly maxSamples: number;
+
+  constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
+    this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
+    this.rows = new ViolationRows(opts.maxViolationsPerRule ?? 100);
+  }
+
+  /** Samples held right now, and the most ever held (never above maxSamples). */
+  get retained(): number {
+    return this.buf.length;
+  }
+
+  /** The most samples ever held at once. */
+  get peakRetained(): number {
+    return this.peak;
+  }
+
+  /** Chunks analysed so far. */
+  get chunkCount(): number {
+    return this.chunks;
+  }
+
+  /** The window the chunking works with: the longest expected one, else the longest Reset seen, else 1 s. */
+  private windowMs(): number {
+    let w = 0;
+    for (const e of Object.values(this.opts.expected ?? {})) if (e) w = Math.max(w, e.windowSeconds * 1000);
+    if (w === 0) for (const b of this.budgets.values()) w = Math.max(w, (b.maxReset ?? 0) * 1000);
+    // A Reset of hours would make chunks unbounded in time only; the sample cap still bounds memory.
+    return Math.min(Math.max(w, 1000), 3_600_000);
+  }
+
+  /** Adds one sample (transport failures, status 0, are counted by nobody and skipped). */
+  push(s: RateLimitSample): void {
+    if (!(s.status > 0)) return;
+    this.count(s);
+    this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
+    this.buf.push({ s, g: this.next++ });
+    if (this.buf.length > this.peak) this.peak = this.buf.length;
+    const first = this.buf[this.newFrom - this.buf[0]!.g]?.s;
+    const chunkMs = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
+    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= chunkMs)) this.analyzeChunk();
+  }
+
+  private count(s: RateLimitSample): void {
+    const key = s.key ?? '';
+    const id = `${key}\u0000${s.class}`;
+    let b = this.budgets.get(id);
+    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+    b.samples++;
+    b.fresh++;
+    if (s.status !== 429) b.admitted++;
+    const lim = intOf(s.limit);
+    // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
+    if (lim.ok && (b.limits.has(lim.value) || b.limits.size < 10_000)) b.limits.set(lim.value, (b.limits.get(lim.value) ?? 0) + 1);
+    const reset = intOf(s.reset);
+    if (reset.ok && (b.maxReset === null || reset.value > b.maxReset)) b.maxReset = reset.value;
+    const ra = intOf(s.retryAfter);
+    if (s.status === 429 && ra.ok) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra.value, 3600));
+  }
+
+  /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */
+  private analyzeChunk(final = false): void {
+    const held = this.buf;
+    if (held.length === 0 || held[held.length - 1]!.g < this.newFrom) return;
+    this.chunks++;
+    const base = held[0]!.g;
+    const last = held[held.length - 1]!.s.receivedAt;
+    const overlapMs = this.opts.overlapMs ?? 3 * this.windowMs() + this.maxRetryAfter * 1000 + 1000;
+    // Requests sent in the chunk's last moments may still be in flight: what they would have shown is
+    // judged by the next chunk, which holds them in its overlap.
+    const margin = Math.min(2 * this.maxLatency + 100, overlapMs / 2);
+    let ownTo = held.length;
+    if (!final) while (ownTo > 0 && held[ownTo - 1]!.s.receivedAt > last - margin) ownTo--;
+    // Slow responses must not make the deferred tail (kept for the next chunk) eat the bound.
+    ownTo = Math.max(ownTo, held.length - Math.floor(this.maxSamples / 2));
+    const ownToG = base + ownTo;
+    const overlap = held.slice(0, this.newFrom - base);
+    const full = analyzeRateLimits(held.map((h) => h.s), { expected: this.opts.expected, strict: this.opts.strict });
+    // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
+    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected, strict: this.opts.strict }).violations : [];
+    // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
+    const cited = ViolationRows.citedKeys(full);
+    const ids = new Map<string, number>();
+    if (cited.size > 0) {
+      for (const h of held) {
+        const k = sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId);
+        if (cited.has(k)) ids.set(k, h.g);
+      }
+    }
+    this.rows.merge(full, old, ids, { judgedBefore: this.ownedFrom, ownTo: ownToG });
+    this.mergeClasses(full, held);
+
+    // Carry the tail: a few windows (and the longest Retry-After wait), at most a third of the buffer (so
+    // each chunk is mostly new samples and a sample is analysed about 1.5 times), and at least the part
+    // left to the next chunk.
+    let from = held.length;
+    while (from > 0 && held[from - 1]!.s.receivedAt >= last - overlapMs) from--;
+    from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 3)), ownTo);
+    this.buf = held.slice(from);
+    this.newFrom = this.next;
+    this.ownedFrom = Math.max(this.ownedFrom, ownToG);
+  }
+
+  private mergeClasses(a: RateLimitAnalysis, held: Held[]): void {
+    // Rows that start before the first new sample belong to the chunk that saw them start.
+    const firstNew = held.find((h) => h.g >= this.newFrom)!;
+    const cap = this.opts.maxWindowRows ?? 1000;
+    for (const c of a.classes) {
+      const b = this.budgets.get(budgetId(c.key, c.class));
+      if (!b) continue;
+      b.models.set(c.model, (b.models.get(c.model) ?? 0) + b.fresh);
+      const { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds } = c;
+      b.latest = { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds };
+      b.fresh = 0;
+      const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
+      for (const row of c.windows) {
+        if (this.chunks > 1 && (row.start < firstNew.s.sentAt || row.start <= lastStart)) continue;
+        if (b.rows.length < cap) b.rows.push(row);
+        else b.rowsLeftOut++;
+      }
+    }
+  }
+
+  /** Analyses what is left and returns the whole stream's analysis. */
+  finish(): RateLimitAnalysis {
+    this.analyzeChunk(true);
+    this.buf = [];
+    const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));
+    const modelOf = new Map(classes.map((c) => [budgetId(c.key, c.class), c.model]));
+    const violations = this.rows.list((key, cls) => modelOf.get(budgetId(key, cls)));
+    return { classes, violations };
+  }
+
+  private summary(b: Budget): ClassSummary {
+    let limit: number | null = null;
+    let best = 0;
+    for (const [v, n] of [...b.limits].sort((p, q) => p[0] - q[0])) {
+      if (n > best) {
+        limit = v;
+        best = n;
+      }
+    }
+    const expected = this.opts.expected?.[b.class];
+    const windowSeconds = b.latest?.windowSeconds ?? (expected ? expected.windowSeconds : b.maxReset !== null && b.maxReset > 0 ? b.maxReset : null);
+    let model: Model = 'unknown';
+    let most = -1;
+    for (const [m, n] of b.models) {
+      if (n > most) {
+        model = m;
+        most = n;
+      }
+    }
+    const words = Object.fromEntries(Object.entries(b.latest ?? {}).filter(([k, v]) => v !== undefined && k !== 'windowSeconds'));
+    const s = {
+      ...words,
+      class: b.class,
+      ...(b.key !== '' ? { key: b.key } : {}),
+      samples: b.samples,
+      admitted: b.admitted,
+      refused: b.samples - b.admitted,
+      observedLimit: limit,
+      limitConstant: b.limits.size <= 1,
+      windowSeconds,
+      model,
+      windows: b.rows,
+    };
+    const note = b.rowsLeftOut > 0 ? `; ${b.rowsLeftOut} more windows not listed` : '';
+    return { ...s, explanation: explain(s, { model }) + note };
+  }
+}

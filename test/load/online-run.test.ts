@@ -1,0 +1,62 @@
+/**
+ * Real runs against the reference server with the rate-limit analysis cut into 0.6 s chunks: the verdict
+ * equals the batch analyzer's over the whole trace of the same run (the clean limiter: nothing; each
+ * fault: its clause), and the trace, streamed during the run, holds every response in order.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
+import { FAULTS, startReferenceServer, type FaultName } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import { loadProfile } from '../../src/load/profile.js';
+import { runProfile } from '../../src/load/run.js';
+import { readTrace, traceToSamples } from '../../src/trace/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spgate-online-'));
+const rules = (vs: Array<{ rule: string }>) => [...new Set(vs.map((v) => v.rule))].sort();
+
+async function chunkedRun(fault: FaultName | undefined) {
+  const ref = await startReferenceServer({ port: 0, seed: 11, budgets: { read: 40, write: 20, windowSeconds: 1 }, faults: fault ? [fault] : [] });
+  try {
+    const target = targetFromInput(ref.target, 'embedded');
+    const tracePath = join(dir, `${fault ?? 'clean'}.ndjson`);
+    const { result } = await runProfile({ target, profile: loadProfile('class-isolation'), durationOverride: 2.6, tracePath, rateLimitChunking: { chunkMs: 600 } });
+    const records = await readTrace(tracePath);
+    const batch = analyzeRateLimits(traceToSamples(records), { expected: target.assumptions.rateLimit });
+    return { result, records, batch };
+  } finally {
+    await ref.close();
+  }
+}
+
+describe('chunked rate-limit analysis in a real run', () => {
+  it.each([undefined, 'ratelimit-shared-classes', 'ratelimit-no-restore', 'ratelimit-remaining-stuck'] as const)('%s: same rules as the batch analysis of the trace', async (fault) => {
+    const { result, records, batch } = await chunkedRun(fault);
+    expect(records.length).toBe(result.totals.completed + result.totals.errors);
+    // Cut into several chunks by time (the overlap, three 1 s windows, carries each claim to the next).
+    expect(result.durationMs).toBeGreaterThan(4 * 600);
+    for (let i = 1; i < records.length; i++) expect(records[i]!.t + records[i]!.latency).toBeGreaterThanOrEqual(records[i - 1]!.t + records[i - 1]!.latency - 1);
+    expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
+    if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
+    else expect(result.rateLimit.violations).toEqual([]);
+    const counts = (cs: typeof batch.classes) => cs.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit]);
+    expect(counts(result.rateLimit.classes)).toEqual(counts(batch.classes));
+  });
+
+  it('a full-speed run cut by the sample cap (overlap shorter than a window) reports nothing on the clean limiter', async () => {
+    const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 } });
+    try {
+      const target = targetFromInput(ref.target, 'embedded');
+      const { result, findings } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 2.5, rateLimitChunking: { maxSamples: 40 } });
+      expect(result.totals.completed).toBeGreaterThan(3 * 40);
+      expect(result.totals.byStatus['429']).toBeGreaterThan(0);
+      expect(result.rateLimit.violations).toEqual([]);
+      expect(findings).toEqual([]);
+      expect(result.rateLimit.classes.find((c) => c.class === 'read')?.observedLimit).toBe(60);
+    } finally {
+      await ref.close();
+    }
+  });
+});

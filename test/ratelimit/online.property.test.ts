@@ -1,0 +1,105 @@
+/**
+ * The bounded-memory online analyzer against the batch analyzer: for simulated limiters (correct and with
+ * each injected bug) the chunked analysis gives the same rule set, the same per-class counts, and never
+ * holds more samples than its bound. Chunks are forced small here so every stream is cut many times.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
+import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../../src/ratelimit/online.js';
+import type { RateLimitSample } from '../../src/ratelimit/sample.js';
+import { simulate, type Bug, type LimiterModel, type SimOptions } from './simulators.js';
+
+const base = (model: LimiterModel, bug: Bug) =>
+  fc.record({
+    limit: fc.integer({ min: 8, max: 20 }),
+    windowMs: fc.constantFrom(1000, 2000),
+    windows: fc.integer({ min: 12, max: 24 }),
+    load: fc.double({ min: 0.5, max: 3, noNaN: true }),
+    maxLatencyMs: fc.integer({ min: 1, max: 10 }),
+    reportBefore: fc.boolean(),
+    lazyWindows: fc.boolean(),
+    startOffsetMs: fc.integer({ min: 0, max: 3000 }),
+    twoClasses: fc.boolean(),
+    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  }).map((r): SimOptions => {
+    const windowMs = bug === 'no-restore' || bug === 'retry-after-short' ? 3000 : r.windowMs;
+    const load = bug === 'none' ? r.load : 3;
+    return {
+      model, bug, limit: r.limit, windowMs,
+      count: Math.round(r.windows * r.limit * load),
+      meanGapMs: windowMs / r.limit / load,
+      minLatencyMs: 1, maxLatencyMs: r.maxLatencyMs, reportBefore: r.reportBefore, lazyWindows: r.lazyWindows,
+      startOffsetMs: r.startOffsetMs, classes: r.twoClasses || bug === 'shared-classes' ? ['read', 'write'] : ['read'], seed: r.seed,
+    };
+  });
+
+/** Feeds the samples in completion order, as the load engines do. */
+function online(samples: RateLimitSample[], opts: OnlineAnalyzeOptions) {
+  const a = new OnlineRateLimitAnalyzer(opts);
+  const sorted = [...samples].sort((x, y) => x.receivedAt - y.receivedAt);
+  for (const s of sorted) a.push(s);
+  return { analysis: a.finish(), peak: a.peakRetained, chunks: a.chunkCount };
+}
+
+const rules = (vs: Array<{ rule: string }>) => [...new Set(vs.map((v) => v.rule))].sort();
+function compare(o: SimOptions): void {
+  const samples = simulate(o);
+  // A quarter of the stream: every stream is cut at least four times.
+  const opts: OnlineAnalyzeOptions = { maxSamples: Math.max(20, Math.floor(samples.length / 4)) };
+  const batch = analyzeRateLimits(samples);
+  const got = online(samples, opts);
+  expect(got.peak).toBeLessThanOrEqual(opts.maxSamples ?? 50_000);
+  expect(got.chunks).toBeGreaterThan(1);
+  expect(rules(got.analysis.violations)).toEqual(rules(batch.violations));
+  // Per-class counts and the observed Limit are exact, however the stream was cut.
+  const counts = (a: typeof batch) => a.classes.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit, c.limitConstant, c.windowSeconds]);
+  expect(counts(got.analysis)).toEqual(counts(batch));
+  // Per-response rules count every occurrence exactly once, however the stream was cut.
+  expect(occurrences(got.analysis.violations)).toEqual(occurrences(batch.violations));
+}
+
+const PER_RESPONSE = new Set(['8.ratelimit.headers', '8.ratelimit.429-code', '8.ratelimit.retry-after', '8.ratelimit.remaining-bounds']);
+function occurrences(vs: Array<{ rule: string; class?: string; message: string }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of vs) {
+    if (!PER_RESPONSE.has(v.rule)) continue;
+    const m = / \((\d+) occurrences\)/.exec(v.message);
+    const k = `${v.rule}|${v.class}`;
+    out[k] = (out[k] ?? 0) + (m ? Number(m[1]) : 1);
+  }
+  return out;
+}
+
+describe('online analysis equals batch analysis', () => {
+  for (const model of ['fixed', 'sliding', 'bucket'] as const) {
+    it(`correct ${model} limiter`, () => {
+      fc.assert(fc.property(base(model, 'none'), (o) => compare(o)), { numRuns: 25 });
+    });
+  }
+  const bugs: Bug[] = ['over-admit', 'early-429', 'stuck', 'negative', 'no-restore', 'retry-after-short', 'no-retry-after', 'code', 'headers-missing-on-429', 'reset-ms', 'limit-changes', 'shared-classes'];
+  for (const bug of bugs) {
+    it(`fixed limiter with bug ${bug}`, () => {
+      fc.assert(fc.property(base('fixed', bug), (o) => compare(o)), { numRuns: 10 });
+    });
+  }
+
+  it('one chunk gives exactly the batch analysis', () => {
+    fc.assert(fc.property(base('fixed', 'over-admit'), (o) => {
+      const samples = simulate(o);
+      const a = new OnlineRateLimitAnalyzer();
+      for (const s of samples) a.push(s);
+      expect(a.finish()).toEqual(analyzeRateLimits(samples));
+    }), { numRuns: 10 });
+  });
+
+  it('slow responses (latency far above the chunk) never make it hold more than its bound', () => {
+    const a = new OnlineRateLimitAnalyzer({ maxSamples: 50 });
+    for (let i = 0; i < 2000; i++) {
+      a.push({ sentAt: i * 10, receivedAt: i * 10 + 8000, class: 'read', status: 200, limit: '1000', remaining: '999', reset: '1', requestId: `r${i}` });
+    }
+    expect(a.peakRetained).toBeLessThanOrEqual(50);
+    const out = a.finish();
+    expect(out.classes[0]!.samples).toBe(2000);
+  });
+});

@@ -39,6 +39,13 @@ export interface AnalyzeOptions {
   strict?: boolean;
 }
 
+/** True when the reset-plausibility rule would fire on its own (the Reset claims broken by visible refills). */
+function resetContradicted(ctx: BudgetContext): boolean {
+  const scratch = new ViolationSink();
+  checkResetPlausible(ctx, scratch, null);
+  return scratch.list().length > 0;
+}
+
 /** Analyzes the samples of a run or trace: budgets, windows, model and every rate-limit violation. */
 export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
   const parsed = parseSamples(samples);
@@ -62,6 +69,14 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     checkLimitConstant(ctx, sink, budget.announcedLimit);
     // Model-free bounds, whatever the model: over-admission, Remaining rising faster than any refill,
     // Remaining stuck while admissions go on. Then the fixed-window rules, which sharpen the verdict.
+    // A window read from Reset is only as good as Reset: when the budget visibly came back long before the
+    // Reset claims said (Reset in ms, a wrong unit or clock), the bounds would blame the admissions for the
+    // header's error. Then the header is the finding, and no bound is drawn from it.
+    const resetWrong = budget.source !== 'stated' && resetContradicted(ctx);
+    if (resetWrong) {
+      checkResetPlausible(ctx, sink, null);
+      ctx.boundWindowMs = null;
+    }
     const overAdmitted = checkAdmissionBound(ctx, sink);
     const rising = checkRemainingRises(ctx, sink);
     const stuck = checkRemainingStuck(ctx, sink);
@@ -71,7 +86,7 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     // cannot (several counters for one budget), their findings would be false leads (a 429 from one store
     // after another store's Remaining 5 is no under-admission): the rows above name the bug.
     if (!overAdmitted && !rising && !stuck) {
-      checkResetPlausible(ctx, sink, budget.source === 'stated' ? ctx.windowMs : null);
+      if (!resetWrong) checkResetPlausible(ctx, sink, budget.source === 'stated' ? ctx.windowMs : null);
       checkRefusalClaims(ctx, sink);
       checkResetRestores(ctx, sink);
       checkRetryAfterHonoured(ctx, sink);

@@ -193,7 +193,9 @@ export class OnlineRateLimitAnalyzer {
       if (!b) continue;
       b.models.set(c.model, (b.models.get(c.model) ?? 0) + b.fresh);
       const { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds } = c;
-      b.latest = { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds };
+      // The window is the widest any chunk inferred, as the whole stream's inference would see the widest Reset.
+      const widest = windowSeconds === null ? b.latest?.windowSeconds ?? null : Math.max(windowSeconds, b.latest?.windowSeconds ?? 0);
+      b.latest = { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds: widest };
       b.fresh = 0;
       const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
       for (const row of c.windows) {

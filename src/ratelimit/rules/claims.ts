@@ -26,9 +26,11 @@ export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink): voi
     }
     const a = lastAdmittedBefore(ctx, b);
     if (!a) continue;
+    // Admissions possibly counted after a (a itself excluded): in-flight requests are given the benefit.
     const between = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - 1;
-    // a may have reported Remaining before counting itself, hence the 1.
-    const left = a.remaining! - 1 - between;
+    // No slack for Remaining reported before the count: a limiter that says "1 left" and then refuses
+    // the next request with nothing admitted in between has broken its own word (a realistic misconfiguration).
+    const left = a.remaining! - between;
     if (left < 1) continue;
     const otherBetween = ctx.other ? admittedPossiblyBetween(ctx.other, a.sentAt, b.receivedAt) : 0;
     const rule = classify(ctx, b, left <= otherBetween && sharesBudget(ctx, sink, b) ? otherBetween : 0);

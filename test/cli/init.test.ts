@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { DIALECT_NAMES, DIALECTS, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import type { Results } from '../../src/results/schema.js';
 import { errorLines, runCli, stackFrames } from '../support/cli.js';
 
 let ref: RunningReferenceServer;
@@ -92,3 +93,26 @@ describe('spgate init against bad targets writes nothing', () => {
   });
 });
 
+
+describe.each(DIALECT_NAMES)('spgate init against the %s dialect', (dialect) => {
+  let server: RunningReferenceServer;
+  let sub: string;
+  beforeAll(async () => {
+    server = await startReferenceServer({ seed: 8, dialect });
+    sub = mkdtempSync(join(dir, `${dialect}-`));
+  });
+  afterAll(() => server.close());
+
+  it('learns the dialect\'s filter names and writes a file the whole suite runs against without a finding', async () => {
+    const e = { SPGATE_ADMIN_KEY: server.target.keys.admin.key };
+    const init = await runCli(['init', '--base-url', server.baseUrl, '--out', 't.yaml'], { cwd: sub, env: e });
+    expect(init.code, init.stderr).toBe(0);
+    const file = YAML.parse(readFileSync(join(sub, 't.yaml'), 'utf8')) as { assumptions: { params: Record<string, string> } };
+    const { externalId, search } = DIALECTS[dialect].params;
+    expect(file.assumptions.params).toEqual({ externalId, search });
+    const run = await runCli(['conformance', '--target', 't.yaml', '--runs', '3', '--seed', '2', '--json', 'r.json'], { cwd: sub, env: e, timeoutMs: 120_000 });
+    const results = JSON.parse(readFileSync(join(sub, 'r.json'), 'utf8')) as Results;
+    expect(results.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});

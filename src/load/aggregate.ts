@@ -16,7 +16,8 @@ import type { LoadRecorder } from './recorder.js';
 import { LatencyHistograms } from './histograms.js';
 import { TimelineBuilder, findCapacity, isError } from './timeline.js';
 import { RateLimitSeriesBuilder } from './ratelimit-series.js';
-import { ResponseVerifier, toRateLimitSample, violationFindings } from './verify.js';
+import { ResponseVerifier, toRateLimitSample } from './verify.js';
+import { violationFindings } from './findings.js';
 import { evaluateThreshold, type ThresholdContext } from './threshold.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 
@@ -116,7 +117,7 @@ export class LoadAggregator {
 
     const analysis = this.rateLimit.finish();
     const verified = this.verifier.findings();
-    const findings = [...verified, ...violationFindings(analysis.violations, verified, plan.routes, target, plan.name)];
+    const findings = [...verified, ...violationFindings(analysis.violations, verified, plan.routes, target.assumptions.strict, plan.name)];
     const points = this.timeline.finish(rec);
 
     const seconds = Math.max(f.elapsedMs / 1000, 1e-3);

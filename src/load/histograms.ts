@@ -9,8 +9,9 @@ import type { LatencySummary, RouteClass } from '../results/schema.js';
 import type { Family } from './threshold.js';
 
 const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
-const CLASSES: RouteClass[] = ['read', 'write'];
-const FAMILIES: Family[] = ['2xx', '429', 'other'];
+/** The route classes and status families every run keeps a histogram of. */
+export const CLASSES: RouteClass[] = ['read', 'write'];
+export const FAMILIES: Family[] = ['2xx', '429', 'other'];
 
 /** The status family a response belongs to; 0 (transport failure) has none. */
 export function familyOf(status: number): Family | undefined {
@@ -25,28 +26,29 @@ export function newHistogram(): hdr.Histogram {
   return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
 }
 
-const key = (cls: RouteClass, fam: Family, corrected: boolean): string => `${cls}|${fam}|${corrected ? 'c' : 'u'}`;
+/** The map key of one class × family × view. */
+export const histogramKey = (cls: string, fam: string, corrected: boolean): string => `${cls}|${fam}|${corrected ? 'c' : 'u'}`;
 
 export class LatencyHistograms {
   private readonly map = new Map<string, hdr.Histogram>();
 
   /** Empty histograms; the corrected view only when the run has intended send times (open model). */
   constructor(readonly hasCorrected: boolean) {
-    for (const c of CLASSES) for (const f of FAMILIES) for (const corr of hasCorrected ? [false, true] : [false]) this.map.set(key(c, f, corr), newHistogram());
+    for (const c of CLASSES) for (const f of FAMILIES) for (const corr of hasCorrected ? [false, true] : [false]) this.map.set(histogramKey(c, f, corr), newHistogram());
   }
 
   /** Records one response's latencies (ms); transport failures (status 0) are not recorded. */
   record(cls: RouteClass, status: number, latencyMs: number, correctedMs: number): void {
     const fam = familyOf(status);
     if (!fam) return;
-    this.map.get(key(cls, fam, false))!.recordValue(toMicros(latencyMs));
-    if (this.hasCorrected) this.map.get(key(cls, fam, true))!.recordValue(toMicros(correctedMs));
+    this.map.get(histogramKey(cls, fam, false))!.recordValue(toMicros(latencyMs));
+    if (this.hasCorrected) this.map.get(histogramKey(cls, fam, true))!.recordValue(toMicros(correctedMs));
   }
 
   /** A merged histogram over the selected classes and families (the corrected view when there is one). */
   merged(cls?: RouteClass, family?: Family, corrected = this.hasCorrected): hdr.Histogram {
     const out = newHistogram();
-    for (const c of cls ? [cls] : CLASSES) for (const f of family ? [family] : FAMILIES) out.add(this.map.get(key(c, f, corrected && this.hasCorrected))!);
+    for (const c of cls ? [cls] : CLASSES) for (const f of family ? [family] : FAMILIES) out.add(this.map.get(histogramKey(c, f, corrected && this.hasCorrected))!);
     return out;
   }
 
@@ -56,7 +58,7 @@ export class LatencyHistograms {
     for (const c of CLASSES) {
       for (const f of FAMILIES) {
         for (const corr of this.hasCorrected ? [true, false] : [false]) {
-          const h = this.map.get(key(c, f, corr))!;
+          const h = this.map.get(histogramKey(c, f, corr))!;
           if (h.totalCount === 0) continue;
           out.push(summarize(h, c, f, corr));
         }
@@ -73,7 +75,8 @@ export function toMicros(ms: number): number {
 
 const ms = (us: number): number => Math.round(us) / 1000;
 
-function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
+/** The summary of one histogram (ms, the percentile curve and the compressed histogram for merging). */
+export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
   return {
     class: cls,
     family,

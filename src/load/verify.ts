@@ -7,14 +7,13 @@
  */
 import type { Exchange } from '../client/exchange.js';
 import { checkResponseHeaders } from '../checks/response-headers.js';
-import type { FindingRecord, RateLimitViolation, RouteClass } from '../results/schema.js';
+import type { FindingRecord, RouteClass } from '../results/schema.js';
+import { CITED, curlFor, loadFinding } from './findings.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
-import { clause, isClauseId } from '../spec/clauses.js';
 import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
 import { latencyOf, type SampleInput } from './samples.js';
 
-const CITED = 5;
 /** A header value every check accepts as an integer (digits only; 15 digits are always a safe integer). */
 const CLEAN = /^\d{1,15}$/;
 
@@ -115,63 +114,11 @@ export class ResponseVerifier {
 
   /** One finding per broken clause and class, in the order the clauses first broke. */
   findings(): FindingRecord[] {
-    return [...this.groups.values()].map((g) => finding(g.clause, this.target, this.source, {
+    return [...this.groups.values()].map((g) => loadFinding(g.clause, this.target.assumptions.strict, this.source, {
       expected: g.expected,
       actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
-      ids: g.cited,
       curl: curlFor(g.route),
     }));
   }
 }
 
-/**
- * Turns the analyzer's violations into findings, one per rule and class (the analyzer reports one per
- * window), skipping clauses the per-response checks already reported.
- */
-export function violationFindings(violations: RateLimitViolation[], already: FindingRecord[], routes: PlannedRoute[], target: Target, source: string): FindingRecord[] {
-  const seen = new Set(already.map((f) => f.clause));
-  const groups = new Map<string, RateLimitViolation[]>();
-  for (const v of violations) {
-    if (seen.has(v.rule)) continue;
-    const k = `${v.rule}|${v.class ?? ''}`;
-    groups.set(k, [...(groups.get(k) ?? []), v]);
-  }
-  return [...groups.values()].map((vs) => {
-    const v = vs[0]!;
-    const ids = [...new Set(vs.flatMap((x) => x.samples.map((s) => s.requestId ?? `${Math.round(s.t)}ms`)))].slice(0, CITED);
-    const route = routes.find((r) => r.class === v.class) ?? routes[0]!;
-    const where = v.window ? ` in the window ${Math.round(v.window.start)}–${Math.round(v.window.end)} ms` : '';
-    const more = vs.length > 1 ? `; ${vs.length} windows or groups in all` : '';
-    return finding(v.rule, target, source, {
-      expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,
-      actual: `${v.class ? `${v.class}: ` : ''}${v.message}${where}${more} (requests ${ids.join(', ') || 'none cited'})`,
-      ids,
-      curl: curlFor(route),
-    });
-  });
-}
-
-function finding(cl: string, target: Target, source: string, f: { expected: string; actual: string; ids: string[]; curl: string }): FindingRecord {
-  const known = isClauseId(cl) ? clause(cl) : undefined;
-  const basis = known?.basis ?? 'spec';
-  return {
-    checkId: `load.${cl}`,
-    clause: cl,
-    basis,
-    severity: basis === 'assumed' && !target.assumptions.strict ? 'warning' : 'error',
-    title: known?.summary ?? cl,
-    expected: f.expected,
-    actual: f.actual,
-    // Load runs keep no exchanges (only samples); the request ids are cited in `actual` instead.
-    exchangeIds: [],
-    reproduction: { curl: [f.curl], command: `spgate load --profile ${source}` },
-    source,
-  };
-}
-
-/** A curl line for one request of the route, the key left as $SPGATE_API_KEY. */
-function curlFor(route: PlannedRoute): string {
-  const body = route.body ? ` -H 'Content-Type: application/json' --data '${route.body(1)}'` : '';
-  const idem = route.idempotencyKey ? ` -H "Idempotency-Key: spgate-repro-$RANDOM$RANDOM"` : '';
-  return `curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY"${idem}${body} "$SPGATE_BASE_URL${route.path}"`;
-}

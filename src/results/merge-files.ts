@@ -4,11 +4,10 @@
  * path the shard recorded), streams the traces in a k-way merge on the merged clock into the fold — one
  * record per trace in memory besides what the analyzer keeps — and optionally writes the merged trace.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { SpgateError } from '../errors.js';
-import { parseTraceLine } from '../trace/reader.js';
+import { streamTrace } from '../trace/reader.js';
 import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
 import { readResults } from './io.js';
@@ -63,7 +62,7 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const expected = first.shard.expected;
   const fold = new TraceFold({ read: expected.read?.windowSeconds, write: expected.write?.windowSeconds }, seriesBucketMs(mergedDurationMs(set)));
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
-  const streams = set.shards.map((s) => ({ index: s.shard.index, offset: offsetOf(set, s), lines: traceLines(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath) }));
+  const streams = set.shards.map((s) => ({ index: s.shard.index, offset: offsetOf(set, s), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath) }));
   await kWayMerge(streams, (index, offset, r, seq) => {
     fold.add(index, offset, r, seq);
     writer?.write({ ...r, t: offset + r.t });
@@ -104,27 +103,5 @@ async function kWayMerge(streams: Stream[], onRecord: (index: number, offset: nu
     onRecord(h.s.index, h.s.offset, h.r, h.seq);
     const n = await h.s.lines.next();
     heads[best] = n.done ? undefined : { s: h.s, r: n.value, seq: h.seq + 1 };
-  }
-}
-
-/** The validated records of one trace, streamed; a bad or cut line is one SPGATE_ERR_TRACE_INVALID line. */
-async function* traceLines(path: string): AsyncGenerator<TraceRecord> {
-  const input = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  try {
-    for await (const line of lines) {
-      n += 1;
-      if (line.trim() === '') continue;
-      const r = parseTraceLine(line);
-      if (!r.ok) throw new SpgateError('SPGATE_ERR_TRACE_INVALID', `${path}:${n}: ${r.reason}`);
-      yield r.record;
-    }
-  } catch (err) {
-    if (err instanceof SpgateError) throw err;
-    throw new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot read trace file ${path}`, { cause: err });
-  } finally {
-    lines.close();
-    input.destroy();
   }
 }

@@ -6,11 +6,10 @@
  */
 import type { Exchange } from '../client/exchange.js';
 import { checkResponseHeaders } from '../checks/response-headers.js';
-import { clause, isClauseId } from '../spec/clauses.js';
+import { CITED, curlFor, loadFinding } from '../load/findings.js';
 import type { TraceRecord } from '../trace/record.js';
-import type { FindingRecord, RateLimitViolation, RouteClass } from './schema.js';
+import type { FindingRecord, RouteClass } from './schema.js';
 
-const CITED = 5;
 
 interface Group {
   clause: string;
@@ -59,59 +58,11 @@ export class MergedVerifier {
 
   /** One finding per broken clause and class, counting every response that broke it. */
   findings(strict: boolean, source: string): FindingRecord[] {
-    return [...this.groups.values()].map((g) => finding(g.clause, strict, source, {
+    return [...this.groups.values()].map((g) => loadFinding(g.clause, strict, source, {
       expected: g.expected,
       actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
-      ids: g.cited,
       curl: curlFor(g.route),
     }));
   }
 }
 
-/** The merged analysis's violations as findings, one per rule and class, skipping clauses already reported. */
-export function mergedViolationFindings(
-  violations: RateLimitViolation[], already: FindingRecord[], routes: Array<{ class: string; method: string; path: string }>, strict: boolean, source: string,
-): FindingRecord[] {
-  const seen = new Set(already.map((f) => f.clause));
-  const groups = new Map<string, RateLimitViolation[]>();
-  for (const v of violations) {
-    if (seen.has(v.rule)) continue;
-    const k = `${v.rule}|${v.class ?? ''}`;
-    groups.set(k, [...(groups.get(k) ?? []), v]);
-  }
-  return [...groups.values()].map((vs) => {
-    const v = vs[0]!;
-    const ids = [...new Set(vs.flatMap((x) => x.samples.map((s) => s.requestId ?? `${Math.round(s.t)}ms`)))].slice(0, CITED);
-    const route = routes.find((r) => r.class === v.class) ?? routes[0] ?? { method: 'GET', path: '/me' };
-    const where = v.window ? ` in the window ${Math.round(v.window.start)}–${Math.round(v.window.end)} ms` : '';
-    const more = vs.length > 1 ? `; ${vs.length} windows or groups in all` : '';
-    return finding(v.rule, strict, source, {
-      expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,
-      actual: `${v.class ? `${v.class}: ` : ''}${v.message}${where}${more} across all shards (requests ${ids.join(', ') || 'none cited'})`,
-      ids,
-      curl: curlFor(route),
-    });
-  });
-}
-
-function finding(cl: string, strict: boolean, source: string, f: { expected: string; actual: string; ids: string[]; curl: string }): FindingRecord {
-  const known = isClauseId(cl) ? clause(cl) : undefined;
-  const basis = known?.basis ?? 'spec';
-  return {
-    checkId: `load.${cl}`,
-    clause: cl,
-    basis,
-    severity: basis === 'assumed' && !strict ? 'warning' : 'error',
-    title: known?.summary ?? cl,
-    expected: f.expected,
-    actual: f.actual,
-    exchangeIds: [],
-    reproduction: { curl: [f.curl], command: `spgate load --profile ${source}` },
-    source,
-  };
-}
-
-/** A curl line for the route template (ids stay as {placeholders}: traces never hold filled paths). */
-function curlFor(route: { method: string; path: string }): string {
-  return `curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY" "$SPGATE_BASE_URL${route.path}"`;
-}

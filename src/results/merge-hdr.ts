@@ -6,12 +6,8 @@
 import * as hdr from 'hdr-histogram-js';
 import type { LatencySummary, RouteClass } from './schema.js';
 import type { Family } from '../load/threshold.js';
-import { newHistogram } from '../load/histograms.js';
+import { CLASSES, FAMILIES, histogramKey as key, newHistogram, summarize } from '../load/histograms.js';
 
-const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
-const CLASSES: RouteClass[] = ['read', 'write'];
-const FAMILIES: Family[] = ['2xx', '429', 'other'];
-const key = (cls: string, fam: string, corrected: boolean): string => `${cls}|${fam}|${corrected ? 'c' : 'u'}`;
 
 /** Decodes one summary's histogram (values in µs, as recorded). */
 export function decodeSummary(s: LatencySummary): hdr.Histogram {
@@ -85,24 +81,3 @@ export class MergedHistograms {
   }
 }
 
-const ms = (us: number): number => Math.round(us) / 1000;
-
-/** The summary of one histogram, in the same shape (and rounding) a single run writes. */
-export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
-  return {
-    class: cls,
-    family,
-    corrected,
-    count: h.totalCount,
-    min: ms(h.minNonZeroValue),
-    mean: ms(h.mean),
-    max: ms(h.maxValue),
-    p50: ms(h.getValueAtPercentile(50)),
-    p90: ms(h.getValueAtPercentile(90)),
-    p95: ms(h.getValueAtPercentile(95)),
-    p99: ms(h.getValueAtPercentile(99)),
-    p999: ms(h.getValueAtPercentile(99.9)),
-    curve: CURVE.map((p) => [p, ms(h.getValueAtPercentile(p))] as [number, number]),
-    hdr: hdr.encodeIntoCompressedBase64(h),
-  };
-}

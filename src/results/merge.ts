@@ -10,7 +10,7 @@ import { analyzeRateLimits } from '../ratelimit/analyze.js';
 import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
 import { findCapacity } from '../load/timeline.js';
 import { MergedHistograms } from './merge-hdr.js';
-import { mergedViolationFindings } from './merge-findings.js';
+import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
 import type { FindingRecord, ProfileResult, RouteClass, ShardRecord } from './schema.js';
 
@@ -98,7 +98,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const strict = first.shard.strict;
   const verified = fold.verifier.findings(strict, first.result.name);
   const routes = routesOf(first.result.config);
-  const findings = [...verified, ...mergedViolationFindings(analysis.violations, verified, routes, strict, first.result.name)];
+  const findings = [...verified, ...violationFindings(analysis.violations, verified, routes, strict, first.result.name, ' across all shards')];
 
   const tallyOf = (cls?: RouteClass): Array<[number, number]> =>
     (cls ? [cls] : (['read', 'write'] as const)).flatMap((c) => [...fold.tally[c].byStatus.entries()]);

@@ -33,6 +33,12 @@ export async function readTrace(path: string): Promise<TraceRecord[]> {
     throw new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot read trace file ${path}`, { cause });
   }
   const records: TraceRecord[] = [];
+  for await (const r of streamTrace(path)) records.push(r);
+  return records;
+}
+
+/** The validated records of one trace, streamed (memory: one line); a bad or cut line is one SPGATE_ERR_TRACE_INVALID line. */
+export async function* streamTrace(path: string): AsyncGenerator<TraceRecord> {
   const input = createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
@@ -42,11 +48,13 @@ export async function readTrace(path: string): Promise<TraceRecord[]> {
       if (line.trim() === '') continue;
       const r = parseTraceLine(line);
       if (!r.ok) throw new SpgateError('SPGATE_ERR_TRACE_INVALID', `${path}:${n}: ${r.reason}`);
-      records.push(r.record);
+      yield r.record;
     }
+  } catch (err) {
+    if (err instanceof SpgateError) throw err;
+    throw new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot read trace file ${path}`, { cause: err });
   } finally {
     lines.close();
     input.destroy();
   }
-  return records;
 }

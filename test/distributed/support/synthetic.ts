@@ -5,9 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { familyOf, newHistogram, toMicros } from '../../../src/load/histograms.js';
+import { familyOf, newHistogram, summarize, toMicros } from '../../../src/load/histograms.js';
 import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
-import { summarize } from '../../../src/results/merge-hdr.js';
+
 import { writeResults } from '../../../src/results/io.js';
 import type { ProfileResult, ShardRecord } from '../../../src/results/schema.js';
 import type { Family } from '../../../src/load/threshold.js';

@@ -1,0 +1,74 @@
+/**
+ * Load findings, one way for a live run and a merge of shards alike: a broken clause (or an analyzer
+ * violation) becomes a FindingRecord with the basis-driven severity, the request ids cited in `actual` (load
+ * runs keep samples, not exchanges) and a curl line for one request of the route. Pure.
+ */
+import type { FindingRecord, RateLimitViolation } from '../results/schema.js';
+import { clause, isClauseId } from '../spec/clauses.js';
+
+/** Request ids cited per finding. */
+export const CITED = 5;
+
+/** What a curl line needs of a route: a filled path (live) or a template (from a trace). */
+export interface CurlRoute {
+  class?: string;
+  method: string;
+  path: string;
+  body?: (seq: number) => string;
+  idempotencyKey?: boolean;
+}
+
+/** A curl line for one request of the route, the key and base URL left as $SPGATE_API_KEY and $SPGATE_BASE_URL. */
+export function curlFor(route: CurlRoute): string {
+  const body = route.body ? ` -H 'Content-Type: application/json' --data '${route.body(1)}'` : '';
+  const idem = route.idempotencyKey ? ` -H "Idempotency-Key: spgate-repro-$RANDOM$RANDOM"` : '';
+  return `curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY"${idem}${body} "$SPGATE_BASE_URL${route.path}"`;
+}
+
+/** One load finding of clause `cl`; `assumed` clauses are warnings unless the target is strict. */
+export function loadFinding(cl: string, strict: boolean, source: string, f: { expected: string; actual: string; curl: string }): FindingRecord {
+  const known = isClauseId(cl) ? clause(cl) : undefined;
+  const basis = known?.basis ?? 'spec';
+  return {
+    checkId: `load.${cl}`,
+    clause: cl,
+    basis,
+    severity: basis === 'assumed' && !strict ? 'warning' : 'error',
+    title: known?.summary ?? cl,
+    expected: f.expected,
+    actual: f.actual,
+    // Load runs keep no exchanges (only samples); the request ids are cited in `actual` instead.
+    exchangeIds: [],
+    reproduction: { curl: [f.curl], command: `spgate load --profile ${source}` },
+    source,
+  };
+}
+
+/**
+ * The analyzer's violations as findings, one per rule and class (the analyzer reports one per window),
+ * skipping clauses the per-response checks already reported. `scope` is appended to the text (e.g.
+ * " across all shards").
+ */
+export function violationFindings(
+  violations: RateLimitViolation[], already: FindingRecord[], routes: readonly CurlRoute[], strict: boolean, source: string, scope = '',
+): FindingRecord[] {
+  const seen = new Set(already.map((f) => f.clause));
+  const groups = new Map<string, RateLimitViolation[]>();
+  for (const v of violations) {
+    if (seen.has(v.rule)) continue;
+    const k = `${v.rule}|${v.class ?? ''}`;
+    groups.set(k, [...(groups.get(k) ?? []), v]);
+  }
+  return [...groups.values()].map((vs) => {
+    const v = vs[0]!;
+    const ids = [...new Set(vs.flatMap((x) => x.samples.map((s) => s.requestId ?? `${Math.round(s.t)}ms`)))].slice(0, CITED);
+    const route = routes.find((r) => r.class === v.class) ?? routes[0] ?? { method: 'GET', path: '/me' };
+    const where = v.window ? ` in the window ${Math.round(v.window.start)}–${Math.round(v.window.end)} ms` : '';
+    const more = vs.length > 1 ? `; ${vs.length} windows or groups in all` : '';
+    return loadFinding(v.rule, strict, source, {
+      expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,
+      actual: `${v.class ? `${v.class}: ` : ''}${v.message}${where}${more}${scope} (requests ${ids.join(', ') || 'none cited'})`,
+      curl: curlFor(route),
+    });
+  });
+}

@@ -12,7 +12,8 @@ import { clause, isClauseId } from '../spec/clauses.js';
 import type { Target } from '../target/schema.js';
 import { estimateBudget, type BudgetEstimate, type ProbeSample } from './budget-estimate.js';
 import { PROBE_DEFAULTS, PROBE_MAX_REQUESTS, runProbe } from './budget-probe.js';
-import { needsBudget, planProfile, type BudgetEntry, type ClassBudget, type Plan, type PlanBudgets, type PlannedRoute } from './plan.js';
+import { needsBudget, type BudgetEntry, type ClassBudget, type PlanBudgets } from './budgets.js';
+import { planProfile, type Plan, type PlannedRoute } from './plan.js';
 import { abortableSleep, createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
 import type { Profile } from './profile.js';
 

@@ -13,6 +13,9 @@ import type { Profile, RateSpec, ClassMix } from './profile.js';
 import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
 import { parseThreshold, type Threshold } from './threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
+import { budgetEntry, budgetOf, needsBudget, type ClassBudget, type PlanBudgets } from './budgets.js';
+
+export type { BudgetEntry, ClassBudget, PlanBudgets } from './budgets.js';
 
 export interface PlannedRoute {
   /** Index in Plan.routes (stored in every sample). */
@@ -47,33 +50,6 @@ export interface PlannedClass {
   budgetPending?: { budgetFactor: number; fallback: number };
 }
 
-/** A class budget the plan sizes rates from: stated in the target file or observed in the headers. */
-export interface ClassBudget {
-  limit: number;
-  windowSeconds: number;
-  source: 'stated' | 'observed';
-}
-
-/** Budgets handed to planProfile; a class without one uses the target's stated budget or the fallback. */
-export interface PlanBudgets {
-  read?: ClassBudget;
-  write?: ClassBudget;
-  /** Dry run: unstated budgets will be discovered before the run, so say that instead of the fallback. */
-  pending?: boolean;
-}
-
-/** The structured `config.budgets` entry of one class (discovery adds its confidence and evidence). */
-export type BudgetEntry =
-  | { limit: number; windowSeconds: number; source: 'stated' | 'observed'; confidence?: string; evidence?: string[]; stated?: { limit: number; windowSeconds: number } }
-  | { limit: null; windowSeconds: null; source: 'fallback' | 'pending'; reason?: string };
-
-/** Whether a class's plan depends on its budget: a rate relative to it, or a duration in windows. */
-export function needsBudget(profile: Profile, cls: RouteClass): boolean {
-  const mix = profile.classes[cls];
-  if (!mix) return false;
-  return profile.minWindows !== undefined || (mix.rate !== undefined && typeof mix.rate !== 'number');
-}
-
 export interface Plan {
   name: string;
   description: string;
@@ -89,14 +65,6 @@ export interface Plan {
   capacity?: { p95Ms: number; maxErrorPct: number };
   /** The configuration actually run, with every clamp and dropped route explained in `notes`. */
   config: Record<string, unknown> & { notes: string[] };
-}
-
-/** The budget that sizes a class: handed in (observed, or stated and confirmed), else the target's stated one. */
-export function budgetOf(target: Target, cls: RouteClass, budgets?: PlanBudgets): ClassBudget | undefined {
-  const given = budgets?.[cls];
-  if (given) return given;
-  const b = target.assumptions.rateLimit[cls];
-  return b ? { limit: b.limit, windowSeconds: b.windowSeconds, source: 'stated' } : undefined;
 }
 
 function resolveRate(spec: RateSpec, b: ClassBudget | undefined, pending: boolean, cls: RouteClass, notes: string[]): number {
@@ -309,11 +277,6 @@ function applyRateCap(model: 'closed' | 'open', classes: PlannedClass[], maxRps:
     c.peakRate = c.peakRate! * k;
   }
   notes.push(`arrival rates scaled by ${round(k)} so the peak (${round(peak)} rps) stays within caps.maxRps ${maxRps}`);
-}
-
-function budgetEntry(b: ClassBudget | undefined, pending: boolean): BudgetEntry {
-  if (!b) return { limit: null, windowSeconds: null, source: pending ? 'pending' : 'fallback' };
-  return { limit: b.limit, windowSeconds: b.windowSeconds, source: b.source };
 }
 
 function round(v: number): number {

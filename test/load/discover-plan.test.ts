@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { discoverAndPlan, STATED_BUDGET_CLAUSE } from '../../src/load/discover.js';
-import { planProfile, type BudgetEntry } from '../../src/load/plan.js';
+import { planProfile } from '../../src/load/plan.js';
+import type { BudgetEntry } from '../../src/load/budgets.js';
 import { loadProfile, type Profile } from '../../src/load/profile.js';
 import type { RouteClass } from '../../src/results/schema.js';
 import { targetFromInput } from '../../src/target/resolve.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planProfile, type BudgetEntry } from '../../src/load/plan.js';
+import { planProfile } from '../../src/load/plan.js';
+import type { BudgetEntry } from '../../src/load/budgets.js';
 import { loadProfile } from '../../src/load/profile.js';
 import { loadDryRun } from '../../src/cli/dry-run.js';
 import { targetFromInput } from '../../src/target/resolve.js';

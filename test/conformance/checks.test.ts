@@ -62,8 +62,15 @@ describe('rate-limit sequences', () => {
 
   it('Remaining must fall within a window, but may refill after Reset', () => {
     expect(checkRemainingDecreases(seq([[0, 9, 5], [10, 8, 5], [20, 7, 5]]))).toBeUndefined();
-    expect(checkRemainingDecreases(seq([[0, 9, 5], [10, 9, 5]]))?.clause).toBe('8.ratelimit.remaining-decreases');
+    expect(checkRemainingDecreases(seq([[0, 9, 5], [10, 9, 5], [20, 9, 5], [30, 9, 5], [40, 9, 5]]))?.clause).toBe('8.ratelimit.remaining-decreases');
     expect(checkRemainingDecreases(seq([[0, 1, 1], [1500, 9, 5]]))).toBeUndefined();
+  });
+
+  it('a full budget that does not fall is stuck; a draining bucket may show one Remaining twice (regression: token bucket flagged)', () => {
+    const withLimit = (pairs: Array<[number, number, number]>, limit: number) => pairs.map(([at, remaining, reset]) => x(200, { ...good, 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) }, {}, at));
+    expect(checkRemainingDecreases(withLimit([[0, 10, 5], [10, 10, 5]], 10))?.clause).toBe('8.ratelimit.remaining-decreases');
+    // 400 per 10 s bucket at 253 left, full again in 4 s: refills ~37 tokens/s, so 253 twice 3 ms apart is fine.
+    expect(checkRemainingDecreases(withLimit([[0, 253, 4], [3, 253, 4], [6, 252, 4], [9, 251, 4], [12, 250, 4]], 400))).toBeUndefined();
   });
 
   it('Reset may not fall faster than time passes', () => {

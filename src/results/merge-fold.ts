@@ -6,6 +6,7 @@
  */
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceRecord } from '../trace/record.js';
+import { recordToSample } from '../trace/samples.js';
 import { familyOf } from '../load/histograms.js';
 import { isError } from '../load/timeline.js';
 import { MergedVerifier } from './merge-findings.js';
@@ -91,15 +92,7 @@ export class TraceFold {
       b[2] = b[2] === null ? rem : Math.max(b[2], rem);
     }
 
-    const s: RateLimitSample = { sentAt: sent, receivedAt: received, class: r.class, status: r.status };
-    if (r.limit !== undefined) s.limit = r.limit;
-    if (r.remaining !== undefined) s.remaining = r.remaining;
-    if (r.reset !== undefined) s.reset = r.reset;
-    if (r.retryAfter !== undefined) s.retryAfter = r.retryAfter;
-    if (r.requestId !== undefined) s.requestId = r.requestId;
-    if (r.errorCode !== undefined) s.errorCode = r.errorCode;
-    if (r.key !== undefined) s.key = r.key;
-    this.samples.push(s);
+    this.samples.push(recordToSample(r, offsetMs));
   }
 
   private second(i: number): Second {

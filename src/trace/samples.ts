@@ -10,32 +10,34 @@ import type { TraceRecord } from './record.js';
  */
 export function traceToSamples(records: readonly TraceRecord[]): RateLimitSample[] {
   const out: RateLimitSample[] = [];
-  for (const r of records) {
-    if (r.status === 0) continue;
-    const s: RateLimitSample = { sentAt: r.t, receivedAt: r.t + r.latency, class: r.class, status: r.status };
-    const spec = r.limit !== undefined || r.remaining !== undefined || r.reset !== undefined;
-    if (spec || r.headers === undefined) {
-      if (r.limit !== undefined) s.limit = r.limit;
-      if (r.remaining !== undefined) s.remaining = r.remaining;
-      if (r.reset !== undefined) s.reset = r.reset;
-      if (r.retryAfter !== undefined) s.retryAfter = r.retryAfter;
-    } else {
-      const h = r.headers;
-      const n = normalizeRateLimitHeaders((name) => h[name], r.epochMs);
-      if (n.limit !== undefined) s.limit = n.limit;
-      if (n.remaining !== undefined) s.remaining = n.remaining;
-      if (n.reset !== undefined) s.reset = n.reset;
-      const ra = r.retryAfter ?? n.retryAfter;
-      if (ra !== undefined) s.retryAfter = ra;
-      if (n.windowSeconds !== undefined) s.policyWindow = n.windowSeconds;
-      if (n.dialect !== 'spec') s.dialect = n.dialect;
-    }
-    if (r.requestId !== undefined) s.requestId = r.requestId;
-    if (r.errorCode !== undefined) s.errorCode = r.errorCode;
-    if (r.key !== undefined) s.key = r.key;
-    out.push(s);
-  }
+  for (const r of records) if (r.status !== 0) out.push(recordToSample(r));
   return out;
+}
+
+/** One answered record as a sample, its times shifted by `offsetMs` (shards placed on one clock). */
+export function recordToSample(r: TraceRecord, offsetMs = 0): RateLimitSample {
+  const s: RateLimitSample = { sentAt: r.t + offsetMs, receivedAt: r.t + r.latency + offsetMs, class: r.class, status: r.status };
+  const spec = r.limit !== undefined || r.remaining !== undefined || r.reset !== undefined;
+  if (spec || r.headers === undefined) {
+    if (r.limit !== undefined) s.limit = r.limit;
+    if (r.remaining !== undefined) s.remaining = r.remaining;
+    if (r.reset !== undefined) s.reset = r.reset;
+    if (r.retryAfter !== undefined) s.retryAfter = r.retryAfter;
+  } else {
+    const h = r.headers;
+    const n = normalizeRateLimitHeaders((name) => h[name], r.epochMs);
+    if (n.limit !== undefined) s.limit = n.limit;
+    if (n.remaining !== undefined) s.remaining = n.remaining;
+    if (n.reset !== undefined) s.reset = n.reset;
+    const ra = r.retryAfter ?? n.retryAfter;
+    if (ra !== undefined) s.retryAfter = ra;
+    if (n.windowSeconds !== undefined) s.policyWindow = n.windowSeconds;
+    if (n.dialect !== 'spec') s.dialect = n.dialect;
+  }
+  if (r.requestId !== undefined) s.requestId = r.requestId;
+  if (r.errorCode !== undefined) s.errorCode = r.errorCode;
+  if (r.key !== undefined) s.key = r.key;
+  return s;
 }
 
 /** The inverse, for tests and for tools that hold samples: a record per sample (method/path unknown). */

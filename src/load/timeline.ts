@@ -98,7 +98,7 @@ export class TimelineBuilder {
   }
 
   /** Closes every second and adds the sent and dropped counts: one point per second up to the last event. */
-  finish(rec: LoadRecorder): TimelineRow[] {
+  finish(rec: Pick<LoadRecorder, 'sentPerSecond' | 'droppedPerSecond'>): TimelineRow[] {
     for (const t of [...this.open.keys()]) this.close(t);
     for (const cls of CLASSES) {
       rec.sentPerSecond[cls].forEach((n, t) => (this.row(t).sent += n));

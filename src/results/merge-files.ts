@@ -59,8 +59,7 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   for (const p of opts.paths) inputs.push(await readShard(p));
   const set = checkShardSet(inputs, opts.missingWhy);
   const first = inputs.find((i) => i.shard.index === set.shards[0]!.shard.index)!;
-  const expected = first.shard.expected;
-  const fold = new TraceFold({ read: expected.read?.windowSeconds, write: expected.write?.windowSeconds }, seriesBucketMs(mergedDurationMs(set)));
+  const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, seriesBucketMs(mergedDurationMs(set)));
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
   const streams = set.shards.map((s) => ({ index: s.shard.index, offset: offsetOf(set, s), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath) }));
   await kWayMerge(streams, (index, offset, r, seq) => {

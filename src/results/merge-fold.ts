@@ -1,19 +1,19 @@
 /**
  * What `merge` learns from the shards' trace records, folded one record at a time on the merged clock
  * (ms since the earliest shard started): per-class status counts (for class-narrowed thresholds), the
- * per-second completions, latencies and RateLimit snapshot, the Remaining series, the analyzer's samples
- * (all shards together) and the per-response verification. Pure; the I/O feeds it.
+ * per-second timeline (the live run's TimelineBuilder), the Remaining series, the online rate-limit analysis
+ * of all shards' samples together and the per-response verification. Records arrive in order of response
+ * time, as they do in a live run, so memory is bounded the same way: one analyzer chunk, one second of
+ * latencies, a few numbers per past second. Pure; the I/O feeds it.
  */
-import type { RateLimitSample } from '../ratelimit/sample.js';
+import { OnlineRateLimitAnalyzer } from '../ratelimit/online.js';
 import type { TraceRecord } from '../trace/record.js';
 import { recordToSample } from '../trace/samples.js';
-import { familyOf } from '../load/histograms.js';
-import { isError } from '../load/timeline.js';
+import { isError, TimelineBuilder, type TimelineRow } from '../load/timeline.js';
 import { MergedVerifier } from './merge-findings.js';
-import type { ProfileResult, RouteClass } from './schema.js';
+import type { ProfileResult, RateLimitAnalysis, RouteClass } from './schema.js';
 
 type Bucket = [number, number | null, number | null, number];
-type Snapshot = { limit: number | null; remaining: number | null; reset: number | null };
 
 /** Responses of one class across every shard, by status. */
 export interface ClassTally {
@@ -24,37 +24,23 @@ export interface ClassTally {
   byStatus: Map<number, number>;
 }
 
-interface Second {
-  completed: number;
-  errors: number;
-  byFamily: Record<string, number>;
-  refused: Record<RouteClass, number>;
-  lat: number[];
-  last: Partial<Record<RouteClass, { at: number; snap: Snapshot }>>;
-}
-
 const intOrNull = (raw: string | undefined): number | null => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null);
-
-/** The same nearest-rank percentile the single-run timeline uses. */
-function percentile(sorted: number[], p: number): number | null {
-  if (!sorted.length) return null;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[i]! * 1000) / 1000;
-}
 
 /** Everything merge computes from trace records, fed one record at a time (see the file comment). */
 export class TraceFold {
   readonly tally: Record<RouteClass, ClassTally> = { read: newTally(), write: newTally() };
-  readonly samples: RateLimitSample[] = [];
   readonly verifier: MergedVerifier;
   /** Records seen per shard index (checked against each shard's results). */
   readonly perShard = new Map<number, number>();
-  private readonly seconds: Second[] = [];
+  private readonly rateLimit: OnlineRateLimitAnalyzer;
+  private readonly seconds = new TimelineBuilder();
   private readonly series: Record<RouteClass, Map<number, Bucket>> = { read: new Map(), write: new Map() };
 
   /** `bucketMs`: the Remaining series' bucket, chosen from the merged duration as a single run would. */
-  constructor(windowSeconds: Partial<Record<RouteClass, number>>, readonly bucketMs: number) {
+  constructor(analysis: ConstructorParameters<typeof OnlineRateLimitAnalyzer>[0], readonly bucketMs: number) {
+    const windowSeconds = Object.fromEntries(Object.entries(analysis?.expected ?? {}).map(([c, e]) => [c, e?.windowSeconds]));
     this.verifier = new MergedVerifier(windowSeconds);
+    this.rateLimit = new OnlineRateLimitAnalyzer(analysis);
   }
 
   /** Folds one record of shard `shard`, whose clock started `offsetMs` after the merged origin. */
@@ -69,18 +55,11 @@ export class TraceFold {
     else t.completed++;
     if (isError(r.status)) t.errors++;
 
-    const sec = this.second(Math.floor(received / 1000));
-    sec.completed++;
-    if (isError(r.status)) sec.errors++;
-    const fam = familyOf(r.status) ?? 'error';
-    sec.byFamily[fam] = (sec.byFamily[fam] ?? 0) + 1;
+    // Latency percentiles are from the actual send: trace records carry no intended time.
+    this.seconds.add(received, r.class, r.status, r.latency, r);
     const cite = r.requestId ?? `shard ${shard} #${seq}@${Math.round(r.t + r.latency)}ms`;
     this.verifier.add(r, cite);
     if (r.status === 0) return;
-    if (r.status === 429) sec.refused[r.class]++;
-    sec.lat.push(r.latency);
-    const prev = sec.last[r.class];
-    if (!prev || prev.at <= received) sec.last[r.class] = { at: received, snap: { limit: intOrNull(r.limit), remaining: intOrNull(r.remaining), reset: intOrNull(r.reset) } };
 
     const start = Math.floor(received / this.bucketMs) * this.bucketMs;
     let b = this.series[r.class].get(start);
@@ -92,53 +71,35 @@ export class TraceFold {
       b[2] = b[2] === null ? rem : Math.max(b[2], rem);
     }
 
-    this.samples.push(recordToSample(r, offsetMs));
+    this.rateLimit.push(recordToSample(r, offsetMs));
   }
 
-  private second(i: number): Second {
-    while (this.seconds.length <= i) {
-      this.seconds.push({ completed: 0, errors: 0, byFamily: {}, refused: { read: 0, write: 0 }, lat: [], last: {} });
-    }
-    return this.seconds[i]!;
+  /** The most rate-limit samples held at once (bounded by the analyzer's chunk, not by the run's length). */
+  get peakSamples(): number {
+    return this.rateLimit.peakRetained;
+  }
+
+  /** The rate-limit analysis over every shard's samples. */
+  analysis(): RateLimitAnalysis {
+    return this.rateLimit.finish();
   }
 
   /**
    * The merged timeline: sends and drops come from the shards' own timelines shifted by their whole-second
-   * offsets; everything about responses comes from the records on the merged clock. Latency percentiles
-   * are from the actual send (trace records carry no intended time).
+   * offsets (their rows carry totals, not classes); everything about responses comes from the records on
+   * the merged clock.
    */
-  timeline(shards: Array<{ offsetMs: number; timeline: ProfileResult['timeline'] }>): Array<ProfileResult['timeline'][number] & { errors: number }> {
-    const sentAt: number[] = [];
-    const droppedAt: number[] = [];
+  timeline(shards: Array<{ offsetMs: number; timeline: ProfileResult['timeline'] }>): TimelineRow[] {
+    const sent: number[] = [];
+    const dropped: number[] = [];
     for (const s of shards) {
       const shift = Math.round(s.offsetMs / 1000);
       for (const p of s.timeline) {
-        sentAt[p.t + shift] = (sentAt[p.t + shift] ?? 0) + p.sent;
-        droppedAt[p.t + shift] = (droppedAt[p.t + shift] ?? 0) + p.dropped;
+        sent[p.t + shift] = (sent[p.t + shift] ?? 0) + p.sent;
+        dropped[p.t + shift] = (dropped[p.t + shift] ?? 0) + p.dropped;
       }
     }
-    const n = Math.max(this.seconds.length, sentAt.length, droppedAt.length);
-    const out: Array<ProfileResult['timeline'][number] & { errors: number }> = [];
-    for (let t = 0; t < n; t++) {
-      const s = this.seconds[t];
-      const lat = s ? [...s.lat].sort((a, b) => a - b) : [];
-      const rateLimit: ProfileResult['timeline'][number]['rateLimit'] = {};
-      for (const cls of ['read', 'write'] as const) if (s?.last[cls]) rateLimit[cls] = s.last[cls].snap;
-      out.push({
-        t,
-        sent: sentAt[t] ?? 0,
-        completed: s?.completed ?? 0,
-        dropped: droppedAt[t] ?? 0,
-        errors: s?.errors ?? 0,
-        byFamily: { ...(s?.byFamily ?? {}) },
-        p50: percentile(lat, 50),
-        p95: percentile(lat, 95),
-        p99: percentile(lat, 99),
-        rateLimit,
-        refused: { read: s?.refused.read ?? 0, write: s?.refused.write ?? 0 },
-      });
-    }
-    return out;
+    return this.seconds.finish({ sentPerSecond: { read: sent, write: [] }, droppedPerSecond: { read: dropped, write: [] } });
   }
 
   /** The Remaining series per class, buckets in time order. */

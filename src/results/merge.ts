@@ -6,7 +6,6 @@
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { analyzeRateLimits } from '../ratelimit/analyze.js';
 import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
 import { findCapacity } from '../load/timeline.js';
 import { MergedHistograms } from './merge-hdr.js';
@@ -94,7 +93,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const seconds = Math.max(durationMs / 1000, 1e-3);
   const points = fold.timeline(set.shards.map((s) => ({ offsetMs: offsetOf(set, s), timeline: s.result.timeline })));
 
-  const analysis = analyzeRateLimits(fold.samples, { expected: first.shard.expected });
+  const analysis = fold.analysis();
   const strict = first.shard.strict;
   const verified = fold.verifier.findings(strict, first.result.name);
   const routes = routesOf(first.result.config);

@@ -16,18 +16,16 @@ import { configErrorOf, runWorkers, workerFailure } from '../load/workers.js';
 import { mergeShardFiles } from '../results/merge-files.js';
 import { targetFileOf } from '../target/resolve.js';
 import { mergedExitCode, mergedResults } from './commands/merge.js';
-import { abortOnSignals, openTarget, targetOptions, writeOutputs } from './session.js';
+import { abortOnSignals, writeOutputs, type OpenTarget } from './session.js';
 
 /** Time the children get to load before they all start sending together. */
 const STARTUP_MS = 2500;
 
 /** Runs the profile as `count` local shards and merges them; returns the exit code. */
-export async function runLoadWorkers(args: Record<string, unknown>, profile: Profile, count: number, duration: number | undefined): Promise<number> {
+export async function runLoadWorkers(args: Record<string, unknown>, profile: Profile, count: number, duration: number | undefined, opened: OpenTarget, why?: string): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'spgate-workers-'));
-  let stop = async (): Promise<void> => {};
+  const stop = opened.close;
   try {
-    const opened = await openTarget(targetOptions(args));
-    stop = opened.close;
     const target = opened.target;
     const childArgs = ['--profile', String(args.profile)];
     let targetFile: string;
@@ -49,7 +47,7 @@ export async function runLoadWorkers(args: Record<string, unknown>, profile: Pro
     const abort = abortOnSignals();
     let outcomes;
     try {
-      process.stderr.write(`load: ${count} workers, one shard each; they start together in ${STARTUP_MS / 1000}s\n`);
+      process.stderr.write(`load: ${count} workers${why ? ` (auto: ${why})` : ''}, one shard each; they start together in ${STARTUP_MS / 1000}s\n`);
       outcomes = await runWorkers({
         count, args: childArgs, dir, startAt: Date.now() + STARTUP_MS, signal: abort.signal,
         // Worker 0's warnings and progress stand for all (every shard runs the same plan, scaled).

@@ -7,25 +7,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpgateError, ERROR_CATALOGUE, type SpgateErrorCode } from '../errors.js';
-
-/** Local workers never exceed this, whatever the machine has: past it, one generator host is the bottleneck. */
-export const MAX_WORKERS = 8;
+import { MAX_WORKERS } from './auto-workers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/spgate.js', import.meta.url));
 
-/** The default worker count: the machine's cores, bounded by MAX_WORKERS. */
-export function defaultWorkers(): number {
-  return Math.max(1, Math.min(availableParallelism(), MAX_WORKERS));
-}
-
-/** Parses --workers: a count 1..MAX_WORKERS, or "" / "auto" for the default. */
-export function parseWorkers(raw: unknown): number {
+/** Parses --workers: a count 1..MAX_WORKERS, or "" / "auto" for the default (auto-workers.ts). */
+export function parseWorkers(raw: unknown): number | 'auto' {
   const s = String(raw).trim();
-  if (s === '' || s === 'auto') return defaultWorkers();
+  if (s === '' || s === 'auto') return 'auto';
   if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > MAX_WORKERS) {
     throw new SpgateError('SPGATE_ERR_USAGE', `--workers must be 1..${MAX_WORKERS} or auto (got ${JSON.stringify(s)})`);
   }

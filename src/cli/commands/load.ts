@@ -12,6 +12,8 @@ import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
 import { parseWorkers } from '../../load/workers.js';
+import { autoWorkers, placeOf } from '../../load/auto-workers.js';
+import { availableParallelism } from 'node:os';
 import { buildResults } from '../../results/build.js';
 import { loadDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
@@ -63,7 +65,7 @@ export const loadCommand: SpgateCommand = {
       .option('trace', { type: 'string', describe: 'write every response as NDJSON to this file' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
-      .option('workers', { type: 'string', describe: 'run as N local shards in separate processes and merge them (auto: the cores, at most 8)' })
+      .option('workers', { type: 'string', describe: 'run as N local shards in separate processes and merge them (default auto: the cores for a remote target, at most 8 and at most the profile\'s connections; 1 for a target on this machine)' })
       .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge' })
       .option('start-at', { type: 'string', describe: 'with --shard: start sending at this epoch time in ms, so shards begin together' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
@@ -72,17 +74,21 @@ export const loadCommand: SpgateCommand = {
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
     const shard = args.shard !== undefined ? parseShardSpec(String(args.shard)) : undefined;
-    const workers = args.workers !== undefined ? parseWorkers(args.workers) : 1;
+    const asked = args.workers !== undefined ? parseWorkers(args.workers) : 'auto';
     const startAt = parseStartAt(args.startAt);
-    if (shard && workers > 1) throw new SpgateError('SPGATE_ERR_USAGE', '--shard and --workers cannot be combined (a shard is one process)');
+    if (shard && typeof asked === 'number' && asked > 1) throw new SpgateError('SPGATE_ERR_USAGE', '--shard and --workers cannot be combined (a shard is one process)');
     if (startAt !== undefined && !shard) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at goes with --shard');
     if (shard && args.target === undefined && args.dryRun !== true) {
       throw new SpgateError('SPGATE_ERR_USAGE', '--shard needs --target FILE: every shard must aim at the same deployment');
     }
     const tracePath = shard ? shardTracePath(args) : (args.trace as string | undefined);
-    if (workers > 1 && args.dryRun !== true) return runLoadWorkers(args, profile, workers, duration);
 
-    const { target: whole, close } = await openTarget(targetOptions(args));
+    const opened = await openTarget(targetOptions(args));
+    const { target: whole, close } = opened;
+    // A shard is one process; otherwise the count asked for, or the machine's cores within the bounds.
+    const auto = asked === 'auto' && !shard ? autoWorkers({ cores: availableParallelism(), place: placeOf(whole), profile, caps: whole.caps }) : undefined;
+    const workers = shard ? 1 : auto?.count ?? (asked as number);
+    if (workers > 1 && args.dryRun !== true) return runLoadWorkers(args, profile, workers, duration, opened, auto?.why);
     printTargetWarnings(whole);
     let sliced: { profile: typeof profile; notes: string[] } | undefined;
     let target = whole;
@@ -97,7 +103,9 @@ export const loadCommand: SpgateCommand = {
     }
     if (args.dryRun === true) {
       try {
-        process.stdout.write(loadDryRun(target, sliced?.profile ?? profile, duration).join('\n') + '\n');
+        const lines = loadDryRun(target, sliced?.profile ?? profile, duration);
+        if (!shard) lines.push(`workers: ${workers}${auto ? ` (auto: ${auto.why})` : ''}`);
+        process.stdout.write(lines.join('\n') + '\n');
       } finally {
         await close();
       }

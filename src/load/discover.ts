@@ -5,7 +5,9 @@
  * stated budget is checked with one request: when every response contradicts it, that is a finding (basis
  * `assumed`: the file's assumption is wrong, not the server) and the observed budget drives the run unless
  * the file is strict. The probe's requests count against caps.maxRequests; writes are probed only through
- * the profile's own write route, and only when the plan has one (allowWrites).
+ * the profile's own write route, and only when the plan has one (allowWrites). Within one `spgate run`,
+ * what a probe learned is remembered (BudgetMemo) and later phases against the same base URL use it
+ * instead of spending the target's budget on the same probe again.
  */
 import type { FindingRecord, ProfileResult, RouteClass } from '../results/schema.js';
 import { clause, isClauseId } from '../spec/clauses.js';
@@ -27,6 +29,34 @@ export interface DiscoverOptions {
   maxWaitMs?: number;
   /** Replaces the real sender (tests). */
   sender?: (cls: RouteClass, route: PlannedRoute) => ProbeSender;
+  /** What earlier probes of this run learned; reused, and filled with what this one learns. */
+  memo?: BudgetMemo;
+}
+
+/** What a probe learned of one class, for later phases of the same run (never a failed probe: that is retried). */
+interface Learned {
+  budget?: ClassBudget;
+  entry?: Partial<BudgetEntry>;
+  overrode: boolean;
+  /** The profile whose probe learned it. */
+  by: string;
+}
+
+/** Budgets learned by the probes of one run, by base URL and class. */
+export class BudgetMemo {
+  private readonly learned = new Map<string, Learned>();
+
+  /** What an earlier probe learned of this class of this target, if anything. */
+  get(target: Target, cls: RouteClass): Learned | undefined {
+    return this.learned.get(`${target.baseUrl}\u0000${cls}`);
+  }
+
+  /** Remembers a probe's outcome when it learned (or confirmed) a budget. */
+  remember(target: Target, out: ClassOutcome, by: string): void {
+    // A stated budget the probe's responses did not contradict is confirmed; a contradicted one was reported.
+    const confirmed = out.sent > 0 && target.assumptions.rateLimit[out.cls] !== undefined;
+    if (out.budget || out.finding || confirmed) this.learned.set(`${target.baseUrl}\u0000${out.cls}`, { budget: out.budget, entry: out.entry, overrode: out.overrode, by });
+  }
 }
 
 export interface Discovery {
@@ -58,10 +88,14 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
   const share = first.maxRequests === undefined ? PROBE_MAX_REQUESTS : Math.min(PROBE_MAX_REQUESTS, Math.floor(first.maxRequests / (4 * classes.length)));
   const pacer = new ProbePacer(target.caps.maxRps);
   const outcomes = await Promise.all(classes.map(async (pc): Promise<ClassOutcome> => {
+    const known = o.memo?.get(target, pc.class);
+    if (known) return recalled(pc.class, known);
     const route = pc.routes[0]!;
     const sender = o.sender ? o.sender(pc.class, route) : createProbeSender(target, route, { timeoutMs: first.timeoutMs, pacer, signal: o.signal });
     try {
-      return await discoverClass(pc.class, route, target, profile.name, share, sender, o);
+      const out = await discoverClass(pc.class, route, target, profile.name, share, sender, o);
+      o.memo?.remember(target, out, profile.name);
+      return out;
     } finally {
       await sender.close();
     }
@@ -160,6 +194,12 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
     out.notes.push(`${cls}: budget not discovered from the headers (${why}); falling back`);
   }
   return out;
+}
+
+/** A class's outcome from what an earlier phase's probe learned: no request, and its finding already reported. */
+function recalled(cls: RouteClass, known: Learned): ClassOutcome {
+  const what = known.budget ? `${known.budget.limit} per ${known.budget.windowSeconds} s` : 'the stated budget confirmed';
+  return { cls, budget: known.budget, entry: known.entry, overrode: known.overrode, sent: 0, notes: [`${cls}: budget from the probe of ${known.by} earlier in this run: ${what}`] };
 }
 
 function failure(estimate: BudgetEstimate | undefined, note: string | undefined): string {

@@ -10,7 +10,7 @@ import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import { createTraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile } from './plan.js';
-import { discoverAndPlan, withBudgetFindings } from './discover.js';
+import { discoverAndPlan, withBudgetFindings, type BudgetMemo } from './discover.js';
 import { LoadRecorder, type Progress } from './recorder.js';
 import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
@@ -27,6 +27,8 @@ export interface RunProfileOptions {
   onProgress?: (p: Progress) => void;
   /** Chunking of the online rate-limit analysis (tests force small chunks; the defaults suit any run). */
   rateLimitChunking?: Omit<OnlineAnalyzeOptions, 'expected'>;
+  /** Budgets earlier profiles of the same run learned (spgate run's phases share one). */
+  budgetMemo?: BudgetMemo;
 }
 
 export type { Progress };
@@ -40,7 +42,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
-  const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal });
+  const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
   const startedAt = new Date();
   const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking });
   const rec = new LoadRecorder((s) => agg.add(s));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runConformance } from '../conformance/run.js';
 import { SpgateError } from '../errors.js';
 import { loadProfile } from '../load/profile.js';
+import { BudgetMemo } from '../load/discover.js';
 import { runProfile } from '../load/run.js';
 import { renderReports, type RenderSummary, type ReportFormat } from '../report/index.js';
 import { buildResults } from '../results/build.js';
@@ -92,6 +93,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
     // The conformance server's state (budgets, data) must not leak into the load phases.
     if (embedded) await Promise.all(servers.splice(0).map((s) => s.close()));
 
+    // One probe per class and target for the whole run: later phases reuse what an earlier one learned.
+    const budgetMemo = new BudgetMemo();
     for (const name of unreachable ? [] : opts.profiles ?? RUN_PROFILES) {
       if (signal.aborted) break;
       const profile = loadProfile(name);
@@ -112,7 +115,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
         const base = EMBEDDED_DURATIONS[name as keyof typeof EMBEDDED_DURATIONS];
         const durationOverride = embedded && base !== undefined ? Math.max(1, base * (opts.durationScale ?? 1)) : undefined;
         const { result, findings: lf } = await runProfile({
-          target: phaseTarget, profile, signal, ...(durationOverride !== undefined ? { durationOverride } : {}),
+          target: phaseTarget, profile, signal, budgetMemo, ...(durationOverride !== undefined ? { durationOverride } : {}),
           onProgress: (p) => progress.update({ requests: p.sent, rate: p.lastSecondRps, refused: p.refused, detail: `${Math.floor(p.elapsed)}/${Math.round(p.durationSeconds)} s` }),
         });
         load.push(result);

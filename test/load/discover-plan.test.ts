@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discoverAndPlan, STATED_BUDGET_CLAUSE } from '../../src/load/discover.js';
+import { BudgetMemo, discoverAndPlan, STATED_BUDGET_CLAUSE } from '../../src/load/discover.js';
 import { planProfile } from '../../src/load/plan.js';
 import type { BudgetEntry } from '../../src/load/budgets.js';
 import { loadProfile, type Profile } from '../../src/load/profile.js';
@@ -107,5 +107,57 @@ describe('discoverAndPlan', () => {
     expect(d.sent.read).toBe(1);
     expect(d.budgets.read).toMatchObject({ limit: 1000, windowSeconds: 5, source: 'stated' });
     expect(d.analysisTarget.assumptions.rateLimit.read).toEqual(rateLimit.read);
+  });
+});
+
+describe('discoverAndPlan across the phases of one run (BudgetMemo)', () => {
+  /** Discovery with a memo shared between calls; counts the requests each call sent per class. */
+  async function phase(profile: Profile, t: ReturnType<typeof target>, limiters: Partial<Record<RouteClass, SimLimiter>>, memo: BudgetMemo) {
+    const sent: Partial<Record<RouteClass, number>> = {};
+    const d = await discoverAndPlan(planProfile(profile, t), profile, t, {
+      memo,
+      sender: (cls) => {
+        const io = simIO(limiters[cls] ?? noHeaders());
+        return { io, close: async () => void (sent[cls] = io.sent()) };
+      },
+    });
+    return { ...d, sent, budgets: d.plan.config.budgets as Record<string, BudgetEntry> };
+  }
+
+  it('regression: every phase of spgate run probed the same budgets again; a later phase reuses what an earlier one learned', async () => {
+    const memo = new BudgetMemo();
+    const limiters = { read: fixedWindow(20, 3, 1700), write: fixedWindow(6, 3, 1700) };
+    const first = await phase(loadProfile('read-budget'), target(), limiters, memo);
+    expect(first.sent.read).toBeGreaterThan(0);
+    const later = await phase(loadProfile('class-isolation'), target(), limiters, memo);
+    expect(later.sent.read).toBeUndefined();
+    expect(later.sent.write).toBeGreaterThan(0);
+    expect(later.requests).toBe(later.sent.write);
+    expect(later.budgets.read).toMatchObject({ limit: 20, windowSeconds: 3, source: 'observed' });
+    expect(later.plan.config.notes.join('\n')).toMatch(/read: budget from the probe of read-budget earlier in this run: 20 per 3 s/);
+    const third = await phase(loadProfile('write-budget'), target(), limiters, memo);
+    expect(third.requests).toBe(0);
+  });
+
+  it('retries a probe that learned nothing, and never reuses a budget across base URLs', async () => {
+    const memo = new BudgetMemo();
+    await phase(loadProfile('read-budget'), target(), {}, memo);
+    const again = await phase(loadProfile('read-budget'), target(), { read: fixedWindow(20, 3, 1700) }, memo);
+    expect(again.sent.read).toBeGreaterThan(0);
+    expect(again.budgets.read).toMatchObject({ limit: 20, source: 'observed' });
+    const elsewhere = await phase(loadProfile('read-budget'), target({ baseUrl: 'http://127.0.0.2:9/v1' }), { read: fixedWindow(30, 3, 1700) }, memo);
+    expect(elsewhere.budgets.read).toMatchObject({ limit: 30, source: 'observed' });
+  });
+
+  it('reports a contradicted stated budget once: the later phase uses the observed budget without the finding', async () => {
+    const memo = new BudgetMemo();
+    const t = target({ assumptions: { rateLimit: { read: { limit: 50, windowSeconds: 3 } } } } as Partial<TargetFileInput>);
+    const first = await phase(loadProfile('read-budget'), t, { read: fixedWindow(20, 3, 1700) }, memo);
+    expect(first.findings.map((f) => f.clause)).toEqual([STATED_BUDGET_CLAUSE]);
+    const later = await phase(loadProfile('read-budget'), t, { read: fixedWindow(20, 3, 1700) }, memo);
+    expect(later.findings).toEqual([]);
+    expect(later.requests).toBe(0);
+    expect(later.budgets.read).toMatchObject({ limit: 20, source: 'observed' });
+    expect(later.analysisTarget.assumptions.rateLimit.read).toBeUndefined();
   });
 });

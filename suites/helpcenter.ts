@@ -9,12 +9,12 @@
 import fc from 'fast-check';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
+import { checkErrorAnswer } from '../src/checks/envelope.js';
 import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { runProperty } from './model/property.js';
 import { collectionRequest, freshKey, keyOfLength } from './model/requests.js';
 import { dataOf, writableCollection } from './model/world.js';
-import { checkErrorAnswer } from '../src/checks/envelope.js';
 
 const NEEDS = { writes: true, data: { collection: 1 }, roles: ['helpDelegated' as const] };
 const BODY_LIMIT = 64 * 1024;

@@ -10,15 +10,15 @@ import type { RequestSpec } from '../src/client/types.js';
 import { checkErrorAnswer, checkErrorEnvelope, type ClauseViolation } from '../src/checks/envelope.js';
 import { checkResponseHeaders } from '../src/checks/response-headers.js';
 import { checkRemainingDecreases, checkResetCountsSeconds } from '../src/checks/ratelimit-sequence.js';
-import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
 import { describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
 import { padJson } from '../src/conformance/reproduction.js';
 import { abortableSleep } from '../src/conformance/aborted.js';
 import { parseIntHeader } from '../src/spec/headers.js';
 import type { ClauseId } from '../src/spec/clauses.js';
+// the one route-class rule (GET is a read, every other method a write), shared with the load engine
 import { routeClass } from '../src/load/routes.js';
-import type { CheckOutcome } from '../src/conformance/suite.js';
 import { readRoutes, writeRoutes, type BodyRoute } from './model/body-routes.js';
 import { freshKey } from './model/requests.js';
 import { dataOf } from './model/world.js';

@@ -1,5 +1,6 @@
 /**
- * Limits (spec part 8): request body limits per route class, the RateLimit-* headers on every response
+ * Limits (spec part 8): request body limits per route class (a property at the boundary on one route, and
+ * a sweep over every route the spec shows), the RateLimit-* headers on every response
  * seen in the run, Remaining and Reset behaving over a short sequence, and a 429 carrying Retry-After and
  * rate_limit.exceeded. Runs after the other suites to see their exchanges.
  */
@@ -9,15 +10,23 @@ import type { RequestSpec } from '../src/client/types.js';
 import { checkErrorAnswer, checkErrorEnvelope, type ClauseViolation } from '../src/checks/envelope.js';
 import { checkResponseHeaders } from '../src/checks/response-headers.js';
 import { checkRemainingDecreases, checkResetCountsSeconds } from '../src/checks/ratelimit-sequence.js';
-import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { describeAnswer, fromViolation, Recorder } from '../src/conformance/recorder.js';
+import { describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
 import { padJson } from '../src/conformance/reproduction.js';
 import { abortableSleep } from '../src/conformance/aborted.js';
 import { parseIntHeader } from '../src/spec/headers.js';
+import type { ClauseId } from '../src/spec/clauses.js';
+// the one route-class rule (GET is a read, every other method a write), shared with the load engine
+import { routeClass } from '../src/load/routes.js';
+import { readRoutes, writeRoutes, type BodyRoute } from './model/body-routes.js';
+import { freshKey } from './model/requests.js';
+import { dataOf } from './model/world.js';
 
 const READ_LIMIT = 1000; // "1 KB": above 1024 must be refused, up to 1000 must not
 const WRITE_LIMIT = 64_000; // "64 KB": above 65536 must be refused, up to 64000 must not
+const READ_LIMIT_EXCEEDED = 1025;
+const WRITE_LIMIT_EXCEEDED = 65_537;
 // The drive to a 429 sends at most this many requests; bigger budgets are left to the load profiles.
 const MAX_DRIVE = 400;
 
@@ -31,8 +40,27 @@ function writeSpec(bytes: number): RequestSpec {
 }
 
 function windowOf(ctx: SuiteContext, method: string): number | undefined {
-  const rl = ctx.target.assumptions.rateLimit;
-  return (method === 'GET' || method === 'HEAD' ? rl.read : rl.write)?.windowSeconds;
+  return ctx.target.assumptions.rateLimit[routeClass(method)]?.windowSeconds;
+}
+
+/**
+ * Sends one body just above and one just within its class's limit to every route of the sweep: above, 413
+ * with request.body_too_large (8.body.code); within, anything but 413. Over-limit bodies go first, so a
+ * refused request has changed nothing when the within-limit one arrives.
+ */
+function sweep(ctx: SuiteContext, routes: BodyRoute[], clause: ClauseId): Promise<CheckOutcome> {
+  return runCase(ctx, async (rec) => {
+    for (const r of routes) {
+      const [over, under] = r.cls === 'read' ? [READ_LIMIT_EXCEEDED, READ_LIMIT] : [WRITE_LIMIT_EXCEEDED, WRITE_LIMIT];
+      const x = await rec.send(r.request(over));
+      if (rec.expect(statusOf(x) === 413, `HTTP 413 for a ${over}-byte body on ${r.label}`, () => describeAnswer(x), [x], clause)) {
+        const v = checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code');
+        rec.add(v ? fromViolation(v, [x]) : undefined);
+      }
+      const y = await rec.send(r.request(under));
+      rec.expect(statusOf(y) !== 413, `no 413 for a ${under}-byte body on ${r.label} (within the limit)`, () => describeAnswer(y), [y], clause);
+    }
+  });
 }
 
 function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write') {
@@ -91,6 +119,31 @@ export default defineSuite({
       clause: '8.body.write-limit',
       title: 'Write bodies above 64 KB answer 413 request.body_too_large; up to 64000 bytes they do not',
       run: (ctx) => bodyLimitCheck(ctx, 'write'),
+    },
+    {
+      id: 'limits.read-body-routes',
+      clause: '8.body.read-limit',
+      title: 'Every read route answers a 1025-byte body with 413 request.body_too_large and a 1000-byte one without',
+      needs: { data: { completedTurn: 1, sessionsConversation: 1, storedAttachment: 1 } },
+      async run(ctx) {
+        const d = dataOf(ctx);
+        const ids = { completedTurn: await d.get('completedTurn'), sessionsConversation: await d.get('sessionsConversation'), storedAttachment: await d.get('storedAttachment') };
+        return sweep(ctx, readRoutes(ids), '8.body.read-limit');
+      },
+    },
+    {
+      id: 'limits.write-body-routes',
+      clause: '8.body.write-limit',
+      title: 'Every write route answers a 65537-byte body with 413 request.body_too_large and a 64000-byte one without',
+      needs: { writes: true, roles: ['helpDelegated'], data: { conversationId: 1, completedTurn: 1, customer: 1, collection: 1 } },
+      async run(ctx) {
+        const d = dataOf(ctx);
+        const ids = {
+          completedTurn: await d.get('completedTurn'),
+          conversationId: await d.get('conversationId'), customer: await d.get('customer'), collection: (await d.get('collection')).id,
+        };
+        return sweep(ctx, writeRoutes(ctx.target, ids, () => freshKey()), '8.body.write-limit');
+      },
     },
     {
       id: 'limits.headers',

@@ -3,6 +3,35 @@
  * Content-Length, and nothing beyond the limit is ever buffered.
  */
 import type { IncomingMessage } from 'node:http';
+import type { FaultSet } from './fault-set.js';
+import { READ_BODY_LIMIT, WRITE_BODY_LIMIT } from './routes.js';
+
+/** With a write-limit fault the server still stops somewhere: it is a bug, not an unbounded buffer. */
+const FAULTY_WRITE_LIMIT = 8 << 20;
+const COLLECTION_PATH = /^\/authoring\/collections\/[^/]+$/;
+
+/** The body limit of one /v1 request and the error code its 413 answer carries. */
+export interface BodyLimit {
+  bytes: number;
+  code: string;
+}
+
+/**
+ * The limit of a request's route class (8: 1 KB reads, 64 KB writes; 4.9: 64 KiB for the collection update),
+ * as the faults bend it: a limit missing on a whole class, a limit enforced on one route of its class only,
+ * or the collection route's own limit answering another code.
+ */
+export function bodyLimitOf(cls: 'read' | 'write', method: string, path: string, f: FaultSet): BodyLimit {
+  const code = 'request.body_too_large';
+  if (cls === 'read') {
+    const lax = f.has('body-limit-ignored') || (f.has('read-body-limit-customers-only') && path !== '/customers');
+    return { bytes: lax ? WRITE_BODY_LIMIT : READ_BODY_LIMIT, code };
+  }
+  if (f.has('write-body-limit-ignored')) return { bytes: FAULTY_WRITE_LIMIT, code };
+  if (f.has('write-body-limit-assign-only') && !(method === 'POST' && path.endsWith('/assign'))) return { bytes: FAULTY_WRITE_LIMIT, code };
+  if (f.has('collection-body-limit-code') && method === 'PUT' && COLLECTION_PATH.test(path)) return { bytes: WRITE_BODY_LIMIT, code: 'help.payload_too_large' };
+  return { bytes: WRITE_BODY_LIMIT, code };
+}
 
 export type BodyOutcome = { ok: true; body: Buffer | null } | { ok: false; reason: 'too_large' | 'aborted' };
 

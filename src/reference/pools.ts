@@ -15,7 +15,7 @@ export type Pools = NonNullable<FixtureIds['pools']>;
 export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'identity'> & { pools: Pools };
 
 /** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
-export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 20, customerConversations: 4 } as const;
+export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 30, customerConversations: 4 } as const;
 
 /** More chats than the 4.3 listing may return, so its cap can be seen. */
 const CROWDED_CHATS = 101;

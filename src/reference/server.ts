@@ -8,18 +8,15 @@ import type { AddressInfo } from 'node:net';
 import type { Scope } from '../target/schema.js';
 import type { App, RouteDef } from './app.js';
 import { authenticate } from './auth.js';
-import { hasBody, readBody } from './body.js';
+import { bodyLimitOf, hasBody, readBody } from './body.js';
 import type { Connection } from './connections.js';
 import type { FaultSet } from './fault-set.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
 import { fail, notFound, send, type Reply } from './reply.js';
-import { READ_BODY_LIMIT, WRITE_BODY_LIMIT } from './routes.js';
 
 /** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
 const FIXTURES_BODY_LIMIT = 1 << 20;
-/** With write-body-limit-ignored the server still stops somewhere: it is a bug, not an unbounded buffer. */
-const FAULTY_WRITE_LIMIT = 8 << 20;
 /** How much of an oversize body is read and discarded after a 413 before the socket is dropped. */
 const DISCARD_LIMIT = 4 << 20;
 
@@ -98,12 +95,10 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   }
   let body: Buffer | null = null;
   if (hasBody(req)) {
-    const limit = cls === 'read'
-      ? (f.has('body-limit-ignored') ? WRITE_BODY_LIMIT : READ_BODY_LIMIT)
-      : (f.has('write-body-limit-ignored') ? FAULTY_WRITE_LIMIT : WRITE_BODY_LIMIT);
-    const read = await readBody(req, limit);
+    const limit = bodyLimitOf(cls, method, path, f);
+    const read = await readBody(req, limit.bytes);
     if (!read.ok) {
-      if (read.reason === 'too_large') tooLarge(app, req, res, requestId, rate);
+      if (read.reason === 'too_large') tooLarge(app, req, res, requestId, rate, limit.code);
       else res.destroy();
       return;
     }
@@ -132,8 +127,8 @@ function missingScope(def: RouteDef, conn: Connection, f: FaultSet): Scope | und
 }
 
 /** Answers 413, then discards a bounded amount of the rest of the body so the client can read the answer. */
-function tooLarge(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, rate: RateDecision | null): void {
-  send(res, fail(413, 'request.body_too_large', 'the request body is above the limit of its route class'), sendOpts(app, requestId, rate, true));
+function tooLarge(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, rate: RateDecision | null, code = 'request.body_too_large'): void {
+  send(res, fail(413, code, 'the request body is above the limit of its route class'), sendOpts(app, requestId, rate, true));
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length;

@@ -18,6 +18,9 @@ export const STATUSES: readonly StatusDef[] = [
 ];
 export const DEFAULT_COMPLETED_STATUS = 'resolved';
 
+/** Locales a new collection is translated into (besides its default locale, en). */
+export const DEFAULT_TRANSLATION_LOCALES: readonly string[] = ['de', 'fr'];
+
 export const PRIORITIES: readonly PriorityDef[] = [
   { key: 'low', name: 'Low' }, { key: 'normal', name: 'Normal' }, { key: 'high', name: 'High' }, { key: 'urgent', name: 'Urgent' },
 ];
@@ -196,14 +199,21 @@ export class Store {
     }];
   }
 
-  /** Adds a Help Center collection at the root. */
-  addCollection(input: { name?: string; slug?: string; description?: string }): CollectionRecord {
+  /**
+   * Adds a Help Center collection at the root. Unless told otherwise it carries German and French
+   * translations, so every collection answer shows translation items (spec 2) for the shape checks to see.
+   */
+  addCollection(input: { name?: string; slug?: string; description?: string; translationLocales?: readonly string[] }): CollectionRecord {
     const now = this.createdNow();
     const id = this.newId('col_');
+    const name = input.name ?? 'Getting started';
+    const slug = input.slug ?? `getting-started-${id.slice(4, 10).toLowerCase()}`;
+    const description = input.description ?? 'First steps with the product';
+    const translations = (input.translationLocales ?? DEFAULT_TRANSLATION_LOCALES)
+      .map((locale) => ({ locale, slug: `${slug}-${locale}`.slice(0, 100), name: `${name} (${locale})`, description, revision: 1 }));
     const rec: CollectionRecord = {
-      id, parentId: null, name: input.name ?? 'Getting started', slug: input.slug ?? `getting-started-${id.slice(4, 10).toLowerCase()}`,
-      description: input.description ?? 'First steps with the product', position: this.collections.size,
-      revision: 1, defaultLocale: 'en', createdAt: now, updatedAt: now, translations: [],
+      id, parentId: null, name, slug, description, position: this.collections.size,
+      revision: 1, defaultLocale: 'en', createdAt: now, updatedAt: now, translations,
     };
     this.collections.set(id, rec);
     return rec;

@@ -151,10 +151,13 @@ export const CollectionTranslation = z.looseObject({
   revision: z.number().int(),
 });
 
-/** Help Center collection (spec 4.9). parentId is null (or empty) for a root collection. */
+/**
+ * Help Center collection (spec 4.9). How a root collection shows its parent is not shown: null, "" and an
+ * absent parentId are all accepted.
+ */
 export const Collection = z.looseObject({
   id: z.string(),
-  parentId: z.string().nullable(),
+  parentId: z.string().nullish(),
   slug: z.string(),
   name: z.string(),
   description: z.string(),

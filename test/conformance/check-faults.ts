@@ -101,9 +101,13 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'helpcenter.idempotency.replay': 'idempotency-double-effect',
   'helpcenter.idempotency.conflict': 'idempotency-ignores-body',
   'helpcenter.idempotency.key-pattern': 'collection-key-pattern-lenient',
+  'helpcenter.parent-kept': 'collection-parent-null-clears',
+  'helpcenter.parent-root': 'collection-parent-empty-ignored',
   // limits
   'limits.read-body': 'body-limit-ignored',
   'limits.write-body': 'write-body-limit-ignored',
+  'limits.read-body-routes': 'read-body-limit-customers-only',
+  'limits.write-body-routes': 'write-body-limit-assign-only',
   'limits.headers': 'ratelimit-headers-missing-on-errors',
   'limits.remaining-decreases': 'ratelimit-remaining-stuck',
   'limits.429': 'ratelimit-no-retry-after',

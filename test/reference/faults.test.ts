@@ -275,6 +275,34 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'admin')).status === 200;
   },
+  'collection-parent-null-clears': async () => {
+    const [col, parent] = [(await h.fx('/collections', 'POST', {})).json.data, (await h.fx('/collections', 'POST', {})).json.data];
+    const moved = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, parentId: parent.id })).json;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: moved.revision, parentId: null })).json.parentId !== parent.id;
+  },
+  'collection-parent-empty-ignored': async () => {
+    const [col, parent] = [(await h.fx('/collections', 'POST', {})).json.data, (await h.fx('/collections', 'POST', {})).json.data];
+    const moved = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, parentId: parent.id })).json;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: moved.revision, parentId: '' })).json.parentId === parent.id;
+  },
+  'collection-translation-revision-string': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const t = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
+    return t.length > 0 && t.every((x: { revision: unknown }) => typeof x.revision === 'string');
+  },
+  'collection-body-limit-code': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const r = await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, description: 'x'.repeat(70_000) });
+    return r.status === 413 && r.json.error.code !== 'request.body_too_large';
+  },
+  'write-body-limit-assign-only': async () => {
+    const big = { pad: 'x'.repeat(70_000) };
+    const assign = await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: big });
+    const cancel = await h.api(`${await turn('completed')}/cancel`, { method: 'POST', json: big });
+    return assign.status === 413 && cancel.status !== 413;
+  },
+  'read-body-limit-customers-only': async () =>
+    (await h.api('/customers?limit=1', { body: 'x'.repeat(2000) })).status === 413 && (await h.api('/statuses', { body: 'x'.repeat(2000) })).status !== 413,
   'body-limit-ignored': async () => (await h.api('/me', { body: 'x'.repeat(2000) })).status === 200,
   'write-body-limit-ignored': async () =>
     (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: { team: 'a', pad: 'x'.repeat(70_000) } })).status !== 413,

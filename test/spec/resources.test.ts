@@ -34,7 +34,7 @@ const MODELS: Model[] = [
   { name: 'ActionReceipt', schema: ActionReceipt, valid: arb.actionReceipt, strict: false, dateFields: ['confirmedAt'], required: ['id', 'proposalId', 'runId', 'effectId', 'type', 'target', 'before', 'after', 'confirmedAt'] },
   { name: 'ChatSession', schema: ChatSession, valid: arb.chatSession, strict: false, dateFields: ['createdAt', 'updatedAt', 'lastActivityAt', 'retentionExpiresAt'], required: ['id', 'conversationId', 'title', 'status', 'createdAt', 'updatedAt', 'lastActivityAt', 'retentionExpiresAt'] },
   { name: 'AttachmentDescriptor', schema: AttachmentDescriptor, valid: arb.descriptor, strict: false, dateFields: ['expiresAt'], required: ['url', 'expiresAt', 'filename', 'contentType', 'sizeBytes'] },
-  { name: 'Collection', schema: Collection, valid: arb.collection, strict: false, dateFields: ['createdAt', 'updatedAt'], required: ['id', 'parentId', 'slug', 'name', 'description', 'position', 'articleCount', 'revision', 'createdAt', 'updatedAt', 'translations'] },
+  { name: 'Collection', schema: Collection, valid: arb.collection, strict: false, dateFields: ['createdAt', 'updatedAt'], required: ['id', 'slug', 'name', 'description', 'position', 'articleCount', 'revision', 'createdAt', 'updatedAt', 'translations'] },
   { name: 'ErrorEnvelope', schema: ErrorEnvelope, valid: arb.errorEnvelope, strict: false, dateFields: [], required: ['error'] },
 ];
 
@@ -105,6 +105,17 @@ describe('specific rules of part 2', () => {
     fc.assert(fc.property(arb.descriptor, arb.collection, (d, c) => {
       expect(AttachmentDescriptor.safeParse({ ...d, sizeBytes: 1.5 }).success).toBe(false);
       expect(Collection.safeParse({ ...c, revision: 0.5 }).success).toBe(false);
+    }), RUNS);
+  });
+
+  // Regression: a root collection shown without parentId failed, though how the root shows is not shown (4.9).
+  it('a root collection may show parentId as null, "" or not at all; a translation revision must be an integer', () => {
+    fc.assert(fc.property(arb.collection, (c) => {
+      const { parentId: _p, ...root } = c;
+      for (const form of [{ ...root, parentId: null }, { ...root, parentId: '' }, root]) expect(Collection.safeParse(form).success).toBe(true);
+      const t = { locale: 'de', slug: 's', name: 'n', description: 'd', revision: 1 };
+      expect(Collection.safeParse({ ...c, translations: [t] }).success).toBe(true);
+      expect(Collection.safeParse({ ...c, translations: [{ ...t, revision: '1' }] }).success).toBe(false);
     }), RUNS);
   });
 

@@ -17,7 +17,10 @@ function render(app: App, c: CollectionRecord): Record<string, unknown> {
   let count = 0;
   for (const a of app.store.articles) if (a.collectionId === c.id) count++;
   const out = collectionObject(c, count, app.dialect.extras);
-  if (app.faults.has('collection-translations-omitted') && c.translations.length === 0) delete out.translations;
+  if (app.faults.has('collection-translations-omitted')) delete out.translations;
+  if (app.faults.has('collection-translation-revision-string') && Array.isArray(out.translations)) {
+    out.translations = (out.translations as Array<Record<string, unknown>>).map((t) => ({ ...t, revision: String(t.revision) }));
+  }
   return out;
 }
 
@@ -73,7 +76,9 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
       t.revision++;
     } else c.translations.push({ locale, name, slug, description: description ?? '', revision: 1 });
   }
-  if (typeof b.parentId === 'string') c.parentId = b.parentId === '' ? null : b.parentId;
+  // 4.9: omitted or null keeps the parent, "" moves to the root; two faults get one half each wrong
+  if (b.parentId === null && f.has('collection-parent-null-clears')) c.parentId = null;
+  else if (typeof b.parentId === 'string' && !(b.parentId === '' && f.has('collection-parent-empty-ignored'))) c.parentId = b.parentId === '' ? null : b.parentId;
   if (b.position !== undefined) c.position = b.position as number;
   if (!f.has('collection-revision-static')) c.revision++;
   c.updatedAt = app.clock();

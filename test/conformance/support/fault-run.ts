@@ -15,11 +15,13 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   limits: [
     'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
     'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
+    'write-body-limit-assign-only', 'read-body-limit-customers-only', 'collection-body-limit-code',
   ],
   shapes: [
     'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',
     'collection-translations-omitted', 'me-text-plain', 'statuses-display-keys', 'priorities-drop-last',
     'timestamps-no-offset', 'conversation-status-label', 'request-ids-unprefixed', 'turn-unwrapped',
+    'collection-translation-revision-string',
   ],
 };
 

@@ -11,7 +11,7 @@ import { targetFromInput } from '../../../src/target/resolve.js';
 import type { Target } from '../../../src/target/schema.js';
 
 /** Pool sizes: enough for one run of every suite. */
-export const POOL_SIZES = { customers: 12, conversations: 24, pendingTurns: 6, collections: 14, customerConversations: 2 };
+export const POOL_SIZES = { customers: 12, conversations: 24, pendingTurns: 6, collections: 20, customerConversations: 2 };
 
 /** Creates the pools and extra ids on `server` and returns a target without fixtures.api. */
 export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Target> {

@@ -92,6 +92,10 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'assistant.sessions.order': 'sessions-oldest-first',
   'assistant.sessions.archived': 'sessions-archived-hidden',
   'assistant.sessions.no-pagination': 'sessions-paginated',
+  'assistant.sessions.this-conversation': 'sessions-cross-conversation',
+  'assistant.sessions.unexpired': 'sessions-expired-listed',
+  'assistant.cancel.admin-only': 'cancel-member-allowed',
+  'assistant.cancel.response': 'cancel-unwrapped',
   // helpcenter
   'helpcenter.revision-advances': 'collection-revision-static',
   'helpcenter.expected-revision': 'collection-stale-accepted',

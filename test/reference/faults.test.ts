@@ -259,6 +259,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     }
     return (await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.length > 100;
   },
+  'sessions-cross-conversation': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin' });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.some((x: { conversationId: string }) => x.conversationId !== c);
+  },
+  'sessions-expired-listed': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', expired: true });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.length > 0;
+  },
+  'cancel-member-allowed': async () => (await h.api(`${await turn('pending', 'member')}/cancel`, { method: 'POST', role: 'member' })).status === 200,
+  'cancel-unwrapped': async () => !('data' in (await h.api(`${await turn('pending')}/cancel`, { method: 'POST' })).json),
   'collection-stale-accepted': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 0 })).status === 200;

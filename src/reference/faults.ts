@@ -62,6 +62,7 @@ export const FAULTS = {
   'assign-empty-team-kept': { description: 'team "" does not clear the team', catches: '3.assign.sets-and-clears', by: 'conformance' },
   'resolve-custom-completed-default': { description: 'resolve with a completed key other than resolved or closed (spam) moves to resolved', catches: '3.resolve.completed-key', by: 'conformance' },
   'assign-empty-accepted': { description: 'assign with neither assignee nor team answers 200 and counts as a change', catches: '4.7.assign.body-required', by: 'conformance' },
+  'resolve-from-custom-refused': { description: 'a conversation in a workspace-defined status other than the four seeded ones (waiting_on_customer, spam) cannot be resolved: 409', catches: '3.resolve.any-state', by: 'conformance' },
   // resource shapes
   'conversation-omits-nulls': { description: 'conversation keys with null values are omitted', catches: '2.conversation.shape', by: 'conformance' },
   'customer-count-string': { description: 'customer conversationCount is a string', catches: '2.customer.shape', by: 'conformance' },

@@ -37,6 +37,7 @@ export const CLAUSES = [
   // Part 3: states and transitions
   c('3.resolve.default-status', '§3 Conversation status', 'spec', 'Resolve without status moves to the default completed status'),
   c('3.resolve.completed-key', '§3 Conversation status', 'spec', 'Resolve with a completed-type key moves to that key'),
+  c('3.resolve.any-state', '§3 Conversation status', 'spec', 'The resolve rows start from state "any": from every status, active-type or completed-type, resolve without status moves to the default completed status and with a completed-type key to that key'),
   c('3.resolve.active-key-rejected', '§3 Conversation status', 'spec', 'Resolve with an active-type key is rejected with conversations.invalid_resolution_status and the status is unchanged'),
   c('3.assign.status-unchanged', '§3 Conversation status', 'spec', 'Assign never changes the status'),
   c('3.assign.sets-and-clears', '§4.7', 'spec', 'Assign sets assignee/team; assignee.id "" and team "" clear them'),

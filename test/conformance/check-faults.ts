@@ -65,6 +65,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'status.resolve.default': 'resolve-default-closed',
   'status.resolve.completed-keys': 'resolve-custom-completed-default',
   'status.resolve.active-keys': 'resolve-active-accepted',
+  'status.resolve.any-state': 'resolve-from-custom-refused',
   'status.assign.model': 'assign-reopens',
   'status.assign.sets-and-clears': 'assign-empty-team-kept',
   'status.assign.body-required': 'assign-empty-accepted',

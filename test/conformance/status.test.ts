@@ -6,6 +6,7 @@ import { proveSuite, runSuite } from './stateful-harness.js';
 
 proveSuite(suite, [
   'resolve-active-accepted', 'resolve-default-closed', 'assign-reopens', 'assign-empty-team-kept', 'resolve-custom-completed-default', 'assign-empty-accepted',
+  'resolve-from-custom-refused',
 ]);
 
 describe('status model-based check', () => {

@@ -163,6 +163,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'resolve-active-accepted': async () => (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(resolve(await conv()), { method: 'POST', json: {} })).json.status === 'closed',
+  'resolve-from-custom-refused': async () => (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
   'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
   'resolve-custom-completed-default': async () =>
     (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',

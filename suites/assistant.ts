@@ -6,12 +6,14 @@
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
 import type { TurnRef } from '../src/conformance/fixtures/needs.js';
-import { ActionReceipt, Answer } from '../src/spec/resources.js';
+import { ActionReceipt, Answer, TurnEnvelope } from '../src/spec/resources.js';
+import { checkDataEnvelope } from '../src/checks/shape.js';
 import type { z } from 'zod';
-import { describeAnswer, jsonObject, runCase, statusOf } from '../src/conformance/recorder.js';
+import { describeAnswer, fromViolation, jsonObject, runCase, statusOf } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { dataOf } from './model/world.js';
+import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignSessions, listedSessions, serverTime } from './model/sessions.js';
 
 
 /** A turn from the provider chain: pool pending turns may be cancelled; the others are only read. */
@@ -175,6 +177,34 @@ export const assistantSuite = defineSuite({
       }),
     },
     {
+      id: 'assistant.cancel.admin-only',
+      clause: '4.2.cancel.admin-only',
+      title: 'a key whose holder is no longer owner/admin cannot cancel its own chat turn (403)',
+      // A clean server refuses, so the shared memberTurn stays pending; only a faulty one would change it.
+      needs: { writes: true, roles: ['member'], data: { memberTurn: 1 } },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await dataOf(ctx).get('memberTurn');
+        const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId, 'member'));
+        rec.expect(statusOf(x) === 403, 'cancelling its own chat turn to be refused with 403 (same access rules as 4.1)', () => describeAnswer(x), [x]);
+      }),
+    },
+    {
+      id: 'assistant.cancel.response',
+      clause: '4.2.cancel.response',
+      title: 'cancelling a pending turn answers 200 { data: <chat turn> } with that turn, fitting the turn model',
+      needs: { writes: true, data: { pendingTurn: 1 } },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await turn(ctx, 'pendingTurn');
+        const x = await rec.send(cancelTurnRequest(c.sessionId, c.turnId));
+        // The shapes suite's envelope + turn-model check: envelope faults under 4.2, item faults under 2.turn.shape.
+        const v = checkDataEnvelope(x, TurnEnvelope, '4.2.cancel.response', '2.turn.shape', 'the cancelled turn');
+        rec.add(v ? fromViolation(v, [x]) : undefined);
+        if (v) return;
+        const id = turnOf(x)?.id;
+        rec.expect(id === c.turnId, `data to be the cancelled turn (id ${c.turnId})`, () => `data.id ${String(id)}`, [x]);
+      }),
+    },
+    {
       id: 'assistant.sessions.max-100',
       clause: '4.3.sessions.max-100',
       title: 'with more than 100 unexpired chats, the listing returns at most 100',
@@ -215,6 +245,39 @@ export const assistantSuite = defineSuite({
         const data = (jsonObject(x)?.data ?? []) as Array<{ archivedAt?: unknown }>;
         const archived = data.filter((d) => d && typeof d.archivedAt === 'string' && d.archivedAt !== '');
         rec.expect(archived.length > 0, 'the conversation\'s archived chat to be listed (archivedAt set)', () => `listed ${data.length} chats, none archived`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.this-conversation',
+      clause: '4.3.sessions.this-conversation',
+      title: 'only chats of the listed conversation are listed (every conversationId is that conversation)',
+      needs: { data: { sessionsConversation: 1 } },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const conversationId = await sessionsConversation(ctx);
+        const x = await rec.send(sessionsRequest(conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const list = listedSessions(jsonObject(x));
+        rec.require(list.length > 0, 'the conversation\'s chats to be listed', () => 'an empty listing');
+        const foreign = foreignSessions(list, conversationId);
+        rec.expect(foreign.length === 0, `every listed chat to have conversationId ${conversationId}`,
+          () => `${foreign.length} of ${list.length} chats of other conversations: ${foreign.slice(0, 3).map((s) => `${s.id} (${String(s.conversationId)})`).join(', ')}`);
+      }),
+    },
+    {
+      id: 'assistant.sessions.unexpired',
+      clause: '4.3.sessions.unexpired',
+      title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header)`,
+      needs: { data: { sessionsConversation: 1 } },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const conversationId = await sessionsConversation(ctx);
+        const x = await rec.send(sessionsRequest(conversationId));
+        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const list = listedSessions(jsonObject(x));
+        // The server's clock wrote retentionExpiresAt, so its Date header is the measure (local clock as fallback).
+        const now = serverTime(x.response?.headers, x.timings.start + x.timings.total);
+        const expired = expiredSessions(list, now.at);
+        rec.expect(expired.length === 0, `no chat whose retentionExpiresAt is over ${EXPIRY_TOLERANCE_MS / 1000} s before ${new Date(now.at).toISOString()} (${now.source})`,
+          () => `expired chats listed: ${expired.slice(0, 3).map((s) => `${s.id} (retentionExpiresAt ${String(s.retentionExpiresAt)})`).join(', ')}`);
       }),
     },
     {

@@ -6,15 +6,22 @@
  * check. The key lists (4.10) and conversations.unknown_status (7) are checked by the shapes and errors
  * suites; the model here still predicts unknown_status so its sequences stay meaningful.
  */
-import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
+import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
+import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { describeAnswer, errorCodeOf, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
 import { assignRequest, resolveRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
-import { observe, resolveTo, shownState, writableConversation } from './model/world.js';
+import { dataOf, observe, resolveTo, shownState, writableConversation } from './model/world.js';
+import { completedWalk, expectedStatus, formOf, ResolveCoverage, typeOfStatus, type ResolveForm, type StartType } from './model/resolve-coverage.js';
+import type { ResolveBody } from './model/requests.js';
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
+/** Pool conversations status.resolve.any-state takes at most: pools are finite, so it stops early. */
+const ANY_STATE_MAX_TAKEN = 4;
+/** It stops taking once this many active-type starts were met (one per resolve form). */
+const ANY_STATE_ACTIVE_WANTED = 2;
 /** Status keys of each type: assumed ones plus those GET /statuses lists with a type. */
 async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed'): Promise<string[]> {
   const x = await rec.send({ method: 'GET', path: '/statuses', role: 'admin' });
@@ -39,6 +46,61 @@ async function rejectedResolve(ctx: SuiteContext, rec: Recorder, id: string, key
   rec.expect(errorCodeOf(x) === code, `resolve with "${key}" to be rejected with ${code}`, () => describeAnswer(x), [x]);
   const after = await observe(rec, id, from.team);
   rec.expect(after.state.status === from.status, `the status to stay ${from.status}`, () => `status ${after.state.status}`, [x, after.x]);
+}
+
+/**
+ * Resolve from every state (3, state "any"): pool conversations resolved from the status they start in
+ * (learnt with an assign, which leaves the status alone), then every completed key as a starting state of
+ * both forms. The outcome's note names the starting states covered, and says so when not both kinds were.
+ */
+async function resolveFromAnyState(ctx: SuiteContext): Promise<CheckOutcome> {
+  const coverage = new ResolveCoverage();
+  let poolShort = false;
+  const outcome = await runCase(ctx, async (rec) => {
+    const def = ctx.target.assumptions.defaultCompletedStatus;
+    const completed = await statusKeys(ctx, rec, 'completed');
+    const active = await statusKeys(ctx, rec, 'active');
+    const otherKey = completed.find((k) => k !== def) ?? def;
+    /** One resolve from `start`, judged by the status answered; returns the status it now has. */
+    const step = async (id: string, start: string, body: ResolveBody): Promise<{ ok: boolean; now: string }> => {
+      const type = typeOfStatus(start, active, completed);
+      const want = expectedStatus(body, def);
+      const x = await rec.send(resolveRequest(ctx.target, id, body));
+      const shown = shownState(x);
+      const what = body.status === undefined ? 'without status' : `with "${body.status}"`;
+      const ok = rec.expect(shown?.status === want, `from ${start} (${type}-type), resolve ${what} to answer 200 with status ${want}`,
+        () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
+      coverage.add(start, type, formOf(body), ok);
+      return { ok, now: ok ? want : (await observe(rec, id, shown?.team ?? null)).state.status };
+    };
+    const taken: Array<{ id: string; now: string }> = [];
+    const perType = new Map<StartType, number>();
+    while (taken.length < ANY_STATE_MAX_TAKEN && (perType.get('active') ?? 0) < ANY_STATE_ACTIVE_WANTED) {
+      let id: string;
+      try {
+        id = await dataOf(ctx).get('conversation');
+      } catch (err) {
+        // The first one missing skips the check (the runner names the field); later ones only shorten it.
+        if (!(err instanceof FixtureUnavailable) || taken.length === 0) throw err;
+        poolShort = true;
+        break;
+      }
+      const start = (await observe(rec, id, null)).state.status;
+      const type = typeOfStatus(start, active, completed);
+      const n = perType.get(type) ?? 0;
+      perType.set(type, n + 1);
+      const form: ResolveForm = n % 2 === 0 ? 'default' : 'key';
+      taken.push({ id, now: (await step(id, start, form === 'default' ? {} : { status: otherKey })).now });
+    }
+    // Completed-type starts can be made: walk the first conversation through every completed key.
+    const first = taken[0]!;
+    for (const s of completedWalk(completed, def)) {
+      const r = await step(first.id, first.now, s.body);
+      first.now = r.now;
+      if (!r.ok) break; // the walk's later steps assumed this one's status
+    }
+  });
+  return outcome.status === 'passed' ? { ...outcome, note: coverage.note(poolShort) } : outcome;
 }
 
 function showState(s: ConversationState | undefined): string {
@@ -82,6 +144,13 @@ export const statusSuite = defineSuite({
             () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
         }
       }),
+    },
+    {
+      id: 'status.resolve.any-state',
+      clause: '3.resolve.any-state',
+      title: 'resolve works from every starting status (the pool conversations\' own, active-type and completed-type): without status → the default completed status, with a completed key → that key; the starting states covered are reported',
+      needs: { writes: true, data: { conversation: ANY_STATE_MAX_TAKEN } },
+      run: resolveFromAnyState,
     },
     {
       id: 'status.resolve.active-keys',

@@ -62,6 +62,7 @@ export const FAULTS = {
   'assign-empty-team-kept': { description: 'team "" does not clear the team', catches: '3.assign.sets-and-clears', by: 'conformance' },
   'resolve-custom-completed-default': { description: 'resolve with a completed key other than resolved or closed (spam) moves to resolved', catches: '3.resolve.completed-key', by: 'conformance' },
   'assign-empty-accepted': { description: 'assign with neither assignee nor team answers 200 and counts as a change', catches: '4.7.assign.body-required', by: 'conformance' },
+  'resolve-from-custom-refused': { description: 'a conversation in a workspace-defined status other than the four seeded ones (waiting_on_customer, spam) cannot be resolved: 409', catches: '3.resolve.any-state', by: 'conformance' },
   // resource shapes
   'conversation-omits-nulls': { description: 'conversation keys with null values are omitted', catches: '2.conversation.shape', by: 'conformance' },
   'customer-count-string': { description: 'customer conversationCount is a string', catches: '2.customer.shape', by: 'conformance' },
@@ -95,6 +96,10 @@ export const FAULTS = {
   'turn-answer-dropped': { description: 'completed turns are served without their answer', catches: '3.turn.completed-has-answer', by: 'conformance' },
   'turn-unwrapped': { description: 'GET of a chat turn answers the bare turn without the { data } envelope', catches: '4.1.turn.get', by: 'conformance' },
   'cancel-not-persisted': { description: 'cancel of a pending turn answers 200 cancelled but the turn stays pending', catches: '3.turn.cancel-pending', by: 'conformance' },
+  'sessions-cross-conversation': { description: 'the sessions list returns the connection\'s chats of every conversation', catches: '4.3.sessions.this-conversation', by: 'conformance' },
+  'sessions-expired-listed': { description: 'the sessions list includes chats whose retention has expired', catches: '4.3.sessions.unexpired', by: 'conformance' },
+  'cancel-member-allowed': { description: 'membership is checked on reads only: a key whose holder is no longer owner/admin can cancel its turn', catches: '4.2.cancel.admin-only', by: 'conformance' },
+  'cancel-unwrapped': { description: 'cancel answers the bare turn without the { data } envelope', catches: '4.2.cancel.response', by: 'conformance' },
   // help center
   'collection-stale-accepted': { description: 'a stale expectedRevision is accepted', catches: '4.9.collection.expected-revision', by: 'conformance' },
   'collection-revision-static': { description: 'the revision does not advance on update', catches: '4.9.collection.revision-advances', by: 'conformance' },

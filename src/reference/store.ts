@@ -154,7 +154,7 @@ export class Store {
     const rec: SessionRecord = {
       id: this.newId('sess_'), conversationId: input.conversationId, ownerId: input.ownerId,
       title: 'Help with this conversation', status: 'active', createdAt: Math.min(now, last), updatedAt: last,
-      lastActivityAt: last, retentionExpiresAt: input.expired ? now - 60_000 : now + 30 * 86_400_000,
+      lastActivityAt: last, retentionExpiresAt: input.expired ? now - 86_400_000 : now + 30 * 86_400_000,
       archivedAt: input.archived ? last : null,
     };
     this.sessions.set(rec.id, rec);

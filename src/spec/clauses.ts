@@ -37,6 +37,7 @@ export const CLAUSES = [
   // Part 3: states and transitions
   c('3.resolve.default-status', '§3 Conversation status', 'spec', 'Resolve without status moves to the default completed status'),
   c('3.resolve.completed-key', '§3 Conversation status', 'spec', 'Resolve with a completed-type key moves to that key'),
+  c('3.resolve.any-state', '§3 Conversation status', 'spec', 'The resolve rows start from state "any": from every status, active-type or completed-type, resolve without status moves to the default completed status and with a completed-type key to that key'),
   c('3.resolve.active-key-rejected', '§3 Conversation status', 'spec', 'Resolve with an active-type key is rejected with conversations.invalid_resolution_status and the status is unchanged'),
   c('3.assign.status-unchanged', '§3 Conversation status', 'spec', 'Assign never changes the status'),
   c('3.assign.sets-and-clears', '§4.7', 'spec', 'Assign sets assignee/team; assignee.id "" and team "" clear them'),
@@ -57,6 +58,10 @@ export const CLAUSES = [
   c('4.3.sessions.order', '§4.3', 'spec', 'Sessions are listed newest activity first'),
   c('4.3.sessions.archived-included', '§4.3', 'spec', 'Archived chats are included in the listing'),
   c('4.3.sessions.no-pagination', '§4.3', 'spec', 'The sessions list has no pagination keys'),
+  c('4.3.sessions.this-conversation', '§4.3', 'spec', 'Only chats of that conversation are listed: every listed chat\'s conversationId is the listed conversation'),
+  c('4.3.sessions.unexpired', '§4.3', 'spec', 'Only unexpired chats are listed: no listed chat\'s retentionExpiresAt lies before the answer\'s time (Date header, RFC 9110; 60 s tolerance)'),
+  c('4.2.cancel.admin-only', '§4.2 §5', 'spec', 'Cancel has the access rules of 4.1: a key whose holder is no longer owner/admin cannot cancel its own turn (403)'),
+  c('4.2.cancel.response', '§4.2', 'spec', 'Cancelling a pending turn answers 200 { data: <chat turn> } with that turn'),
   c('4.4.limit.default', '§4.4', 'spec', 'The default page size is 25'),
   c('4.4.limit.max', '§4.4', 'spec', 'A page never holds more than limit items, and limit is at most 100'),
   c('4.4.limit.out-of-range', '§4.4', 'assumed', 'limit outside 1..100 or not an integer is rejected with 400'),

@@ -65,6 +65,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'status.resolve.default': 'resolve-default-closed',
   'status.resolve.completed-keys': 'resolve-custom-completed-default',
   'status.resolve.active-keys': 'resolve-active-accepted',
+  'status.resolve.any-state': 'resolve-from-custom-refused',
   'status.assign.model': 'assign-reopens',
   'status.assign.sets-and-clears': 'assign-empty-team-kept',
   'status.assign.body-required': 'assign-empty-accepted',
@@ -92,6 +93,10 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'assistant.sessions.order': 'sessions-oldest-first',
   'assistant.sessions.archived': 'sessions-archived-hidden',
   'assistant.sessions.no-pagination': 'sessions-paginated',
+  'assistant.sessions.this-conversation': 'sessions-cross-conversation',
+  'assistant.sessions.unexpired': 'sessions-expired-listed',
+  'assistant.cancel.admin-only': 'cancel-member-allowed',
+  'assistant.cancel.response': 'cancel-unwrapped',
   // helpcenter
   'helpcenter.revision-advances': 'collection-revision-static',
   'helpcenter.expected-revision': 'collection-stale-accepted',

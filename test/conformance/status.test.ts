@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import suite from '../../suites/status.js';
-import { startReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { runConformance } from '../../src/conformance/run.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import type { TargetFileInput } from '../../src/target/schema.js';
 import { listedKeys, keysOfType } from '../../suites/model/status-list.js';
 import { proveSuite, runSuite } from './stateful-harness.js';
 
 proveSuite(suite, [
   'resolve-active-accepted', 'resolve-default-closed', 'assign-reopens', 'assign-empty-team-kept', 'resolve-custom-completed-default', 'assign-empty-accepted',
+  'resolve-from-custom-refused',
 ]);
 
 describe('status model-based check', () => {
@@ -39,5 +43,63 @@ describe('reading status lists (shape not shown)', () => {
     const listed = [{ key: 'escalated', type: 'active' }, { key: 'archived', type: 'completed' }, { key: 'open', type: 'active' }];
     expect(keysOfType(['open', 'pending'], listed, 'active')).toEqual(['open', 'pending', 'escalated']);
     expect(keysOfType(['resolved'], listed, 'completed')).toEqual(['resolved', 'archived']);
+  });
+});
+
+describe('status.resolve.any-state says which starting states it covered', () => {
+  const ANY = { ...suite, checks: suite.checks.filter((c) => c.id === 'status.resolve.any-state') };
+  /** Runs the check with a target holding only the ids (no fixtures API) and the given pool conversations. */
+  async function withPool(server: RunningReferenceServer, pick: (status: string) => boolean, max: number) {
+    const ids = server.target.fixtures!.ids!;
+    const statusOfConv = async (id: string): Promise<string> => ((await (await fetch(`${server.fixturesUrl}/conversations/${id}`)).json()) as { data: { status: string } }).data.status;
+    const pool: string[] = [];
+    for (const id of ids.pools!.conversations!) if (pool.length < max && pick(await statusOfConv(id))) pool.push(id);
+    const target = targetFromInput({ ...server.target, fixtures: { ids: { ...ids, pools: { ...ids.pools, conversations: pool } } } } as TargetFileInput, 'ids-only');
+    const out = await runConformance({ target, suites: ['status'], catalogue: [ANY], runs: 2, seed: 1 });
+    return { out, pool };
+  }
+  const completed = (s: string) => ['resolved', 'closed', 'spam'].includes(s);
+
+  it('a pool of completed-type conversations only: passes but says NOT every state (no active-type start met)', async () => {
+    const server = await startReferenceServer({ seed: 2, budgets: { read: 1e6, write: 1e6 } });
+    try {
+      const { out } = await withPool(server, completed, 10);
+      expect(out.findings).toEqual([]);
+      const [c] = out.checks;
+      expect(c?.status).toBe('passed');
+      expect(c?.reason).toMatch(/NOT every state: no active-type starting state was met \(no pool conversation handed to the check started in an active-type status\)/);
+      expect(c?.reason).toMatch(/spam \(completed: without status, with a key\)/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a pool that runs short says so; a pool with active starts covers them and takes at most 4 conversations', async () => {
+    const server = await startReferenceServer({ seed: 2, budgets: { read: 1e6, write: 1e6 } });
+    try {
+      const short = await withPool(server, completed, 1);
+      expect(short.out.checks[0]?.reason).toMatch(/NOT every state.*pools\.conversations ran out/);
+      const mixed = await withPool(server, () => true, 60);
+      const reason = mixed.out.checks[0]?.reason ?? '';
+      expect(mixed.out.checks[0]?.status).toBe('passed');
+      expect(reason).not.toMatch(/NOT every state/);
+      expect(reason).toMatch(/\(active: without status/);
+      // bounded: at most ANY_STATE_MAX_TAKEN (4) distinct conversations were written to
+      const touched = new Set(mixed.out.exchanges.map((x) => /conversations\/(conv_[^/]+)\//.exec(x.request.url)?.[1]).filter(Boolean));
+      expect(touched.size).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with no pool conversations it is skipped, naming the pool to add', async () => {
+    const server = await startReferenceServer({ seed: 2, budgets: { read: 1e6, write: 1e6 } });
+    try {
+      const { out } = await withPool(server, () => false, 0);
+      expect(out.checks[0]?.status).toBe('skipped');
+      expect(out.checks[0]?.reason).toMatch(/fixtures\.ids\.pools\.conversations/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -163,6 +163,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'resolve-active-accepted': async () => (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(resolve(await conv()), { method: 'POST', json: {} })).json.status === 'closed',
+  'resolve-from-custom-refused': async () => (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
   'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
   'resolve-custom-completed-default': async () =>
     (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',
@@ -259,6 +260,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     }
     return (await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.length > 100;
   },
+  'sessions-cross-conversation': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin' });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.some((x: { conversationId: string }) => x.conversationId !== c);
+  },
+  'sessions-expired-listed': async () => {
+    const c = await conv();
+    await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', expired: true });
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.length > 0;
+  },
+  'cancel-member-allowed': async () => (await h.api(`${await turn('pending', 'member')}/cancel`, { method: 'POST', role: 'member' })).status === 200,
+  'cancel-unwrapped': async () => !('data' in (await h.api(`${await turn('pending')}/cancel`, { method: 'POST' })).json),
   'collection-stale-accepted': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 0 })).status === 200;

@@ -11,13 +11,15 @@ import { fail, json, notFound, type Reply } from '../reply.js';
 
 type Found = { ok: true; session: SessionRecord; turn: TurnRecord } | { ok: false; reply: Reply };
 
-function memberRefusal(app: App, call: Call): Reply | undefined {
-  if (isOwnerOrAdmin(call.conn) || app.faults.has('chat-member-allowed')) return undefined;
+function memberRefusal(app: App, call: Call, op: 'read' | 'cancel' = 'read'): Reply | undefined {
+  const f = app.faults;
+  // cancel-member-allowed: membership is checked on reads only, so a member's cancel goes through
+  if (isOwnerOrAdmin(call.conn) || f.has('chat-member-allowed') || (op === 'cancel' && f.has('cancel-member-allowed'))) return undefined;
   return fail(403, 'assistant.forbidden', 'assistant chats require a current owner or admin');
 }
 
-function findTurn(app: App, call: Call): Found {
-  const refusal = memberRefusal(app, call);
+function findTurn(app: App, call: Call, op: 'read' | 'cancel' = 'read'): Found {
+  const refusal = memberRefusal(app, call, op);
   if (refusal) return { ok: false, reply: refusal };
   const [sessionId, turnId] = call.params as [string, string];
   const session = app.store.sessions.get(sessionId);
@@ -45,7 +47,7 @@ export function getTurn(app: App, call: Call): Reply {
 
 /** POST …/turns/{turnId}/cancel: pending → cancelled; repeats are safe; completed → 409. */
 export function cancelTurn(app: App, call: Call): Reply {
-  const found = findTurn(app, call);
+  const found = findTurn(app, call, 'cancel');
   if (!found.ok) return found.reply;
   const { turn, session } = found;
   const f = app.faults;
@@ -66,7 +68,8 @@ export function cancelTurn(app: App, call: Call): Reply {
     session.lastActivityAt = Math.max(session.lastActivityAt, now);
     session.updatedAt = now;
   }
-  return json(200, { data: turnObject(turn, f, app.dialect) });
+  const shown = turnObject(turn, f, app.dialect);
+  return json(200, f.has('cancel-unwrapped') ? shown : { data: shown });
 }
 
 /** GET /ai/conversations/{conversationId}/assistant/sessions: the caller's unexpired chats, newest first. */
@@ -78,10 +81,13 @@ export function listSessions(app: App, call: Call): Reply {
   const f = app.faults;
   const now = app.clock();
   const hideArchived = f.has('sessions-archived-hidden');
+  // sessions-cross-conversation / sessions-expired-listed: one filter of the listing forgotten
+  const anyConversation = f.has('sessions-cross-conversation');
+  const keepExpired = f.has('sessions-expired-listed');
   const mine: SessionRecord[] = [];
   for (const s of app.store.sessions.values()) {
-    if (s.conversationId !== conversationId || s.ownerId !== call.conn.id) continue;
-    if (s.retentionExpiresAt <= now || (hideArchived && s.archivedAt !== null)) continue;
+    if ((s.conversationId !== conversationId && !anyConversation) || s.ownerId !== call.conn.id) continue;
+    if ((s.retentionExpiresAt <= now && !keepExpired) || (hideArchived && s.archivedAt !== null)) continue;
     mine.push(s);
   }
   const dir = f.has('sessions-oldest-first') ? 1 : -1;

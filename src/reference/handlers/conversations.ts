@@ -7,6 +7,9 @@ import { fail, invalid, json, notFound, type Reply } from '../reply.js';
 import { DEFAULT_COMPLETED_STATUS } from '../store.js';
 import { idempotencyKey, jsonObject, withValidationStatus } from './input.js';
 
+/** The status keys the spec names as seeded (part 2); only the resolve-from-custom-refused fault reads them. */
+const SEEDED_STATUS_KEYS: readonly string[] = ['open', 'pending', 'resolved', 'closed'];
+
 /** Returns one conversation (a reference-server addition; the spec does not show a read endpoint). */
 export function getConversation(app: App, call: Call): Reply {
   const conv = app.store.conversations.get(call.params[0]!);
@@ -43,6 +46,10 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
     const status = body.status;
     const st = app.dialect.statuses;
     if (status !== undefined && typeof status !== 'string') return invalid('status must be a string');
+    // resolve-from-custom-refused: a transition table that knows only the four seeded statuses as sources
+    if (f.has('resolve-from-custom-refused') && !SEEDED_STATUS_KEYS.includes(conv.status)) {
+      return fail(409, 'conversations.invalid_transition', `a conversation in status "${conv.status}" cannot be resolved`);
+    }
     if (status === undefined) {
       conv.status = f.has('resolve-default-closed') ? 'closed' : DEFAULT_COMPLETED_STATUS;
       return touched(app, conv);

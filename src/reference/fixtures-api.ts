@@ -115,7 +115,7 @@ function deleteMessage(app: App, id: string): Reply {
 }
 
 function ownerOf(app: App, owner: unknown): string | undefined {
-  return typeof owner === 'string' && (KEY_ROLES as readonly string[]).includes(owner) ? app.conns.get(owner as KeyRole)!.id : undefined;
+  return typeof owner === 'string' && (KEY_ROLES as readonly string[]).includes(owner) ? app.conns.get(owner as KeyRole)?.id : undefined;
 }
 
 function createSession(app: App, b: Record<string, unknown>): Reply {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { startRewritingProxy, type ProxiedAnswer, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
@@ -117,5 +117,19 @@ describe('broken deployments fail', () => {
       return attachmentsOnly && req.path.includes('/download') ? asAdmin(req.path) : a;
     }, (t) => t, ['auth.scope-missing']);
     expect(out.findings.map((f) => f.clause)).toContain('4.6.scopes');
+  });
+});
+
+describe.each(DIALECT_NAMES)('dialect %s, ids-only target (spgate serve --target-out)', (dialect) => {
+  it('every workspace and scope check runs, tries every part, and passes', async () => {
+    const ref = await startReferenceServer({ seed: 13, dialect, fixturesApi: false, budgets: BUDGETS });
+    try {
+      const checks = [...CHECKS, 'attachments.scopes'];
+      const out = await runConformance({ target: targetFromInput(ref.describe({ budgets: false }), `${dialect}.target.json`), checks, runs: 2, seed: 2 });
+      expect(findingsOf(out)).toEqual([]);
+      expect(out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`).sort()).toEqual(checks.map((c) => `${c} passed`).sort());
+    } finally {
+      await ref.close();
+    }
   });
 });

@@ -34,7 +34,7 @@ function issuedAt(x: Exchange): number {
 
 export const attachmentsSuite = defineSuite({
   name: 'attachments',
-  description: 'Attachment download: descriptor shape and lifetime, undownloadable attachments, both scopes',
+  description: 'Attachment download: descriptor shape and lifetime, undownloadable attachments, both scopes, other workspaces',
   checks: [
     {
       id: 'attachments.descriptor.json',
@@ -93,12 +93,17 @@ export const attachmentsSuite = defineSuite({
     {
       id: 'attachments.scopes',
       clause: '4.6.scopes',
-      title: 'download needs attachments:read and conversations:read: 403 without attachments:read, 200 with both',
+      title: 'download needs attachments:read and conversations:read: 403 without attachments:read (and without conversations:read, given an attachmentsOnly key), 200 with both',
       needs: { roles: ['noAttachments'], ...STORED },
       run: (ctx) => runCase(ctx, async (rec) => {
         const m = await attachment(ctx, 'storedAttachment');
         const denied = await rec.send(downloadRequest(m.messageId, m.index, 'noAttachments'));
         rec.expect(statusOf(denied) === 403, 'HTTP 403 for a key without attachments:read', () => describeAnswer(denied), [denied]);
+        // the other half, where the target has such a key: attachments:read without conversations:read
+        if (ctx.target.secrets.attachmentsOnly !== undefined) {
+          const x = await rec.send(downloadRequest(m.messageId, m.index, 'attachmentsOnly'));
+          rec.expect(statusOf(x) === 403, 'HTTP 403 for the attachmentsOnly key, which lacks conversations:read', () => describeAnswer(x), [x]);
+        }
         const allowed = await rec.send(downloadRequest(m.messageId, m.index, 'admin'));
         rec.expect(statusOf(allowed) === 200, 'HTTP 200 for the admin key, which holds both scopes', () => describeAnswer(allowed), [allowed]);
         // The read-only key's outcome follows from the scopes the target file declares for it.
@@ -109,6 +114,21 @@ export const attachmentsSuite = defineSuite({
           rec.expect(statusOf(x) === (both ? 200 : 403), `HTTP ${both ? 200 : 403} for the read-only key (${both ? 'holds' : 'lacks'} both read scopes)`,
             () => describeAnswer(x), [x]);
         }
+      }),
+    },
+    {
+      id: 'attachments.other-workspace',
+      clause: '4.6.other-workspace',
+      title: 'a key of another workspace cannot download this workspace\'s attachment (any 4xx; 200 with both scopes for the admin key)',
+      needs: { roles: ['otherWorkspace'], ...STORED },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const m = await attachment(ctx, 'storedAttachment');
+        const own = await rec.send(downloadRequest(m.messageId, m.index, 'admin'));
+        rec.require(statusOf(own) === 200, 'the admin key to download the stored attachment (200, the control)', () => describeAnswer(own), [own]);
+        // 4.6 says only "not downloadable": which refusal (403, 404…) is not shown
+        const x = await rec.send(downloadRequest(m.messageId, m.index, 'otherWorkspace'));
+        const s = statusOf(x) ?? 0;
+        rec.expect(s >= 400 && s < 500, 'a 4xx refusal for the otherWorkspace key', () => describeAnswer(x), [x]);
       }),
     },
   ],

@@ -1,12 +1,16 @@
 /**
  * Authentication and scopes (spec part 5): what is refused with 401, which key prefixes are accepted, that
- * legacy prefixes see the same data, and that a missing scope is 403.
+ * legacy prefixes see the same data, that a missing scope is 403 on every operation that needs one, and that
+ * a key of another workspace sees and changes nothing of this one.
  */
 import fc from 'fast-check';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
 import { jsonObject, describeAnswer, expectStatus, Recorder } from '../src/conformance/recorder.js';
-import { conversationId, storedAttachment } from '../src/conformance/data.js';
+import { storedAttachment } from '../src/conformance/data.js';
+import { downloadRequest } from './model/requests.js';
+import { runOtherWorkspace } from './model/other-workspace.js';
+import { runScopeMissing } from './model/scope-missing.js';
 import type { KeyRole } from '../src/target/schema.js';
 
 // A cheap read every key with customers:read may make.
@@ -173,35 +177,34 @@ export default defineSuite({
       },
     },
     {
-      id: 'auth.scope-write',
+      id: 'auth.scope-missing',
       clause: '5.scope.missing',
-      title: 'A read-only key cannot assign a conversation (403)',
-      needs: { roles: ['readOnly'], writes: true, data: { conversationId: 1 } },
-      async run(ctx) {
-        const id = await conversationId(ctx);
-        if (!id) return { status: 'skipped', reason: 'no conversation: needs fixtures.ids.conversationId or fixtures.command' };
-        const t = new Recorder();
-        const x = await ctx.send({ method: 'POST', path: `/conversations/${encodeURIComponent(id)}/assign`, role: 'readOnly', json: { team: 'spgate-scope-check' } });
-        t.add(expectStatus(x, 403, 'assign with a key without conversations:write'));
-        return t.outcome();
-      },
+      title: 'Every operation answers 403 to a key lacking a scope it needs (each role × operation the keys\' scopes or role definitions give; writes with allowWrites)',
+      needs: { roles: ['readOnly'] },
+      run: runScopeMissing,
     },
     {
       id: 'auth.scope-attachments',
       clause: '4.6.scopes',
-      title: 'A key without attachments:read cannot download an attachment (403)',
-      needs: { roles: ['noAttachments'], data: { storedAttachment: 1 } },
+      title: 'A key with attachments:read but without conversations:read cannot download an attachment (403)',
+      needs: { roles: ['attachmentsOnly'], data: { storedAttachment: 1 } },
       async run(ctx) {
         const att = await storedAttachment(ctx);
         if (!att) return { status: 'skipped', reason: 'no stored attachment: needs fixtures.ids.message.storedIndex or fixtures.command' };
         const t = new Recorder();
-        const path = `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download`;
-        const ok = await ctx.send({ method: 'GET', path, role: 'admin' });
+        const ok = await ctx.send(downloadRequest(att.messageId, att.index, 'admin'));
         t.add(expectStatus(ok, 200, 'download with a key holding both scopes (control)', '4.6.descriptor'));
-        const x = await ctx.send({ method: 'GET', path, role: 'noAttachments' });
-        t.add(expectStatus(x, 403, 'download with a key without attachments:read'));
+        const x = await ctx.send(downloadRequest(att.messageId, att.index, 'attachmentsOnly'));
+        t.add(expectStatus(x, 403, 'download with a key holding attachments:read but not conversations:read'));
         return t.outcome();
       },
+    },
+    {
+      id: 'auth.other-workspace',
+      clause: '5.workspace-bound',
+      title: 'A key of another workspace neither lists this workspace\'s customers nor reads its chat turns nor changes its conversations',
+      needs: { roles: ['otherWorkspace'] },
+      run: runOtherWorkspace,
     },
   ],
 });

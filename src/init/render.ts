@@ -27,6 +27,8 @@ const ROLE_HINTS: Record<Exclude<KeyRole, 'admin'>, string> = {
   revoked: 'a revoked key (must be refused with 401)',
   secondConnection: 'another connection (admin, full scopes) of the same workspace',
   member: 'a key whose holder is no longer owner/admin',
+  attachmentsOnly: 'attachments:read without conversations:read',
+  otherWorkspace: 'a key of ANOTHER workspace (must not see this one\'s data)',
 };
 
 /** One YAML section with `comments` appended inside it (commented-out placeholders, indented as children). */

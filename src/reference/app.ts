@@ -43,6 +43,13 @@ export interface App {
   workspace: { id: string; name: string };
   /** Signs attachment download URLs. */
   signUrl(path: string, expires: number): string;
+  /**
+   * The server's other workspaces (spec 5.1: a key is bound to one workspace). Each is a whole App of its
+   * own, so handlers and the Store stay single-workspace and nothing crosses over by construction.
+   */
+  siblings: App[];
+  /** Keys of other workspaces this server answers (the first workspace only): key → the workspace serving it. */
+  foreignKeys: Map<string, App>;
 }
 
 /** One /v1 call after authentication, body reading and route matching. */
@@ -70,20 +77,40 @@ export interface RouteDef {
   handler: Handler;
 }
 
-/** Builds the state of a fresh server: keys, seeded data and empty limiter buckets. */
-export function createApp(opts: {
+export interface AppOptions {
   seed: number; budgets: Budgets; faults: readonly FaultName[]; dialect: Dialect; fixturesApi?: boolean; clock?: () => number;
-}): App {
+}
+
+/**
+ * Builds the state of a fresh server: keys, seeded data and empty limiter buckets, and a second workspace
+ * with its own keys and data (seed derived from the first's) whose admin key is the otherWorkspace role.
+ */
+export function createApp(opts: AppOptions): App {
+  const faults = new FaultSet(opts.faults);
+  const first = createWorkspace(opts, faults, 'Reference Workspace');
+  // fork 8 comes after every stream the first workspace draws from, so its ids and keys stay what they were
+  const other = createWorkspace({ ...opts, seed: new Prng(opts.seed).fork(8).int(2 ** 31) }, faults, 'Other Workspace');
+  first.siblings = [other];
+  other.siblings = [first];
+  first.foreignKeys = new Map([[other.conns.get('admin')!.key, other]]);
+  return first;
+}
+
+/** The second workspace's admin connection, which the first workspace's target file names otherWorkspace. */
+export function otherWorkspaceConnection(app: App): Connection | undefined {
+  return app.siblings[0]?.conns.get('admin');
+}
+
+function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App {
   const clock = opts.clock ?? Date.now;
   const root = new Prng(opts.seed);
   const keyRng = root.fork(1);
   const dataRng = root.fork(2);
   const seedRng = root.fork(3);
   const secret = root.fork(4).token(32);
-  const workspace = { id: root.fork(5).id('ws_'), name: 'Reference Workspace' };
+  const workspace = { id: root.fork(5).id('ws_'), name };
   const requestIds = root.fork(6);
   const cursorRng = root.fork(7);
-  const faults = new FaultSet(opts.faults);
   const conns = createConnections(keyRng, clock());
   const store = new Store(dataRng, clock);
   const fixtureIds = seedDefaultData(store, seedRng, conns);
@@ -102,5 +129,7 @@ export function createApp(opts: {
     idem: new IdempotencyStore(faults),
     requestIds,
     signUrl: (path, expires) => createHmac('sha256', secret + ':files').update(`${path}\n${expires}`).digest('base64url'),
+    siblings: [],
+    foreignKeys: new Map(),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The workspace's connections (API keys) and their holders. One connection per key role, so the target file
- * can name a key for every role the suites need. Keys are generated from the seed.
+ * can name a key for every role the suites need. Keys are generated from the seed. The otherWorkspace role
+ * is not a connection of this workspace: it is the admin key of the server's second workspace (app.ts).
  */
 import { SCOPES, type KeyRole, type Scope } from '../target/schema.js';
 import type { Prng } from './prng.js';
@@ -36,7 +37,11 @@ interface RoleSpec {
   note: string;
 }
 
-const ROLE_SPECS: Record<KeyRole, RoleSpec> = {
+/** Roles whose keys are connections of the workspace itself. */
+export type OwnRole = Exclude<KeyRole, 'otherWorkspace'>;
+
+// New roles go at the end: keys are drawn in this order, so earlier roles keep their keys for a seed.
+const ROLE_SPECS: Record<OwnRole, RoleSpec> = {
   admin: { scopes: ALL, holder: 'owner', note: 'full scopes, owner, not delegated for Help Center authoring' },
   readOnly: { scopes: ['customers:read', 'conversations:read', 'help:read'], holder: 'admin', note: 'read scopes only' },
   noAttachments: { scopes: ALL.filter((s) => s !== 'attachments:read'), holder: 'admin', note: 'every scope but attachments:read' },
@@ -50,12 +55,13 @@ const ROLE_SPECS: Record<KeyRole, RoleSpec> = {
   revoked: { scopes: ALL, holder: 'admin', revoked: true, note: 'revoked' },
   secondConnection: { scopes: ALL, holder: 'admin', note: 'another connection of the same workspace, full scopes' },
   member: { scopes: ALL, holder: 'member', note: 'full scopes, but the holder is a plain member' },
+  attachmentsOnly: { scopes: ['attachments:read'], holder: 'admin', note: 'attachments:read only (no conversations:read)' },
 };
 
 /** Creates one connection per key role, with keys drawn from the generator. */
 export function createConnections(rng: Prng, now: number): Map<KeyRole, Connection> {
   const out = new Map<KeyRole, Connection>();
-  for (const role of Object.keys(ROLE_SPECS) as KeyRole[]) {
+  for (const role of Object.keys(ROLE_SPECS) as OwnRole[]) {
     const spec = ROLE_SPECS[role];
     out.set(role, {
       id: rng.id('con_'),

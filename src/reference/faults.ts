@@ -26,6 +26,11 @@ export const FAULTS = {
   'auth-missing-anonymous': { description: 'a request without Authorization is served as an anonymous read-only caller', catches: '5.auth.missing', by: 'conformance' },
   'legacy-test-isolated': { description: 'pk_test_ keys list customers from a separate, empty test dataset', catches: '5.auth.legacy-no-isolation', by: 'conformance' },
   'workspace-header-required': { description: 'requests without X-Workspace-Id answer 400', catches: '5.workspace-header', by: 'conformance' },
+  'workspace-leak': { description: 'a key of the second workspace is served the first workspace\'s data', catches: '5.workspace-bound', by: 'conformance' },
+  'attachment-cross-workspace': { description: 'attachment download finds messages of every workspace', catches: '4.6.other-workspace', by: 'conformance' },
+  'attachments-conversations-scope-unchecked': { description: 'attachment download needs only attachments:read (conversations:read unchecked)', catches: '4.6.scopes', by: 'conformance' },
+  'readonly-can-delete-customers': { description: 'customer delete does not check customers:write (a read-only key can delete)', catches: '5.scope.missing', by: 'conformance' },
+  'scope-unchecked-on-articles': { description: 'the articles list does not check help:read', catches: '5.scope.missing', by: 'conformance' },
   // errors
   'request-id-mismatch': { description: 'X-Request-Id differs from error.requestId', catches: '7.request-id.matches', by: 'conformance' },
   'request-id-missing-on-success': { description: 'successful responses carry no X-Request-Id', catches: '7.request-id.header', by: 'both' },

@@ -4,7 +4,7 @@
  * a dialect describes that dialect truthfully, so the suites can be run against it as a user would.
  */
 import type { KeyRole, TargetFileInput } from '../target/schema.js';
-import type { App } from './app.js';
+import { otherWorkspaceConnection, type App } from './app.js';
 import { DEFAULT_COMPLETED_STATUS } from './store.js';
 
 export interface DescribeOptions {
@@ -16,6 +16,8 @@ export interface DescribeOptions {
 export function describeTarget(app: App, baseUrl: string, fixturesUrl: string, opts: DescribeOptions = {}): TargetFileInput {
   const keys: Record<string, { key: string; scopes: string[]; note: string }> = {};
   for (const [role, c] of app.conns) keys[role] = { key: c.key, scopes: [...c.scopes], note: c.note };
+  const other = otherWorkspaceConnection(app);
+  if (other) keys.otherWorkspace = { key: other.key, scopes: [...other.scopes], note: 'the admin key of another workspace (its own data)' };
   const statuses = [...app.store.statuses.values()];
   const budgets = app.limiter.config;
   const d = app.dialect;

@@ -83,6 +83,8 @@ export const CLAUSES = [
   c('4.6.scopes', '§4.6', 'spec', 'Download requires both attachments:read and conversations:read (else 403)'),
   c('4.6.unavailable-422', '§4.6', 'spec', 'External URLs and provider attachments still being fetched return 422'),
   c('4.6.deleted', '§4.6', 'spec', 'Attachments of deleted messages are not downloadable'),
+  // 4.6 "files outside the workspace are not downloadable": the refusal's status is not shown, so any 4xx.
+  c('4.6.other-workspace', '§4.6 §5', 'spec', 'Files outside the workspace are not downloadable: a key of another workspace gets a 4xx for this workspace\'s attachment'),
   c('4.7.assign.body-required', '§4.7', 'spec', 'Assign without assignee and team is rejected'),
   c('4.7.idempotency.conflict', '§4.7', 'spec', 'Assign: reusing an Idempotency-Key with a different body returns 409'),
   c('4.7.idempotency.key-length', '§4.7', 'spec', 'Assign/resolve Idempotency-Key length is 8..255'),
@@ -118,7 +120,13 @@ export const CLAUSES = [
   c('5.auth.revoked', '§5', 'spec', 'A revoked key returns 401'),
   c('5.auth.prefixes', '§5', 'spec', 'Keys with prefixes pk_, pk_live_ and pk_test_ are accepted'),
   c('5.auth.legacy-no-isolation', '§5', 'spec', 'pk_live_ and pk_test_ mark mode only: they see the same workspace data'),
-  c('5.scope.missing', '§5', 'spec', 'A key missing the needed scope gets 403'),
+  // 5.8 "403: missing scope"; which scope an operation needs comes only from the spec's own words: 4.6 (download:
+  // attachments:read and conversations:read) and the 5.4 scope table's purposes (read customers: customers:read;
+  // manage customers: customers:write; manage conversations: conversations:write; read Help Center articles:
+  // help:read). Operations whose scope the text does not name (chats, /me, /statuses, collection update) are left out.
+  c('5.scope.missing', '§5 §4.6', 'spec', 'A key missing a scope an operation needs gets 403: customers list (customers:read), customer delete (customers:write), assign and resolve (conversations:write), download (attachments:read, conversations:read), articles (help:read)'),
+  // 5.1 "Keys are bound to one workspace": whether another workspace's id answers 403 or 404 is not shown.
+  c('5.workspace-bound', '§5', 'spec', 'A key is bound to one workspace: a key of another workspace does not list this workspace\'s customers and is refused (403 or 404) its chat turns and conversation writes, which change nothing'),
   c('5.workspace-header', '§5', 'spec', 'X-Workspace-Id is not needed'),
 
   // Part 7: errors

@@ -22,10 +22,13 @@ export type Scope = z.infer<typeof Scope>;
  * - expired / revoked: keys that must be refused with 401
  * - secondConnection: another connection (full scopes, admin) of the same workspace
  * - member: a key whose holder is no longer an owner/admin (chat access must be refused)
+ * - attachmentsOnly: attachments:read without conversations:read (download must be refused: 4.6 needs both)
+ * - otherWorkspace: a key of ANOTHER workspace (5.1: keys are bound to one workspace); it must not see or
+ *   change this workspace's data
  */
 export const KEY_ROLES = [
   'admin', 'readOnly', 'noAttachments', 'helpDelegated', 'legacyLive', 'legacyTest', 'expired', 'revoked',
-  'secondConnection', 'member',
+  'secondConnection', 'member', 'attachmentsOnly', 'otherWorkspace',
 ] as const;
 export const KeyRole = z.enum(KEY_ROLES);
 export type KeyRole = z.infer<typeof KeyRole>;
@@ -197,6 +200,8 @@ export const TargetFile = z.strictObject({
     revoked: KeySpec.optional(),
     secondConnection: KeySpec.optional(),
     member: KeySpec.optional(),
+    attachmentsOnly: KeySpec.optional(),
+    otherWorkspace: KeySpec.optional(),
   }),
   assumptions: Assumptions,
   fixtures: Fixtures,

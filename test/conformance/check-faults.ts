@@ -17,8 +17,9 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'auth.prefixes': 'auth-legacy-prefix-rejected',
   'auth.legacy-same-data': 'legacy-test-isolated',
   'auth.no-workspace-header': 'workspace-header-required',
-  'auth.scope-write': 'readonly-can-write',
-  'auth.scope-attachments': 'attachments-single-scope',
+  'auth.scope-missing': 'readonly-can-delete-customers',
+  'auth.scope-attachments': 'attachments-conversations-scope-unchecked',
+  'auth.other-workspace': 'workspace-leak',
   // pagination
   'pagination.limit-bounds': 'limit-unbounded',
   'pagination.traversal': 'cursor-overlap',
@@ -81,6 +82,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'attachments.unavailable': 'attachment-external-200',
   'attachments.deleted': 'attachment-deleted-downloadable',
   'attachments.scopes': 'attachments-single-scope',
+  'attachments.other-workspace': 'attachment-cross-workspace',
   // assistant
   'assistant.receipt.shape': 'receipt-undo-pending',
   'assistant.turn.completed-answer': 'turn-answer-dropped',

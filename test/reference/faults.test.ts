@@ -68,6 +68,24 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'auth-missing-anonymous': async () => (await h.api('/customers?limit=1', { role: null })).status === 200,
   'legacy-test-isolated': async () => (await h.api('/customers?limit=1', { role: 'legacyTest' })).json.data.length === 0,
   'workspace-header-required': async () => (await h.api('/me')).status === 400,
+  'workspace-leak': async () => {
+    const mine: string[] = (await h.api('/customers?limit=5')).json.data.map((c: { id: string }) => c.id);
+    const seen = (await h.api('/customers?limit=5', { role: 'otherWorkspace' })).json.data.map((c: { id: string }) => c.id);
+    return seen.some((id: string) => mine.includes(id));
+  },
+  'attachment-cross-workspace': async () => {
+    const m = h.ids.message;
+    return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'otherWorkspace' })).status === 200;
+  },
+  'attachments-conversations-scope-unchecked': async () => {
+    const m = h.ids.message;
+    return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'attachmentsOnly' })).status === 200;
+  },
+  'readonly-can-delete-customers': async () => {
+    const s = (await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE', role: 'readOnly' })).status;
+    return s >= 200 && s < 300;
+  },
+  'scope-unchecked-on-articles': async () => (await h.api('/authoring/articles', { role: 'attachmentsOnly' })).status === 200,
   'request-id-mismatch': async () => {
     const r = await h.api('/nothing');
     return r.json?.error?.requestId !== r.headers['x-request-id'];

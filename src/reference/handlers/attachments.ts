@@ -14,7 +14,9 @@ const ONE_HOUR = 60 * 60_000;
 export function downloadAttachment(app: App, call: Call): Reply {
   const [messageId, rawIndex] = call.params as [string, string];
   const f = app.faults;
-  const message = app.store.messages.get(messageId);
+  // attachment-cross-workspace: the lookup searches the messages of every workspace on the server
+  const message = app.store.messages.get(messageId)
+    ?? (f.has('attachment-cross-workspace') ? app.siblings.map((w) => w.store.messages.get(messageId)).find((m) => m !== undefined) : undefined);
   if (!message) return notFound('no such message');
   if (message.deletedAt !== null && !f.has('attachment-deleted-downloadable')) {
     // the dialect picks the refusal (4.6 says only "not downloadable"): 404 like an unknown message, or 410 Gone

@@ -6,7 +6,8 @@ import { runConformance, type ConformanceOutcome } from '../../../src/conformanc
 /** Faults (by: conformance | both) that this area's suites must catch, by suite. */
 export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write',
-    'auth-missing-anonymous', 'legacy-test-isolated', 'workspace-header-required'],
+    'auth-missing-anonymous', 'legacy-test-isolated', 'workspace-header-required',
+    'workspace-leak', 'attachments-conversations-scope-unchecked', 'readonly-can-delete-customers', 'scope-unchecked-on-articles'],
   errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'error-codes-upper-case', 'unknown-status-code'],
   pagination: [
     'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',

@@ -1,0 +1,135 @@
+/**
+ * The workspace-binding and scope checks (auth.other-workspace, attachments.other-workspace,
+ * auth.scope-missing, auth.scope-attachments): they pass on legitimate deployments that differ from the
+ * reference server where the spec allows it (403 instead of 404 for foreign ids, a second workspace seeded
+ * by the same script, a foreign key without customers:read, keys without listed scopes, no allowWrites) and
+ * fail on broken ones. Each fault of the reference server is proven in every-check.test.ts; here a proxy
+ * makes the other deployments.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import type { TargetFileInput } from '../../src/target/schema.js';
+import { startRewritingProxy, type ProxiedAnswer, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
+
+const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
+const CHECKS = ['auth.other-workspace', 'attachments.other-workspace', 'auth.scope-missing', 'auth.scope-attachments'];
+
+let server: RunningReferenceServer;
+const proxies: RewritingProxy[] = [];
+beforeAll(async () => {
+  server = await startReferenceServer({ seed: 3, budgets: BUDGETS });
+});
+afterAll(async () => {
+  await Promise.all(proxies.map((p) => p.close()));
+  await server.close();
+});
+
+type Keys = Record<string, { key: string; scopes?: string[] }>;
+const keys = (): Keys => server.target.keys as Keys;
+const isOther = (headers: Record<string, string>): boolean => headers.authorization === `Bearer ${keys().otherWorkspace!.key}`;
+
+/** Runs `checks` through a proxy with `hook`; `edit` changes the target file first. */
+async function run(hook: ProxyHook, edit: (t: TargetFileInput) => TargetFileInput = (t) => t, checks = CHECKS): Promise<ConformanceOutcome> {
+  const proxy = await startRewritingProxy(server.target.baseUrl, hook);
+  proxies.push(proxy);
+  const target = targetFromInput(edit({ ...(server.target as TargetFileInput), baseUrl: proxy.url }), 'embedded');
+  return runConformance({ target, checks, runs: 3, seed: 1 });
+}
+
+const passThrough: ProxyHook = (_req, forward) => forward();
+const findingsOf = (out: ConformanceOutcome) => out.findings.map((f) => `${f.checkId} ${f.clause}: expected ${f.expected}; got ${f.actual}`);
+const statuses = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, c.status]));
+const forbidden = (): ProxiedAnswer => ({
+  status: 403, headers: { 'content-type': 'application/json' },
+  json: { error: { code: 'auth.forbidden', message: 'not allowed', requestId: 'req_proxy' } },
+});
+
+/** The first workspace's answer to the same request, made with the admin key (what a leaking server would serve). */
+async function asAdmin(path: string): Promise<ProxiedAnswer> {
+  const r = await fetch(server.baseUrl + path, { headers: { authorization: `Bearer ${keys().admin!.key}` }, signal: AbortSignal.timeout(10_000) });
+  return { status: r.status, headers: { 'content-type': 'application/json' }, json: await r.json() };
+}
+
+describe('legitimate deployments pass', () => {
+  it('the reference server as it is: every check passes', async () => {
+    const out = await run(passThrough);
+    expect(findingsOf(out)).toEqual([]);
+    expect(statuses(out)).toEqual(Object.fromEntries(CHECKS.map((c) => [c, 'passed'])));
+  });
+
+  it('foreign ids answer 403 instead of 404 (which one is not shown)', async () => {
+    const out = await run(async (req, forward) => {
+      const a = await forward();
+      return isOther(req.headers) && a.status === 404 ? forbidden() : a;
+    });
+    expect(findingsOf(out)).toEqual([]);
+    expect(out.checks.every((c) => c.status === 'passed')).toBe(true);
+  });
+
+  it('a second workspace seeded by the same script (look-alike customers: equal externalIds, names, emails) is no leak', async () => {
+    const out = await run(async (req, forward) => {
+      if (!isOther(req.headers) || !req.path.startsWith('/customers')) return forward();
+      // the first workspace's customers, as the other workspace's own records: new ids and creation times
+      const a = await asAdmin(req.path);
+      const data = (a.json as { data: Array<Record<string, unknown>> }).data.map((c, i) => ({ ...c, id: `cus_lookalike${i}`, createdAt: '2030-01-01T00:00:00Z' }));
+      return { ...a, json: { ...(a.json as object), data } };
+    });
+    expect(findingsOf(out)).toEqual([]);
+  });
+
+  it('a foreign key without customers:read is refused the list with 403', async () => {
+    const out = await run(async (req, forward) => (isOther(req.headers) && req.path.startsWith('/customers') ? forbidden() : forward()));
+    expect(findingsOf(out)).toEqual([]);
+    expect(statuses(out)['auth.other-workspace']).toBe('passed');
+  });
+
+  it('keys without listed scopes: auth.scope-missing uses the role definitions, and still runs', async () => {
+    const out = await run(passThrough, (t) => ({
+      ...t, keys: Object.fromEntries(Object.entries(t.keys).map(([role, k]) => [role, { key: (k as { key: string }).key }])) as TargetFileInput['keys'],
+    }), ['auth.scope-missing']);
+    expect(findingsOf(out)).toEqual([]);
+    expect(out.checks[0]!.status).toBe('passed');
+  });
+
+  it('without allowWrites: the read pairs run, the write pairs and the assign part are named as not tried', async () => {
+    const out = await run(passThrough, (t) => ({ ...t, allowWrites: false }), ['auth.scope-missing', 'auth.other-workspace']);
+    expect(findingsOf(out)).toEqual([]);
+    for (const c of out.checks) {
+      expect(c.status).toBe('passed');
+      expect(c.reason ?? '').toMatch(/not tried: .*allowWrites/);
+    }
+  });
+});
+
+describe('broken deployments fail', () => {
+  it('regression: a gateway that routes every key to the first workspace leaks its customers and turns', async () => {
+    const out = await run(async (req, forward) => (isOther(req.headers) ? asAdmin(req.path) : forward()), (t) => t, ['auth.other-workspace']);
+    expect(out.findings.map((f) => f.clause)).toContain('5.workspace-bound');
+    expect(findingsOf(out).join('\n')).toMatch(/none of this workspace's customers/);
+  });
+
+  it('a download that ignores conversations:read fails auth.scope-missing under clause 4.6.scopes', async () => {
+    const out = await run(async (req, forward) => {
+      const a = await forward();
+      const attachmentsOnly = req.headers.authorization === `Bearer ${keys().attachmentsOnly!.key}`;
+      return attachmentsOnly && req.path.includes('/download') ? asAdmin(req.path) : a;
+    }, (t) => t, ['auth.scope-missing']);
+    expect(out.findings.map((f) => f.clause)).toContain('4.6.scopes');
+  });
+});
+
+describe.each(DIALECT_NAMES)('dialect %s, ids-only target (spgate serve --target-out)', (dialect) => {
+  it('every workspace and scope check runs, tries every part, and passes', async () => {
+    const ref = await startReferenceServer({ seed: 13, dialect, fixturesApi: false, budgets: BUDGETS });
+    try {
+      const checks = [...CHECKS, 'attachments.scopes'];
+      const out = await runConformance({ target: targetFromInput(ref.describe({ budgets: false }), `${dialect}.target.json`), checks, runs: 2, seed: 2 });
+      expect(findingsOf(out)).toEqual([]);
+      expect(out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`).sort()).toEqual(checks.map((c) => `${c} passed`).sort());
+    } finally {
+      await ref.close();
+    }
+  });
+});

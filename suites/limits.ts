@@ -207,9 +207,18 @@ export default defineSuite({
         }
         try {
           const firstReset = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
-          const elapsedS = (Date.now() - started) / 1000;
-          if (!refused && (!firstReset?.ok || elapsedS + 1 >= firstReset.value)) {
-            return { status: 'skipped', reason: `the window may have rolled over during the ${sent.length}-request drive (${elapsedS.toFixed(1)} s)` };
+          let elapsedS = (Date.now() - started) / 1000;
+          const mayHaveRefilled = !firstReset?.ok || elapsedS + 1 >= firstReset.value;
+          // A window that rolled over (or a bucket that refilled) during a slow drive gave budget back: that
+          // is no over-admission, and the 429 this check is about is still to come, so drive on to the bound.
+          for (let n = sent.length; mayHaveRefilled && !refused && n < cap; n += 8) {
+            const xs = await Promise.all(Array.from({ length: Math.min(8, cap - n) }, () => ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' })));
+            sent.push(...xs);
+            refused = xs.find((x) => x.response?.status === 429);
+          }
+          elapsedS = (Date.now() - started) / 1000;
+          if (!refused && mayHaveRefilled) {
+            return { status: 'skipped', reason: `no 429 in ${sent.length} writes over ${elapsedS.toFixed(1)} s: the budget kept coming back during the drive (window rolled over or bucket refilled)` };
           }
           if (!refused) {
             t.add({ clause: '8.ratelimit.over-admission', expected: `HTTP 429 once the ${remaining.value + 1} remaining writes were spent`, actual: `${sent.length} writes admitted`, exchanges: sent.slice(-2) });

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Scope } from '../target/schema.js';
-import type { App, RouteDef } from './app.js';
+import type { App, Call, RouteDef } from './app.js';
 import { authenticate } from './auth.js';
 import { hasBody, readBody } from './body.js';
 import type { Connection } from './connections.js';
@@ -79,7 +79,13 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   if (app.fixturesApi && (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/'))) {
     const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
     if (!body.ok) return tooLarge(app, req, res, requestId, null);
-    send(res, handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body), sendOpts(app, requestId, null));
+    let reply: Reply;
+    try {
+      reply = handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body);
+    } finally {
+      app.store.touch(); // fixtures change data in place: no cached rendering may outlive the call
+    }
+    send(res, reply, sendOpts(app, requestId, null));
     return;
   }
   send(res, notFound(), sendOpts(app, requestId, null));
@@ -113,10 +119,22 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
   const missing = missingScope(match.def, auth.conn, f);
   if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
-  const out = match.def.handler(app, {
-    method, params: match.params, query: new URLSearchParams(search), rawQuery: search, headers: req.headers, conn: auth.conn, body,
-  });
-  const reply: Reply = out instanceof Promise ? await out : out;
+  let query: URLSearchParams | undefined;
+  const call: Call = {
+    method, params: match.params, rawQuery: search, headers: req.headers, conn: auth.conn, body,
+    // parsed on first use: a cached page is found by the raw query alone
+    get query() {
+      return (query ??= new URLSearchParams(search));
+    },
+  };
+  let reply: Reply;
+  try {
+    const out = match.def.handler(app, call);
+    reply = out instanceof Promise ? await out : out;
+  } finally {
+    // writes change records in place: bump the store version once the write is done (or failed half-way)
+    if (cls === 'write') app.store.touch();
+  }
   send(res, reply, sendOpts(app, requestId, rate));
 }
 

@@ -13,7 +13,7 @@ import type { Connection } from './connections.js';
 import type { FaultSet } from './fault-set.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
-import { fail, notFound, send, type Reply } from './reply.js';
+import { fail, notFound, send, type Reply, type SendOptions } from './reply.js';
 import { READ_BODY_LIMIT, WRITE_BODY_LIMIT } from './routes.js';
 
 /** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
@@ -64,8 +64,13 @@ function uuid(prng: App['requestIds']): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false) {
-  return { requestId, rate, faults: app.faults, otherRequestId: () => newRequestId(app), close, errorDetails: app.dialect.extras };
+/** One id maker per app for the request-id-mismatch fault: made once, as a closure per request costs on the hot path. */
+const otherIds = new WeakMap<App, () => string>();
+
+function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false): SendOptions {
+  let otherRequestId = otherIds.get(app);
+  if (!otherRequestId) otherIds.set(app, (otherRequestId = () => newRequestId(app)));
+  return { requestId, rate, faults: app.faults, otherRequestId, close, errorDetails: app.dialect.extras };
 }
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {

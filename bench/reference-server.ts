@@ -7,7 +7,7 @@
  * Throughput alone is fragile on a shared machine: whatever else runs on core 1 (or a client that saturates
  * core 0 first) moves it. So each child also reports its own CPU time (process.cpuUsage, user + system, all
  * threads) over IPC around every measurement, and referenceVsBareCpu = bare CPU per response / reference CPU
- * per response: the throughput ratio both servers would reach when CPU-bound, which other load barely moves.
+ * per response: the throughput ratio both servers would reach when CPU-bound, which other load moves less.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -18,9 +18,12 @@ import autocannon from 'autocannon';
 const SELF = fileURLToPath(import.meta.url);
 const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const QUICK = process.env.BENCH_QUICK === '1';
-const ROUNDS = QUICK ? 1 : 2;
+/** Alternating rounds; each ratio is the median of the per-round ratios, so one round hit by a burst of other load does not decide it. */
+const ROUNDS = QUICK ? 2 : 4;
 /** Seconds per measurement; ROUNDS x DURATION_S = about 5 s per server. */
-const DURATION_S = 2.5;
+const DURATION_S = QUICK ? 1 : 1.25;
+/** Seconds of unmeasured load on each server first, so JIT warm-up lands on neither figure. */
+const WARMUP_S = 0.5;
 const PATH = '/v1/customers?limit=25';
 
 interface Ready {
@@ -110,9 +113,9 @@ interface Measured {
 }
 
 /** One autocannon run against a server child, with the child's CPU time around it. */
-async function measure(server: { proc: ChildProcess; ready: Ready }, headers: Record<string, string>): Promise<Measured> {
+async function measure(server: { proc: ChildProcess; ready: Ready }, headers: Record<string, string>, duration = DURATION_S): Promise<Measured> {
   const cpuBefore = await cpuOf(server.proc);
-  const result = await autocannon({ url: server.ready.url + PATH, connections: 16, duration: DURATION_S, headers });
+  const result = await autocannon({ url: server.ready.url + PATH, connections: 16, duration, headers });
   const cpu = (await cpuOf(server.proc)) - cpuBefore;
   const responses = result.requests.total;
   return { rps: result.requests.average, cpuPerResponse: responses > 0 ? cpu / responses : Infinity, non2xx: result.non2xx + result.errors };
@@ -135,34 +138,52 @@ async function measureBoth(): Promise<Record<string, number>> {
   const ref = await start('reference');
   const body = ref.ready.body!;
   let bare: { proc: ChildProcess; ready: Ready } | undefined;
-  let referenceRps = 0;
-  let bareRps = 0;
-  let referenceCpuUs = 0;
-  let bareCpuUs = 0;
+  const refRounds: Measured[] = [];
+  const bareRounds: Measured[] = [];
+  const auth = { authorization: `Bearer ${ref.ready.key!}` };
   try {
     bare = await start('bare', body);
-    // alternate halves, so a change in machine load between the two measurements cannot skew the ratio
+    await measure(ref, auth, WARMUP_S);
+    await measure(bare, {}, WARMUP_S);
+    // alternate short rounds, so a change in machine load hits both servers alike; ratios are taken per round
     for (let round = 0; round < ROUNDS; round++) {
-      const r = await measure(ref, { authorization: `Bearer ${ref.ready.key!}` });
+      const r = await measure(ref, auth);
       if (r.non2xx > 0) throw new Error(`reference server answered ${r.non2xx} non-2xx responses or errors`);
-      referenceRps += r.rps / ROUNDS;
-      referenceCpuUs += r.cpuPerResponse / ROUNDS;
-      const b = await measure(bare, {});
-      bareRps += b.rps / ROUNDS;
-      bareCpuUs += b.cpuPerResponse / ROUNDS;
+      refRounds.push(r);
+      bareRounds.push(await measure(bare, {}));
     }
   } finally {
     ref.proc.kill();
     bare?.proc.kill();
   }
-  const referenceVsBare = referenceRps / bareRps;
-  const referenceVsBareCpu = bareCpuUs / referenceCpuUs;
+  const referenceRps = mean(refRounds.map((m) => m.rps));
+  const bareRps = mean(bareRounds.map((m) => m.rps));
+  const referenceCpuUs = mean(refRounds.map((m) => m.cpuPerResponse));
+  const bareCpuUs = mean(bareRounds.map((m) => m.cpuPerResponse));
+  const rpsRatios = refRounds.map((m, i) => m.rps / bareRounds[i]!.rps);
+  const cpuRatios = refRounds.map((m, i) => bareRounds[i]!.cpuPerResponse / m.cpuPerResponse);
+  const referenceVsBare = median(rpsRatios);
+  const referenceVsBareCpu = median(cpuRatios);
+  const rounds = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(' ');
   process.stdout.write(
     `reference server ${Math.round(referenceRps)} req/s vs bare node:http ${Math.round(bareRps)} req/s ` +
-    `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (target >= 0.5)${HAS_TASKSET ? ', servers on core 1, client on core 0' : ', unpinned'}\n` +
-    `server CPU per response: reference ${referenceCpuUs.toFixed(1)} µs vs bare ${bareCpuUs.toFixed(1)} µs: ratio ${referenceVsBareCpu.toFixed(2)} (target >= 0.5)\n`,
+    `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (rounds ${rounds(rpsRatios)}; target >= 0.5)` +
+    `${HAS_TASKSET ? ', servers on core 1, client on core 0' : ', unpinned'}\n` +
+    `server CPU per response: reference ${referenceCpuUs.toFixed(1)} µs vs bare ${bareCpuUs.toFixed(1)} µs: ` +
+    `ratio ${referenceVsBareCpu.toFixed(2)} (rounds ${rounds(cpuRatios)}; target >= 0.5)\n`,
   );
   return { referenceRps, bareRps, referenceVsBare, referenceCpuUs, bareCpuUs, referenceVsBareCpu };
+}
+
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** The middle value (the mean of the middle two for an even count). */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 const at = process.argv.indexOf('--bench-child');

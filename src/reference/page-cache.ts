@@ -11,10 +11,13 @@
 
 /** More distinct queries than this between two writes are rare; past it the cache starts over. */
 const MAX_PAGES = 512;
+/** And it never holds more than this many bytes (100-item pages are about 50 KB each). */
+const MAX_BYTES = 8 << 20;
 
 export class PageCache {
   private pages = new Map<string, Buffer>();
   private version = -1;
+  private bytes = 0;
 
   /** The page rendered for a key at this version, if any. */
   get(key: string, version: number): Buffer | undefined {
@@ -24,10 +27,13 @@ export class PageCache {
 
   /** Keeps a page rendered for a key at a version (pages of older versions are dropped). */
   set(key: string, version: number, page: Buffer): void {
-    if (version !== this.version || this.pages.size >= MAX_PAGES) {
+    if (version !== this.version || this.pages.size >= MAX_PAGES || this.bytes + page.length > MAX_BYTES) {
       this.pages.clear();
+      this.bytes = 0;
       this.version = version;
     }
+    if (page.length > MAX_BYTES || this.pages.has(key)) return;
     this.pages.set(key, page);
+    this.bytes += page.length;
   }
 }

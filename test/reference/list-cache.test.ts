@@ -105,3 +105,16 @@ describe('PageCache', () => {
     expect(cache.get('limit=25', 7)).toBeUndefined();
   });
 });
+
+describe('PageCache bounds', () => {
+  it('starts over rather than holding more than 8 MiB', () => {
+    const cache = new PageCache();
+    const big = Buffer.alloc(3 << 20);
+    cache.set('a', 1, big);
+    cache.set('b', 1, big);
+    expect(cache.get('a', 1)).toBe(big);
+    cache.set('c', 1, big);
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('c', 1)).toBe(big);
+  });
+});

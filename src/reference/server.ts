@@ -3,7 +3,7 @@
  * body reading, routing and scope checks, then the handler. Order matters: refused requests (429) consume no
  * budget, and every /v1 response carries the rate-limit headers of the bucket it was counted in.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Scope } from '../target/schema.js';
 import type { App, Call, RouteDef } from './app.js';
@@ -124,14 +124,7 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
   const missing = missingScope(match.def, auth.conn, f);
   if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
-  let query: URLSearchParams | undefined;
-  const call: Call = {
-    method, params: match.params, rawQuery: search, headers: req.headers, conn: auth.conn, body,
-    // parsed on first use: a cached page is found by the raw query alone
-    get query() {
-      return (query ??= new URLSearchParams(search));
-    },
-  };
+  const call = new V1Call(method, match.params, search, req.headers, auth.conn, body);
   let reply: Reply;
   try {
     const out = match.def.handler(app, call);
@@ -141,6 +134,27 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
     if (cls === 'write') app.store.touch();
   }
   send(res, reply, sendOpts(app, requestId, rate));
+}
+
+/**
+ * A /v1 call whose query string is parsed on first use (a cached page is found by the raw query alone). A
+ * class, not an object literal with a getter, so every call has one stable shape for the handlers.
+ */
+class V1Call implements Call {
+  private parsed: URLSearchParams | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: string[],
+    readonly rawQuery: string,
+    readonly headers: IncomingHttpHeaders,
+    readonly conn: Connection,
+    readonly body: Buffer | null,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsed ??= new URLSearchParams(this.rawQuery));
+  }
 }
 
 /** The first scope the route needs that the key lacks; two faults drop a scope requirement. */

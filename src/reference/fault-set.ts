@@ -13,6 +13,11 @@ export class FaultSet {
     return this.active.has(name);
   }
 
+  /** True when no fault is on (the hot paths cache answers only then). */
+  get none(): boolean {
+    return this.active.size === 0;
+  }
+
   /** Replaces the active faults. */
   set(names: readonly FaultName[]): void {
     this.active = new Set(names);

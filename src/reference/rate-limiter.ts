@@ -36,7 +36,8 @@ interface Bucket {
 }
 
 export class RateLimiter {
-  private buckets = new Map<string, Bucket>();
+  /** Buckets by key: per class, and one shared by both classes (ratelimit-shared-classes); no key strings built per request. */
+  private buckets = { read: new Map<string, Bucket>(), write: new Map<string, Bucket>(), shared: new Map<string, Bucket>() };
   private readonly windowMs: number;
   private readonly model: LimiterModel;
 
@@ -53,9 +54,9 @@ export class RateLimiter {
   /** Counts one request of a class against a bucket and says whether it is admitted. */
   take(bucketKey: string, cls: RouteClass): RateDecision {
     const f = this.faults;
-    const key = f.has('ratelimit-shared-classes') ? bucketKey : cls === 'read' ? bucketKey + '|r' : bucketKey + '|w';
-    let b = this.buckets.get(key);
-    if (!b) this.buckets.set(key, (b = { model: createBucket(this.model, this.windowMs), refused: 0 }));
+    const buckets = f.has('ratelimit-shared-classes') ? this.buckets.shared : this.buckets[cls];
+    let b = buckets.get(bucketKey);
+    if (!b) buckets.set(bucketKey, (b = { model: createBucket(this.model, this.windowMs), refused: 0 }));
     const limit = cls === 'read' ? this.budgets.read : this.budgets.write;
     const ceiling = f.has('ratelimit-over-admit') ? limit + 5 : f.has('ratelimit-early-429') ? Math.floor(limit * 0.8) : limit;
     const d = b.model.take(this.clock(), limit, ceiling, f.has('ratelimit-no-restore'));
@@ -75,6 +76,6 @@ export class RateLimiter {
 
   /** Forgets every bucket (fixtures API: ratelimit/reset). */
   reset(): void {
-    this.buckets.clear();
+    for (const m of Object.values(this.buckets)) m.clear();
   }
 }

@@ -10,6 +10,8 @@ export type RouteMatch = { def: RouteDef; params: string[] };
 
 export class Router {
   private readonly byLength = new Map<number, Compiled[]>();
+  /** Paths without parameters, by method then path, with the route the full search gives them. */
+  private readonly exact = new Map<string, Map<string, RouteDef>>();
 
   constructor(defs: readonly RouteDef[]) {
     for (const def of defs) {
@@ -18,10 +20,24 @@ export class Router {
       list.push({ def, parts });
       this.byLength.set(parts.length, list);
     }
+    // the answer for a literal path is fixed, so it is looked up once here; where an earlier ":param" route of
+    // the same shape wins the full search, the path is left to the full search per request
+    for (const def of defs) {
+      if (def.path.includes('/:') || this.search(def.method, def.path)?.def !== def) continue;
+      let paths = this.exact.get(def.method);
+      if (!paths) this.exact.set(def.method, (paths = new Map()));
+      paths.set(def.path, def);
+    }
   }
 
   /** Finds the route for a method and a path below /v1 (e.g. "/customers"); undefined when none. */
   match(method: string, path: string): RouteMatch | undefined {
+    const def = this.exact.get(method)?.get(path);
+    return def ? { def, params: [] } : this.search(method, path);
+  }
+
+  /** The full search: segment by segment over the routes of the path's length, in definition order. */
+  private search(method: string, path: string): RouteMatch | undefined {
     const segs = path.split('/').slice(1);
     const candidates = this.byLength.get(segs.length);
     if (!candidates) return undefined;

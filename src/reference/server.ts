@@ -3,17 +3,17 @@
  * body reading, routing and scope checks, then the handler. Order matters: refused requests (429) consume no
  * budget, and every /v1 response carries the rate-limit headers of the bucket it was counted in.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Scope } from '../target/schema.js';
-import type { App, RouteDef } from './app.js';
+import type { App, Call, RouteDef } from './app.js';
 import { authenticate } from './auth.js';
 import { bodyLimitOf, hasBody, readBody } from './body.js';
 import type { Connection } from './connections.js';
 import type { FaultSet } from './fault-set.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
-import { fail, notFound, send, type Reply } from './reply.js';
+import { fail, notFound, send, type Reply, type SendOptions } from './reply.js';
 
 /** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
 const FIXTURES_BODY_LIMIT = 1 << 20;
@@ -61,8 +61,13 @@ function uuid(prng: App['requestIds']): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false) {
-  return { requestId, rate, faults: app.faults, otherRequestId: () => newRequestId(app), close, errorDetails: app.dialect.extras };
+/** One id maker per app for the request-id-mismatch fault: made once, as a closure per request costs on the hot path. */
+const otherIds = new WeakMap<App, () => string>();
+
+function sendOpts(app: App, requestId: string, rate: RateDecision | null, close = false): SendOptions {
+  let otherRequestId = otherIds.get(app);
+  if (!otherRequestId) otherIds.set(app, (otherRequestId = () => newRequestId(app)));
+  return { requestId, rate, faults: app.faults, otherRequestId, close, errorDetails: app.dialect.extras };
 }
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -76,7 +81,13 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   if (app.fixturesApi && (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/'))) {
     const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
     if (!body.ok) return tooLarge(app, req, res, requestId, null);
-    send(res, handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body), sendOpts(app, requestId, null));
+    let reply: Reply;
+    try {
+      reply = handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body);
+    } finally {
+      app.store.touch(); // fixtures change data in place: no cached rendering may outlive the call
+    }
+    send(res, reply, sendOpts(app, requestId, null));
     return;
   }
   send(res, notFound(), sendOpts(app, requestId, null));
@@ -112,11 +123,37 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
   const missing = missingScope(match.def, auth.conn, f);
   if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
-  const out = match.def.handler(served, {
-    method, params: match.params, query: new URLSearchParams(search), rawQuery: search, headers: req.headers, conn: auth.conn, body,
-  });
-  const reply: Reply = out instanceof Promise ? await out : out;
+  const call = new V1Call(method, match.params, search, req.headers, auth.conn, body);
+  let reply: Reply;
+  try {
+    const out = match.def.handler(served, call);
+    reply = out instanceof Promise ? await out : out;
+  } finally {
+    // writes change records in place: bump the store version once the write is done (or failed half-way)
+    if (cls === 'write') served.store.touch();
+  }
   send(res, reply, sendOpts(app, requestId, rate));
+}
+
+/**
+ * A /v1 call whose query string is parsed on first use (a cached page is found by the raw query alone). A
+ * class, not an object literal with a getter, so every call has one stable shape for the handlers.
+ */
+class V1Call implements Call {
+  private parsed: URLSearchParams | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: string[],
+    readonly rawQuery: string,
+    readonly headers: IncomingHttpHeaders,
+    readonly conn: Connection,
+    readonly body: Buffer | null,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsed ??= new URLSearchParams(this.rawQuery));
+  }
 }
 
 /** The workspace of another key this server answers (by the Bearer token), or undefined for the first's own keys. */

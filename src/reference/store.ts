@@ -3,6 +3,7 @@
  * keyset pages are a binary search plus a short scan.
  */
 import type { Prng } from './prng.js';
+import { PageCache } from './page-cache.js';
 import type {
   ArticleRecord, AttachmentKind, CollectionRecord, ConversationRecord, CustomerRecord, MessageRecord,
   PriorityDef, SessionRecord, StatusDef, TurnRecord,
@@ -53,8 +54,24 @@ export class Store {
   readonly statuses = new Map(STATUSES.map((s) => [s.key, s]));
   readonly priorities = new Map(PRIORITIES.map((p) => [p.key, p]));
   private lastCreated = 0;
+  private changes = 0;
+  /** Rendered customer list pages (handlers/customers.ts), valid for one `version`. */
+  readonly customerPages = new PageCache();
 
   constructor(private readonly rng: Prng, private readonly clock: () => number) {}
+
+  /**
+   * Counts changes to the data: bumped by every mutator here and, through `touch`, after every write request
+   * and fixtures call, so a cached rendering made at another version is never served.
+   */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Records that the data may have changed (records are also mutated in place by handlers). */
+  touch(): void {
+    this.changes++;
+  }
 
   /** A fresh id with the given prefix. */
   newId(prefix: string): string {
@@ -87,6 +104,7 @@ export class Store {
     this.customers.set(id, rec);
     const at = this.insertionIndex(rec);
     this.customerOrder.splice(at, 0, rec);
+    this.touch();
     return rec;
   }
 
@@ -111,6 +129,7 @@ export class Store {
     this.customers.delete(c.id);
     const i = this.customerOrder.indexOf(c);
     if (i >= 0) this.customerOrder.splice(i, 1);
+    this.touch();
   }
 
   /** Adds a conversation; the customer is created when none is given. */
@@ -131,6 +150,7 @@ export class Store {
     this.conversations.set(rec.id, rec);
     customer.conversationCount++;
     customer.json = undefined;
+    this.touch();
     return rec;
   }
 

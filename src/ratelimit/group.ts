@@ -38,18 +38,36 @@ export function groupSamples(samples: readonly ParsedSample[]): Group[] {
 
 /** Builds one group from its samples. */
 export function buildGroup(key: string, cls: RouteClass, list: ParsedSample[]): Group {
-  const bySent = [...list].sort((a, b) => a.sentAt - b.sentAt || a.index - b.index);
-  const byReceived = [...list].sort((a, b) => a.receivedAt - b.receivedAt || a.index - b.index);
-  const admitted = list.filter((s) => s.admitted);
-  return {
-    key,
-    class: cls,
-    bySent,
-    byReceived,
-    receivedTimes: byReceived.map((s) => s.receivedAt),
-    admittedSent: admitted.map((s) => s.sentAt).sort((a, b) => a - b),
-    admittedReceived: admitted.map((s) => s.receivedAt).sort((a, b) => a - b),
-  };
+  const bySent = sortedBy(list, 'sentAt');
+  const byReceived = sortedBy(list, 'receivedAt');
+  const receivedTimes = new Array<number>(byReceived.length);
+  const admittedSent: number[] = [];
+  const admittedReceived: number[] = [];
+  // Filtering the sorted lists gives the admitted times already in ascending order.
+  for (let i = 0; i < byReceived.length; i++) {
+    const s = byReceived[i]!;
+    receivedTimes[i] = s.receivedAt;
+    if (s.admitted) admittedReceived.push(s.receivedAt);
+  }
+  for (const s of bySent) if (s.admitted) admittedSent.push(s.sentAt);
+  return { key, class: cls, bySent, byReceived, receivedTimes, admittedSent, admittedReceived };
+}
+
+/**
+ * A copy of `list` sorted by the field, then input order. A stream arrives in completion order, so the
+ * receivedAt order usually holds already: one linear check then spares the comparison sort.
+ */
+function sortedBy(list: readonly ParsedSample[], field: 'sentAt' | 'receivedAt'): ParsedSample[] {
+  let sorted = true;
+  for (let i = 1; i < list.length; i++) {
+    const a = list[i - 1]!;
+    const b = list[i]!;
+    if (a[field] > b[field] || (a[field] === b[field] && a.index > b.index)) {
+      sorted = false;
+      break;
+    }
+  }
+  return sorted ? list.slice() : [...list].sort((a, b) => a[field] - b[field] || a.index - b.index);
 }
 
 /** Number of values < x in an ascending array. */

@@ -17,7 +17,7 @@ import type { RateLimitAnalysis, RouteClass } from '../results/schema.js';
 import { analyzeRateLimits, type AnalyzeOptions } from './analyze.js';
 import { explain } from './explain.js';
 import { budgetId, sampleKey, ViolationRows } from './online-rows.js';
-import { parseIntValue } from './parsed.js';
+import { intOrNull } from './parsed.js';
 import type { RateLimitSample } from './sample.js';
 
 export interface OnlineAnalyzeOptions extends AnalyzeOptions {
@@ -60,9 +60,6 @@ interface Budget {
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-const PLAIN = /^\d{1,15}$/;
-/** parseIntValue with a fast path for the plain integers nearly every response carries. */
-const intOf = (raw: string | undefined): ReturnType<typeof parseIntValue> => (raw !== undefined && PLAIN.test(raw) ? { ok: true, value: Number(raw) } : parseIntValue(raw));
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
 export class OnlineRateLimitAnalyzer {
@@ -132,13 +129,19 @@ export class OnlineRateLimitAnalyzer {
     b.samples++;
     b.fresh++;
     if (s.status !== 429) b.admitted++;
-    const lim = intOf(s.limit);
+    const lim = intOrNull(s.limit);
     // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
-    if (lim.ok && (b.limits.has(lim.value) || b.limits.size < 10_000)) b.limits.set(lim.value, (b.limits.get(lim.value) ?? 0) + 1);
-    const reset = intOf(s.reset);
-    if (reset.ok && (b.maxReset === null || reset.value > b.maxReset)) b.maxReset = reset.value;
-    const ra = intOf(s.retryAfter);
-    if (s.status === 429 && ra.ok) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra.value, 3600));
+    if (lim !== null) {
+      const seen = b.limits.get(lim);
+      if (seen !== undefined) b.limits.set(lim, seen + 1);
+      else if (b.limits.size < 10_000) b.limits.set(lim, 1);
+    }
+    const reset = intOrNull(s.reset);
+    if (reset !== null && (b.maxReset === null || reset > b.maxReset)) b.maxReset = reset;
+    if (s.status === 429) {
+      const ra = intOrNull(s.retryAfter);
+      if (ra !== null) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra, 3600));
+    }
   }
 
   /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */

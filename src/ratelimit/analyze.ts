@@ -57,7 +57,9 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     const other = byId.get(`${g.key}\u0000${g.class === 'read' ? 'write' : 'read'}`);
     const budget = resolveBudget(g, opts.expected?.[g.class], opts.strict === true);
     const ctx = buildContext(g, other, budget);
-    const dialects = [...new Set(g.bySent.map((s) => s.raw.dialect ?? 'spec'))].sort();
+    const seen = new Set<string>();
+    for (const s of g.bySent) seen.add(s.raw.dialect ?? 'spec');
+    const dialects = [...seen].sort();
 
     checkStatedBudget(budget, sink);
     // Isolation first: the refusal rules only blame the other class once Remaining showed it sharing.

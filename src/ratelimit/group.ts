@@ -23,11 +23,22 @@ export interface Group {
 /** Builds the (key, class) groups, in a deterministic order (key, then read before write). */
 export function groupSamples(samples: readonly ParsedSample[]): Group[] {
   const map = new Map<string, ParsedSample[]>();
+  // Consecutive samples nearly always share a budget: its list is looked up only when the budget changes.
+  let last: ParsedSample[] | undefined;
+  let lastKey: string | undefined;
+  let lastClass: RouteClass | undefined;
   for (const s of samples) {
+    if (last && s.key === lastKey && s.class === lastClass) {
+      last.push(s);
+      continue;
+    }
     const id = `${s.key}\u0000${s.class}`;
-    const list = map.get(id);
+    let list = map.get(id);
     if (list) list.push(s);
-    else map.set(id, [s]);
+    else map.set(id, (list = [s]));
+    last = list;
+    lastKey = s.key;
+    lastClass = s.class;
   }
   return [...map.keys()].sort().map((id) => {
     const list = map.get(id)!;
@@ -54,20 +65,27 @@ export function buildGroup(key: string, cls: RouteClass, list: ParsedSample[]): 
 }
 
 /**
- * A copy of `list` sorted by the field, then input order. A stream arrives in completion order, so the
- * receivedAt order usually holds already: one linear check then spares the comparison sort.
+ * A copy of `list` sorted by the field, then input order. A stream arrives in completion
+ * order, so the receivedAt order holds already and the sentAt order is off by a few places (requests in
+ * flight on other connections): an insertion sort does either in a few moves per sample. Its moves are
+ * capped, past which the general sort takes over, so an adversarial trace costs no more than a sort.
  */
 function sortedBy(list: readonly ParsedSample[], field: 'sentAt' | 'receivedAt'): ParsedSample[] {
-  let sorted = true;
-  for (let i = 1; i < list.length; i++) {
-    const a = list[i - 1]!;
-    const b = list[i]!;
-    if (a[field] > b[field] || (a[field] === b[field] && a.index > b.index)) {
-      sorted = false;
-      break;
+  const out = list.slice();
+  let budget = 16 * out.length + 64;
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i]!;
+    const v = x[field];
+    let j = i - 1;
+    while (j >= 0 && (out[j]![field] > v || (out[j]![field] === v && out[j]!.index > x.index))) {
+      out[j + 1] = out[j]!;
+      j--;
     }
+    out[j + 1] = x;
+    budget -= i - 1 - j;
+    if (budget < 0) return list.slice().sort((a, b) => a[field] - b[field] || a.index - b.index);
   }
-  return sorted ? list.slice() : [...list].sort((a, b) => a[field] - b[field] || a.index - b.index);
+  return out;
 }
 
 /** Number of values < x in an ascending array. */

@@ -79,6 +79,10 @@ export class OnlineRateLimitAnalyzer {
   private peak = 0;
   private chunks = 0;
   private readonly maxSamples: number;
+  /** The budget of the latest sample (consecutive samples nearly always share one). */
+  private lastBudget: Budget | undefined;
+  /** The chunk length in ms, recomputed when the window it derives from may have changed. */
+  private chunkMsCache: number | undefined;
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
@@ -112,20 +116,30 @@ export class OnlineRateLimitAnalyzer {
   /** Adds one sample (transport failures, status 0, are counted by nobody and skipped). */
   push(s: RateLimitSample): void {
     if (!(s.status > 0)) return;
-    this.count(s);
+    const grew = this.count(s);
     this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
     this.buf.push({ s, g: this.next++ });
     if (this.buf.length > this.peak) this.peak = this.buf.length;
     const first = this.buf[this.newFrom - this.buf[0]!.g]?.s;
-    const chunkMs = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
-    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= chunkMs)) this.analyzeChunk();
+    // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
+    if (grew || this.chunkMsCache === undefined) this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
+    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk();
   }
 
-  private count(s: RateLimitSample): void {
+  /** Counts the sample into its budget; true when a budget's largest Reset grew (or a budget began). */
+  private count(s: RateLimitSample): boolean {
     const key = s.key ?? '';
-    const id = `${key}\u0000${s.class}`;
-    let b = this.budgets.get(id);
-    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+    let grew = false;
+    let b = this.lastBudget;
+    if (!b || b.key !== key || b.class !== s.class) {
+      const id = `${key}\u0000${s.class}`;
+      b = this.budgets.get(id);
+      if (!b) {
+        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+        grew = true;
+      }
+      this.lastBudget = b;
+    }
     b.samples++;
     b.fresh++;
     if (s.status !== 429) b.admitted++;
@@ -137,11 +151,15 @@ export class OnlineRateLimitAnalyzer {
       else if (b.limits.size < 10_000) b.limits.set(lim, 1);
     }
     const reset = intOrNull(s.reset);
-    if (reset !== null && (b.maxReset === null || reset > b.maxReset)) b.maxReset = reset;
+    if (reset !== null && (b.maxReset === null || reset > b.maxReset)) {
+      b.maxReset = reset;
+      grew = true;
+    }
     if (s.status === 429) {
       const ra = intOrNull(s.retryAfter);
       if (ra !== null) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra, 3600));
     }
+    return grew;
   }
 
   /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */

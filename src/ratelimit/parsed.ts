@@ -70,6 +70,9 @@ export function parseSignedInt(raw: string | undefined): number | null {
 /** Parses every sample; response-less samples (status 0) are dropped by the caller. */
 export function parseSamples(samples: readonly RateLimitSample[]): ParsedSample[] {
   const out: ParsedSample[] = [];
+  // Limit and Reset usually repeat one value for many responses in a row: parsed once per change.
+  const limit = new LastParse(intOrNull);
+  const reset = new LastParse(intOrNull);
   for (let index = 0; index < samples.length; index++) {
     const s = samples[index]!;
     if (!(s.status > 0)) continue;
@@ -82,9 +85,9 @@ export function parseSamples(samples: readonly RateLimitSample[]): ParsedSample[
       status: s.status,
       admitted: s.status !== 429,
       refused: s.status === 429,
-      limit: intOrNull(s.limit),
+      limit: limit.parse(s.limit),
       remaining: parseSignedInt(s.remaining),
-      reset: intOrNull(s.reset),
+      reset: reset.parse(s.reset),
       retryAfter: intOrNull(s.retryAfter),
       raw: s,
     });
@@ -99,4 +102,22 @@ export function intOrNull(raw: string | undefined): number | null {
   if (fast >= 0) return fast;
   const p = parseIntValue(raw);
   return p.ok ? p.value : null;
+}
+
+/** A parser that remembers its last input and result (a pure parse: same string, same value). */
+class LastParse {
+  private raw: string | undefined;
+  private value: number | null = null;
+  private primed = false;
+
+  constructor(private readonly fn: (raw: string | undefined) => number | null) {}
+
+  /** fn(raw), computed again only when raw differs from the previous call's. */
+  parse(raw: string | undefined): number | null {
+    if (this.primed && raw === this.raw) return this.value;
+    this.primed = true;
+    this.raw = raw;
+    this.value = this.fn(raw);
+    return this.value;
+  }
 }

@@ -48,7 +48,14 @@ function resetContradicted(ctx: BudgetContext): boolean {
 
 /** Analyzes the samples of a run or trace: budgets, windows, model and every rate-limit violation. */
 export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
-  const parsed = parseSamples(samples);
+  return analyzeParsed(parseSamples(samples), opts);
+}
+
+/**
+ * analyzeRateLimits on samples parsed already (the online analyzer parses each sample once as it arrives,
+ * not again for every chunk that holds it); `index` must be each sample's position, as parseSamples sets.
+ */
+export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
   const groups = groupSamples(parsed);
   const sink = new ViolationSink();
   const classes: RateLimitAnalysis['classes'] = [];

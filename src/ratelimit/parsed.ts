@@ -70,13 +70,25 @@ export function parseSignedInt(raw: string | undefined): number | null {
 /** Parses every sample; response-less samples (status 0) are dropped by the caller. */
 export function parseSamples(samples: readonly RateLimitSample[]): ParsedSample[] {
   const out: ParsedSample[] = [];
-  // Limit and Reset usually repeat one value for many responses in a row: parsed once per change.
-  const limit = new LastParse(intOrNull);
-  const reset = new LastParse(intOrNull);
+  const parser = new SampleParser();
   for (let index = 0; index < samples.length; index++) {
     const s = samples[index]!;
-    if (!(s.status > 0)) continue;
-    out.push({
+    if (s.status > 0) out.push(parser.parse(s, index));
+  }
+  return out;
+}
+
+/**
+ * Parses samples one at a time. Limit and Reset usually repeat one value for many responses in a row, so
+ * each is parsed again only when it changes (the online analyzer parses each sample once, as it arrives).
+ */
+export class SampleParser {
+  private readonly limit = new LastParse(intOrNull);
+  private readonly reset = new LastParse(intOrNull);
+
+  /** The parsed view of one answered sample (status > 0) at position `index`. */
+  parse(s: RateLimitSample, index: number): ParsedSample {
+    return {
       index,
       sentAt: s.sentAt,
       receivedAt: Math.max(s.sentAt, s.receivedAt),
@@ -85,14 +97,13 @@ export function parseSamples(samples: readonly RateLimitSample[]): ParsedSample[
       status: s.status,
       admitted: s.status !== 429,
       refused: s.status === 429,
-      limit: limit.parse(s.limit),
+      limit: this.limit.parse(s.limit),
       remaining: parseSignedInt(s.remaining),
-      reset: reset.parse(s.reset),
-      retryAfter: intOrNull(s.retryAfter),
+      reset: this.reset.parse(s.reset),
+      retryAfter: s.retryAfter === undefined ? null : intOrNull(s.retryAfter),
       raw: s,
-    });
+    };
   }
-  return out;
 }
 
 /** parseIntValue's value, or null when it is not ok (no result object on the fast path). */

@@ -65,28 +65,46 @@ export function buildGroup(key: string, cls: RouteClass, list: ParsedSample[]): 
 }
 
 /**
- * A copy of `list` sorted by the field, then input order. A stream arrives in completion
- * order, so the receivedAt order holds already and the sentAt order is off by a few places (requests in
- * flight on other connections): an insertion sort does either in a few moves per sample. Its moves are
- * capped, past which the general sort takes over, so an adversarial trace costs no more than a sort.
+ * A copy of `list` sorted by the time (sentAt or receivedAt), then input order. A stream arrives in
+ * completion order, so the receivedAt order holds already and the sentAt order is off by a few places
+ * (requests in flight on other connections): an insertion sort does either in a few moves per sample. Its
+ * moves are capped, past which the general sort takes over, so an adversarial trace costs no more than a
+ * sort. The times are copied into a typed array first: the inner loop reads no object.
  */
 function sortedBy(list: readonly ParsedSample[], field: 'sentAt' | 'receivedAt'): ParsedSample[] {
+  const n = list.length;
   const out = list.slice();
-  let budget = 16 * out.length + 64;
-  for (let i = 1; i < out.length; i++) {
-    const x = out[i]!;
-    const v = x[field];
+  const t = new Float64Array(n);
+  const ix = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = list[i]!;
+    t[i] = field === 'sentAt' ? s.sentAt : s.receivedAt;
+    ix[i] = s.index;
+  }
+  let budget = 16 * n + 64;
+  for (let i = 1; i < n; i++) {
+    const v = t[i]!;
+    const k = ix[i]!;
     let j = i - 1;
-    while (j >= 0 && (out[j]![field] > v || (out[j]![field] === v && out[j]!.index > x.index))) {
+    if (t[j]! < v || (t[j] === v && ix[j]! < k)) continue;
+    const x = out[i]!;
+    while (j >= 0 && (t[j]! > v || (t[j] === v && ix[j]! > k))) {
       out[j + 1] = out[j]!;
+      t[j + 1] = t[j]!;
+      ix[j + 1] = ix[j]!;
       j--;
     }
     out[j + 1] = x;
+    t[j + 1] = v;
+    ix[j + 1] = k;
     budget -= i - 1 - j;
-    if (budget < 0) return list.slice().sort((a, b) => a[field] - b[field] || a.index - b.index);
+    if (budget < 0) return list.slice().sort(field === 'sentAt' ? bySentAt : byReceivedAt);
   }
   return out;
 }
+
+const bySentAt = (a: ParsedSample, b: ParsedSample): number => a.sentAt - b.sentAt || a.index - b.index;
+const byReceivedAt = (a: ParsedSample, b: ParsedSample): number => a.receivedAt - b.receivedAt || a.index - b.index;
 
 /** Number of values < x in an ascending array. */
 export function countBelow(sorted: readonly number[], x: number): number {

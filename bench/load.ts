@@ -1,5 +1,5 @@
 /**
- * Load engine benchmark (~100 s, `BENCH_QUICK=1` ~40 s; loopback only). The servers run in a child process so the load generator
+ * Load engine benchmark (~150 s, `BENCH_QUICK=1` ~60 s; loopback only). The servers run in a child process so the load generator
  * has a core of its own.
  * 1. Throughput: raw autocannon (no checks) vs spgate's closed engine with every response verified, same
  *    connections and duration, and wrk when installed → req/s and `spgateVsAutocannon` (target >= 0.9).
@@ -8,7 +8,9 @@
  *    spgate's closed and open engines against one bare server, in alternating rounds (the order flips each
  *    round) → medians `cpuUsAutocannon`, `cpuUsClosed`, `cpuUsOpen`, and `closedVsAutocannonCpu`, the
  *    median of each round's closed / autocannon ratio (target <= 1.1). Generators run on core 0, the
- *    server on core 1 (taskset, noted when missing).
+ *    server on core 1 (taskset, noted when missing). Beside it, `cpuUsSpgateWork`: spgate's own work per
+ *    response (recorder, aggregator, verification, rate-limit analysis) on synthetic responses in-process,
+ *    the least noisy view of what the closed engine adds to autocannon.
  * 3. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
  *    computed from the schedule (each request intended inside a stall waits for its end); spgate's
  *    corrected p99 must be within 10 % of it (`coP99ErrorPct`). autocannon's figure is printed beside it.
@@ -20,6 +22,9 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { parseProfile } from '../src/load/profile.js';
 import { runProfile } from '../src/load/run.js';
+import { planProfile } from '../src/load/plan.js';
+import { LoadAggregator } from '../src/load/aggregate.js';
+import { LoadRecorder } from '../src/load/recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -35,7 +40,11 @@ const STALL_EVERY_MS = 5000;
 const FIRST_STALL_MS = 2000;
 /** CPU rounds: each runs autocannon, spgate closed and spgate open once, CPU_S seconds each. */
 const CPU_ROUNDS = QUICK ? 3 : 5;
-const CPU_S = QUICK ? 2 : 3;
+const CPU_S = QUICK ? 2 : 4;
+/** Warm-up before each measured generator run (JIT-compiled hot paths, as in a long run). */
+const WARM_UP_S = QUICK ? 1 : 1.5;
+/** Synthetic responses for the in-process measure of spgate's own per-response work. */
+const WORK_RESPONSES = QUICK ? 100_000 : 300_000;
 const SELF = fileURLToPath(import.meta.url);
 const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
@@ -139,13 +148,13 @@ async function generatorChild(kind: string, port: number, seconds: number): Prom
   if (kind === 'autocannon') {
     measure = async () => (await rawAutocannon(port, { duration: seconds })).requests.total;
     // A warm-up compiles autocannon's hot paths, as spgate's warm-up does its own.
-    await rawAutocannon(port, { duration: 0.5 });
+    await rawAutocannon(port, { duration: WARM_UP_S });
   } else {
     const profile = kind === 'closed'
       ? parseProfile({ name: 'bench-closed', description: 'bench', model: 'closed', duration: seconds, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench')
       : parseProfile({ name: 'bench-open', description: 'bench', model: 'open', duration: seconds, maxConnections: CONNECTIONS, classes: { read: { rate: 5000, routes: [{ route: 'me' }] } } }, 'bench');
     measure = async () => (await runProfile({ target: target(port), profile, durationOverride: seconds })).result.totals.completed;
-    await runProfile({ target: target(port), profile, durationOverride: 0.5 });
+    await runProfile({ target: target(port), profile, durationOverride: WARM_UP_S });
   }
   const cpu0 = process.cpuUsage();
   const responses = await measure();
@@ -211,9 +220,41 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
   }
 }
 
+/**
+ * spgate's own CPU per response without any network: synthetic responses (as the bare server sends them)
+ * through the recorder and the online aggregator — counts, HDR histograms, timeline, series, header
+ * verification, rate-limit analysis — and finish(). The least noisy view of what spgate adds per
+ * response to autocannon's own cost (best of three, after a warm-up) → `cpuUsSpgateWork`.
+ */
+function spgateWork(out: Record<string, number>): void {
+  const t = target(1);
+  const profile = parseProfile({ name: 'bench-work', description: 'bench', model: 'closed', duration: 10, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench');
+  const plan = planProfile(profile, t);
+  const once = (n: number): number => {
+    const agg = new LoadAggregator({ plan, target: t });
+    const rec = new LoadRecorder((x) => agg.add(x));
+    const cpu0 = process.cpuUsage();
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      at += 0.03;
+      // Eight connections in flight: send times a little out of completion order.
+      const sent = at - (0.15 + (0.1 * ((i * 5) % 8)) / 8);
+      rec.sent('read', sent);
+      rec.response({ route: 0, intended: NaN, sent, received: at, status: 200, limit: '1000000000', remaining: String(1_000_000_000 - i), reset: '5', requestId: `req_${i}` });
+    }
+    agg.finish({ rec, startedAt: new Date(), elapsedMs: at, aborted: false });
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / n;
+  };
+  once(WORK_RESPONSES / 4);
+  out.cpuUsSpgateWork = Math.min(once(WORK_RESPONSES), once(WORK_RESPONSES), once(WORK_RESPONSES));
+  process.stdout.write(`spgate's own work per response (no network, best of 3): ${out.cpuUsSpgateWork.toFixed(2)} µs\n`);
+}
+
 /** Runs every part and returns every figure. */
 export async function bench(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
+  spgateWork(out);
   await cpuPerResponse(out);
   const a = await startServer();
   try {

@@ -37,6 +37,13 @@ export interface AnalyzeOptions {
    * default the contradiction is reported (8.ratelimit.stated-budget) and the announced budget drives.
    */
   strict?: boolean;
+  /**
+   * The time span (ms, [fromMs, toMs]) in which no sample is missing (default: all time). A Remaining
+   * fall shows the two classes sharing one budget only when every request that could account for it is
+   * present: the online analyzer's chunk lacks requests answered before its first sample or still in
+   * flight at its cut, and a fall they would explain must not blame the other class for the whole chunk.
+   */
+  complete?: { fromMs: number; toMs: number };
 }
 
 /** True when the reset-plausibility rule would fire on its own (the Reset claims broken by visible refills). */
@@ -70,7 +77,7 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
 
     checkStatedBudget(budget, sink);
     // Isolation first: the refusal rules only blame the other class once Remaining showed it sharing.
-    checkClassIsolation(ctx, sink);
+    checkClassIsolation(ctx, sink, opts.complete);
     checkHeaders(ctx, sink);
     checkRemainingBounds(ctx, sink);
     // Retry-After and the 429 body code are the spec's; another API's trace is not judged on them.

@@ -184,9 +184,12 @@ export class OnlineRateLimitAnalyzer {
     ownTo = Math.max(ownTo, held.length - Math.floor(this.maxSamples / 2));
     const ownToG = base + ownTo;
     const overlap = held.slice(0, this.newFrom - base);
-    const full = analyzeParsed(held, { expected: this.opts.expected, strict: this.opts.strict });
+    // Requests answered before the chunk's first sample, or still in flight at its cut, are missing from it.
+    const complete = { fromMs: this.chunks > 1 ? held[0]!.raw.receivedAt : -Infinity, toMs: final ? Infinity : last - margin };
+    const options = { expected: this.opts.expected, strict: this.opts.strict, complete };
+    const full = analyzeParsed(held, options);
     // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
-    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeParsed(overlap, { expected: this.opts.expected, strict: this.opts.strict }).violations : [];
+    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeParsed(overlap, options).violations : [];
     // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
     const cited = ViolationRows.citedKeys(full);
     const ids = new Map<string, number>();

@@ -1,17 +1,30 @@
 /**
- * Load engine benchmark (~55 s, `BENCH_QUICK=1` ~20 s; loopback only). The servers run in a child process so the load generator
+ * Load engine benchmark (~150 s, `BENCH_QUICK=1` ~60 s; loopback only). The servers run in a child process so the load generator
  * has a core of its own.
  * 1. Throughput: raw autocannon (no checks) vs spgate's closed engine with every response verified, same
  *    connections and duration, and wrk when installed → req/s and `spgateVsAutocannon` (target >= 0.9).
- * 2. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
+ * 2. CPU per verified response: µs of generator CPU (process.cpuUsage of a generator child process, so
+ *    time the shared machine gives other processes is not counted) per response, for raw autocannon and
+ *    spgate's closed and open engines against one bare server, in alternating rounds (the order flips each
+ *    round) → medians `cpuUsAutocannon`, `cpuUsClosed`, `cpuUsOpen`, and `closedVsAutocannonCpu`, the
+ *    median of each round's closed / autocannon ratio (target <= 1.1). Generators run on core 0, the
+ *    server on core 1 (taskset, noted when missing). Beside it, `cpuUsSpgateWork`: spgate's own work per
+ *    response (recorder, aggregator, verification, rate-limit analysis) on synthetic responses in-process,
+ *    the least noisy view of what the closed engine adds to autocannon.
+ * 3. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
  *    computed from the schedule (each request intended inside a stall waits for its end); spgate's
  *    corrected p99 must be within 10 % of it (`coP99ErrorPct`). autocannon's figure is printed beside it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import * as http from 'node:http';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { parseProfile } from '../src/load/profile.js';
 import { runProfile } from '../src/load/run.js';
+import { planProfile } from '../src/load/plan.js';
+import { LoadAggregator } from '../src/load/aggregate.js';
+import { LoadRecorder } from '../src/load/recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -25,6 +38,15 @@ const CO_SECONDS = QUICK ? 7 : 12;
 const STALL_MS = 500;
 const STALL_EVERY_MS = 5000;
 const FIRST_STALL_MS = 2000;
+/** CPU rounds: each runs autocannon, spgate closed and spgate open once, CPU_S seconds each. */
+const CPU_ROUNDS = QUICK ? 3 : 5;
+const CPU_S = QUICK ? 2 : 4;
+/** Warm-up before each measured generator run (JIT-compiled hot paths, as in a long run). */
+const WARM_UP_S = QUICK ? 1 : 1.5;
+/** Synthetic responses for the in-process measure of spgate's own per-response work. */
+const WORK_RESPONSES = QUICK ? 100_000 : 300_000;
+const SELF = fileURLToPath(import.meta.url);
+const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 // Plain JS for `node -e`: a small JSON body with rate-limit headers; on "go" it starts stalling
 // (a synchronous busy loop, like a GC pause) FIRST_STALL_MS later and every STALL_EVERY_MS after that.
@@ -96,9 +118,144 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Runs both parts and returns every figure. */
+// ---------- CPU per response: generator and server child processes ----------
+
+/** What a generator child reports: its CPU time over the measured run and the responses it completed. */
+interface CpuMeasure {
+  cpuUs: number;
+  responses: number;
+}
+
+/** A bare node:http server answering every request with a small JSON body and rate-limit headers. */
+function bareServerChild(): void {
+  const body = Buffer.from('{"data":{"id":"ws_1","name":"bench"}}');
+  let n = 0;
+  const server = http.createServer((_req, res) => {
+    n++;
+    res.writeHead(200, {
+      'content-type': 'application/json', 'content-length': body.length, 'ratelimit-limit': '1000000000',
+      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)), 'ratelimit-reset': '5', 'x-request-id': `req_${n}`,
+    });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
+}
+
+/** Runs one generator for `seconds` after a short warm-up and reports its CPU per the measured run only. */
+async function generatorChild(kind: string, port: number, seconds: number): Promise<void> {
+  let measure: () => Promise<number>;
+  if (kind === 'autocannon') {
+    measure = async () => (await rawAutocannon(port, { duration: seconds })).requests.total;
+    // A warm-up compiles autocannon's hot paths, as spgate's warm-up does its own.
+    await rawAutocannon(port, { duration: WARM_UP_S });
+  } else {
+    const profile = kind === 'closed'
+      ? parseProfile({ name: 'bench-closed', description: 'bench', model: 'closed', duration: seconds, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench')
+      : parseProfile({ name: 'bench-open', description: 'bench', model: 'open', duration: seconds, maxConnections: CONNECTIONS, classes: { read: { rate: 5000, routes: [{ route: 'me' }] } } }, 'bench');
+    measure = async () => (await runProfile({ target: target(port), profile, durationOverride: seconds })).result.totals.completed;
+    await runProfile({ target: target(port), profile, durationOverride: WARM_UP_S });
+  }
+  const cpu0 = process.cpuUsage();
+  const responses = await measure();
+  const cpu = process.cpuUsage(cpu0);
+  process.send!({ cpuUs: cpu.user + cpu.system, responses } satisfies CpuMeasure);
+}
+
+function forkOnCore(args: string[], core: number): ChildProcess {
+  const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
+  if (!HAS_TASKSET) return fork(SELF, args, { execArgv: ['--import', 'tsx'], stdio });
+  // fork cannot prefix a command: node runs under taskset with the IPC channel.
+  return fork(SELF, args, { execPath: 'taskset', execArgv: ['-c', String(core), process.execPath, '--import', 'tsx'], stdio });
+}
+
+function firstMessage<T>(proc: ChildProcess, what: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill();
+      reject(new Error(`${what} did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    proc.once('message', (m: T) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}`));
+    });
+  });
+}
+
+const perResponse = (m: CpuMeasure): number => m.cpuUs / Math.max(1, m.responses);
+
+/** Alternating rounds of autocannon / closed / open against one bare server: medians per tool. */
+async function cpuPerResponse(out: Record<string, number>): Promise<void> {
+  if (!HAS_TASKSET) process.stdout.write('note: taskset missing, generator and server are not pinned to cores\n');
+  const server = forkOnCore(['--bench-bare-server'], 1);
+  try {
+    const { port } = await firstMessage<{ port: number }>(server, 'bare server', 30_000);
+    const runs: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
+    const ratios: number[] = [];
+    for (let r = 0; r < CPU_ROUNDS; r++) {
+      // The order flips every round so drift in the machine's load falls on both sides alike.
+      const order = r % 2 === 0 ? (['autocannon', 'closed', 'open'] as const) : (['closed', 'autocannon', 'open'] as const);
+      const round: Partial<Record<string, number>> = {};
+      for (const kind of order) {
+        const gen = forkOnCore(['--bench-generator', kind, String(port), String(CPU_S)], 0);
+        const m = await firstMessage<CpuMeasure>(gen, `${kind} generator`, (CPU_S + 60) * 1000);
+        round[kind] = perResponse(m);
+        runs[kind].push(perResponse(m));
+      }
+      ratios.push(round.closed! / round.autocannon!);
+      process.stdout.write(`cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}\n`);
+    }
+    out.cpuUsAutocannon = median(runs.autocannon);
+    out.cpuUsClosed = median(runs.closed);
+    out.cpuUsOpen = median(runs.open);
+    out.closedVsAutocannonCpu = median(ratios);
+    out.cpuRounds = CPU_ROUNDS;
+    process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): autocannon ${out.cpuUsAutocannon.toFixed(1)} · spgate closed ${out.cpuUsClosed.toFixed(1)} · spgate open ${out.cpuUsOpen.toFixed(1)} · closed/autocannon ${out.closedVsAutocannonCpu.toFixed(2)} (target <= 1.1)\n`);
+  } finally {
+    server.kill();
+  }
+}
+
+/**
+ * spgate's own CPU per response without any network: synthetic responses (as the bare server sends them)
+ * through the recorder and the online aggregator — counts, HDR histograms, timeline, series, header
+ * verification, rate-limit analysis — and finish(). The least noisy view of what spgate adds per
+ * response to autocannon's own cost (best of three, after a warm-up) → `cpuUsSpgateWork`.
+ */
+function spgateWork(out: Record<string, number>): void {
+  const t = target(1);
+  const profile = parseProfile({ name: 'bench-work', description: 'bench', model: 'closed', duration: 10, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench');
+  const plan = planProfile(profile, t);
+  const once = (n: number): number => {
+    const agg = new LoadAggregator({ plan, target: t });
+    const rec = new LoadRecorder((x) => agg.add(x));
+    const cpu0 = process.cpuUsage();
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      at += 0.03;
+      // Eight connections in flight: send times a little out of completion order.
+      const sent = at - (0.15 + (0.1 * ((i * 5) % 8)) / 8);
+      rec.sent('read', sent);
+      rec.response({ route: 0, intended: NaN, sent, received: at, status: 200, limit: '1000000000', remaining: String(1_000_000_000 - i), reset: '5', requestId: `req_${i}` });
+    }
+    agg.finish({ rec, startedAt: new Date(), elapsedMs: at, aborted: false });
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / n;
+  };
+  once(WORK_RESPONSES / 4);
+  out.cpuUsSpgateWork = Math.min(once(WORK_RESPONSES), once(WORK_RESPONSES), once(WORK_RESPONSES));
+  process.stdout.write(`spgate's own work per response (no network, best of 3): ${out.cpuUsSpgateWork.toFixed(2)} µs\n`);
+}
+
+/** Runs every part and returns every figure. */
 export async function bench(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
+  spgateWork(out);
+  await cpuPerResponse(out);
   const a = await startServer();
   try {
     await rawAutocannon(a.port, { duration: 2 });
@@ -143,4 +300,12 @@ export async function bench(): Promise<Record<string, number>> {
     await stop(b.child);
   }
   return out;
+}
+
+if (process.argv.includes('--bench-bare-server')) bareServerChild();
+const g = process.argv.indexOf('--bench-generator');
+if (g >= 0) {
+  const [kind, port, seconds] = process.argv.slice(g + 1);
+  await generatorChild(kind!, Number(port), Number(seconds));
+  process.exit(0);
 }

@@ -60,6 +60,10 @@ export class LoadAggregator {
     write: { all: 0, errors: 0, byStatus: new Map() },
   };
   private n = 0;
+  private readonly limitStr = new LastString();
+  private readonly resetStr = new LastString();
+  private readonly retryAfterStr = new LastString();
+  private readonly errorCodeStr = new LastString();
 
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new LatencyHistograms(opts.plan.model === 'open');
@@ -88,7 +92,15 @@ export class LoadAggregator {
     if (s.status !== 0) this.series.add(cls, s.received, s.status, s.remaining);
     this.verifier.add(i, s, route);
     const rl = toRateLimitSample(s, route);
-    if (rl) this.rateLimit.push(rl);
+    if (rl) {
+      // The analyzer holds a chunk of samples: repeated header values share one string, and each
+      // response's own copy dies young instead of being kept (less for the garbage collector to copy).
+      rl.limit = this.limitStr.same(rl.limit);
+      rl.reset = this.resetStr.same(rl.reset);
+      rl.retryAfter = this.retryAfterStr.same(rl.retryAfter);
+      rl.errorCode = this.errorCodeStr.same(rl.errorCode);
+      this.rateLimit.push(rl);
+    }
     this.opts.trace?.write({
       t: Math.max(0, s.sent), latency: Math.max(0, latency), class: cls, method: route.method, path: route.template, status: s.status,
       limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter,
@@ -178,6 +190,18 @@ export class LoadAggregator {
     if (error) result.error = error;
     if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds));
     return { result, findings };
+  }
+}
+
+/** Remembers the last string seen, to hand back the same instance while the value repeats. */
+class LastString {
+  private last: string | undefined;
+
+  /** `v`, or the equal string seen just before (one instance for a run of equal values). */
+  same(v: string | undefined): string | undefined {
+    if (v === this.last) return this.last;
+    this.last = v;
+    return v;
   }
 }
 

@@ -21,6 +21,37 @@ interface AutocannonClient {
   requestIterator: { recordBody: (req: TaggedRequest | undefined, status: number, body: string, rawHeaders: string[] | undefined) => void };
 }
 
+const NONE = 0;
+const LIMIT = 1;
+const REMAINING = 2;
+const RESET = 3;
+const RETRY_AFTER = 4;
+const REQUEST_ID = 5;
+
+/** `name` equals `lower` ignoring ASCII case (header names are ASCII tokens): no lowercased copy. */
+function sameName(name: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    let c = name.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Which captured header a raw header name is, whatever its case: by length first (only 11, 12, 15 and
+ * 19-character names matter), then by characters, without allocating a lowercased string per header.
+ */
+export function headerSlot(name: string): number {
+  switch (name.length) {
+    case 11: return sameName(name, 'retry-after') ? RETRY_AFTER : NONE;
+    case 12: return sameName(name, 'x-request-id') ? REQUEST_ID : NONE;
+    case 15: return sameName(name, 'ratelimit-limit') ? LIMIT : sameName(name, 'ratelimit-reset') ? RESET : NONE;
+    case 19: return sameName(name, 'ratelimit-remaining') ? REMAINING : NONE;
+    default: return NONE;
+  }
+}
+
 /** Runs the closed model until the duration, the request cap or the signal ends it. */
 export async function runClosed(opts: EngineOptions): Promise<void> {
   const { plan } = opts;
@@ -78,17 +109,15 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     let requestId: string | undefined;
     if (raw) {
       for (let i = 0; i + 1 < raw.length; i += 2) {
-        const name = raw[i]!;
-        const len = name.length;
-        // Cheap length filter before lowercasing: only 11, 12, 15 and 19-character names matter.
-        if (len !== 11 && len !== 12 && len !== 15 && len !== 19) continue;
+        const slot = headerSlot(raw[i]!);
+        if (slot === NONE) continue;
         const v = raw[i + 1]!;
-        switch (name.toLowerCase()) {
-          case 'ratelimit-limit': limit = limit === undefined ? v : `${limit}, ${v}`; break;
-          case 'ratelimit-remaining': remaining = remaining === undefined ? v : `${remaining}, ${v}`; break;
-          case 'ratelimit-reset': reset = reset === undefined ? v : `${reset}, ${v}`; break;
-          case 'retry-after': retryAfter = retryAfter === undefined ? v : `${retryAfter}, ${v}`; break;
-          case 'x-request-id': requestId = requestId === undefined ? v : `${requestId}, ${v}`; break;
+        switch (slot) {
+          case LIMIT: limit = limit === undefined ? v : `${limit}, ${v}`; break;
+          case REMAINING: remaining = remaining === undefined ? v : `${remaining}, ${v}`; break;
+          case RESET: reset = reset === undefined ? v : `${reset}, ${v}`; break;
+          case RETRY_AFTER: retryAfter = retryAfter === undefined ? v : `${retryAfter}, ${v}`; break;
+          case REQUEST_ID: requestId = requestId === undefined ? v : `${requestId}, ${v}`; break;
         }
       }
     }

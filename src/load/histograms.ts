@@ -31,18 +31,26 @@ export const histogramKey = (cls: string, fam: string, corrected: boolean): stri
 
 export class LatencyHistograms {
   private readonly map = new Map<string, hdr.Histogram>();
+  /** The same histograms by class (read, write) then family (2xx, 429, other): no key string per response. */
+  private readonly uncorrected: hdr.Histogram[][];
+  private readonly corrected: hdr.Histogram[][] | undefined;
 
   /** Empty histograms; the corrected view only when the run has intended send times (open model). */
   constructor(readonly hasCorrected: boolean) {
     for (const c of CLASSES) for (const f of FAMILIES) for (const corr of hasCorrected ? [false, true] : [false]) this.map.set(histogramKey(c, f, corr), newHistogram());
+    const table = (corr: boolean): hdr.Histogram[][] => CLASSES.map((c) => FAMILIES.map((f) => this.map.get(histogramKey(c, f, corr))!));
+    this.uncorrected = table(false);
+    this.corrected = hasCorrected ? table(true) : undefined;
   }
 
   /** Records one response's latencies (ms); transport failures (status 0) are not recorded. */
   record(cls: RouteClass, status: number, latencyMs: number, correctedMs: number): void {
-    const fam = familyOf(status);
-    if (!fam) return;
-    this.map.get(histogramKey(cls, fam, false))!.recordValue(toMicros(latencyMs));
-    if (this.hasCorrected) this.map.get(histogramKey(cls, fam, true))!.recordValue(toMicros(correctedMs));
+    if (status === 0) return;
+    // The family index as familyOf names it: 2xx, 429, other.
+    const fam = status >= 200 && status < 300 ? 0 : status === 429 ? 1 : 2;
+    const c = cls === 'read' ? 0 : 1;
+    this.uncorrected[c]![fam]!.recordValue(toMicros(latencyMs));
+    if (this.corrected) this.corrected[c]![fam]!.recordValue(toMicros(correctedMs));
   }
 
   /** A merged histogram over the selected classes and families (the corrected view when there is one). */

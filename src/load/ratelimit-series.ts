@@ -6,6 +6,7 @@
  * coarsening gives exactly what bucketing the responses directly would.
  */
 import type { ProfileResult, RouteClass } from '../results/schema.js';
+import { plainInt } from '../ratelimit/parsed.js';
 
 type Series = NonNullable<ProfileResult['rateLimitSeries']>;
 type Bucket = [number, number | null, number | null, number];
@@ -26,8 +27,13 @@ export class RateLimitSeriesBuilder {
     let b = arr[k];
     if (!b) arr[k] = b = [k * FINE_MS, null, null, 0];
     if (status === 429) b[3]++;
-    if (remaining === undefined || !/^\d+$/.test(remaining)) return;
-    const v = Number(remaining);
+    if (remaining === undefined) return;
+    // plainInt covers the usual 1–15 digits; longer digit runs take the general test.
+    let v = plainInt(remaining);
+    if (v < 0) {
+      if (!/^\d+$/.test(remaining)) return;
+      v = Number(remaining);
+    }
     b[1] = b[1] === null ? v : Math.min(b[1], v);
     b[2] = b[2] === null ? v : Math.max(b[2], v);
   }

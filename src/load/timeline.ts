@@ -43,6 +43,10 @@ export class TimelineBuilder {
   private readonly open = new Map<number, Open>();
   private readonly last = new Map<number, Partial<Record<RouteClass, Last>>>();
   private readonly closedSeconds = new Set<number>();
+  /** The second of the latest response, its open latencies and last headers (a cache of the maps above). */
+  private curT = -1;
+  private curOpen: Open | undefined;
+  private curLast: Partial<Record<RouteClass, Last>> | undefined;
 
   private row(t: number): TimelineRow {
     while (this.rows.length <= t) {
@@ -61,7 +65,7 @@ export class TimelineBuilder {
     p.byFamily[fam] = (p.byFamily[fam] ?? 0) + 1;
     if (status === 0) return;
     if (status === 429) p.refused[cls]++;
-    let o = this.open.get(t);
+    let o = t === this.curT ? this.curOpen : this.open.get(t);
     if (!o) {
       // Responses arrive in completion order, so a late one for a second already reduced is rare (a
       // clock step): it is counted above but no longer moves that second's percentiles.
@@ -71,14 +75,28 @@ export class TimelineBuilder {
       this.open.set(t, (o = { lat: [] }));
     }
     o.lat.push(latencyMs);
-    let l = this.last.get(t);
+    let l = t === this.curT ? this.curLast : this.last.get(t);
     if (!l) this.last.set(t, (l = {}));
+    // The second most responses fall in, looked up once per second rather than once per response.
+    if (t !== this.curT) {
+      this.curT = t;
+      this.curOpen = o;
+      this.curLast = l;
+    }
     const prev = l[cls];
-    if (!prev || prev.at <= received) l[cls] = { at: received, limit: h.limit, remaining: h.remaining, reset: h.reset };
+    if (!prev) l[cls] = { at: received, limit: h.limit, remaining: h.remaining, reset: h.reset };
+    else if (prev.at <= received) {
+      // Updated in place: one object per second and class, not one per response.
+      prev.at = received;
+      prev.limit = h.limit;
+      prev.remaining = h.remaining;
+      prev.reset = h.reset;
+    }
   }
 
   /** Reduces a finished second to its percentiles and last rate-limit headers. */
   private close(t: number): void {
+    if (t === this.curT) this.curT = -1;
     const o = this.open.get(t);
     this.open.delete(t);
     this.closedSeconds.add(t);

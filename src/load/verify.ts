@@ -13,18 +13,36 @@ import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
 import { latencyOf, type SampleInput } from './samples.js';
-
-/** A header value every check accepts as an integer (digits only; 15 digits are always a safe integer). */
-const CLEAN = /^\d{1,15}$/;
+import { plainInt } from '../ratelimit/parsed.js';
 
 /**
  * One header's part of the verdict cache key: 'a' absent, 'k' a plain integer within `max` (the checks
- * accept it, whatever its value), else the raw string, length-prefixed so it cannot pass for a token.
+ * accept it, whatever its value; plainInt takes digits only, and 15 digits are always a safe integer),
+ * else the raw string, length-prefixed so it cannot pass for a token.
  */
 function token(raw: string | undefined, max: number): string {
   if (raw === undefined) return 'a';
-  return CLEAN.test(raw) && Number(raw) <= max ? 'k' : `r${raw.length}:${raw}`;
+  const v = plainInt(raw);
+  return v >= 0 && v <= max ? 'k' : `r${raw.length}:${raw}`;
 }
+
+/** A header's code in the numeric cache key: 0 absent, 1 a plain integer within `max`, -1 anything else. */
+function code(raw: string | undefined, max: number): number {
+  if (raw === undefined) return 0;
+  const v = plainInt(raw);
+  return v >= 0 && v <= max ? 1 : -1;
+}
+
+/** 'm' missing, 'e' empty (or blank), 'k' set: all the X-Request-Id check reads. */
+function requestIdState(rid: string | undefined): 'm' | 'e' | 'k' {
+  if (rid === undefined) return 'm';
+  // A first character that is a letter or digit cannot be trimmed away: no trim() on the hot path.
+  const c = rid.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return 'k';
+  return rid.trim() === '' ? 'e' : 'k';
+}
+
+const RID_CODE = { m: 0, e: 1, k: 2 } as const;
 
 interface Group {
   clause: string;
@@ -73,20 +91,34 @@ export class ResponseVerifier {
    * response. Bounded: cleared when it fills.
    */
   private readonly verdicts = new Map<string, ReturnType<typeof checkResponseHeaders>>();
+  /**
+   * The same cache for the common case of headers that are all absent or plain accepted integers, keyed
+   * by a number (class, status, one code per header, X-Request-Id state): no key string per response.
+   */
+  private readonly plainVerdicts = new Map<number, ReturnType<typeof checkResponseHeaders>>();
 
   constructor(private readonly target: Target, private readonly source: string) {}
 
   /** Checks one response (`index`: its position in the run, for citing); transport failures are skipped. */
   add(index: number, s: SampleInput, route: PlannedRoute): void {
     if (s.status === 0) return;
-    const rid = s.requestId === undefined ? 'm' : s.requestId.trim() === '' ? 'e' : 'k';
+    const rid = requestIdState(s.requestId);
     const window = this.target.assumptions.rateLimit[route.class]?.windowSeconds;
+    const resetMax = window === undefined ? Infinity : Math.ceil(window);
     // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
     // counts down is computed once (Remaining must not exceed a plain Limit; Reset not the window).
-    const lim = s.limit !== undefined && CLEAN.test(s.limit) ? Number(s.limit) : -1;
-    const key = `${route.class}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
-      `${token(s.reset, window === undefined ? Infinity : Math.ceil(window))}|${token(s.retryAfter, Infinity)}|${rid}`;
-    let verdict = this.verdicts.get(key);
+    const lim = s.limit !== undefined ? plainInt(s.limit) : -1;
+    const cl = code(s.limit, Infinity);
+    const cm = code(s.remaining, lim);
+    const cr = code(s.reset, resetMax);
+    const ca = code(s.retryAfter, Infinity);
+    let numeric = -1;
+    if (cl >= 0 && cm >= 0 && cr >= 0 && ca >= 0 && s.status >= 0 && s.status < 1000) {
+      numeric = ((((((route.class === 'read' ? 0 : 1) * 1000 + s.status) * 2 + cl) * 2 + cm) * 2 + cr) * 2 + ca) * 3 + RID_CODE[rid];
+    }
+    const key = numeric >= 0 ? '' : `${route.class}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
+      `${token(s.reset, resetMax)}|${token(s.retryAfter, Infinity)}|${rid}`;
+    let verdict = numeric >= 0 ? this.plainVerdicts.get(numeric) : this.verdicts.get(key);
     if (!verdict) {
       const x = {
         id: `load-${index + 1}`,
@@ -95,8 +127,11 @@ export class ResponseVerifier {
         timings: { start: s.sent, total: latencyOf(s) },
       } satisfies Exchange;
       verdict = checkResponseHeaders(x, { windowSeconds: window });
-      if (this.verdicts.size >= 4096) this.verdicts.clear();
-      this.verdicts.set(key, verdict);
+      if (numeric >= 0) this.plainVerdicts.set(numeric, verdict);
+      else {
+        if (this.verdicts.size >= 4096) this.verdicts.clear();
+        this.verdicts.set(key, verdict);
+      }
     }
     for (const v of verdict) this.note(v.clause, route, v.expected, v.actual, index, s);
     if (s.status === 429 && s.errorCode !== 'rate_limit.exceeded') {

@@ -37,6 +37,13 @@ export interface AnalyzeOptions {
    * default the contradiction is reported (8.ratelimit.stated-budget) and the announced budget drives.
    */
   strict?: boolean;
+  /**
+   * The time span (ms, [fromMs, toMs]) in which no sample is missing (default: all time). A Remaining
+   * fall shows the two classes sharing one budget only when every request that could account for it is
+   * present: the online analyzer's chunk lacks requests answered before its first sample or still in
+   * flight at its cut, and a fall they would explain must not blame the other class for the whole chunk.
+   */
+  complete?: { fromMs: number; toMs: number };
 }
 
 /** True when the reset-plausibility rule would fire on its own (the Reset claims broken by visible refills). */
@@ -48,7 +55,14 @@ function resetContradicted(ctx: BudgetContext): boolean {
 
 /** Analyzes the samples of a run or trace: budgets, windows, model and every rate-limit violation. */
 export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
-  const parsed = parseSamples(samples);
+  return analyzeParsed(parseSamples(samples), opts);
+}
+
+/**
+ * analyzeRateLimits on samples parsed already (the online analyzer parses each sample once as it arrives,
+ * not again for every chunk that holds it); `index` must be each sample's position, as parseSamples sets.
+ */
+export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
   const groups = groupSamples(parsed);
   const sink = new ViolationSink();
   const classes: RateLimitAnalysis['classes'] = [];
@@ -57,11 +71,13 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
     const other = byId.get(`${g.key}\u0000${g.class === 'read' ? 'write' : 'read'}`);
     const budget = resolveBudget(g, opts.expected?.[g.class], opts.strict === true);
     const ctx = buildContext(g, other, budget);
-    const dialects = [...new Set(g.bySent.map((s) => s.raw.dialect ?? 'spec'))].sort();
+    const seen = new Set<string>();
+    for (const s of g.bySent) seen.add(s.raw.dialect ?? 'spec');
+    const dialects = [...seen].sort();
 
     checkStatedBudget(budget, sink);
     // Isolation first: the refusal rules only blame the other class once Remaining showed it sharing.
-    checkClassIsolation(ctx, sink);
+    checkClassIsolation(ctx, sink, opts.complete);
     checkHeaders(ctx, sink);
     checkRemainingBounds(ctx, sink);
     // Retry-After and the 429 body code are the spec's; another API's trace is not judged on them.

@@ -22,18 +22,27 @@ export function windowRows(ctx: BudgetContext): WindowRow[] {
   const first = samples[0]!.sentAt;
   const W = ctx.windowMs;
   if (W === null || W <= 0) {
-    const end = Math.max(...samples.map((s) => s.receivedAt));
+    // A loop, not Math.max(...spread): a long trace would overflow the call stack.
+    let end = -Infinity;
+    for (const s of samples) if (s.receivedAt > end) end = s.receivedAt;
     return [{ start: r3(first), end: r3(end), ...tally(samples) }];
   }
   const anchor = tileAnchor(ctx.segments, samples);
-  const rows = new Map<number, typeof samples>();
+  // Counts per tile (samples come in sentAt order, so a tile's samples are consecutive: one lookup per tile).
+  const rows = new Map<number, { admitted: number; refused: number }>();
+  let lastK = NaN;
+  let row: { admitted: number; refused: number } | undefined;
   for (const s of samples) {
     const k = Math.floor((s.sentAt - anchor) / W);
-    const list = rows.get(k);
-    if (list) list.push(s);
-    else rows.set(k, [s]);
+    if (k !== lastK || !row) {
+      row = rows.get(k);
+      if (!row) rows.set(k, (row = { admitted: 0, refused: 0 }));
+      lastK = k;
+    }
+    if (s.admitted) row.admitted += 1;
+    else row.refused += 1;
   }
-  return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, list]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), ...tally(list) }));
+  return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), admitted: c.admitted, refused: c.refused }));
 }
 
 function tally(list: readonly { admitted: boolean }[]): { admitted: number; refused: number } {

@@ -18,7 +18,20 @@ export function maxReset(g: Group): number | null {
 /** Most frequent valid Limit (ties: the smaller), and whether it never changed. */
 export function observedLimit(g: Group): { limit: number | null; constant: boolean } {
   const counts = new Map<number, number>();
-  for (const s of g.bySent) if (s.limit !== null) counts.set(s.limit, (counts.get(s.limit) ?? 0) + 1);
+  // Counted by runs of one value (Limit rarely changes): one map update per run, not per sample.
+  let run: number | null = null;
+  let n = 0;
+  for (const s of g.bySent) {
+    if (s.limit === null) continue;
+    if (s.limit === run) {
+      n++;
+      continue;
+    }
+    if (run !== null) counts.set(run, (counts.get(run) ?? 0) + n);
+    run = s.limit;
+    n = 1;
+  }
+  if (run !== null) counts.set(run, (counts.get(run) ?? 0) + n);
   let best: number | null = null;
   let bestCount = 0;
   for (const [v, c] of [...counts].sort((a, b) => a[0] - b[0])) {

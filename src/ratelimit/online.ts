@@ -14,10 +14,10 @@
  * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note.
  */
 import type { RateLimitAnalysis, RouteClass } from '../results/schema.js';
-import { analyzeRateLimits, type AnalyzeOptions } from './analyze.js';
+import { analyzeParsed, type AnalyzeOptions } from './analyze.js';
 import { explain } from './explain.js';
 import { budgetId, sampleKey, ViolationRows } from './online-rows.js';
-import { parseIntValue } from './parsed.js';
+import { SampleParser, type ParsedSample } from './parsed.js';
 import type { RateLimitSample } from './sample.js';
 
 export interface OnlineAnalyzeOptions extends AnalyzeOptions {
@@ -37,11 +37,6 @@ type ClassSummary = RateLimitAnalysis['classes'][number];
 type WindowRow = ClassSummary['windows'][number];
 type Model = ClassSummary['model'];
 
-interface Held {
-  s: RateLimitSample;
-  g: number;
-}
-
 interface Budget {
   key: string;
   class: RouteClass;
@@ -60,13 +55,16 @@ interface Budget {
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-const PLAIN = /^\d{1,15}$/;
-/** parseIntValue with a fast path for the plain integers nearly every response carries. */
-const intOf = (raw: string | undefined): ReturnType<typeof parseIntValue> => (raw !== undefined && PLAIN.test(raw) ? { ok: true, value: Number(raw) } : parseIntValue(raw));
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
 export class OnlineRateLimitAnalyzer {
-  private buf: Held[] = [];
+  /**
+   * The held samples, parsed once as they arrive (a chunk and its overlap reuse them), in arrival order:
+   * buf[i] is the sample of global index bufStart + i.
+   */
+  private buf: ParsedSample[] = [];
+  private bufStart = 0;
+  private readonly parser = new SampleParser();
   /** Global index of the first sample no chunk has analysed yet (the overlap is everything before it). */
   private newFrom = 0;
   /**
@@ -82,6 +80,10 @@ export class OnlineRateLimitAnalyzer {
   private peak = 0;
   private chunks = 0;
   private readonly maxSamples: number;
+  /** The budget of the latest sample (consecutive samples nearly always share one). */
+  private lastBudget: Budget | undefined;
+  /** The chunk length in ms, recomputed when the window it derives from may have changed. */
+  private chunkMsCache: number | undefined;
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
@@ -115,60 +117,87 @@ export class OnlineRateLimitAnalyzer {
   /** Adds one sample (transport failures, status 0, are counted by nobody and skipped). */
   push(s: RateLimitSample): void {
     if (!(s.status > 0)) return;
-    this.count(s);
+    const p = this.parser.parse(s, 0);
+    const grew = this.count(p);
     this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
-    this.buf.push({ s, g: this.next++ });
+    this.buf.push(p);
+    this.next++;
     if (this.buf.length > this.peak) this.peak = this.buf.length;
-    const first = this.buf[this.newFrom - this.buf[0]!.g]?.s;
-    const chunkMs = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
-    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= chunkMs)) this.analyzeChunk();
+    const first = this.buf[this.newFrom - this.bufStart];
+    // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
+    if (grew || this.chunkMsCache === undefined) this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
+    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk();
   }
 
-  private count(s: RateLimitSample): void {
-    const key = s.key ?? '';
-    const id = `${key}\u0000${s.class}`;
-    let b = this.budgets.get(id);
-    if (!b) this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+  /** Counts the sample into its budget; true when a budget's largest Reset grew (or a budget began). */
+  private count(s: ParsedSample): boolean {
+    const key = s.key;
+    let grew = false;
+    let b = this.lastBudget;
+    if (!b || b.key !== key || b.class !== s.class) {
+      const id = `${key}\u0000${s.class}`;
+      b = this.budgets.get(id);
+      if (!b) {
+        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+        grew = true;
+      }
+      this.lastBudget = b;
+    }
     b.samples++;
     b.fresh++;
     if (s.status !== 429) b.admitted++;
-    const lim = intOf(s.limit);
+    const lim = s.limit;
     // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
-    if (lim.ok && (b.limits.has(lim.value) || b.limits.size < 10_000)) b.limits.set(lim.value, (b.limits.get(lim.value) ?? 0) + 1);
-    const reset = intOf(s.reset);
-    if (reset.ok && (b.maxReset === null || reset.value > b.maxReset)) b.maxReset = reset.value;
-    const ra = intOf(s.retryAfter);
-    if (s.status === 429 && ra.ok) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra.value, 3600));
+    if (lim !== null) {
+      const seen = b.limits.get(lim);
+      if (seen !== undefined) b.limits.set(lim, seen + 1);
+      else if (b.limits.size < 10_000) b.limits.set(lim, 1);
+    }
+    const reset = s.reset;
+    if (reset !== null && (b.maxReset === null || reset > b.maxReset)) {
+      b.maxReset = reset;
+      grew = true;
+    }
+    if (s.status === 429) {
+      const ra = s.retryAfter;
+      if (ra !== null) this.maxRetryAfter = Math.max(this.maxRetryAfter, Math.min(ra, 3600));
+    }
+    return grew;
   }
 
   /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */
   private analyzeChunk(final = false): void {
     const held = this.buf;
-    if (held.length === 0 || held[held.length - 1]!.g < this.newFrom) return;
+    const base = this.bufStart;
+    if (held.length === 0 || base + held.length - 1 < this.newFrom) return;
     this.chunks++;
-    const base = held[0]!.g;
-    const last = held[held.length - 1]!.s.receivedAt;
+    // Positions in this chunk, as parseSamples would number them (the overlap is a prefix: same numbers).
+    for (let i = 0; i < held.length; i++) held[i]!.index = i;
+    const last = held[held.length - 1]!.raw.receivedAt;
     const overlapMs = this.opts.overlapMs ?? 3 * this.windowMs() + this.maxRetryAfter * 1000 + 1000;
     // Requests sent in the chunk's last moments may still be in flight: what they would have shown is
     // judged by the next chunk, which holds them in its overlap.
     const margin = Math.min(2 * this.maxLatency + 100, overlapMs / 2);
     let ownTo = held.length;
-    if (!final) while (ownTo > 0 && held[ownTo - 1]!.s.receivedAt > last - margin) ownTo--;
+    if (!final) while (ownTo > 0 && held[ownTo - 1]!.raw.receivedAt > last - margin) ownTo--;
     // Slow responses must not make the deferred tail (kept for the next chunk) eat the bound.
     ownTo = Math.max(ownTo, held.length - Math.floor(this.maxSamples / 2));
     const ownToG = base + ownTo;
     const overlap = held.slice(0, this.newFrom - base);
-    const full = analyzeRateLimits(held.map((h) => h.s), { expected: this.opts.expected, strict: this.opts.strict });
+    // Requests answered before the chunk's first sample, or still in flight at its cut, are missing from it.
+    const complete = { fromMs: this.chunks > 1 ? held[0]!.raw.receivedAt : -Infinity, toMs: final ? Infinity : last - margin };
+    const options = { expected: this.opts.expected, strict: this.opts.strict, complete };
+    const full = analyzeParsed(held, options);
     // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
-    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeRateLimits(overlap.map((h) => h.s), { expected: this.opts.expected, strict: this.opts.strict }).violations : [];
+    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeParsed(overlap, options).violations : [];
     // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
     const cited = ViolationRows.citedKeys(full);
     const ids = new Map<string, number>();
     if (cited.size > 0) {
-      for (const h of held) {
-        const k = sampleKey(r3(h.s.sentAt), h.s.class, h.s.status, h.s.requestId);
-        if (cited.has(k)) ids.set(k, h.g);
-      }
+      held.forEach((h, i) => {
+        const k = sampleKey(r3(h.raw.sentAt), h.class, h.status, h.raw.requestId);
+        if (cited.has(k)) ids.set(k, base + i);
+      });
     }
     this.rows.merge(full, old, ids, { judgedBefore: this.ownedFrom, ownTo: ownToG });
     this.mergeClasses(full, held);
@@ -177,16 +206,17 @@ export class OnlineRateLimitAnalyzer {
     // each chunk is mostly new samples and a sample is analysed about 1.5 times), and at least the part
     // left to the next chunk.
     let from = held.length;
-    while (from > 0 && held[from - 1]!.s.receivedAt >= last - overlapMs) from--;
+    while (from > 0 && held[from - 1]!.raw.receivedAt >= last - overlapMs) from--;
     from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 3)), ownTo);
     this.buf = held.slice(from);
+    this.bufStart = base + from;
     this.newFrom = this.next;
     this.ownedFrom = Math.max(this.ownedFrom, ownToG);
   }
 
-  private mergeClasses(a: RateLimitAnalysis, held: Held[]): void {
+  private mergeClasses(a: RateLimitAnalysis, held: ParsedSample[]): void {
     // Rows that start before the first new sample belong to the chunk that saw them start.
-    const firstNew = held.find((h) => h.g >= this.newFrom)!;
+    const firstNew = held[Math.max(0, this.newFrom - this.bufStart)]!;
     const cap = this.opts.maxWindowRows ?? 1000;
     for (const c of a.classes) {
       const b = this.budgets.get(budgetId(c.key, c.class));
@@ -199,7 +229,7 @@ export class OnlineRateLimitAnalyzer {
       b.fresh = 0;
       const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
       for (const row of c.windows) {
-        if (this.chunks > 1 && (row.start < firstNew.s.sentAt || row.start <= lastStart)) continue;
+        if (this.chunks > 1 && (row.start < firstNew.raw.sentAt || row.start <= lastStart)) continue;
         if (b.rows.length < cap) b.rows.push(row);
         else b.rowsLeftOut++;
       }
@@ -210,6 +240,7 @@ export class OnlineRateLimitAnalyzer {
   finish(): RateLimitAnalysis {
     this.analyzeChunk(true);
     this.buf = [];
+    this.bufStart = this.next;
     const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));
     const modelOf = new Map(classes.map((c) => [budgetId(c.key, c.class), c.model]));
     const violations = this.rows.list((key, cls) => modelOf.get(budgetId(key, cls)));

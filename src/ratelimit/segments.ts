@@ -24,7 +24,10 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
   const segments: Segment[] = [];
   let current: Segment = { samples: [], lo: -Infinity, hi: -Infinity };
   let segId = 0;
-  const segOf = new Map<number, number>();
+  // Segment of each sample by its input index (a dense array: a Map costs a hash per sample).
+  let maxIndex = -1;
+  for (const s of g.bySent) if (s.index > maxIndex) maxIndex = s.index;
+  const segOf = new Int32Array(maxIndex + 1).fill(-1);
   let minDone: ParsedSample | undefined;
   let minFull = Infinity;
   let minFullSample: ParsedSample | undefined;
@@ -33,7 +36,7 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
   for (const b of g.bySent) {
     while (j < g.byReceived.length && g.byReceived[j]!.receivedAt <= b.sentAt) {
       const a = g.byReceived[j++]!;
-      if (segOf.get(a.index) !== segId) continue;
+      if (segOf[a.index] !== segId) continue;
       // A response sent before the refill that opened this segment was proven may have been counted
       // before that refill: its lower Remaining or earlier claim would prove the same refill twice.
       if (a.sentAt < current.hi && a !== current.evidence?.after) continue;
@@ -67,7 +70,7 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
       refusedDone = undefined;
     }
     current.samples.push(b);
-    segOf.set(b.index, segId);
+    segOf[b.index] = segId;
   }
   if (current.samples.length > 0) segments.push(current);
   return segments;

@@ -31,7 +31,11 @@ export function checkHeaders(ctx: BudgetContext, sink: ViolationSink): void {
       });
       continue;
     }
+    // The parsed values already say which headers are fine (limit and reset parsed as by parseIntValue;
+    // a parsed remaining is an integer, negative or not): only the others are parsed again for the words.
+    if (s.limit !== null && s.remaining !== null && s.reset !== null) continue;
     for (const [name, field] of HEADERS) {
+      if (s[field] !== null) continue;
       const raw = s.raw[field];
       const p = parseIntValue(raw);
       if (p.ok || (field === 'remaining' && p.problem === 'negative')) continue;

@@ -8,8 +8,8 @@ import type { BudgetContext } from '../context.js';
 import { admittedPossiblyBetween } from '../group.js';
 import type { ViolationSink } from '../sink.js';
 
-/** Reports Remaining falls of one class that only the other class's traffic explains. */
-export function checkClassIsolation(ctx: BudgetContext, sink: ViolationSink): void {
+/** Reports Remaining falls of one class that only the other class's traffic explains (within the span where no sample is missing). */
+export function checkClassIsolation(ctx: BudgetContext, sink: ViolationSink, complete?: { fromMs: number; toMs: number }): void {
   const other = ctx.other;
   if (!other) return;
   const g = ctx.group;
@@ -19,6 +19,8 @@ export function checkClassIsolation(ctx: BudgetContext, sink: ViolationSink): vo
     // A 429's Remaining of 0 is a refusal, not consumption; the refusal rules judge it.
     if (!b.admitted || b.remaining === null || b.remaining < 0 || j === 0) continue;
     const a = g.byReceived[j - 1]!;
+    // Requests missing from the samples (answered before them, in flight after) could account for the fall.
+    if (complete && (a.sentAt < complete.fromMs || b.receivedAt > complete.toMs)) continue;
     if (a.remaining === null || a.remaining < 0) continue;
     const drop = a.remaining - b.remaining;
     const same = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - (a.admitted ? 1 : 0);

@@ -9,7 +9,7 @@ import type { TurnRef } from '../src/conformance/fixtures/needs.js';
 import { ActionReceipt, Answer, TurnEnvelope } from '../src/spec/resources.js';
 import { checkDataEnvelope } from '../src/checks/shape.js';
 import type { z } from 'zod';
-import { describeAnswer, fromViolation, jsonObject, runCase, statusOf } from '../src/conformance/recorder.js';
+import { describeAnswer, fromViolation, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { dataOf } from './model/world.js';
@@ -38,6 +38,14 @@ function turnStatus(x: Exchange): string {
 /** A conversation with at least two admin chats, one archived (fixtures.ids.sessionsConversationId). */
 function sessionsConversation(ctx: SuiteContext): Promise<string> {
   return dataOf(ctx).get('sessionsConversation');
+}
+
+/** The sessions conversation's listing, required to answer 200. */
+async function sessionsListing(ctx: SuiteContext, rec: Recorder): Promise<{ conversationId: string; x: Exchange }> {
+  const conversationId = await sessionsConversation(ctx);
+  const x = await rec.send(sessionsRequest(conversationId));
+  rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+  return { conversationId, x };
 }
 
 function listedIds(x: Exchange): string[] {
@@ -223,9 +231,7 @@ export const assistantSuite = defineSuite({
       title: 'chats are listed newest activity first',
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const conversationId = await sessionsConversation(ctx);
-        const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const { x } = await sessionsListing(ctx, rec);
         const data = (jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>;
         const times = data.map((d) => Date.parse(String(d.lastActivityAt)));
         const ordered = times.every((t, i) => i === 0 || times[i - 1]! >= t);
@@ -239,9 +245,7 @@ export const assistantSuite = defineSuite({
       title: 'archived chats are included in the listing',
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const conversationId = await sessionsConversation(ctx);
-        const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const { x } = await sessionsListing(ctx, rec);
         const data = (jsonObject(x)?.data ?? []) as Array<{ archivedAt?: unknown }>;
         const archived = data.filter((d) => d && typeof d.archivedAt === 'string' && d.archivedAt !== '');
         rec.expect(archived.length > 0, 'the conversation\'s archived chat to be listed (archivedAt set)', () => `listed ${data.length} chats, none archived`);
@@ -253,9 +257,7 @@ export const assistantSuite = defineSuite({
       title: 'only chats of the listed conversation are listed (every conversationId is that conversation)',
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const conversationId = await sessionsConversation(ctx);
-        const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const { conversationId, x } = await sessionsListing(ctx, rec);
         const list = listedSessions(jsonObject(x));
         rec.require(list.length > 0, 'the conversation\'s chats to be listed', () => 'an empty listing');
         const foreign = foreignSessions(list, conversationId);
@@ -269,9 +271,7 @@ export const assistantSuite = defineSuite({
       title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header)`,
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const conversationId = await sessionsConversation(ctx);
-        const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const { x } = await sessionsListing(ctx, rec);
         const list = listedSessions(jsonObject(x));
         // The server's clock wrote retentionExpiresAt, so its Date header is the measure (local clock as fallback).
         const now = serverTime(x.response?.headers, x.timings.start + x.timings.total);
@@ -286,9 +286,7 @@ export const assistantSuite = defineSuite({
       title: 'the listing is { data: [...] } without pagination keys',
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const conversationId = await sessionsConversation(ctx);
-        const x = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+        const { x } = await sessionsListing(ctx, rec);
         const keys = Object.keys(jsonObject(x) ?? {});
         rec.expect(keys.length === 1 && keys[0] === 'data', 'only the key data', () => `keys ${keys.join(', ') || 'none'}`);
       }),

@@ -3,7 +3,7 @@
  * violation) becomes a FindingRecord with the basis-driven severity, the request ids cited in `actual` (load
  * runs keep samples, not exchanges) and a curl line for one request of the route. Pure.
  */
-import type { FindingRecord, RateLimitViolation } from '../results/schema.js';
+import type { FindingRecord, RateLimitViolation, RouteClass } from '../results/schema.js';
 import { clause, isClauseId } from '../spec/clauses.js';
 
 /** Request ids cited per finding. */
@@ -71,4 +71,46 @@ export function violationFindings(
       curl: curlFor(route),
     });
   });
+}
+
+/** The rule on a 429's body code, which the header checks cannot judge (load runs keep only the code). */
+export function refusalCodeBroken(status: number, errorCode: string | undefined): { expected: string; actual: string } | undefined {
+  if (status !== 429 || errorCode === 'rate_limit.exceeded') return undefined;
+  return { expected: 'a 429 body { error: { code: "rate_limit.exceeded" } }', actual: `code ${JSON.stringify(errorCode ?? null)}` };
+}
+
+interface Group {
+  clause: string;
+  class: RouteClass;
+  expected: string;
+  firstActual: string;
+  count: number;
+  cited: string[];
+  route: CurlRoute;
+}
+
+/**
+ * Per-response violations folded into one finding per clause and class that counts them and cites the
+ * first requests, so memory is one small group per broken clause whatever the run's length.
+ */
+export class ClauseGroups {
+  private readonly groups = new Map<string, Group>();
+
+  /** Notes one response that broke clause `cl`; `cite` names it (request id, or position and time). */
+  note(cl: string, cls: RouteClass, expected: string, actual: string, route: CurlRoute, cite: () => string): void {
+    const k = `${cl}|${cls}`;
+    let g = this.groups.get(k);
+    if (!g) this.groups.set(k, (g = { clause: cl, class: cls, expected, firstActual: actual, count: 0, cited: [], route }));
+    g.count++;
+    if (g.cited.length < CITED) g.cited.push(cite());
+  }
+
+  /** One finding per broken clause and class, in the order the clauses first broke. */
+  findings(strict: boolean, source: string): FindingRecord[] {
+    return [...this.groups.values()].map((g) => loadFinding(g.clause, strict, source, {
+      expected: g.expected,
+      actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
+      curl: curlFor(g.route),
+    }));
+  }
 }

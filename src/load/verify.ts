@@ -7,8 +7,8 @@
  */
 import type { Exchange } from '../client/exchange.js';
 import { checkResponseHeaders } from '../checks/response-headers.js';
-import type { FindingRecord, RouteClass } from '../results/schema.js';
-import { CITED, curlFor, loadFinding } from './findings.js';
+import type { FindingRecord } from '../results/schema.js';
+import { ClauseGroups, refusalCodeBroken } from './findings.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
@@ -44,17 +44,6 @@ function requestIdState(rid: string | undefined): 'm' | 'e' | 'k' {
 
 const RID_CODE = { m: 0, e: 1, k: 2 } as const;
 
-interface Group {
-  clause: string;
-  class: RouteClass;
-  expected: string;
-  firstActual: string;
-  count: number;
-  /** How the first responses are cited, and the route of the first. */
-  cited: string[];
-  route: PlannedRoute;
-}
-
 /** How a sample is cited: its X-Request-Id, or its position (1-based) and time when the server sent none. */
 export function citeSample(s: Pick<SampleInput, 'requestId' | 'received'>, index: number): string {
   return s.requestId ?? `#${index + 1}@${Math.round(s.received)}ms`;
@@ -69,7 +58,20 @@ export function toRateLimitSample(s: SampleInput, route: PlannedRoute): RateLimi
   };
 }
 
-function headersOf(s: SampleInput): Record<string, string> {
+/** The header fields of one load response (live samples and trace records carry the same names). */
+type HeaderFields = Pick<SampleInput, 'limit' | 'remaining' | 'reset' | 'retryAfter' | 'requestId'>;
+
+/** One load response as the Exchange the header checks read: no bodies are kept, only the headers they judge. */
+export function headerExchange(id: string, method: string, url: string, status: number, h: HeaderFields, start: number, total: number): Exchange {
+  return {
+    id,
+    request: { method, url, headers: {}, bodyBytes: 0 },
+    response: { status, headers: headersOf(h), body: '', bodyBytes: 0 },
+    timings: { start, total },
+  };
+}
+
+function headersOf(s: HeaderFields): Record<string, string> {
   const h: Record<string, string> = {};
   const put = (name: string, v: string | undefined): void => {
     if (v !== undefined) h[name] = v;
@@ -84,7 +86,7 @@ function headersOf(s: SampleInput): Record<string, string> {
 
 /** Verifies responses one at a time; `findings()` gives one finding per broken clause and class. */
 export class ResponseVerifier {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new ClauseGroups();
   /**
    * The header checks' verdicts by everything they read (class, status, the RateLimit-* values, whether
    * X-Request-Id is missing, empty or set): the checks run once per distinct combination, not once per
@@ -120,40 +122,24 @@ export class ResponseVerifier {
       `${token(s.reset, resetMax)}|${token(s.retryAfter, Infinity)}|${rid}`;
     let verdict = numeric >= 0 ? this.plainVerdicts.get(numeric) : this.verdicts.get(key);
     if (!verdict) {
-      const x = {
-        id: `load-${index + 1}`,
-        request: { method: route.method, url: route.template, headers: {}, bodyBytes: 0 },
-        response: { status: s.status, headers: headersOf(s), body: '', bodyBytes: 0 },
-        timings: { start: s.sent, total: latencyOf(s) },
-      } satisfies Exchange;
-      verdict = checkResponseHeaders(x, { windowSeconds: window });
+      verdict = checkResponseHeaders(headerExchange(`load-${index + 1}`, route.method, route.template, s.status, s, s.sent, latencyOf(s)), { windowSeconds: window });
       if (numeric >= 0) this.plainVerdicts.set(numeric, verdict);
       else {
         if (this.verdicts.size >= 4096) this.verdicts.clear();
         this.verdicts.set(key, verdict);
       }
     }
-    for (const v of verdict) this.note(v.clause, route, v.expected, v.actual, index, s);
-    if (s.status === 429 && s.errorCode !== 'rate_limit.exceeded') {
-      this.note('8.ratelimit.429-code', route, 'a 429 body { error: { code: "rate_limit.exceeded" } }', `code ${JSON.stringify(s.errorCode ?? null)}`, index, s);
-    }
-  }
-
-  private note(cl: string, route: PlannedRoute, expected: string, actual: string, index: number, s: SampleInput): void {
-    const k = `${cl}|${route.class}`;
-    let g = this.groups.get(k);
-    if (!g) this.groups.set(k, (g = { clause: cl, class: route.class, expected, firstActual: actual, count: 0, cited: [], route }));
-    g.count++;
-    if (g.cited.length < CITED) g.cited.push(citeSample(s, index));
+    const refused = refusalCodeBroken(s.status, s.errorCode);
+    // Nearly every response breaks nothing: no citing closure for those.
+    if (verdict.length === 0 && !refused) return;
+    const cite = (): string => citeSample(s, index);
+    for (const v of verdict) this.groups.note(v.clause, route.class, v.expected, v.actual, route, cite);
+    if (refused) this.groups.note('8.ratelimit.429-code', route.class, refused.expected, refused.actual, route, cite);
   }
 
   /** One finding per broken clause and class, in the order the clauses first broke. */
   findings(): FindingRecord[] {
-    return [...this.groups.values()].map((g) => loadFinding(g.clause, this.target.assumptions.strict, this.source, {
-      expected: g.expected,
-      actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
-      curl: curlFor(g.route),
-    }));
+    return this.groups.findings(this.target.assumptions.strict, this.source);
   }
 }
 

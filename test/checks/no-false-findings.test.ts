@@ -4,34 +4,30 @@
  * rewriting proxy or by a behaviour the spec permits; each test failed before the fix it is named after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
-import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
-import { mapObjects, mapStrings, startRewritingProxy, type ProxiedAnswer, type ProxyHook, type RewritingProxy } from './rewriting-proxy.js';
+import { ProxiedConformance } from '../support/proxied-conformance.js';
+import { mapObjects, mapStrings, type ProxiedAnswer, type ProxyHook } from './rewriting-proxy.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const RUNS = 3;
 
 let server: RunningReferenceServer;
-const proxies: RewritingProxy[] = [];
+const proxied = new ProxiedConformance();
 beforeAll(async () => {
   server = await startReferenceServer({ seed: 1, budgets: BUDGETS });
 });
 afterAll(async () => {
-  await Promise.all(proxies.map((p) => p.close()));
+  await proxied.close();
   await server.close();
 });
 
 /** Runs the named checks through a proxy with `hook`, with extra assumptions and reference faults. */
 async function run(checks: string[], hook: ProxyHook, assumptions: Record<string, unknown> = {}, faults: FaultName[] = []): Promise<ConformanceOutcome> {
-  const proxy = await startRewritingProxy(server.target.baseUrl, hook);
-  proxies.push(proxy);
-  const input = server.target as TargetFileInput;
-  const target = targetFromInput({ ...input, baseUrl: proxy.url, assumptions: { ...(input.assumptions ?? {}), ...assumptions } } as TargetFileInput, 'embedded');
   server.setFaults(faults);
   try {
-    return await runConformance({ target, checks, runs: RUNS, seed: 1 });
+    return await proxied.run(server, hook, { checks, runs: RUNS, edit: (t: TargetFileInput) => ({ ...t, assumptions: { ...(t.assumptions ?? {}), ...assumptions } } as TargetFileInput) });
   } finally {
     server.setFaults([]);
   }

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import suite from '../../suites/assistant.js';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
-import { targetFromInput } from '../../src/target/resolve.js';
-import type { TargetFileInput } from '../../src/target/schema.js';
-import { startRewritingProxy, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { ProxiedConformance } from '../support/proxied-conformance.js';
 import { proveSuite, startServer } from './stateful-harness.js';
 
 proveSuite(suite, [
@@ -47,20 +46,15 @@ function deployment(expiredAgoMs: number): ProxyHook {
 
 describe('the 4.2/4.3 checks on legitimate variants', () => {
   let server: RunningReferenceServer;
-  const proxies: RewritingProxy[] = [];
+  const proxied = new ProxiedConformance();
   beforeAll(async () => {
     server = await startServer(1);
   });
   afterAll(async () => {
-    await Promise.all(proxies.map((p) => p.close()));
+    await proxied.close();
     await server.close();
   });
-  async function through(hook: ProxyHook, checks: string[]): Promise<ConformanceOutcome> {
-    const proxy = await startRewritingProxy(server.target.baseUrl, hook);
-    proxies.push(proxy);
-    const target = targetFromInput({ ...(server.target as TargetFileInput), baseUrl: proxy.url }, 'embedded');
-    return runConformance({ target, checks, runs: 2, seed: 1 });
-  }
+  const through = (hook: ProxyHook, checks: string[]): Promise<ConformanceOutcome> => proxied.run(server, hook, { checks, runs: 2 });
 
   it('pass with +02:00 timestamps, a chat that expired 30 s before the Date header (tolerance 60 s) and extra keys on the cancel answer', async () => {
     const out = await through(deployment(30_000), NEW_CHECKS);

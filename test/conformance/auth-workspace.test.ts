@@ -11,18 +11,19 @@ import { runConformance, type ConformanceOutcome } from '../../src/conformance/r
 import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
-import { startRewritingProxy, type ProxiedAnswer, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
+import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
+import { ProxiedConformance } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const CHECKS = ['auth.other-workspace', 'attachments.other-workspace', 'auth.scope-missing', 'auth.scope-attachments'];
 
 let server: RunningReferenceServer;
-const proxies: RewritingProxy[] = [];
+const proxied = new ProxiedConformance();
 beforeAll(async () => {
   server = await startReferenceServer({ seed: 3, budgets: BUDGETS });
 });
 afterAll(async () => {
-  await Promise.all(proxies.map((p) => p.close()));
+  await proxied.close();
   await server.close();
 });
 
@@ -31,11 +32,8 @@ const keys = (): Keys => server.target.keys as Keys;
 const isOther = (headers: Record<string, string>): boolean => headers.authorization === `Bearer ${keys().otherWorkspace!.key}`;
 
 /** Runs `checks` through a proxy with `hook`; `edit` changes the target file first. */
-async function run(hook: ProxyHook, edit: (t: TargetFileInput) => TargetFileInput = (t) => t, checks = CHECKS): Promise<ConformanceOutcome> {
-  const proxy = await startRewritingProxy(server.target.baseUrl, hook);
-  proxies.push(proxy);
-  const target = targetFromInput(edit({ ...(server.target as TargetFileInput), baseUrl: proxy.url }), 'embedded');
-  return runConformance({ target, checks, runs: 3, seed: 1 });
+function run(hook: ProxyHook, edit: (t: TargetFileInput) => TargetFileInput = (t) => t, checks = CHECKS): Promise<ConformanceOutcome> {
+  return proxied.run(server, hook, { checks, runs: 3, edit });
 }
 
 const passThrough: ProxyHook = (_req, forward) => forward();

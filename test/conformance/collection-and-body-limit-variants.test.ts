@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
 import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
-import type { TargetFileInput } from '../../src/target/schema.js';
-import { startRewritingProxy, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { ProxiedConformance } from '../support/proxied-conformance.js';
 
 const MINE = ['helpcenter.parent-kept', 'helpcenter.parent-root', 'helpcenter.body-limit', 'shapes.collection', 'limits.read-body-routes', 'limits.write-body-routes'];
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
@@ -34,21 +34,16 @@ describe.each(DIALECT_NAMES)('dialect %s, ids-only target from --target-out', (d
 
 describe('legitimate variants through a rewriting proxy', () => {
   let server: RunningReferenceServer;
-  const proxies: RewritingProxy[] = [];
+  const proxied = new ProxiedConformance();
   beforeAll(async () => {
     server = await startReferenceServer({ seed: 1, budgets: BUDGETS });
   });
   afterAll(async () => {
-    await Promise.all(proxies.map((p) => p.close()));
+    await proxied.close();
     await server.close();
   });
 
-  async function run(checks: string[], hook: ProxyHook): Promise<ConformanceOutcome> {
-    const proxy = await startRewritingProxy(server.target.baseUrl, hook);
-    proxies.push(proxy);
-    const input = server.target as TargetFileInput;
-    return runConformance({ target: targetFromInput({ ...input, baseUrl: proxy.url } as TargetFileInput, 'embedded'), checks, runs: 2, seed: 1 });
-  }
+  const run = (checks: string[], hook: ProxyHook): Promise<ConformanceOutcome> => proxied.run(server, hook, { checks, runs: 2 });
 
   /** Rewrites the collection answers' parentId when it shows the root (null). */
   const rootAs = (shown: '' | 'absent'): ProxyHook => async (_req, forward) => {

@@ -10,9 +10,8 @@
  * Servers and generators are pinned to separate cores with taskset when it exists (a note otherwise).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startBareServer } from './support/bare-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -44,18 +43,7 @@ async function serverChild(kind: string): Promise<void> {
     process.send!({ url: s.origin, target: s.target } satisfies Ready);
     return;
   }
-  const body = Buffer.from('{"data":{"id":"ws_1","name":"bench"}}');
-  let n = 0;
-  const server = createServer((_req, res) => {
-    n++;
-    res.writeHead(200, {
-      'content-type': 'application/json', 'content-length': body.length, 'ratelimit-limit': '1000000000',
-      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)), 'ratelimit-reset': '5', 'x-request-id': `req_${n}`,
-    });
-    res.end(body);
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies Ready));
+  process.send!({ url: `http://127.0.0.1:${await startBareServer()}` } satisfies Ready);
 }
 
 async function generatorChild(kind: string, url: string, seconds: number, targetJson?: string): Promise<void> {

@@ -17,7 +17,6 @@
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import * as http from 'node:http';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { parseProfile } from '../src/load/profile.js';
@@ -26,6 +25,7 @@ import { planProfile } from '../src/load/plan.js';
 import { LoadAggregator } from '../src/load/aggregate.js';
 import { LoadRecorder } from '../src/load/recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
+import { startBareServer } from './support/bare-server.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONNECTIONS = 8;
@@ -126,20 +126,9 @@ interface CpuMeasure {
   responses: number;
 }
 
-/** A bare node:http server answering every request with a small JSON body and rate-limit headers. */
-function bareServerChild(): void {
-  const body = Buffer.from('{"data":{"id":"ws_1","name":"bench"}}');
-  let n = 0;
-  const server = http.createServer((_req, res) => {
-    n++;
-    res.writeHead(200, {
-      'content-type': 'application/json', 'content-length': body.length, 'ratelimit-limit': '1000000000',
-      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)), 'ratelimit-reset': '5', 'x-request-id': `req_${n}`,
-    });
-    res.end(body);
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as { port: number }).port }));
+/** The bare server child: reports its port to the parent. */
+async function bareServerChild(): Promise<void> {
+  process.send!({ port: await startBareServer() });
 }
 
 /** Runs one generator for `seconds` after a short warm-up and reports its CPU per the measured run only. */
@@ -302,7 +291,7 @@ export async function bench(): Promise<Record<string, number>> {
   return out;
 }
 
-if (process.argv.includes('--bench-bare-server')) bareServerChild();
+if (process.argv.includes('--bench-bare-server')) await bareServerChild();
 const g = process.argv.indexOf('--bench-generator');
 if (g >= 0) {
   const [kind, port, seconds] = process.argv.slice(g + 1);

@@ -9,9 +9,10 @@
  *    the figures of spgate's engines and raw autocannon that bench/load.ts measures in alternating rounds.
  * Servers and generators are pinned to separate cores with taskset when it exists (a note otherwise).
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBareServer } from './support/bare-server.js';
+import { firstMessage, forkOnCore, HAS_TASKSET, pinned } from './support/children.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -19,7 +20,6 @@ const LONG_S = QUICK ? 12 : 60;
 const SHORT_S = QUICK ? 4 : 10;
 const CPU_S = QUICK ? 3 : 6;
 const CONNECTIONS = 8;
-const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 interface Ready {
   url: string;
@@ -70,41 +70,16 @@ async function generatorChild(kind: string, url: string, seconds: number, target
 
 // ---------- parent side ----------
 
-function pinned(core: number): string[] {
-  return HAS_TASKSET ? ['taskset', '-c', String(core)] : [];
-}
-
-function forkPinned(args: string[], core: number): ChildProcess {
-  // fork cannot prefix a command: run node under taskset with an IPC channel instead.
-  const [cmd, ...pre] = pinned(core);
-  if (!cmd) return fork(SELF, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return fork(SELF, args, { execPath: cmd, execArgv: [...pre, process.execPath, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
-function message<T>(proc: ChildProcess, what: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
-    proc.once('message', (m: T) => {
-      clearTimeout(timer);
-      resolve(m);
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}`));
-    });
-  });
-}
-
 async function startServer(kind: 'reference' | 'bare'): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const proc = forkPinned(['--bench-server', kind], 1);
-  return { proc, ready: await message<Ready>(proc, `${kind} server`, 30_000) };
+  const proc = forkOnCore(SELF, ['--bench-server', kind], 1);
+  return { proc, ready: await firstMessage<Ready>(proc, `${kind} server`, 30_000) };
 }
 
 async function generate(kind: string, ready: Ready, seconds: number): Promise<Measured> {
   const args = ['--bench-generator', kind, ready.url, String(seconds)];
   if (ready.target) args.push(JSON.stringify(ready.target));
-  const proc = forkPinned(args, 0);
-  return message<Measured>(proc, `${kind} generator`, (seconds + 60) * 1000);
+  const proc = forkOnCore(SELF, args, 0);
+  return firstMessage<Measured>(proc, `${kind} generator`, (seconds + 60) * 1000);
 }
 
 function external(tool: 'wrk' | 'hey', url: string, seconds: number): Measured | undefined {

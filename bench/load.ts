@@ -15,7 +15,7 @@
  *    computed from the schedule (each request intended inside a stall waits for its end); spgate's
  *    corrected p99 must be within 10 % of it (`coP99ErrorPct`). autocannon's figure is printed beside it.
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -26,6 +26,7 @@ import { LoadAggregator } from '../src/load/aggregate.js';
 import { LoadRecorder } from '../src/load/recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
 import { startBareServer } from './support/bare-server.js';
+import { firstMessage, forkOnCore, HAS_TASKSET } from './support/children.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONNECTIONS = 8;
@@ -46,7 +47,6 @@ const WARM_UP_S = QUICK ? 1 : 1.5;
 /** Synthetic responses for the in-process measure of spgate's own per-response work. */
 const WORK_RESPONSES = QUICK ? 100_000 : 300_000;
 const SELF = fileURLToPath(import.meta.url);
-const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 // Plain JS for `node -e`: a small JSON body with rate-limit headers; on "go" it starts stalling
 // (a synchronous busy loop, like a GC pause) FIRST_STALL_MS later and every STALL_EVERY_MS after that.
@@ -151,36 +151,12 @@ async function generatorChild(kind: string, port: number, seconds: number): Prom
   process.send!({ cpuUs: cpu.user + cpu.system, responses } satisfies CpuMeasure);
 }
 
-function forkOnCore(args: string[], core: number): ChildProcess {
-  const stdio: ['ignore', 'inherit', 'inherit', 'ipc'] = ['ignore', 'inherit', 'inherit', 'ipc'];
-  if (!HAS_TASKSET) return fork(SELF, args, { execArgv: ['--import', 'tsx'], stdio });
-  // fork cannot prefix a command: node runs under taskset with the IPC channel.
-  return fork(SELF, args, { execPath: 'taskset', execArgv: ['-c', String(core), process.execPath, '--import', 'tsx'], stdio });
-}
-
-function firstMessage<T>(proc: ChildProcess, what: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill();
-      reject(new Error(`${what} did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    proc.once('message', (m: T) => {
-      clearTimeout(timer);
-      resolve(m);
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}`));
-    });
-  });
-}
-
 const perResponse = (m: CpuMeasure): number => m.cpuUs / Math.max(1, m.responses);
 
 /** Alternating rounds of autocannon / closed / open against one bare server: medians per tool. */
 async function cpuPerResponse(out: Record<string, number>): Promise<void> {
   if (!HAS_TASKSET) process.stdout.write('note: taskset missing, generator and server are not pinned to cores\n');
-  const server = forkOnCore(['--bench-bare-server'], 1);
+  const server = forkOnCore(SELF, ['--bench-bare-server'], 1);
   try {
     const { port } = await firstMessage<{ port: number }>(server, 'bare server', 30_000);
     const runs: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
@@ -190,7 +166,7 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
       const order = r % 2 === 0 ? (['autocannon', 'closed', 'open'] as const) : (['closed', 'autocannon', 'open'] as const);
       const round: Partial<Record<string, number>> = {};
       for (const kind of order) {
-        const gen = forkOnCore(['--bench-generator', kind, String(port), String(CPU_S)], 0);
+        const gen = forkOnCore(SELF, ['--bench-generator', kind, String(port), String(CPU_S)], 0);
         const m = await firstMessage<CpuMeasure>(gen, `${kind} generator`, (CPU_S + 60) * 1000);
         round[kind] = perResponse(m);
         runs[kind].push(perResponse(m));

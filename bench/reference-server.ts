@@ -9,14 +9,14 @@
  * threads) over IPC around every measurement, and referenceVsBareCpu = bare CPU per response / reference CPU
  * per response: the throughput ratio both servers would reach when CPU-bound, which other load moves less.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { forkOnCore, HAS_TASKSET } from './support/children.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const QUICK = process.env.BENCH_QUICK === '1';
 /** Short alternating rounds; each ratio is the median of the per-round ratios, so rounds hit by a burst of other load do not decide it. */
 const ROUNDS = QUICK ? 2 : 8;
@@ -91,9 +91,7 @@ async function child(kind: string): Promise<void> {
 }
 
 function start(kind: 'reference' | 'bare', body?: string): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const proc = HAS_TASKSET
-    ? fork(SELF, ['--bench-child', kind], { execPath: 'taskset', execArgv: ['-c', '1', process.execPath, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    : fork(SELF, ['--bench-child', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = forkOnCore(SELF, ['--bench-child', kind], 1);
   if (body !== undefined) proc.send({ body });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 30_000);

@@ -103,7 +103,7 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
     // after another store's Remaining 5 is no under-admission): the rows above name the bug.
     if (!overAdmitted && !rising && !stuck) {
       if (!resetWrong) checkResetPlausible(ctx, sink, budget.source === 'stated' ? ctx.windowMs : null);
-      checkRefusalClaims(ctx, sink);
+      checkRefusalClaims(ctx, sink, opts.complete);
       checkResetRestores(ctx, sink);
       checkRetryAfterHonoured(ctx, sink);
     }

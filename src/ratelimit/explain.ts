@@ -1,6 +1,7 @@
 /** The per-class summary and its one-sentence explanation. Pure. */
 import type { RateLimitAnalysis } from '../results/schema.js';
 import type { BudgetContext } from './context.js';
+import { responsesOf, type ParsedSample } from './parsed.js';
 import { segmentSpan, tileAnchor } from './segments.js';
 
 type ClassAnalysis = RateLimitAnalysis['classes'][number];
@@ -40,15 +41,16 @@ export function windowRows(ctx: BudgetContext): WindowRow[] {
       lastK = k;
     }
     if (s.admitted) row.admitted += 1;
-    else row.refused += 1;
+    else row.refused += s.weight ?? 1;
   }
   return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), admitted: c.admitted, refused: c.refused }));
 }
 
-function tally(list: readonly { admitted: boolean }[]): { admitted: number; refused: number } {
+/** Admitted and refused responses (a folded refusal counts for its run). */
+function tally(list: readonly ParsedSample[]): { admitted: number; refused: number } {
   let admitted = 0;
   for (const s of list) if (s.admitted) admitted += 1;
-  return { admitted, refused: list.length - admitted };
+  return { admitted, refused: responsesOf(list) - admitted };
 }
 
 function r3(x: number): number {

@@ -9,6 +9,16 @@
  * Samples are buffered together rather than per (key, class): the isolation rules compare a budget with the
  * other class of the same key, so a chunk must hold both.
  *
+ * A flood against a small budget is nearly all refusals, tens of thousands a second that repeat one
+ * another's headers: held one by one, a chunk would cover a fraction of one window, and no rule that
+ * compares windows (the per-window count, the model) could see one. A refusal that repeats the two held
+ * before it (same budget, the same header strings) therefore takes the place of the later one, as long
+ * as it was sent before the run's first Reset or Retry-After passed: the run keeps its first and last
+ * response, which bracket it in time, and the last carries the run's length as its weight, so
+ * per-response rules and window rows still count every response. A refusal sent after a wait of the run
+ * passed is evidence (reset-restores, retry-after-honoured) and is held. Chunks then span windows in a
+ * flood too.
+ *
  * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
  * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
  * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note.
@@ -31,6 +41,12 @@ export interface OnlineAnalyzeOptions extends AnalyzeOptions {
   maxWindowRows?: number;
   /** Violation rows kept per rule, key and class (default 100); the rest are counted in the last one. */
   maxViolationsPerRule?: number;
+  /**
+   * Fold runs of identical refusals into their first and last (default true). Without it a flood's chunk
+   * covers a fraction of a window; with it, counts in some messages ("N request(s) refused") are of held
+   * refusals, so one chunk equals the batch analysis exactly only when this is off.
+   */
+  foldRefusals?: boolean;
 }
 
 type ClassSummary = RateLimitAnalysis['classes'][number];
@@ -48,6 +64,9 @@ interface Budget {
   models: Map<Model, number>;
   /** Samples since the last chunk. */
   fresh: number;
+  /** Global indexes of the budget's last two held samples (-1: none): a run of identical refusals is folded there. */
+  lastHeld: number;
+  prevHeld: number;
   rows: WindowRow[];
   rowsLeftOut: number;
   /** The latest chunk's words on the budget (stated vs announced, inferred window, header dialects). */
@@ -55,6 +74,14 @@ interface Budget {
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** `a` is a refusal of `p`'s budget with the same header strings (what every per-response rule reads). */
+function sameRefusal(a: ParsedSample, p: ParsedSample): boolean {
+  const x = a.raw;
+  const y = p.raw;
+  return a.refused && a.class === p.class && a.key === p.key && x.limit === y.limit && x.remaining === y.remaining &&
+    x.reset === y.reset && x.retryAfter === y.retryAfter && x.errorCode === y.errorCode && x.dialect === y.dialect && x.policyWindow === y.policyWindow;
+}
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
 export class OnlineRateLimitAnalyzer {
@@ -120,13 +147,40 @@ export class OnlineRateLimitAnalyzer {
     const p = this.parser.parse(s, 0);
     const grew = this.count(p);
     this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
-    this.buf.push(p);
-    this.next++;
+    if (!this.fold(p)) {
+      const b = this.lastBudget!;
+      b.prevHeld = b.lastHeld;
+      b.lastHeld = this.next;
+      this.buf.push(p);
+      this.next++;
+    }
     if (this.buf.length > this.peak) this.peak = this.buf.length;
     const first = this.buf[this.newFrom - this.bufStart];
     // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
     if (grew || this.chunkMsCache === undefined) this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
     if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk();
+  }
+
+  /**
+   * Folds a refusal into its budget's run when the budget's last two held samples are refusals with the
+   * same header strings: it takes the last one's place and weight, if no chunk has analysed that one yet
+   * (a weight is final once analysed). True when folded.
+   */
+  private fold(p: ParsedSample): boolean {
+    if (!p.refused || this.opts.foldRefusals === false) return false;
+    const b = this.lastBudget!;
+    const last = b.lastHeld;
+    if (last < this.newFrom || b.prevHeld < this.bufStart) return false;
+    const held = this.buf[last - this.bufStart]!;
+    const first = this.buf[b.prevHeld - this.bufStart]!;
+    if (!sameRefusal(held, p) || !sameRefusal(first, p)) return false;
+    // Once a Reset or Retry-After of the run has passed, a refusal is a rule's evidence (the budget should
+    // be back): it is held. Until then its headers and time add nothing the run's ends do not show.
+    const wait = Math.min(first.reset ?? Infinity, first.retryAfter ?? Infinity);
+    if (!(p.sentAt < first.receivedAt + wait * 1000)) return false;
+    p.weight = (held.weight ?? 1) + 1;
+    this.buf[last - this.bufStart] = p;
+    return true;
   }
 
   /** Counts the sample into its budget; true when a budget's largest Reset grew (or a budget began). */
@@ -138,7 +192,7 @@ export class OnlineRateLimitAnalyzer {
       const id = `${key}\u0000${s.class}`;
       b = this.budgets.get(id);
       if (!b) {
-        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, rows: [], rowsLeftOut: 0 }));
+        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, lastHeld: -1, prevHeld: -1, rows: [], rowsLeftOut: 0 }));
         grew = true;
       }
       this.lastBudget = b;
@@ -208,6 +262,17 @@ export class OnlineRateLimitAnalyzer {
     let from = held.length;
     while (from > 0 && held[from - 1]!.raw.receivedAt >= last - overlapMs) from--;
     from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 3)), ownTo);
+    // Nor may the tail start inside requests in flight together: one answered just before the tail but
+    // sent after a carried request was would be missing from the next chunk's counts between the two, and
+    // a Remaining fall or a refusal there would look unexplained. Bounded: a few connections' worth, and
+    // never more than half the bound carried (each chunk stays mostly new, however slow the responses).
+    let minSent = Infinity;
+    for (let i = from; i < held.length; i++) if (held[i]!.sentAt < minSent) minSent = held[i]!.sentAt;
+    const floor = Math.max(0, from - 256, held.length - Math.floor(this.maxSamples / 2));
+    while (from > floor && held[from - 1]!.raw.receivedAt > minSent) {
+      from--;
+      if (held[from]!.sentAt < minSent) minSent = held[from]!.sentAt;
+    }
     this.buf = held.slice(from);
     this.bufStart = base + from;
     this.newFrom = this.next;

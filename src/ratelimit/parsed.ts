@@ -23,6 +23,18 @@ export interface ParsedSample {
   retryAfter: number | null;
   /** Integer-parse outcome of the raw values (for the header rule). */
   raw: RateLimitSample;
+  /**
+   * Responses this sample stands for (default 1): the online analyzer folds a run of identical refusals
+   * into its first and last, and per-response rules count the last once per response it replaced.
+   */
+  weight?: number;
+}
+
+/** Responses the samples stand for (a folded refusal stands for its run: parsed.ts `weight`). */
+export function responsesOf(list: readonly ParsedSample[]): number {
+  let n = 0;
+  for (const s of list) n += s.weight ?? 1;
+  return n;
 }
 
 export type IntParse = { ok: true; value: number } | { ok: false; problem: 'missing' | 'not-integer' | 'negative' };

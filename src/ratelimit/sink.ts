@@ -22,6 +22,8 @@ export interface ViolationInput {
   bucket?: string | number;
   /** The finding is about the spec's own headers even though the sample carries another dialect. */
   specFields?: boolean;
+  /** Responses this occurrence stands for (per-response rules pass the sample's weight; default 1). */
+  responses?: number;
 }
 
 interface Entry {
@@ -53,7 +55,7 @@ export class ViolationSink {
     } else if (input.window && e.v.window) {
       e.v.window = { start: Math.min(e.v.window.start, round(input.window.start)), end: Math.max(e.v.window.end, round(input.window.end)) };
     }
-    e.occurrences += 1;
+    e.occurrences += input.responses ?? 1;
     for (const c of [...(input.related ?? []), s]) {
       if (e.v.samples.length >= MAX_CITED || e.cited.has(c.index)) continue;
       e.cited.add(c.index);

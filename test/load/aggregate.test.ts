@@ -55,7 +55,8 @@ describe('online aggregation of a long run', () => {
     const { result, findings, peak, chunks } = run(stream(60_000, 50), 5000);
     expect(ProfileResult.safeParse(result).success).toBe(true);
     expect(peak).toBeLessThanOrEqual(5000);
-    expect(chunks).toBeGreaterThan(10);
+    // Runs of identical refusals fold, so chunks are cut by time (30 windows) rather than by the bound.
+    expect(chunks).toBeGreaterThanOrEqual(4);
     expect(result.totals.completed).toBe(60_000);
     expect(result.totals.byStatus['200']! + result.totals.byStatus['429']!).toBe(60_000);
     expect(result.totals.byStatus['200']).toBe(120 * 50);

@@ -45,6 +45,25 @@ describe('chunked rate-limit analysis in a real run', () => {
     expect(counts(result.rateLimit.classes)).toEqual(counts(batch.classes));
   });
 
+  // At full speed against a small budget nearly every response is a 429, thousands per window: a bound
+  // of 2,000 samples holds well under one window of them. Folded runs of identical refusals still let each
+  // chunk span windows, so the per-window count and the model see what the whole trace shows.
+  it.each([undefined, 'ratelimit-over-admit'] as const)('a full-speed flood, bound under one window of responses, %s: windows are still seen', async (fault) => {
+    const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 100, write: 20, windowSeconds: 1 }, faults: fault ? [fault] : [] });
+    try {
+      const target = targetFromInput(ref.target, 'embedded');
+      const { result } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 3.5, rateLimitChunking: { maxSamples: 2000 } });
+      const read = result.rateLimit.classes.find((c) => c.class === 'read')!;
+      // More responses per window than the bound holds (else this is not the case under test).
+      expect(read.samples / 3.5).toBeGreaterThan(2000);
+      expect(read.model).toBe('fixed-window');
+      if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
+      else expect(result.rateLimit.violations).toEqual([]);
+    } finally {
+      await ref.close();
+    }
+  });
+
   it('a full-speed run cut by the sample cap (overlap shorter than a window) reports nothing on the clean limiter', async () => {
     const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 } });
     try {

@@ -14,8 +14,12 @@ import type { ViolationSink } from '../sink.js';
 
 const LOOKBACK = 64;
 
-/** Reports 429s that the budget announced by earlier responses (or by the 429 itself) does not allow. */
-export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink): void {
+/**
+ * Reports 429s that the budget announced by earlier responses (or by the 429 itself) does not allow.
+ * `complete` is the span in which no sample is missing (AnalyzeOptions): a claim made before it is not
+ * held against a refusal, since admissions answered before the span's start are not there to count.
+ */
+export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink, complete?: { fromMs: number }): void {
   const g = ctx.group;
   for (const b of g.bySent) {
     if (!b.refused) continue;
@@ -25,7 +29,7 @@ export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink): voi
       continue;
     }
     const a = lastAdmittedBefore(ctx, b);
-    if (!a) continue;
+    if (!a || (complete && a.sentAt < complete.fromMs)) continue;
     // Admissions possibly counted after a (a itself excluded): in-flight requests are given the benefit.
     const between = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - 1;
     // No slack for Remaining reported before the count: a limiter that says "1 left" and then refuses

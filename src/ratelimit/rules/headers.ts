@@ -25,6 +25,7 @@ export function checkHeaders(ctx: BudgetContext, sink: ViolationSink): void {
       sink.add({
         rule: '8.ratelimit.headers',
         sample: s,
+        responses: s.weight,
         bucket: `dialect:${dialect}`,
         specFields: true,
         message: `RateLimit-Limit, -Remaining and -Reset are missing on a ${s.status} response that carries ${dialect} headers instead`,
@@ -44,6 +45,7 @@ export function checkHeaders(ctx: BudgetContext, sink: ViolationSink): void {
       sink.add({
         rule: '8.ratelimit.headers',
         sample: s,
+        responses: s.weight,
         bucket: `${name}:${p.problem}:${s.status === 429 ? '429' : s.status < 400 ? 'ok' : 'error'}`,
         message: `${what} on a ${s.status} response`,
       });

@@ -15,6 +15,7 @@ export function checkRefusalShape(ctx: BudgetContext, sink: ViolationSink): void
       sink.add({
         rule: '8.ratelimit.retry-after',
         sample: s,
+        responses: s.weight,
         bucket: ra.problem,
         message: ra.problem === 'missing' ? '429 without Retry-After' : `429 with a Retry-After that is not integer seconds (${JSON.stringify(s.raw.retryAfter)})`,
       });
@@ -24,6 +25,7 @@ export function checkRefusalShape(ctx: BudgetContext, sink: ViolationSink): void
       sink.add({
         rule: '8.ratelimit.429-code',
         sample: s,
+        responses: s.weight,
         bucket: code ?? '(none)',
         message: code === undefined ? '429 body is not an error envelope with a code' : `429 body code is ${JSON.stringify(code)}, not "rate_limit.exceeded"`,
       });

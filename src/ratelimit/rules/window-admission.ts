@@ -6,7 +6,7 @@
  */
 import type { BudgetContext } from '../context.js';
 import { admittedPossiblyBetween } from '../group.js';
-import type { ParsedSample } from '../parsed.js';
+import { responsesOf, type ParsedSample } from '../parsed.js';
 import { segmentSpan } from '../segments.js';
 import type { ViolationSink } from '../sink.js';
 import { classify, sharesBudget } from './claims.js';
@@ -59,7 +59,7 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
         sample: refused[0]!,
         related: refused.slice(1),
         window: span,
-        message: `${refused.length} request(s) refused in a window that admitted at most ${possibly} of a budget of ${L}${shared ? `, while ${others} request(s) of the other class were admitted` : ''}`,
+        message: `${responsesOf(refused)} request(s) refused in a window that admitted at most ${possibly} of a budget of ${L}${shared ? `, while ${others} request(s) of the other class were admitted` : ''}`,
       });
     }
   });

@@ -21,7 +21,9 @@
  *
  * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
  * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
- * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note.
+ * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note,
+ * and a window that goes on past a cut gets the next chunk's new responses added, so every response is
+ * counted in one row (before, the rows of windows cut by a chunk missed up to a tenth of their responses).
  */
 import type { RateLimitAnalysis, RouteClass } from '../results/schema.js';
 import { analyzeParsed, type AnalyzeOptions } from './analyze.js';
@@ -281,7 +283,8 @@ export class OnlineRateLimitAnalyzer {
 
   private mergeClasses(a: RateLimitAnalysis, held: ParsedSample[]): void {
     // Rows that start before the first new sample belong to the chunk that saw them start.
-    const firstNew = held[Math.max(0, this.newFrom - this.bufStart)]!;
+    const newAt = Math.max(0, this.newFrom - this.bufStart);
+    const firstNew = held[newAt]!;
     const cap = this.opts.maxWindowRows ?? 1000;
     for (const c of a.classes) {
       const b = this.budgets.get(budgetId(c.key, c.class));
@@ -292,11 +295,29 @@ export class OnlineRateLimitAnalyzer {
       const widest = windowSeconds === null ? b.latest?.windowSeconds ?? null : Math.max(windowSeconds, b.latest?.windowSeconds ?? 0);
       b.latest = { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds: widest };
       b.fresh = 0;
-      const lastStart = b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity;
+      const kept = b.rows.length && b.rowsLeftOut === 0 ? b.rows[b.rows.length - 1] : undefined;
+      const lastStart = kept?.start ?? (b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity);
+      // The first window this chunk adds: new responses sent before it belong to the window listed last.
+      let cut = Infinity;
       for (const row of c.windows) {
-        if (this.chunks > 1 && (row.start < firstNew.raw.sentAt || row.start <= lastStart)) continue;
+        if (this.chunks > 1 && (row.start < firstNew.raw.sentAt || row.start <= lastStart)) {
+          if (kept && row.end > kept.end && row.start < kept.end) kept.end = row.end;
+          continue;
+        }
+        if (cut === Infinity) cut = row.start;
         if (b.rows.length < cap) b.rows.push(row);
         else b.rowsLeftOut++;
+      }
+      // A window listed by an earlier chunk went on into this one: its responses new here are added to its
+      // counts (the earlier chunk counted those it held), so every response is counted in one row.
+      if (this.chunks > 1 && kept) {
+        const key = c.key ?? '';
+        for (let i = newAt; i < held.length; i++) {
+          const s = held[i]!;
+          if (s.sentAt >= cut || s.class !== c.class || s.key !== key) continue;
+          if (s.admitted) kept.admitted++;
+          else kept.refused += s.weight ?? 1;
+        }
       }
     }
   }

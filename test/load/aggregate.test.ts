@@ -64,6 +64,9 @@ describe('online aggregation of a long run', () => {
     expect(result.latency.reduce((n, l) => n + l.count, 0)).toBe(60_000);
     const cls = result.rateLimit.classes[0]!;
     expect([cls.samples, cls.admitted, cls.refused, cls.observedLimit]).toEqual([60_000, 6000, 54_000, 50]);
+    // Window rows count every response once, however the chunks cut the windows (folded refusals included).
+    expect(cls.windows.reduce((n, w) => n + w.admitted, 0)).toBe(6000);
+    expect(cls.windows.reduce((n, w) => n + w.refused, 0)).toBe(54_000);
     expect(result.rateLimit.violations).toEqual([]);
     expect(findings).toEqual([]);
     expect(result.rateLimitSeries!.read.reduce((n, b) => n + b[3], 0)).toBe(54_000);

@@ -149,10 +149,13 @@ describe('loadTarget', () => {
   });
 
   it('loads the shipped example with its env: keys', async () => {
-    const env = { SPGATE_STAGING_ADMIN_KEY: 'pk_1234', SPGATE_STAGING_READONLY_KEY: 'pk_5678', SPGATE_STAGING_NO_ATTACHMENTS_KEY: 'pk_9012' };
+    const env = {
+      SPGATE_STAGING_ADMIN_KEY: 'pk_1234', SPGATE_STAGING_READONLY_KEY: 'pk_5678', SPGATE_STAGING_NO_ATTACHMENTS_KEY: 'pk_9012',
+      SPGATE_STAGING_ATTACHMENTS_ONLY_KEY: 'pk_3456', SPGATE_STAGING_OTHER_WORKSPACE_KEY: 'pk_7890',
+    };
     const t = await loadTarget('examples/staging.target.json', { env });
     expect(t.loopback).toBe(false);
-    expect(Object.keys(t.secrets).sort()).toEqual(['admin', 'noAttachments', 'readOnly']);
+    expect(Object.keys(t.secrets).sort()).toEqual(['admin', 'attachmentsOnly', 'noAttachments', 'otherWorkspace', 'readOnly']);
     expect((await failure(loadTarget('examples/staging.target.json', { env: {} }))).code).toBe('SPGATE_ERR_KEY_ENV_MISSING');
   });
 });

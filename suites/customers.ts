@@ -8,10 +8,9 @@ import type { Exchange } from '../src/client/exchange.js';
 import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { dataOf, observe } from './model/world.js';
+import { idsOf, inFullList, MAX_PAGES } from './model/customer-list.js';
 
 const WRITES = { writes: true, data: { customer: 1 } } as const;
-/** Bound on the unfiltered traversal: 30 pages of 100 customers. */
-const MAX_PAGES = 30;
 
 /** A customer this check may delete (a pool item). */
 function disposableCustomer(ctx: SuiteContext): Promise<string> {
@@ -29,37 +28,11 @@ function deleteRequest(id: string) {
   return { method: 'DELETE', path: `/customers/${encodeURIComponent(id)}`, role: 'admin' as const };
 }
 
-function idsOf(x: Exchange): string[] | undefined {
-  const data = jsonObject(x)?.data;
-  if (!Array.isArray(data)) return undefined;
-  return data.map((c) => (c && typeof c === 'object' ? String((c as { id?: unknown }).id) : ''));
-}
-
 /** Lists customers with one query and says whether `id` is among the results (undefined: unreadable). */
 async function listed(rec: Recorder, query: Record<string, string>, id: string): Promise<{ found: boolean | undefined; x: Exchange }> {
   const x = await rec.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 }, role: 'admin' });
   const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
   return { found: ids?.includes(id), x };
-}
-
-/** Walks the unfiltered list (bounded) and reports whether `id` appeared (with its record) and whether the walk finished. */
-async function inFullList(rec: Recorder, id: string): Promise<{ found: boolean; complete: boolean; xs: Exchange[]; record?: Record<string, unknown> }> {
-  const xs: Exchange[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const x = await rec.send({ method: 'GET', path: '/customers', query: { limit: 100, cursor }, role: 'admin' });
-    xs.push(x);
-    const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
-    if (!ids) return { found: false, complete: false, xs };
-    if (ids.includes(id)) {
-      const data = jsonObject(x)?.data as Array<Record<string, unknown>>;
-      return { found: true, complete: true, xs, record: data.find((c) => c && String(c.id) === id) };
-    }
-    const next = jsonObject(x)?.nextCursor;
-    if (typeof next !== 'string' || next === '') return { found: false, complete: true, xs };
-    cursor = next;
-  }
-  return { found: false, complete: false, xs };
 }
 
 export const customersSuite = defineSuite({

@@ -1,6 +1,7 @@
 /**
  * auth.other-workspace (spec 5.1 "Keys are bound to one workspace"): a valid key of another workspace must
- * not see this workspace's customers, read its chat turns or change its conversations.
+ * not see this workspace's customers or chats, read its chat turns, or change its conversations and
+ * customers (assign, resolve, delete: each refused, and the record unchanged as the admin key reads it).
  *
  * A record "leaks" only when the other key is answered the SAME record: same id and same createdAt. Two
  * workspaces seeded by one script may legitimately hold customers with equal externalIds, names, or even
@@ -12,8 +13,10 @@ import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
 import { CheckAbort, Recorder, describeAnswer, statusOf } from '../../src/conformance/recorder.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import type { TurnRef } from '../../src/conformance/fixtures/needs.js';
-import { assignRequest, getTurnRequest } from './requests.js';
+import { assignRequest, getTurnRequest, resolveRequest, sessionsRequest } from './requests.js';
 import { dataOf, observe } from './world.js';
+import { inFullList } from './customer-list.js';
+import { listedSessions } from './sessions.js';
 
 interface CustomerRecordRef {
   id: string;
@@ -38,6 +41,9 @@ export function sameRecords(mine: readonly CustomerRecordRef[], seen: readonly C
     return m !== undefined && typeof m.createdAt === 'string' && m.createdAt === c.createdAt;
   }).map((c) => c.id);
 }
+
+/** The chat ids of a chats listing (none when it holds no data array). */
+const chatIds = (x: Exchange): string[] => listedSessions(x.response?.json).map((s) => s.id);
 
 /** A listing by the other key: 200 without any of `mine`, or 403 (the key may lack customers:read). */
 function expectNotListed(rec: Recorder, x: Exchange, mine: readonly CustomerRecordRef[], what: string): void {
@@ -88,8 +94,36 @@ export async function runOtherWorkspace(ctx: SuiteContext): Promise<CheckOutcome
       rec.expect([403, 404].includes(statusOf(x) ?? 0), 'HTTP 403 or 404 for this workspace\'s chat turn with the otherWorkspace key', () => describeAnswer(x), [x]);
     });
 
-    if (!ctx.target.allowWrites) untried.push('assign (needs allowWrites)');
+    await optional('the chats list', async () => {
+      const id = await dataOf(ctx).get('sessionsConversation');
+      const mine = chatIds(await rec.send(sessionsRequest(id)));
+      const x = await rec.send(sessionsRequest(id, OTHER));
+      const leaked = statusOf(x) === 200 ? chatIds(x).filter((c) => mine.includes(c)) : [];
+      rec.expect([403, 404].includes(statusOf(x) ?? 0) || (statusOf(x) === 200 && leaked.length === 0),
+        'this workspace\'s conversation\'s chats listed with the otherWorkspace key: 403, 404, or 200 without any of them',
+        () => (leaked.length ? `${leaked.length} listed: ${leaked.slice(0, 3).join(', ')}` : describeAnswer(x)), [x]);
+    });
+
+    if (!ctx.target.allowWrites) untried.push('assign, resolve and customer delete (need allowWrites)');
     else {
+      await optional('resolve', async () => {
+        const id = await dataOf(ctx).get('conversation');
+        const before = await observe(rec, id, null);
+        const x = await rec.send(resolveRequest(ctx.target, id, {}, undefined, OTHER));
+        rec.expect([403, 404].includes(statusOf(x) ?? 0), 'HTTP 403 or 404 for resolving this workspace\'s conversation with the otherWorkspace key', () => describeAnswer(x), [x]);
+        const after = await observe(rec, id, null);
+        rec.expect(after.state.status === before.state.status, 'the conversation\'s status unchanged by the refused resolve',
+          () => `status ${before.state.status} → ${after.state.status}`, [before.x, x, after.x]);
+      });
+      await optional('customer delete', async () => {
+        const id = await dataOf(ctx).get('customer');
+        const before = await inFullList(rec, id);
+        if (!before.found) throw new FixtureUnavailable(`pool customer ${id} is not in the customer list`);
+        const x = await rec.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}`, role: OTHER });
+        rec.expect([403, 404].includes(statusOf(x) ?? 0), 'HTTP 403 or 404 for deleting this workspace\'s customer with the otherWorkspace key', () => describeAnswer(x), [x]);
+        const after = await inFullList(rec, id);
+        rec.expect(after.found, 'the customer still listed after the refused delete', () => `${id} no longer in the list`, [x, ...after.xs.slice(-1)]);
+      });
       await optional('assign', async () => {
         const id = await dataOf(ctx).get('conversation');
         const before = await observe(rec, id, null);

@@ -68,7 +68,7 @@ describe('legitimate deployments pass', () => {
 
   it('a second workspace seeded by the same script (look-alike customers: equal externalIds, names, emails) is no leak', async () => {
     const out = await run(async (req, forward) => {
-      if (!isOther(req.headers) || !req.path.startsWith('/customers')) return forward();
+      if (!isOther(req.headers) || req.method !== 'GET' || !req.path.startsWith('/customers')) return forward();
       // the first workspace's customers, as the other workspace's own records: new ids and creation times
       const a = await asAdmin(req.path);
       const data = (a.json as { data: Array<Record<string, unknown>> }).data.map((c, i) => ({ ...c, id: `cus_lookalike${i}`, createdAt: '2030-01-01T00:00:00Z' }));
@@ -106,6 +106,21 @@ describe('broken deployments fail', () => {
     const out = await run(async (req, forward) => (isOther(req.headers) ? asAdmin(req.path) : forward()), (t) => t, ['auth.other-workspace']);
     expect(out.findings.map((f) => f.clause)).toContain('5.workspace-bound');
     expect(findingsOf(out).join('\n')).toMatch(/none of this workspace's customers/);
+  });
+
+  // One operation at a time served as the first workspace's admin: each part of the check fails on its own.
+  const asAdminFor = (leaks: (req: { method: string; path: string }) => boolean): ProxyHook => (req, forward) => {
+    if (isOther(req.headers) && leaks(req)) req.headers.authorization = `Bearer ${keys().admin!.key}`;
+    return forward();
+  };
+  it.each([
+    ['the chats list of a conversation', (r: { method: string; path: string }) => r.method === 'GET' && /\/assistant\/sessions/.test(r.path), /chats listed with the otherWorkspace key/],
+    ['resolve', (r: { method: string; path: string }) => r.method === 'POST' && /\/resolve/.test(r.path), /resolving this workspace's conversation[\s\S]*status unchanged/],
+    ['customer delete', (r: { method: string; path: string }) => r.method === 'DELETE' && r.path.startsWith('/customers/'), /deleting this workspace's customer[\s\S]*still listed/],
+  ] as const)('a gateway that lets a foreign key through on %s alone fails auth.other-workspace', async (_what, leaks, message) => {
+    const out = await run(asAdminFor(leaks), (t) => t, ['auth.other-workspace']);
+    expect([...new Set(out.findings.map((f) => f.clause))]).toEqual(['5.workspace-bound']);
+    expect(findingsOf(out).join('\n')).toMatch(message);
   });
 
   it('a download that ignores conversations:read fails auth.scope-missing under clause 4.6.scopes', async () => {

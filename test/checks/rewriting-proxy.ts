@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { request, type Dispatcher } from 'undici';
 
 /** One answer passing through (or made up by) the proxy. */
 export interface ProxiedAnswer {
@@ -50,17 +51,16 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP.has(k)) headers[k] = v;
       const path = (req.url ?? '/').replace(/^\/v1/, '');
+      // undici's request, not fetch: fetch refuses a GET with a body, which the read body-limit sweep sends.
       const forward = async (): Promise<ProxiedAnswer> => {
-        const r = await fetch(base + path, { method: req.method, headers, ...(body.length ? { body } : {}), signal: AbortSignal.timeout(10_000) });
+        const r = await request(base + path, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, ...(body.length ? { body } : {}), headersTimeout: 10_000, bodyTimeout: 10_000 });
         const out: Record<string, string> = {};
-        r.headers.forEach((v, k) => {
-          if (!HOP.has(k)) out[k] = v;
-        });
-        const text = await r.text();
+        for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+        const text = await r.body.text();
         try {
-          return { status: r.status, headers: out, json: text === '' ? undefined : JSON.parse(text) };
+          return { status: r.statusCode, headers: out, json: text === '' ? undefined : JSON.parse(text) };
         } catch {
-          return { status: r.status, headers: out, text };
+          return { status: r.statusCode, headers: out, text };
         }
       };
       const a = await hook({ method: req.method ?? 'GET', path, headers }, forward);

@@ -1,7 +1,7 @@
 /**
  * The collection parentId checks, the collection shape with translations and the per-route body-limit sweeps
  * on legitimate deployments: every dialect through its own ids-only target (no fixtures API), a root shown
- * as "" or with no parentId at all, a deployment that refuses bodies on DELETE with 400, a collection without
+ * as "" or with no parentId at all, a deployment that refuses bodies within the limit on GET or DELETE with 400, a collection without
  * translations. Each must pass; the faults that make them fail are proven in every-check and the suite tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,22 @@ describe('legitimate variants through a rewriting proxy', () => {
     expect(verdicts(out)).toEqual({ 'shapes.collection': 'passed' });
   });
 
-  // (The proxy cannot forward a GET with a body, so the variant is shown on the write class.)
+  // RFC 9110 §9.3.1: content on a GET has no defined semantics, and a server may refuse it; the spec only
+  // bounds it (8: 1 KB, then 413). Refusing a body within the limit with 400 is therefore legitimate.
+  it('a deployment that refuses a body on GET within the limit with 400 passes the read sweep', async () => {
+    let refused = 0;
+    const out = await run(['limits.read-body-routes'], async (req, forward) => {
+      const a = await forward();
+      if (req.method !== 'GET' || !req.headers['content-type'] || a.status === 413) return a;
+      refused++;
+      return { status: 400, headers: a.headers, json: { error: { code: 'request.body_not_allowed', message: 'GET takes no body', requestId: a.headers['x-request-id'] ?? 'req_x' } } };
+    });
+    expect(out.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
+    expect(verdicts(out)).toEqual({ 'limits.read-body-routes': 'passed' });
+    // every read route of the sweep met the variant
+    expect(refused).toBeGreaterThanOrEqual(8);
+  });
+
   it('a deployment that refuses a body on DELETE within the limit with 400 passes the write sweep', async () => {
     const out = await run(['limits.write-body-routes'], async (req, forward) => {
       const a = await forward();

@@ -19,6 +19,12 @@
  * passed is evidence (reset-restores, retry-after-honoured) and is held. Chunks then span windows in a
  * flood too.
  *
+ * With a budget larger than the bound (a capacity run against generous limits), no chunk of any size can
+ * hold one window's admissions, so the rules that count them cannot fire in any chunk; the rules that can
+ * compare nearby responses. At high rates, where even a full chunk covers less than one window, chunks are
+ * then cut at cacheSamples (default 5,000): each is analysed while it fits the CPU's cache (a chunk is
+ * sorted and walked a dozen times), which measured a third less analysis time per response.
+ *
  * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
  * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
  * were analysed under; window rows come from the chunk that saw them start, capped per budget with a note,
@@ -35,6 +41,11 @@ import type { RateLimitSample } from './sample.js';
 export interface OnlineAnalyzeOptions extends AnalyzeOptions {
   /** Most samples buffered at once: the memory bound (default 20,000). */
   maxSamples?: number;
+  /**
+   * Where a chunk is cut instead when every budget's Limit is at least maxSamples and a full chunk would
+   * cover less than one window (default 5,000, at most maxSamples).
+   */
+  cacheSamples?: number;
   /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
   chunkMs?: number;
   /** Tail of a chunk carried into the next, ms (default: 3 windows plus a second). At most maxSamples / 3 samples. */
@@ -109,6 +120,13 @@ export class OnlineRateLimitAnalyzer {
   private peak = 0;
   private chunks = 0;
   private readonly maxSamples: number;
+  private readonly cacheSamples: number;
+  /** The largest Limit announced or stated so far (0: none). */
+  private maxLimit = 0;
+  /** The smallest Limit announced or stated so far (Infinity: none). */
+  private minLimit = Infinity;
+  /** windowMs(), recomputed with chunkMsCache. */
+  private windowMsCache = 1000;
   /** The budget of the latest sample (consecutive samples nearly always share one). */
   private lastBudget: Budget | undefined;
   /** The chunk length in ms, recomputed when the window it derives from may have changed. */
@@ -116,6 +134,8 @@ export class OnlineRateLimitAnalyzer {
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
+    this.cacheSamples = Math.min(this.maxSamples, Math.max(4, opts.cacheSamples ?? 5_000));
+    for (const e of Object.values(opts.expected ?? {})) if (e) this.seeLimit(e.limit);
     this.rows = new ViolationRows(opts.maxViolationsPerRule ?? 100);
   }
 
@@ -159,8 +179,29 @@ export class OnlineRateLimitAnalyzer {
     if (this.buf.length > this.peak) this.peak = this.buf.length;
     const first = this.buf[this.newFrom - this.bufStart];
     // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
-    if (grew || this.chunkMsCache === undefined) this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMs());
-    if (this.buf.length >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk();
+    if (grew || this.chunkMsCache === undefined) {
+      this.windowMsCache = this.windowMs();
+      this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMsCache);
+    }
+    const n = this.buf.length;
+    if (n >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
+    else if (n >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(s.receivedAt)) this.analyzeChunk(this.cacheSamples);
+  }
+
+  private seeLimit(limit: number): void {
+    if (limit > this.maxLimit) this.maxLimit = limit;
+    if (limit < this.minLimit) this.minLimit = limit;
+  }
+
+  /**
+   * True when a chunk of cacheSamples sees what a full one would: every Limit seen is at least maxSamples
+   * (no chunk can hold a window's admissions) and a full chunk at the buffer's rate (its start to `now`)
+   * would cover less than one window.
+   */
+  private cutAtCacheSize(now: number): boolean {
+    if (this.maxLimit > 0 && this.minLimit < this.maxSamples) return false;
+    const span = now - this.buf[0]!.sentAt;
+    return (span * this.maxSamples) / this.buf.length < this.windowMsCache;
   }
 
   /**
@@ -205,6 +246,7 @@ export class OnlineRateLimitAnalyzer {
     const lim = s.limit;
     // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
     if (lim !== null) {
+      if (lim > this.maxLimit || lim < this.minLimit) this.seeLimit(lim);
       const seen = b.limits.get(lim);
       if (seen !== undefined) b.limits.set(lim, seen + 1);
       else if (b.limits.size < 10_000) b.limits.set(lim, 1);
@@ -221,8 +263,11 @@ export class OnlineRateLimitAnalyzer {
     return grew;
   }
 
-  /** Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap. */
-  private analyzeChunk(final = false): void {
+  /**
+   * Analyses the buffer, keeps what is new, and keeps the tail as the next chunk's overlap; `size` is the
+   * count the chunk was cut at (the carried tail and the deferred part are fractions of it).
+   */
+  private analyzeChunk(size: number, final = false): void {
     const held = this.buf;
     const base = this.bufStart;
     if (held.length === 0 || base + held.length - 1 < this.newFrom) return;
@@ -237,7 +282,7 @@ export class OnlineRateLimitAnalyzer {
     let ownTo = held.length;
     if (!final) while (ownTo > 0 && held[ownTo - 1]!.raw.receivedAt > last - margin) ownTo--;
     // Slow responses must not make the deferred tail (kept for the next chunk) eat the bound.
-    ownTo = Math.max(ownTo, held.length - Math.floor(this.maxSamples / 2));
+    ownTo = Math.max(ownTo, held.length - Math.floor(size / 2));
     const ownToG = base + ownTo;
     const overlap = held.slice(0, this.newFrom - base);
     // Requests answered before the chunk's first sample, or still in flight at its cut, are missing from it.
@@ -263,14 +308,14 @@ export class OnlineRateLimitAnalyzer {
     // left to the next chunk.
     let from = held.length;
     while (from > 0 && held[from - 1]!.raw.receivedAt >= last - overlapMs) from--;
-    from = Math.min(Math.max(from, held.length - Math.floor(this.maxSamples / 3)), ownTo);
+    from = Math.min(Math.max(from, held.length - Math.floor(size / 3)), ownTo);
     // Nor may the tail start inside requests in flight together: one answered just before the tail but
     // sent after a carried request was would be missing from the next chunk's counts between the two, and
     // a Remaining fall or a refusal there would look unexplained. Bounded: a few connections' worth, and
     // never more than half the bound carried (each chunk stays mostly new, however slow the responses).
     let minSent = Infinity;
     for (let i = from; i < held.length; i++) if (held[i]!.sentAt < minSent) minSent = held[i]!.sentAt;
-    const floor = Math.max(0, from - 256, held.length - Math.floor(this.maxSamples / 2));
+    const floor = Math.max(0, from - 256, held.length - Math.floor(size / 2));
     while (from > floor && held[from - 1]!.raw.receivedAt > minSent) {
       from--;
       if (held[from]!.sentAt < minSent) minSent = held[from]!.sentAt;
@@ -324,7 +369,7 @@ export class OnlineRateLimitAnalyzer {
 
   /** Analyses what is left and returns the whole stream's analysis. */
   finish(): RateLimitAnalysis {
-    this.analyzeChunk(true);
+    this.analyzeChunk(this.maxSamples, true);
     this.buf = [];
     this.bufStart = this.next;
     const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));

@@ -141,6 +141,51 @@ describe('online analysis equals batch analysis', () => {
     expect(ra.message).toMatch(/\(5000 occurrences\)$/);
   });
 
+  describe('a budget beyond the bound, at a rate where a full chunk covers under one window: cut at the cache size', () => {
+    // Responses 0.04 ms apart (25,000 a second), Reset 10 s: 4,000 samples cover 0.16 s.
+    type Bug = 'none' | 'two-counters' | 'refuses-with-budget';
+    function stream(n: number, gapMs: number, limit: number, bug: Bug = 'none'): RateLimitSample[] {
+      const out: RateLimitSample[] = [];
+      for (let i = 0; i < n; i++) {
+        // two-counters: every fifth response comes from a second store, 500 behind; refuses-with-budget:
+        // every 997th is a 429 although the budget is nearly untouched.
+        const second = bug === 'two-counters' && i % 5 === 0;
+        const refused = bug === 'refuses-with-budget' && i % 997 === 500;
+        const remaining = Math.max(0, limit - 1 - i - (second ? 500 : 0));
+        out.push({ sentAt: i * gapMs, receivedAt: i * gapMs + 0.5, class: 'read', status: refused ? 429 : 200, limit: String(limit), remaining: String(remaining), reset: '10', retryAfter: refused ? '10' : undefined, errorCode: refused ? 'rate_limit.exceeded' : undefined, requestId: `r${i}` });
+      }
+      return out;
+    }
+    const analyse = (samples: RateLimitSample[], cacheSamples: number) => {
+      const a = new OnlineRateLimitAnalyzer({ maxSamples: 4000, cacheSamples });
+      for (const s of samples) a.push(s);
+      const out = a.finish();
+      return { out, chunks: a.chunkCount, peak: a.peakRetained };
+    };
+
+    it('cuts at the cache size only then: not with a Limit under the bound, not when a full chunk covers a window', () => {
+      expect(analyse(stream(12_000, 0.04, 1_000_000_000), 1000).chunks).toBeGreaterThanOrEqual(15);
+      // Limit 1,000 < the bound: a chunk can hold a window's admissions, so it stays full size.
+      expect(analyse(stream(12_000, 0.04, 1000), 1000).chunks).toBeLessThanOrEqual(6);
+      // 5 ms apart: 4,000 samples cover 20 s, two windows; full size as well.
+      expect(analyse(stream(12_000, 5, 1_000_000_000), 1000).chunks).toBeLessThanOrEqual(6);
+    });
+
+    it.each(['none', 'two-counters', 'refuses-with-budget'] as const)('%s: the same verdict and counts as full-size chunks', (bug) => {
+      const samples = stream(30_000, 0.04, 1_000_000_000, bug);
+      const small = analyse(samples, 1000);
+      const full = analyse(samples, 4000);
+      expect(small.chunks).toBeGreaterThan(full.chunks);
+      expect(small.peak).toBeLessThanOrEqual(4000);
+      expect(rules(small.out.violations)).toEqual(rules(full.out.violations));
+      expect(rules(small.out.violations)).toEqual(rules(analyzeRateLimits(samples).violations));
+      if (bug !== 'none') expect(small.out.violations.length).toBeGreaterThan(0);
+      expect(occurrences(small.out.violations)).toEqual(occurrences(full.out.violations));
+      const counts = (a: typeof small.out) => a.classes.map((c) => [c.samples, c.admitted, c.refused, c.observedLimit]);
+      expect(counts(small.out)).toEqual(counts(full.out));
+    });
+  });
+
   it('regression: a chunk cut through in-flight requests made Remaining look shared with the other class (fast-check seed 1613029616)', () => {
     // A fixed window refusing at 80 % (early-429) on two classes: the batch names under-admission; a chunk
     // whose deferred tail lacked the requests still in flight saw an unexplained Remaining fall, and then

@@ -121,8 +121,6 @@ export class OnlineRateLimitAnalyzer {
   private chunks = 0;
   private readonly maxSamples: number;
   private readonly cacheSamples: number;
-  /** The largest Limit announced or stated so far (0: none). */
-  private maxLimit = 0;
   /** The smallest Limit announced or stated so far (Infinity: none). */
   private minLimit = Infinity;
   /** windowMs(), recomputed with chunkMsCache. */
@@ -135,7 +133,7 @@ export class OnlineRateLimitAnalyzer {
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
     this.cacheSamples = Math.min(this.maxSamples, Math.max(4, opts.cacheSamples ?? 5_000));
-    for (const e of Object.values(opts.expected ?? {})) if (e) this.seeLimit(e.limit);
+    for (const e of Object.values(opts.expected ?? {})) if (e) this.minLimit = Math.min(this.minLimit, e.limit);
     this.rows = new ViolationRows(opts.maxViolationsPerRule ?? 100);
   }
 
@@ -188,18 +186,13 @@ export class OnlineRateLimitAnalyzer {
     else if (n >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(s.receivedAt)) this.analyzeChunk(this.cacheSamples);
   }
 
-  private seeLimit(limit: number): void {
-    if (limit > this.maxLimit) this.maxLimit = limit;
-    if (limit < this.minLimit) this.minLimit = limit;
-  }
-
   /**
    * True when a chunk of cacheSamples sees what a full one would: every Limit seen is at least maxSamples
    * (no chunk can hold a window's admissions) and a full chunk at the buffer's rate (its start to `now`)
    * would cover less than one window.
    */
   private cutAtCacheSize(now: number): boolean {
-    if (this.maxLimit > 0 && this.minLimit < this.maxSamples) return false;
+    if (this.minLimit < this.maxSamples) return false;
     const span = now - this.buf[0]!.sentAt;
     return (span * this.maxSamples) / this.buf.length < this.windowMsCache;
   }
@@ -246,7 +239,7 @@ export class OnlineRateLimitAnalyzer {
     const lim = s.limit;
     // Distinct Limit values are few on any sane server; a server inventing one per response is capped.
     if (lim !== null) {
-      if (lim > this.maxLimit || lim < this.minLimit) this.seeLimit(lim);
+      if (lim < this.minLimit) this.minLimit = lim;
       const seen = b.limits.get(lim);
       if (seen !== undefined) b.limits.set(lim, seen + 1);
       else if (b.limits.size < 10_000) b.limits.set(lim, 1);

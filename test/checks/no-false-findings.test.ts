@@ -3,33 +3,25 @@
  * assumption, only warn). Each case is the reference server turned into another legitimate deployment by a
  * rewriting proxy or by a behaviour the spec permits; each test failed before the fix it is named after.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
-import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
-import { ProxiedConformance } from '../support/proxied-conformance.js';
+import { proxiedReference } from '../support/proxied-conformance.js';
 import { mapObjects, mapStrings, type ProxiedAnswer, type ProxyHook } from './rewriting-proxy.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const RUNS = 3;
 
-let server: RunningReferenceServer;
-const proxied = new ProxiedConformance();
-beforeAll(async () => {
-  server = await startReferenceServer({ seed: 1, budgets: BUDGETS });
-});
-afterAll(async () => {
-  await proxied.close();
-  await server.close();
-});
+const ref = proxiedReference(() => startReferenceServer({ seed: 1, budgets: BUDGETS }));
 
 /** Runs the named checks through a proxy with `hook`, with extra assumptions and reference faults. */
 async function run(checks: string[], hook: ProxyHook, assumptions: Record<string, unknown> = {}, faults: FaultName[] = []): Promise<ConformanceOutcome> {
-  server.setFaults(faults);
+  ref.server.setFaults(faults);
   try {
-    return await proxied.run(server, hook, { checks, runs: RUNS, edit: (t: TargetFileInput) => ({ ...t, assumptions: { ...(t.assumptions ?? {}), ...assumptions } } as TargetFileInput) });
+    return await ref.run(hook, { checks, runs: RUNS, edit: (t: TargetFileInput) => ({ ...t, assumptions: { ...(t.assumptions ?? {}), ...assumptions } } as TargetFileInput) });
   } finally {
-    server.setFaults([]);
+    ref.server.setFaults([]);
   }
 }
 

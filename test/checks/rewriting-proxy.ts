@@ -25,8 +25,8 @@ export interface ProxiedRequest {
   headers: Record<string, string>;
 }
 
-/** Returns the answer to send; `forward()` fetches the upstream answer. */
-export type ProxyHook = (req: ProxiedRequest, forward: () => Promise<ProxiedAnswer>) => Promise<ProxiedAnswer>;
+/** Returns the answer to send; `forward()` fetches the upstream answer (with other request headers when given). */
+export type ProxyHook = (req: ProxiedRequest, forward: (headers?: Record<string, string>) => Promise<ProxiedAnswer>) => Promise<ProxiedAnswer>;
 
 export interface RewritingProxy {
   /** Base URL ending in /v1. */
@@ -52,8 +52,8 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP.has(k)) headers[k] = v;
       const path = (req.url ?? '/').replace(/^\/v1/, '');
       // undici's request, not fetch: fetch refuses a GET with a body, which the read body-limit sweep sends.
-      const forward = async (): Promise<ProxiedAnswer> => {
-        const r = await request(base + path, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, ...(body.length ? { body } : {}), headersTimeout: 10_000, bodyTimeout: 10_000 });
+      const forward = async (sent: Record<string, string> = headers): Promise<ProxiedAnswer> => {
+        const r = await request(base + path, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: sent, ...(body.length ? { body } : {}), headersTimeout: 10_000, bodyTimeout: 10_000 });
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
         const text = await r.body.text();

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import suite from '../../suites/assistant.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
-import type { RunningReferenceServer } from '../../src/reference/index.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
-import { ProxiedConformance } from '../support/proxied-conformance.js';
+import { proxiedReference } from '../support/proxied-conformance.js';
 import { proveSuite, startServer } from './stateful-harness.js';
 
 proveSuite(suite, [
@@ -45,16 +44,8 @@ function deployment(expiredAgoMs: number): ProxyHook {
 }
 
 describe('the 4.2/4.3 checks on legitimate variants', () => {
-  let server: RunningReferenceServer;
-  const proxied = new ProxiedConformance();
-  beforeAll(async () => {
-    server = await startServer(1);
-  });
-  afterAll(async () => {
-    await proxied.close();
-    await server.close();
-  });
-  const through = (hook: ProxyHook, checks: string[]): Promise<ConformanceOutcome> => proxied.run(server, hook, { checks, runs: 2 });
+  const ref = proxiedReference(() => startServer(1));
+  const through = (hook: ProxyHook, checks: string[]): Promise<ConformanceOutcome> => ref.run(hook, { checks, runs: 2 });
 
   it('pass with +02:00 timestamps, a chat that expired 30 s before the Date header (tolerance 60 s) and extra keys on the cancel answer', async () => {
     const out = await through(deployment(30_000), NEW_CHECKS);

@@ -6,34 +6,26 @@
  * fail on broken ones. Each fault of the reference server is proven in every-check.test.ts; here a proxy
  * makes the other deployments.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
-import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { DIALECT_NAMES, startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { ProxiedConformance } from '../support/proxied-conformance.js';
+import { proxiedReference } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const CHECKS = ['auth.other-workspace', 'attachments.other-workspace', 'auth.scope-missing', 'auth.scope-attachments'];
 
-let server: RunningReferenceServer;
-const proxied = new ProxiedConformance();
-beforeAll(async () => {
-  server = await startReferenceServer({ seed: 3, budgets: BUDGETS });
-});
-afterAll(async () => {
-  await proxied.close();
-  await server.close();
-});
+const ref = proxiedReference(() => startReferenceServer({ seed: 3, budgets: BUDGETS }));
 
 type Keys = Record<string, { key: string; scopes?: string[] }>;
-const keys = (): Keys => server.target.keys as Keys;
+const keys = (): Keys => ref.server.target.keys as Keys;
 const isOther = (headers: Record<string, string>): boolean => headers.authorization === `Bearer ${keys().otherWorkspace!.key}`;
 
 /** Runs `checks` through a proxy with `hook`; `edit` changes the target file first. */
 function run(hook: ProxyHook, edit: (t: TargetFileInput) => TargetFileInput = (t) => t, checks = CHECKS): Promise<ConformanceOutcome> {
-  return proxied.run(server, hook, { checks, runs: 3, edit });
+  return ref.run(hook, { checks, runs: 3, edit });
 }
 
 const passThrough: ProxyHook = (_req, forward) => forward();
@@ -46,7 +38,7 @@ const forbidden = (): ProxiedAnswer => ({
 
 /** The first workspace's answer to the same request, made with the admin key (what a leaking server would serve). */
 async function asAdmin(path: string): Promise<ProxiedAnswer> {
-  const r = await fetch(server.baseUrl + path, { headers: { authorization: `Bearer ${keys().admin!.key}` }, signal: AbortSignal.timeout(10_000) });
+  const r = await fetch(ref.server.baseUrl + path, { headers: { authorization: `Bearer ${keys().admin!.key}` }, signal: AbortSignal.timeout(10_000) });
   return { status: r.status, headers: { 'content-type': 'application/json' }, json: await r.json() };
 }
 
@@ -109,10 +101,8 @@ describe('broken deployments fail', () => {
   });
 
   // One operation at a time served as the first workspace's admin: each part of the check fails on its own.
-  const asAdminFor = (leaks: (req: { method: string; path: string }) => boolean): ProxyHook => (req, forward) => {
-    if (isOther(req.headers) && leaks(req)) req.headers.authorization = `Bearer ${keys().admin!.key}`;
-    return forward();
-  };
+  const asAdminFor = (leaks: (req: { method: string; path: string }) => boolean): ProxyHook => (req, forward) =>
+    forward(isOther(req.headers) && leaks(req) ? { ...req.headers, authorization: `Bearer ${keys().admin!.key}` } : undefined);
   it.each([
     ['the chats list of a conversation', (r: { method: string; path: string }) => r.method === 'GET' && /\/assistant\/sessions/.test(r.path), /chats listed with the otherWorkspace key/],
     ['resolve', (r: { method: string; path: string }) => r.method === 'POST' && /\/resolve/.test(r.path), /resolving this workspace's conversation[\s\S]*status unchanged/],

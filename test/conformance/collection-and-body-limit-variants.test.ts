@@ -4,12 +4,12 @@
  * as "" or with no parentId at all, a deployment that refuses bodies within the limit on GET or DELETE with 400, a collection without
  * translations. Each must pass; the faults that make them fail are proven in every-check and the suite tests.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
-import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { DIALECT_NAMES, startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
-import { ProxiedConformance } from '../support/proxied-conformance.js';
+import { proxiedReference } from '../support/proxied-conformance.js';
 
 const MINE = ['helpcenter.parent-kept', 'helpcenter.parent-root', 'helpcenter.body-limit', 'shapes.collection', 'limits.read-body-routes', 'limits.write-body-routes'];
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
@@ -33,17 +33,8 @@ describe.each(DIALECT_NAMES)('dialect %s, ids-only target from --target-out', (d
 });
 
 describe('legitimate variants through a rewriting proxy', () => {
-  let server: RunningReferenceServer;
-  const proxied = new ProxiedConformance();
-  beforeAll(async () => {
-    server = await startReferenceServer({ seed: 1, budgets: BUDGETS });
-  });
-  afterAll(async () => {
-    await proxied.close();
-    await server.close();
-  });
-
-  const run = (checks: string[], hook: ProxyHook): Promise<ConformanceOutcome> => proxied.run(server, hook, { checks, runs: 2 });
+  const ref = proxiedReference(() => startReferenceServer({ seed: 1, budgets: BUDGETS }));
+  const run = (checks: string[], hook: ProxyHook): Promise<ConformanceOutcome> => ref.run(hook, { checks, runs: 2 });
 
   /** Rewrites the collection answers' parentId when it shows the root (null). */
   const rootAs = (shown: '' | 'absent'): ProxyHook => async (_req, forward) => {

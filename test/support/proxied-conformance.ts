@@ -2,6 +2,7 @@
  * Conformance runs through rewriting proxies: each hook turns the reference server into one legitimate (or
  * broken) deployment variant, and the checks run against the server's own target file aimed at the proxy.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
@@ -15,20 +16,42 @@ export interface ProxiedRunOptions {
   edit?: (t: TargetFileInput) => TargetFileInput;
 }
 
-/** Proxies made for one test file's runs, closed together. */
-export class ProxiedConformance {
-  private readonly proxies: RewritingProxy[] = [];
+/** One reference server behind proxies, for the tests of a file or a describe block. */
+export interface ProxiedReference {
+  /** The server (started before the block's tests). */
+  readonly server: RunningReferenceServer;
+  /** Runs checks against the server through a new proxy with `hook`. */
+  run(hook: ProxyHook, o: ProxiedRunOptions): Promise<ConformanceOutcome>;
+}
 
-  /** Runs checks against `server` through a new proxy with `hook`. */
-  async run(server: RunningReferenceServer, hook: ProxyHook, o: ProxiedRunOptions): Promise<ConformanceOutcome> {
-    const proxy = await startRewritingProxy(server.target.baseUrl, hook);
-    this.proxies.push(proxy);
-    const input = { ...(server.target as TargetFileInput), baseUrl: proxy.url };
-    return runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
-  }
-
-  /** Closes every proxy made. */
-  async close(): Promise<void> {
-    await Promise.all(this.proxies.splice(0).map((p) => p.close()));
-  }
+/**
+ * Starts a reference server before the enclosing block's tests and closes it, with every proxy made for
+ * it, after them (call it at a file's top level or inside a describe).
+ */
+export function proxiedReference(start: () => Promise<RunningReferenceServer>): ProxiedReference {
+  const proxies: RewritingProxy[] = [];
+  let started: RunningReferenceServer | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await Promise.all(proxies.splice(0).map((p) => p.close()));
+    await started?.close();
+  });
+  const server = (): RunningReferenceServer => {
+    if (!started) throw new Error('the reference server is started in beforeAll: use it inside a test');
+    return started;
+  };
+  return {
+    get server() {
+      return server();
+    },
+    async run(hook, o) {
+      const s = server();
+      const proxy = await startRewritingProxy(s.target.baseUrl, hook);
+      proxies.push(proxy);
+      const input = { ...(s.target as TargetFileInput), baseUrl: proxy.url };
+      return runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * auth.other-workspace (spec 5.1 "Keys are bound to one workspace"): a valid key of another workspace must
  * not see this workspace's customers or chats, read its chat turns, or change its conversations and
- * customers (assign, resolve, delete: each refused, and the record unchanged as the admin key reads it).
+ * customers (assign and resolve refused with 403 or 404; after a delete, whatever its answer, the customer is
+ * still listed for the admin key; each record unchanged as the admin key reads it).
  *
  * A record "leaks" only when the other key is answered the SAME record: same id and same createdAt. Two
  * workspaces seeded by one script may legitimately hold customers with equal externalIds, names, or even
@@ -119,10 +120,11 @@ export async function runOtherWorkspace(ctx: SuiteContext): Promise<CheckOutcome
         const id = await dataOf(ctx).get('customer');
         const before = await inFullList(rec, id);
         if (!before.found) throw new FixtureUnavailable(`pool customer ${id} is not in the customer list`);
+        // Delete is idempotent (4.5) and its answer for an id the key's workspace does not hold is not
+        // shown: a success there is legitimate. Only the effect is judged, through the admin's list.
         const x = await rec.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}`, role: OTHER });
-        rec.expect([403, 404].includes(statusOf(x) ?? 0), 'HTTP 403 or 404 for deleting this workspace\'s customer with the otherWorkspace key', () => describeAnswer(x), [x]);
         const after = await inFullList(rec, id);
-        rec.expect(after.found, 'the customer still listed after the refused delete', () => `${id} no longer in the list`, [x, ...after.xs.slice(-1)]);
+        rec.expect(after.found, 'this workspace\'s customer still listed after deleting it with the otherWorkspace key', () => `${id} no longer in the list`, [x, ...after.xs.slice(-1)]);
       });
       await optional('assign', async () => {
         const id = await dataOf(ctx).get('conversation');

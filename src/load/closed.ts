@@ -1,25 +1,24 @@
 /**
  * The closed model on autocannon: one autocannon instance per route class, each connection sending its
- * next request when the previous one completes. Every response passes through `onResponse`, where only the
- * raw RateLimit-* strings, status and time are captured and handed to the recorder (and from there to the
- * online aggregator); nothing is kept per response here.
+ * next request when the previous one completes. Every response passes through `onResponse` (hooked into
+ * each autocannon client by autocannon-client.ts), where only the raw RateLimit-* strings, status, time
+ * and a 429's error code are captured and handed to the recorder (and from there to the online
+ * aggregator); nothing is kept per response here.
  * Single process on purpose: autocannon's workers would take per-response hooks out of our reach.
  */
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
+import { hookClient, type ResponseHook, type TaggedRequest } from './autocannon-client.js';
 import { describeTransportError, errorCodeOf, isDynamicRoute, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
-import type { SampleInput } from './samples.js';
 
 export type { EngineOptions };
 
-/** A request entry tagged with its route, so the response hook knows which route answered. */
-type TaggedRequest = autocannon.Request & { spgateRoute: number };
-
-/** The slice of autocannon's per-connection client the engine hooks into (autocannon 8 internals). */
-interface AutocannonClient {
-  requestIterator: { recordBody: (req: TaggedRequest | undefined, status: number, body: string, rawHeaders: string[] | undefined) => void };
-}
+/**
+ * The request list is at least this long (the weighted cycle repeated): autocannon deep-clones its request
+ * context each time it wraps around the list, which for a one-route class would be once per request.
+ */
+const CYCLE_MIN = 64;
 
 const NONE = 0;
 const LIMIT = 1;
@@ -72,19 +71,10 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
   let connections = pc.connections ?? 1;
   if (pc.maxRps !== undefined) connections = Math.min(connections, Math.max(1, Math.floor(pc.maxRps)));
   if (amount !== undefined) connections = Math.min(connections, amount);
-  // The response waiting for autocannon's 'response' event, which follows onResponse synchronously and
-  // carries autocannon's own timing (the send time is derived from it).
-  let pending: SampleInput | undefined;
-  const settle = (): void => {
-    if (!pending) return;
-    const s = pending;
-    pending = undefined;
-    recorder.sent(pc.class, s.sent);
-    recorder.response(s);
-  };
   // Static routes are built into request buffers once; only routes with a fresh Idempotency-Key or a
   // sequence-numbered body are rebuilt per request. The weighted cycle keeps the mix in proportion.
-  const requests: TaggedRequest[] = weightedCycle(pc).map((idx) => {
+  const cycle = weightedCycle(pc);
+  const requests: TaggedRequest[] = Array.from({ length: Math.ceil(CYCLE_MIN / cycle.length) }, () => cycle).flat().map((idx) => {
     const route = plan.routes[idx]!;
     const headers = requestHeaders(route, opts.secrets, runId);
     const req: TaggedRequest = { spgateRoute: idx, method: route.method as autocannon.Request['method'], path: prefix + route.path, headers };
@@ -100,8 +90,9 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
   });
 
   // Called once per response with autocannon's raw header array: no header object is built.
-  const onResponse = (req: TaggedRequest | undefined, status: number, body: string, raw: string[] | undefined): void => {
+  const onResponse: ResponseHook = (req, status, body, raw, durationMs) => {
     const received = recorder.now();
+    const sent = received - durationMs;
     let limit: string | undefined;
     let remaining: string | undefined;
     let reset: string | undefined;
@@ -123,11 +114,11 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     }
     let errorCode: string | undefined;
     if (status === 429) errorCode = errorCodeOf(body);
-    settle();
-    pending = {
+    recorder.sent(pc.class, sent);
+    recorder.response({
       route: req?.spgateRoute ?? pc.routes[0]!.idx,
-      intended: NaN, sent: received, received, status, limit, remaining, reset, retryAfter, requestId, errorCode,
-    };
+      intended: NaN, sent, received, status, limit, remaining, reset, retryAfter, requestId, errorCode,
+    });
   };
 
   return new Promise<void>((resolve, reject) => {
@@ -141,15 +132,13 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       // autocannon only notices stop() on its sampling tick: 50 ms keeps stops and aborts prompt.
       sampleInt: 50,
       requests,
-      setupClient: (client: unknown) => {
-        (client as AutocannonClient).requestIterator.recordBody = onResponse;
-      },
+      // Only a 429's body is read (its error code): the others are not decoded.
+      setupClient: (client: unknown) => hookClient(client, onResponse, (status) => status === 429),
     };
     if (amount !== undefined) options.amount = amount;
     if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));
     let timer: NodeJS.Timeout | undefined;
     const instance = autocannon(options, (err) => {
-      settle();
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', stop);
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
@@ -160,14 +149,7 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     timer = setTimeout(stop, plan.durationMs);
     if (opts.signal?.aborted) stop();
     opts.signal?.addEventListener('abort', stop, { once: true });
-    // Fires synchronously right after onResponse for the same response: adds autocannon's own timing.
-    (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      if (!pending) return;
-      pending.sent = pending.received - responseTime;
-      settle();
-    });
     instance.on('reqError', (err: unknown) => {
-      settle();
       const at = recorder.now();
       recorder.sent(pc.class, at);
       recorder.response({ route: pc.routes[0]!.idx, intended: NaN, sent: at, received: at, status: 0, error: describeTransportError(err) });

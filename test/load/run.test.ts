@@ -54,6 +54,20 @@ describe('built-in profiles against the reference server', () => {
     expect(buckets.every((b) => (b[2] ?? 0) <= analysis!.observedLimit!)).toBe(true);
   });
 
+  it('the closed engine reads the code of every 429 body: a wrong one is a finding citing requests', async () => {
+    // The engine decodes only 429 bodies (autocannon-client.ts); a wrong code there must still be seen.
+    const faulty = await startReferenceServer({ port: 0, seed: 7, budgets: { read: 60, write: 20, windowSeconds: 1 }, faults: ['ratelimit-429-code'] });
+    try {
+      const { result, findings } = await runProfile({ target: targetFromInput(faulty.target, 'embedded'), profile: loadProfile('read-budget'), durationOverride: 1.5 });
+      const code = findings.find((f) => f.clause === '8.ratelimit.429-code');
+      expect(code, findings.map((f) => f.clause).join(', ')).toBeDefined();
+      expect(code!.actual).toContain('too_many_requests');
+      expect(result.totals.byStatus['429']).toBeGreaterThan(0);
+    } finally {
+      await faulty.close();
+    }
+  });
+
   it('writes a trace with route templates and no key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-trace-'));
     const tracePath = join(dir, 't.ndjson');

@@ -68,7 +68,10 @@ export class LoadAggregator {
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new LatencyHistograms(opts.plan.model === 'open');
     this.verifier = new ResponseVerifier(opts.target, opts.plan.name);
-    this.rateLimit = new OnlineRateLimitAnalyzer({ ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
+    const { plan } = opts;
+    // The engines' bound on requests in flight: a closed class's connections; an open class's pool.
+    const inFlight = plan.model === 'closed' ? plan.classes.reduce((n, c) => n + (c.connections ?? 0), 0) : plan.maxConnections * plan.classes.length;
+    this.rateLimit = new OnlineRateLimitAnalyzer({ inFlight, ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
   }
 
   /** Responses folded in so far. */

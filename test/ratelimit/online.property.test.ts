@@ -171,6 +171,19 @@ describe('online analysis equals batch analysis', () => {
       expect(analyse(stream(12_000, 5, 1_000_000_000), 1000).chunks).toBeLessThanOrEqual(6);
     });
 
+    it('cuts at four times the requests in flight (at least 1,000), and at 5,000 when they are unknown', () => {
+      const samples = stream(12_000, 0.04, 1_000_000_000);
+      const peak = (o: { inFlight?: number }) => {
+        const a = new OnlineRateLimitAnalyzer({ maxSamples: 20_000, ...o });
+        for (const s of samples) a.push(s);
+        a.finish();
+        return a.peakRetained;
+      };
+      expect(peak({ inFlight: 8 })).toBe(1000);
+      expect(peak({ inFlight: 600 })).toBe(2400);
+      expect(peak({})).toBe(5000);
+    });
+
     it.each(['none', 'two-counters', 'refuses-with-budget'] as const)('%s: the same verdict and counts as full-size chunks', (bug) => {
       const samples = stream(30_000, 0.04, 1_000_000_000, bug);
       const small = analyse(samples, 1000);

@@ -77,6 +77,21 @@ describe('legitimate deployments pass', () => {
     expect(findingsOf(out)).toEqual([]);
   });
 
+  it('a customer list the admin cannot read after the foreign delete (a 503 mid-walk) leaves that part untried, not failed', async () => {
+    let deleted = false;
+    const out = await run(async (req, forward) => {
+      if (isOther(req.headers) && req.method === 'DELETE') deleted = true;
+      else if (deleted && !isOther(req.headers) && req.method === 'GET' && req.path.startsWith('/customers?')) {
+        deleted = false;
+        return { status: 503, headers: { 'content-type': 'application/json' }, json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } } };
+      }
+      return forward();
+    }, (t) => t, ['auth.other-workspace']);
+    expect(findingsOf(out)).toEqual([]);
+    expect(out.checks[0]!.status).toBe('passed');
+    expect(out.checks[0]!.reason ?? '').toMatch(/not tried: .*customer delete \(the customer list could not be read after the delete \(.*503/);
+  });
+
   it('a foreign key without customers:read is refused the list with 403', async () => {
     const out = await run(async (req, forward) => (isOther(req.headers) && req.path.startsWith('/customers') ? forbidden() : forward()));
     expect(findingsOf(out)).toEqual([]);

@@ -12,6 +12,7 @@ import type { Target } from '../target/schema.js';
 import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { TraceWriter } from '../trace/writer.js';
 import type { Plan } from './plan.js';
+import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
 import { LatencyHistograms } from './histograms.js';
 import { TimelineBuilder, findCapacity, isError } from './timeline.js';
@@ -68,10 +69,7 @@ export class LoadAggregator {
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new LatencyHistograms(opts.plan.model === 'open');
     this.verifier = new ResponseVerifier(opts.target, opts.plan.name);
-    const { plan } = opts;
-    // The engines' bound on requests in flight: a closed class's connections; an open class's pool.
-    const inFlight = plan.model === 'closed' ? plan.classes.reduce((n, c) => n + (c.connections ?? 0), 0) : plan.maxConnections * plan.classes.length;
-    this.rateLimit = new OnlineRateLimitAnalyzer({ inFlight, ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
+    this.rateLimit = new OnlineRateLimitAnalyzer({ inFlight: maxInFlight(opts.plan), ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
   }
 
   /** Responses folded in so far. */

@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
 import { hookClient, type ResponseHook, type TaggedRequest } from './autocannon-client.js';
-import { describeTransportError, errorCodeOf, isDynamicRoute, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
+import { describeTransportError, errorCodeOf, isDynamicRoute, maxInFlight, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
 
 export type { EngineOptions };
 
@@ -54,7 +54,7 @@ export function headerSlot(name: string): number {
 /** Runs the closed model until the duration, the request cap or the signal ends it. */
 export async function runClosed(opts: EngineOptions): Promise<void> {
   const { plan } = opts;
-  const totalConns = plan.classes.reduce((s, c) => s + (c.connections ?? 0), 0);
+  const totalConns = maxInFlight(plan);
   await Promise.all(plan.classes.map((pc) => {
     const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : undefined;
     return runClass(opts, pc, share);

@@ -22,6 +22,14 @@ export interface EngineOptions {
 export type Engine = (opts: EngineOptions) => Promise<void>;
 
 /**
+ * The most requests the plan's engine has in flight at once: every closed class's connections, or the open
+ * model's pool (maxConnections per class, pipelining 1).
+ */
+export function maxInFlight(plan: Plan): number {
+  return plan.model === 'closed' ? plan.classes.reduce((n, c) => n + (c.connections ?? 0), 0) : plan.maxConnections * plan.classes.length;
+}
+
+/**
  * The period of the smooth round robin over integer weights (their sum over their gcd: one route gives 1,
  * weights 3 and 1 give 4), when at most 60; else 60. autocannon builds every request of the cycle for every
  * connection before the first is sent, so a needlessly long cycle is start-up cost, and a whole period

@@ -8,7 +8,7 @@ import { Pool } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { PlannedClass } from './plan.js';
-import { errorCodeOf, joinHeader as first, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
+import { errorCodeOf, joinHeader as first, maxInFlight, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
 import { deadlineSignal, describeBodyError, readLoadBody } from './request-bounds.js';
 import { RateGate } from './rate-gate.js';
 
@@ -26,7 +26,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
   const url = new URL(opts.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
   const pool = new Pool(url.origin, {
-    connections: plan.maxConnections * plan.classes.length,
+    connections: maxInFlight(plan),
     pipelining: 1,
     headersTimeout: plan.timeoutMs,
     bodyTimeout: plan.timeoutMs,

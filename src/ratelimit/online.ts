@@ -133,7 +133,7 @@ export class OnlineRateLimitAnalyzer {
   private readonly cacheSamples: number;
   /** The smallest Limit announced or stated so far (Infinity: none). */
   private minLimit = Infinity;
-  /** windowMs(), recomputed with chunkMsCache. */
+  /** windowMs(), recomputed with chunkMsCache (whenever a budget's largest Reset grows). */
   private windowMsCache = 1000;
   /** The budget of the latest sample (consecutive samples nearly always share one). */
   private lastBudget: Budget | undefined;
@@ -278,7 +278,7 @@ export class OnlineRateLimitAnalyzer {
     // Positions in this chunk, as parseSamples would number them (the overlap is a prefix: same numbers).
     for (let i = 0; i < held.length; i++) held[i]!.index = i;
     const last = held[held.length - 1]!.raw.receivedAt;
-    const overlapMs = this.opts.overlapMs ?? 3 * this.windowMs() + this.maxRetryAfter * 1000 + 1000;
+    const overlapMs = this.opts.overlapMs ?? 3 * this.windowMsCache + this.maxRetryAfter * 1000 + 1000;
     // Requests sent in the chunk's last moments may still be in flight: what they would have shown is
     // judged by the next chunk, which holds them in its overlap.
     const margin = Math.min(2 * this.maxLatency + 100, overlapMs / 2);

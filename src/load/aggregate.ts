@@ -10,6 +10,7 @@
 import type { FindingRecord, ProfileResult, RouteClass } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
+import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
@@ -65,6 +66,11 @@ export class LoadAggregator {
   private readonly resetStr = new LastString();
   private readonly retryAfterStr = new LastString();
   private readonly errorCodeStr = new LastString();
+  /** The record each response is handed to the rate-limit analyzer in (it copies what it holds). */
+  private readonly scratch: RateLimitSample = {
+    sentAt: 0, receivedAt: 0, class: 'read', status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined,
+    requestId: undefined, errorCode: undefined, key: undefined,
+  };
 
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new LatencyHistograms(opts.plan.model === 'open');
@@ -92,10 +98,10 @@ export class LoadAggregator {
     this.timeline.add(s.received, cls, s.status, this.hist.hasCorrected ? corrected : latency, s);
     if (s.status !== 0) this.series.add(cls, s.received, s.status, s.remaining);
     this.verifier.add(i, s, route);
-    const rl = toRateLimitSample(s, route);
+    const rl = toRateLimitSample(s, route, this.scratch);
     if (rl) {
-      // The analyzer holds a chunk of samples: repeated header values share one string, and each
-      // response's own copy dies young instead of being kept (less for the garbage collector to copy).
+      // The analyzer holds a chunk of samples (copies of this record): repeated header values share one
+      // string, and each response's own copy dies young instead of being kept (less for the collector to copy).
       rl.limit = this.limitStr.same(rl.limit);
       rl.reset = this.resetStr.same(rl.reset);
       rl.retryAfter = this.retryAfterStr.same(rl.retryAfter);

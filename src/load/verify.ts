@@ -49,13 +49,30 @@ export function citeSample(s: Pick<SampleInput, 'requestId' | 'received'>, index
   return s.requestId ?? `#${index + 1}@${Math.round(s.received)}ms`;
 }
 
-/** The analyzer's view of one answered response (transport failures carry no headers: undefined). */
-export function toRateLimitSample(s: SampleInput, route: PlannedRoute): RateLimitSample | undefined {
+/**
+ * The analyzer's view of one answered response (transport failures carry no headers: undefined), written
+ * into `into` when given (the aggregator reuses one record: the online analyzer copies what it keeps).
+ */
+export function toRateLimitSample(s: SampleInput, route: PlannedRoute, into?: RateLimitSample): RateLimitSample | undefined {
   if (s.status === 0) return undefined;
-  return {
-    sentAt: s.sent, receivedAt: s.received, class: route.class, status: s.status,
-    limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyRole,
-  };
+  if (!into) {
+    return {
+      sentAt: s.sent, receivedAt: s.received, class: route.class, status: s.status,
+      limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyRole,
+    };
+  }
+  into.sentAt = s.sent;
+  into.receivedAt = s.received;
+  into.class = route.class;
+  into.status = s.status;
+  into.limit = s.limit;
+  into.remaining = s.remaining;
+  into.reset = s.reset;
+  into.retryAfter = s.retryAfter;
+  into.requestId = s.requestId;
+  into.errorCode = s.errorCode;
+  into.key = route.keyRole;
+  return into;
 }
 
 /** The header fields of one load response (live samples and trace records carry the same names). */

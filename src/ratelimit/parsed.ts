@@ -98,24 +98,66 @@ export class SampleParser {
   private readonly limit = new LastParse(intOrNull);
   private readonly reset = new LastParse(intOrNull);
 
-  /** The parsed view of one answered sample (status > 0) at position `index`. */
+  /** The parsed view of one answered sample (status > 0) at position `index`; its `raw` is `s` itself. */
   parse(s: RateLimitSample, index: number): ParsedSample {
-    return {
-      index,
-      sentAt: s.sentAt,
-      receivedAt: Math.max(s.sentAt, s.receivedAt),
-      class: s.class,
-      key: s.key ?? '',
-      status: s.status,
-      admitted: s.status !== 429,
-      refused: s.status === 429,
-      limit: this.limit.parse(s.limit),
-      remaining: parseSignedInt(s.remaining),
-      reset: this.reset.parse(s.reset),
-      retryAfter: s.retryAfter === undefined ? null : intOrNull(s.retryAfter),
-      raw: s,
-    };
+    return this.fill(emptyParsed(s), index);
   }
+
+  /**
+   * Parses `s` into `p`, a parsed sample made by `reusableParsed` (the online analyzer reuses the ones that
+   * left its buffer): `s` is copied into `p.raw`, so the caller may reuse `s` too. Returns `p`.
+   */
+  parseInto(p: ParsedSample, s: RateLimitSample, index: number): ParsedSample {
+    const r = p.raw;
+    r.sentAt = s.sentAt;
+    r.receivedAt = s.receivedAt;
+    r.class = s.class;
+    r.status = s.status;
+    r.limit = s.limit;
+    r.remaining = s.remaining;
+    r.reset = s.reset;
+    r.retryAfter = s.retryAfter;
+    r.requestId = s.requestId;
+    r.errorCode = s.errorCode;
+    r.key = s.key;
+    r.dialect = s.dialect;
+    r.policyWindow = s.policyWindow;
+    return this.fill(p, index);
+  }
+
+  private fill(p: ParsedSample, index: number): ParsedSample {
+    const s = p.raw;
+    p.index = index;
+    p.sentAt = s.sentAt;
+    p.receivedAt = Math.max(s.sentAt, s.receivedAt);
+    p.class = s.class;
+    p.key = s.key ?? '';
+    p.status = s.status;
+    p.admitted = s.status !== 429;
+    p.refused = s.status === 429;
+    p.limit = this.limit.parse(s.limit);
+    p.remaining = parseSignedInt(s.remaining);
+    p.reset = this.reset.parse(s.reset);
+    p.retryAfter = s.retryAfter === undefined ? null : intOrNull(s.retryAfter);
+    p.weight = undefined;
+    return p;
+  }
+}
+
+/** A parsed sample with every field in place (one object shape for all of them), to be filled. */
+function emptyParsed(raw: RateLimitSample): ParsedSample {
+  return {
+    index: 0, sentAt: 0, receivedAt: 0, class: 'read', key: '', status: 0, admitted: false, refused: false,
+    limit: null, remaining: null, reset: null, retryAfter: null, raw, weight: undefined,
+  };
+}
+
+/** A parsed sample with a raw record of its own, for `SampleParser.parseInto`. */
+export function reusableParsed(): ParsedSample {
+  return emptyParsed({
+    sentAt: 0, receivedAt: 0, class: 'read', status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined,
+    requestId: undefined, errorCode: undefined, key: undefined, dialect: undefined, policyWindow: undefined,
+  });
 }
 
 /** parseIntValue's value, or null when it is not ok (no result object on the fast path). */

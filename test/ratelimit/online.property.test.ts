@@ -216,6 +216,23 @@ describe('online analysis equals batch analysis', () => {
     }), { numRuns: 10 });
   });
 
+  it('copies what it is handed: one record reused for every push (as the aggregator does) gives the same analysis', () => {
+    const FIELDS = ['sentAt', 'receivedAt', 'class', 'status', 'limit', 'remaining', 'reset', 'retryAfter', 'requestId', 'errorCode', 'key', 'dialect', 'policyWindow'] as const;
+    fc.assert(fc.property(base('fixed', 'over-admit'), (o) => {
+      const samples = simulate(o);
+      const opts = quarters(samples);
+      const a = new OnlineRateLimitAnalyzer(opts);
+      const scratch: Record<string, unknown> = {};
+      for (const s of [...samples].sort((x, y) => x.receivedAt - y.receivedAt)) {
+        for (const f of FIELDS) scratch[f] = s[f];
+        a.push(scratch as unknown as RateLimitSample);
+      }
+      const got = a.finish();
+      expect(got.violations.length).toBeGreaterThan(0);
+      expect(got).toEqual(online(samples, opts).analysis);
+    }), { numRuns: 10 });
+  });
+
   it('slow responses (latency far above the chunk) never make it hold more than its bound', () => {
     const a = new OnlineRateLimitAnalyzer({ maxSamples: 50 });
     for (let i = 0; i < 2000; i++) {

@@ -22,11 +22,13 @@
  * With a budget larger than the bound (a capacity run against generous limits), no chunk of any size can
  * hold one window's admissions, so the rules that count them cannot fire in any chunk; the rules that can
  * compare nearby responses. At high rates, where even a full chunk covers less than one window, chunks are
- * then cut at cacheSamples: each is analysed while it fits the CPU's cache (a chunk is sorted and walked a
- * dozen times). A load run cuts at 1,000 (or four times its connections, whatever is more:
- * a cut leaves up to half a chunk, the requests possibly still in flight, to the next chunk), which
- * measured a third less of spgate's own work per response than chunks of 5,000, the size used when the
- * requests in flight are not known (those measured less than full ones).
+ * then cut once they hold cacheSamples new samples: each is analysed while it fits the CPU's cache (a
+ * chunk is sorted and walked a dozen times). A load run cuts at 1,000 (or four times its connections,
+ * whatever is more: a cut leaves up to half that, the requests possibly still in flight, to the next
+ * chunk), which measured a third less of spgate's own work per response than 5,000, the size used when
+ * the requests in flight are not known (those measured less than full chunks). Counting new samples, not
+ * held ones, a chunk holds its carried half and a full count of new samples: each sample is analysed about
+ * 1.5 times instead of twice (8 % less own work in-process).
  *
  * Violation rows are merged across chunks by online-rows.ts. Class summaries are counted online (samples,
  * admitted, refused, Limit frequencies, largest Reset: exact); the model is the one most of the samples
@@ -45,15 +47,15 @@ export interface OnlineAnalyzeOptions extends AnalyzeOptions {
   /** Most samples buffered at once: the memory bound (default 20,000). */
   maxSamples?: number;
   /**
-   * Where a chunk is cut instead when every budget's Limit is at least maxSamples and a full chunk would
-   * cover less than one window (default: 4 × inFlight, at least 1,000, when inFlight is known; else
+   * New samples at which a chunk is cut instead when every budget's Limit is at least maxSamples and a
+   * full chunk would cover less than one window (default: 4 × inFlight, at least 1,000, when inFlight is known; else
    * 5,000; at most maxSamples).
    */
   cacheSamples?: number;
   /**
    * The most requests in flight at once (a load run's connections), when known. A cut leaves up to half a
-   * chunk to the next one, which must hold every request still in flight: a chunk cut at the cache size
-   * holds at least four times as many.
+   * chunk cut at the cache size to the next one, which must hold every request still in flight: the cache
+   * size is at least four times as many.
    */
   inFlight?: number;
   /** A chunk ends once it spans this many ms (default: 30 windows, at least 30 s). */
@@ -199,7 +201,7 @@ export class OnlineRateLimitAnalyzer {
     }
     const n = this.buf.length;
     if (n >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
-    else if (n >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(s.receivedAt)) this.analyzeChunk(this.cacheSamples);
+    else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(s.receivedAt)) this.analyzeChunk(this.cacheSamples);
   }
 
   /**

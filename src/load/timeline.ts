@@ -23,8 +23,10 @@ const intOrNull = (raw: string | undefined): number | null => (raw !== undefined
 
 export type TimelineRow = TimelinePoint & { errors: number };
 
+/** A second still collecting latencies: the first `n` entries of `lat` (a buffer reused second after second). */
 interface Open {
-  lat: number[];
+  lat: Float64Array;
+  n: number;
 }
 
 interface Last {
@@ -47,6 +49,8 @@ export class TimelineBuilder {
   private curT = -1;
   private curOpen: Open | undefined;
   private curLast: Partial<Record<RouteClass, Last>> | undefined;
+  /** The latency buffer of a closed second, for the next one (tens of thousands a second, no garbage). */
+  private spare: Float64Array | undefined;
 
   private row(t: number): TimelineRow {
     while (this.rows.length <= t) {
@@ -72,9 +76,15 @@ export class TimelineBuilder {
       if (this.closedSeconds.has(t)) return;
       // A new second began: every second before the previous one is over.
       for (const done of [...this.open.keys()]) if (done < t - 1) this.close(done);
-      this.open.set(t, (o = { lat: [] }));
+      this.open.set(t, (o = { lat: this.spare ?? new Float64Array(1024), n: 0 }));
+      this.spare = undefined;
     }
-    o.lat.push(latencyMs);
+    if (o.n === o.lat.length) {
+      const grown = new Float64Array(o.lat.length * 2);
+      grown.set(o.lat);
+      o.lat = grown;
+    }
+    o.lat[o.n++] = latencyMs;
     let l = t === this.curT ? this.curLast : this.last.get(t);
     if (!l) this.last.set(t, (l = {}));
     // The second most responses fall in, looked up once per second rather than once per response.
@@ -102,10 +112,11 @@ export class TimelineBuilder {
     this.closedSeconds.add(t);
     const p = this.row(t);
     if (o) {
-      const sorted = Float64Array.from(o.lat).sort();
+      const sorted = o.lat.subarray(0, o.n).sort();
       p.p50 = percentile(sorted, 50);
       p.p95 = percentile(sorted, 95);
       p.p99 = percentile(sorted, 99);
+      if (!this.spare || this.spare.length < o.lat.length) this.spare = o.lat;
     }
     const l = this.last.get(t);
     this.last.delete(t);

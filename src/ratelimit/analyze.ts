@@ -72,7 +72,12 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
     const budget = resolveBudget(g, opts.expected?.[g.class], opts.strict === true);
     const ctx = buildContext(g, other, budget);
     const seen = new Set<string>();
-    for (const s of g.bySent) seen.add(s.raw.dialect ?? 'spec');
+    // One dialect for a whole run, nearly always: the set is touched only when it changes.
+    let lastDialect: string | undefined;
+    for (const s of g.bySent) {
+      const d = s.raw.dialect ?? 'spec';
+      if (d !== lastDialect) seen.add((lastDialect = d));
+    }
     const dialects = [...seen].sort();
 
     checkStatedBudget(budget, sink);

@@ -9,7 +9,12 @@
  *    round) → medians `cpuUsAutocannon`, `cpuUsClosed`, `cpuUsOpen`, and `closedVsAutocannonCpu`, the
  *    median of each round's closed / autocannon ratio (target <= 1.1), with its quartiles
  *    (`closedVsAutocannonCpuQ1`, `…Q3`). Generators run on core 0, the
- *    server on core 1 (taskset, noted when missing). Beside it, `cpuUsSpgateWork`: spgate's own work per
+ *    server on core 1 (taskset, noted when missing). The same rounds give the steady-state figures
+ *    (`…Steady`): CPU and responses from STEADY_FROM_S into the measured run to its end, the responses
+ *    counted by the server (GET /__served) for every tool alike. They leave out what a run pays once, at its
+ *    start: V8 recompiles the hot code of a new run (new clients, parsers and aggregates) in its first second
+ *    — 440 ms of TurboFan time for spgate's closed engine after a warm-up run, 96 ms for autocannon
+ *    (--trace-opt), about a sixth of a 3 s run — which a long capacity run pays once. Beside it, `cpuUsSpgateWork`: spgate's own work per
  *    response (recorder, aggregator, verification, rate-limit analysis) on synthetic responses in-process,
  *    the least noisy view of what the closed engine adds to autocannon.
  * 3. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
@@ -47,6 +52,8 @@ const FIRST_STALL_MS = 2000;
  */
 const CPU_ROUNDS = QUICK ? 3 : 9;
 const CPU_S = QUICK ? 2 : 3;
+/** Seconds into a measured run from which the steady-state figures count (past the run's recompilation). */
+const STEADY_FROM_S = 1;
 /** Warm-up before each measured generator run (JIT-compiled hot paths, as in a long run). */
 const WARM_UP_S = QUICK ? 1 : 1.5;
 /** Synthetic responses for the in-process measure of spgate's own per-response work. */
@@ -128,10 +135,21 @@ const median = (xs: number[]): number => quantile(xs, 0.5);
 
 // ---------- CPU per response: generator and server child processes ----------
 
-/** What a generator child reports: its CPU time over the measured run and the responses it completed. */
+/**
+ * What a generator child reports: its CPU time over the measured run and the responses it completed, and
+ * the same from STEADY_FROM_S to the end (responses counted by the server).
+ */
 interface CpuMeasure {
   cpuUs: number;
   responses: number;
+  steadyCpuUs: number;
+  steadyResponses: number;
+}
+
+/** The bare server's count of requests answered so far. */
+async function served(port: number): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/__served`);
+  return Number(await res.text());
 }
 
 /** The bare server child: reports its port to the parent. */
@@ -153,13 +171,27 @@ async function generatorChild(kind: string, port: number, seconds: number): Prom
     measure = async () => (await runProfile({ target: target(port), profile, durationOverride: seconds })).result.totals.completed;
     await runProfile({ target: target(port), profile, durationOverride: WARM_UP_S });
   }
+  // fetch loads and compiles undici on first use: done before the measured run, not inside its window.
+  await served(port);
   const cpu0 = process.cpuUsage();
+  let mid: Promise<{ cpu: NodeJS.CpuUsage; served: number }> | undefined;
+  const timer = setTimeout(() => {
+    const cpu = process.cpuUsage();
+    mid = served(port).then((n) => ({ cpu, served: n }));
+  }, STEADY_FROM_S * 1000);
   const responses = await measure();
+  const end = process.cpuUsage();
+  clearTimeout(timer);
   const cpu = process.cpuUsage(cpu0);
-  process.send!({ cpuUs: cpu.user + cpu.system, responses } satisfies CpuMeasure);
+  if (!mid) throw new Error(`the ${kind} generator's run ended before ${STEADY_FROM_S} s`);
+  const m = await mid;
+  const steadyResponses = (await served(port)) - m.served;
+  const steadyCpuUs = end.user + end.system - m.cpu.user - m.cpu.system;
+  process.send!({ cpuUs: cpu.user + cpu.system, responses, steadyCpuUs, steadyResponses } satisfies CpuMeasure);
 }
 
 const perResponse = (m: CpuMeasure): number => m.cpuUs / Math.max(1, m.responses);
+const steadyPerResponse = (m: CpuMeasure): number => m.steadyCpuUs / Math.max(1, m.steadyResponses);
 
 /** Alternating rounds of autocannon / closed / open against one bare server: medians per tool. */
 async function cpuPerResponse(out: Record<string, number>): Promise<void> {
@@ -168,19 +200,26 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
   try {
     const { port } = await firstMessage<{ port: number }>(server, 'bare server', 30_000);
     const runs: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
+    const steady: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
     const ratios: number[] = [];
+    const steadyRatios: number[] = [];
     for (let r = 0; r < CPU_ROUNDS; r++) {
       // The order flips every round so drift in the machine's load falls on both sides alike.
       const order = r % 2 === 0 ? (['autocannon', 'closed', 'open'] as const) : (['closed', 'autocannon', 'open'] as const);
       const round: Partial<Record<string, number>> = {};
+      const roundSteady: Partial<Record<string, number>> = {};
       for (const kind of order) {
         const gen = forkOnCore(SELF, ['--bench-generator', kind, String(port), String(CPU_S)], 0);
         const m = await firstMessage<CpuMeasure>(gen, `${kind} generator`, (CPU_S + 60) * 1000);
         round[kind] = perResponse(m);
         runs[kind].push(perResponse(m));
+        roundSteady[kind] = steadyPerResponse(m);
+        steady[kind].push(steadyPerResponse(m));
       }
       ratios.push(round.closed! / round.autocannon!);
-      process.stdout.write(`cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}\n`);
+      steadyRatios.push(roundSteady.closed! / roundSteady.autocannon!);
+      process.stdout.write(`cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}` +
+        ` | steady: ${roundSteady.autocannon!.toFixed(1)} · ${roundSteady.closed!.toFixed(1)} · ${roundSteady.open!.toFixed(1)} · ${steadyRatios[r]!.toFixed(2)}\n`);
     }
     out.cpuUsAutocannon = median(runs.autocannon);
     out.cpuUsClosed = median(runs.closed);
@@ -189,8 +228,15 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
     // The spread of the rounds' ratios, so a reader sees how far one median can be trusted on this machine.
     out.closedVsAutocannonCpuQ1 = quantile(ratios, 0.25);
     out.closedVsAutocannonCpuQ3 = quantile(ratios, 0.75);
+    out.cpuUsAutocannonSteady = median(steady.autocannon);
+    out.cpuUsClosedSteady = median(steady.closed);
+    out.cpuUsOpenSteady = median(steady.open);
+    out.closedVsAutocannonCpuSteady = median(steadyRatios);
+    out.closedVsAutocannonCpuSteadyQ1 = quantile(steadyRatios, 0.25);
+    out.closedVsAutocannonCpuSteadyQ3 = quantile(steadyRatios, 0.75);
     out.cpuRounds = CPU_ROUNDS;
     process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): autocannon ${out.cpuUsAutocannon.toFixed(1)} · spgate closed ${out.cpuUsClosed.toFixed(1)} · spgate open ${out.cpuUsOpen.toFixed(1)} · closed/autocannon ${out.closedVsAutocannonCpu.toFixed(2)}, quartiles ${out.closedVsAutocannonCpuQ1.toFixed(2)}–${out.closedVsAutocannonCpuQ3.toFixed(2)} (target <= 1.1)\n`);
+    process.stdout.write(`steady state (from ${STEADY_FROM_S} s to the end, responses counted by the server): autocannon ${out.cpuUsAutocannonSteady.toFixed(1)} · spgate closed ${out.cpuUsClosedSteady.toFixed(1)} · spgate open ${out.cpuUsOpenSteady.toFixed(1)} · closed/autocannon ${out.closedVsAutocannonCpuSteady.toFixed(2)}, quartiles ${out.closedVsAutocannonCpuSteadyQ1.toFixed(2)}–${out.closedVsAutocannonCpuSteadyQ3.toFixed(2)}\n`);
   } finally {
     server.kill();
   }

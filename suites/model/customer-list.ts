@@ -3,7 +3,7 @@
  * walk of the unfiltered list. The checks observe deletes only through this shown operation.
  */
 import type { Exchange } from '../../src/client/exchange.js';
-import { jsonObject, statusOf, type Recorder } from '../../src/conformance/recorder.js';
+import { describeAnswer, jsonObject, statusOf, type Recorder } from '../../src/conformance/recorder.js';
 
 /** Bound on the unfiltered traversal: 30 pages of 100 customers. */
 export const MAX_PAGES = 30;
@@ -33,4 +33,16 @@ export async function inFullList(rec: Recorder, id: string): Promise<{ found: bo
     cursor = next;
   }
   return { found: false, complete: false, xs };
+}
+
+/**
+ * Why a walk that did not find its customer says nothing of whether it is listed: a page it could not read
+ * (a 5xx, a transport error, a body without data) or the page bound reached before the list's end.
+ * Undefined when the walk found the customer or read the whole list.
+ */
+export function unfinishedWalk(walk: { found: boolean; complete: boolean; xs: Exchange[] }): string | undefined {
+  if (walk.found || walk.complete) return undefined;
+  const last = walk.xs.at(-1);
+  if (last && (statusOf(last) !== 200 || !idsOf(last))) return `a page of the customer list answered ${describeAnswer(last)}`;
+  return `the first ${MAX_PAGES} pages of the customer list did not reach its end`;
 }

@@ -193,14 +193,36 @@ async function generatorChild(kind: string, port: number, seconds: number): Prom
 const perResponse = (m: CpuMeasure): number => m.cpuUs / Math.max(1, m.responses);
 const steadyPerResponse = (m: CpuMeasure): number => m.steadyCpuUs / Math.max(1, m.steadyResponses);
 
+type Generator = 'autocannon' | 'closed' | 'open';
+
+/**
+ * The medians per tool and the closed / autocannon ratio's median and quartiles (the spread of the rounds,
+ * so a reader sees how far one median can be trusted on this machine), named with `suffix`.
+ */
+function cpuFigures(out: Record<string, number>, suffix: string, per: Record<Generator, number[]>, ratios: number[]): void {
+  out[`cpuUsAutocannon${suffix}`] = median(per.autocannon);
+  out[`cpuUsClosed${suffix}`] = median(per.closed);
+  out[`cpuUsOpen${suffix}`] = median(per.open);
+  out[`closedVsAutocannonCpu${suffix}`] = median(ratios);
+  out[`closedVsAutocannonCpu${suffix}Q1`] = quantile(ratios, 0.25);
+  out[`closedVsAutocannonCpu${suffix}Q3`] = quantile(ratios, 0.75);
+}
+
+/** The figures cpuFigures named with `suffix`, as one line. */
+function cpuLine(out: Record<string, number>, suffix: string): string {
+  const f = (k: string): string => out[k]!.toFixed(k.startsWith('cpuUs') ? 1 : 2);
+  return `autocannon ${f(`cpuUsAutocannon${suffix}`)} · spgate closed ${f(`cpuUsClosed${suffix}`)} · spgate open ${f(`cpuUsOpen${suffix}`)} · ` +
+    `closed/autocannon ${f(`closedVsAutocannonCpu${suffix}`)}, quartiles ${f(`closedVsAutocannonCpu${suffix}Q1`)}–${f(`closedVsAutocannonCpu${suffix}Q3`)}`;
+}
+
 /** Alternating rounds of autocannon / closed / open against one bare server: medians per tool. */
 async function cpuPerResponse(out: Record<string, number>): Promise<void> {
   if (!HAS_TASKSET) process.stdout.write('note: taskset missing, generator and server are not pinned to cores\n');
   const server = forkOnCore(SELF, ['--bench-bare-server'], 1);
   try {
     const { port } = await firstMessage<{ port: number }>(server, 'bare server', 30_000);
-    const runs: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
-    const steady: Record<'autocannon' | 'closed' | 'open', number[]> = { autocannon: [], closed: [], open: [] };
+    const runs: Record<Generator, number[]> = { autocannon: [], closed: [], open: [] };
+    const steady: Record<Generator, number[]> = { autocannon: [], closed: [], open: [] };
     const ratios: number[] = [];
     const steadyRatios: number[] = [];
     for (let r = 0; r < CPU_ROUNDS; r++) {
@@ -221,22 +243,11 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
       process.stdout.write(`cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}` +
         ` | steady: ${roundSteady.autocannon!.toFixed(1)} · ${roundSteady.closed!.toFixed(1)} · ${roundSteady.open!.toFixed(1)} · ${steadyRatios[r]!.toFixed(2)}\n`);
     }
-    out.cpuUsAutocannon = median(runs.autocannon);
-    out.cpuUsClosed = median(runs.closed);
-    out.cpuUsOpen = median(runs.open);
-    out.closedVsAutocannonCpu = median(ratios);
-    // The spread of the rounds' ratios, so a reader sees how far one median can be trusted on this machine.
-    out.closedVsAutocannonCpuQ1 = quantile(ratios, 0.25);
-    out.closedVsAutocannonCpuQ3 = quantile(ratios, 0.75);
-    out.cpuUsAutocannonSteady = median(steady.autocannon);
-    out.cpuUsClosedSteady = median(steady.closed);
-    out.cpuUsOpenSteady = median(steady.open);
-    out.closedVsAutocannonCpuSteady = median(steadyRatios);
-    out.closedVsAutocannonCpuSteadyQ1 = quantile(steadyRatios, 0.25);
-    out.closedVsAutocannonCpuSteadyQ3 = quantile(steadyRatios, 0.75);
+    cpuFigures(out, '', runs, ratios);
+    cpuFigures(out, 'Steady', steady, steadyRatios);
     out.cpuRounds = CPU_ROUNDS;
-    process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): autocannon ${out.cpuUsAutocannon.toFixed(1)} · spgate closed ${out.cpuUsClosed.toFixed(1)} · spgate open ${out.cpuUsOpen.toFixed(1)} · closed/autocannon ${out.closedVsAutocannonCpu.toFixed(2)}, quartiles ${out.closedVsAutocannonCpuQ1.toFixed(2)}–${out.closedVsAutocannonCpuQ3.toFixed(2)} (target <= 1.1)\n`);
-    process.stdout.write(`steady state (from ${STEADY_FROM_S} s to the end, responses counted by the server): autocannon ${out.cpuUsAutocannonSteady.toFixed(1)} · spgate closed ${out.cpuUsClosedSteady.toFixed(1)} · spgate open ${out.cpuUsOpenSteady.toFixed(1)} · closed/autocannon ${out.closedVsAutocannonCpuSteady.toFixed(2)}, quartiles ${out.closedVsAutocannonCpuSteadyQ1.toFixed(2)}–${out.closedVsAutocannonCpuSteadyQ3.toFixed(2)}\n`);
+    process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): ${cpuLine(out, '')} (target <= 1.1)\n`);
+    process.stdout.write(`steady state (from ${STEADY_FROM_S} s to the end, responses counted by the server): ${cpuLine(out, 'Steady')}\n`);
   } finally {
     server.kill();
   }

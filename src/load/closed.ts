@@ -3,7 +3,7 @@
  * next request when the previous one completes. Every response passes through `onResponse` (hooked into
  * each autocannon client by autocannon-client.ts), where only the raw RateLimit-* strings, status, time
  * and a 429's error code are captured and handed to the recorder (and from there to the online
- * aggregator); nothing is kept per response here.
+ * aggregator) in batches (response-batch.ts); nothing is kept per response here.
  * Single process on purpose: autocannon's workers would take per-response hooks out of our reach.
  */
 import autocannon from 'autocannon';
@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
 import { hookClient, type ResponseHook, type TaggedRequest } from './autocannon-client.js';
 import { describeTransportError, errorCodeOf, isDynamicRoute, maxInFlight, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
+import { ResponseBatch } from './response-batch.js';
 
 export type { EngineOptions };
 
@@ -19,6 +20,9 @@ export type { EngineOptions };
  * context each time it wraps around the list, which for a one-route class would be once per request.
  */
 const CYCLE_MIN = 64;
+
+/** The most a response waits in the batch before the recorder (and the progress line) sees it, ms. */
+const FLUSH_MS = 50;
 
 const NONE = 0;
 const LIMIT = 1;
@@ -69,13 +73,20 @@ export function headerSlot(name: string): number {
 export async function runClosed(opts: EngineOptions): Promise<void> {
   const { plan } = opts;
   const totalConns = maxInFlight(plan);
-  await Promise.all(plan.classes.map((pc) => {
-    const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : undefined;
-    return runClass(opts, pc, share);
-  }));
+  const batch = new ResponseBatch(opts.recorder);
+  const flusher = setInterval(() => batch.flush(), FLUSH_MS);
+  try {
+    await Promise.all(plan.classes.map((pc) => {
+      const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : undefined;
+      return runClass(opts, pc, share, batch);
+    }));
+  } finally {
+    clearInterval(flusher);
+    batch.flush();
+  }
 }
 
-function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefined): Promise<void> {
+function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefined, batch: ResponseBatch): Promise<void> {
   const { plan, recorder } = opts;
   const url = new URL(opts.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
@@ -126,13 +137,19 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
         }
       }
     }
-    let errorCode: string | undefined;
-    if (status === 429) errorCode = errorCodeOf(body);
-    recorder.sent(pc.class, sent);
-    recorder.response({
-      route: req?.spgateRoute ?? pc.routes[0]!.idx,
-      intended: NaN, sent, received, status, limit, remaining, reset, retryAfter, requestId, errorCode,
-    });
+    const r = batch.next();
+    r.route = req?.spgateRoute ?? pc.routes[0]!.idx;
+    r.sent = sent;
+    r.received = received;
+    r.status = status;
+    r.limit = limit;
+    r.remaining = remaining;
+    r.reset = reset;
+    r.retryAfter = retryAfter;
+    r.requestId = requestId;
+    r.errorCode = status === 429 ? errorCodeOf(body) : undefined;
+    r.error = undefined;
+    batch.commit(pc.class);
   };
 
   return new Promise<void>((resolve, reject) => {
@@ -165,8 +182,14 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
     opts.signal?.addEventListener('abort', stop, { once: true });
     instance.on('reqError', (err: unknown) => {
       const at = recorder.now();
-      recorder.sent(pc.class, at);
-      recorder.response({ route: pc.routes[0]!.idx, intended: NaN, sent: at, received: at, status: 0, error: describeTransportError(err) });
+      const r = batch.next();
+      r.route = pc.routes[0]!.idx;
+      r.sent = at;
+      r.received = at;
+      r.status = 0;
+      r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
+      r.error = describeTransportError(err);
+      batch.commit(pc.class);
     });
   });
 }

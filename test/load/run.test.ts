@@ -123,6 +123,19 @@ describe('caps, counted at the server', () => {
     expect(String(result.config.notes)).toContain('maxRps');
   });
 
+  it('closed model: every response reaches the result, none held back in its batches (counts equal the server\'s)', async () => {
+    // Two classes share one batch; 300 requests at full speed fill it many times, and the last partial batch is flushed at the end.
+    const both = parseProfile({ name: 'c2', description: 'd', model: 'closed', duration: 10, classes: { read: { connections: 3, routes: [{ route: 'me' }] }, write: { connections: 2, routes: [{ route: 'assign' }] } } }, 't');
+    const before = srv.count();
+    const { result } = await runProfile({ target: srv.target({ caps: { maxRequests: 301 } }), profile: both });
+    const served = srv.count() - before;
+    expect(served).toBeGreaterThan(256);
+    expect(result.totals.completed).toBe(served);
+    expect(result.totals.sent).toBe(served);
+    expect(result.totals.byClass.read + result.totals.byClass.write).toBe(served);
+    expect(result.timeline.reduce((n, p) => n + p.completed, 0)).toBe(served);
+  });
+
   it('never lets the key reach the result', async () => {
     const { result, findings } = await runProfile({ target: srv.target(), profile: open, durationOverride: 0.5 });
     expect(JSON.stringify({ result, findings })).not.toContain(SECRET);

@@ -2,7 +2,8 @@
  * The per-second timeline of a run and the capacity search over it. Responses are placed in the second
  * they completed, sends and drops in the second they were (meant to be) sent. The timeline is built online:
  * a second's latencies are kept only until the second is over (responses arrive in completion order), then
- * reduced to p50/p95/p99, so memory holds one second of latencies plus a few numbers per past second.
+ * reduced to p50/p95/p99 (by selection, not sorting), so memory holds one second of latencies plus a few
+ * numbers per past second.
  */
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
 import { familyOf } from './histograms.js';
@@ -13,10 +14,65 @@ export function isError(status: number): boolean {
   return status === 0 || (status >= 400 && status !== 429);
 }
 
-function percentile(sorted: Float64Array, p: number): number | null {
-  if (!sorted.length) return null;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[i]! * 1000) / 1000;
+/** The nearest-rank index of percentile `p` among `n` values. */
+function rank(n: number, p: number): number {
+  return Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));
+}
+
+/**
+ * Reorders a[lo..hi] so that a[k] holds the value a sorted copy would hold there, with nothing larger
+ * before it and nothing smaller after it (Hoare's selection, median-of-three pivots): the three
+ * percentiles of a second cost a few linear passes instead of sorting tens of thousands of latencies.
+ */
+export function selectInPlace(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot, and a[lo] <= a[mid] <= a[hi] as sentinels for the scans.
+    if (a[mid]! < a[lo]!) swap(a, mid, lo);
+    if (a[hi]! < a[lo]!) swap(a, hi, lo);
+    if (a[hi]! < a[mid]!) swap(a, hi, mid);
+    const pivot = a[mid]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) swap(a, i++, j--);
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+  // A short range: insertion sort.
+  for (let x = lo + 1; x <= hi; x++) {
+    const v = a[x]!;
+    let y = x - 1;
+    while (y >= lo && a[y]! > v) {
+      a[y + 1] = a[y]!;
+      y--;
+    }
+    a[y + 1] = v;
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
+}
+
+/** p50, p95 and p99 (nearest rank, rounded to µs) of the first `n` values of `a`, which it reorders. */
+export function secondPercentiles(a: Float64Array, n: number): [number | null, number | null, number | null] {
+  if (n === 0) return [null, null, null];
+  const k50 = rank(n, 50);
+  const k95 = rank(n, 95);
+  const k99 = rank(n, 99);
+  // Each selection leaves everything after its rank no smaller: the next one searches only there.
+  selectInPlace(a, 0, n - 1, k50);
+  if (k95 > k50) selectInPlace(a, k50 + 1, n - 1, k95);
+  if (k99 > k95) selectInPlace(a, k95 + 1, n - 1, k99);
+  const r = (v: number): number => Math.round(v * 1000) / 1000;
+  return [r(a[k50]!), r(a[k95]!), r(a[k99]!)];
 }
 
 const intOrNull = (raw: string | undefined): number | null => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null);
@@ -112,10 +168,7 @@ export class TimelineBuilder {
     this.closedSeconds.add(t);
     const p = this.row(t);
     if (o) {
-      const sorted = o.lat.subarray(0, o.n).sort();
-      p.p50 = percentile(sorted, 50);
-      p.p95 = percentile(sorted, 95);
-      p.p99 = percentile(sorted, 99);
+      [p.p50, p.p95, p.p99] = secondPercentiles(o.lat, o.n);
       if (!this.spare || this.spare.length < o.lat.length) this.spare = o.lat;
     }
     const l = this.last.get(t);

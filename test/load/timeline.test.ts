@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TimelineBuilder } from '../../src/load/timeline.js';
+import { secondPercentiles, selectInPlace, TimelineBuilder } from '../../src/load/timeline.js';
 
 /** Nearest-rank percentile, rounded to µs, as the timeline reports it. */
 function nearestRank(values: number[], p: number): number | null {
@@ -43,5 +43,27 @@ describe('timeline percentiles', () => {
         expect([row.p50, row.p95, row.p99]).toEqual([nearestRank(lat, 50), nearestRank(lat, 95), nearestRank(lat, 99)]);
       });
     }), { numRuns: 60, seed: 11 });
+  });
+
+  it('selection puts at each asked rank the value a sort puts there, duplicates and all', () => {
+    // Few distinct values (many ties) as well as many; lengths across the insertion-sort cutoff.
+    const values = fc.oneof(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 300 }), fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 300 }));
+    fc.assert(fc.property(values, fc.nat(), (xs, seed) => {
+      const sorted = Float64Array.from(xs).sort();
+      const a = Float64Array.from(xs);
+      if (xs.length === 0) {
+        expect(secondPercentiles(a, 0)).toEqual([null, null, null]);
+        return;
+      }
+      const k = seed % xs.length;
+      selectInPlace(a, 0, a.length - 1, k);
+      expect(a[k]).toBe(sorted[k]);
+      for (let i = 0; i < k; i++) expect(a[i]).toBeLessThanOrEqual(a[k]!);
+      for (let i = k + 1; i < a.length; i++) expect(a[i]).toBeGreaterThanOrEqual(a[k]!);
+      // The three percentiles of a fresh copy, with the rest of the buffer beyond n left alone.
+      const b = Float64Array.from([...xs, -5, -5]);
+      expect(secondPercentiles(b, xs.length)).toEqual([nearestRank(xs, 50), nearestRank(xs, 95), nearestRank(xs, 99)]);
+      expect([...b.subarray(xs.length)]).toEqual([-5, -5]);
+    }), { numRuns: 300, seed: 5 });
   });
 });

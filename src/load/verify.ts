@@ -127,7 +127,7 @@ export class ResponseVerifier {
     // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
     // counts down is computed once (Remaining must not exceed a plain Limit; Reset not the window).
     const lim = s.limit !== undefined ? plainInt(s.limit) : -1;
-    const cl = code(s.limit, Infinity);
+    const cl = s.limit === undefined ? 0 : lim >= 0 ? 1 : -1;
     const cm = code(s.remaining, lim);
     const cr = code(s.reset, resetMax);
     const ca = code(s.retryAfter, Infinity);

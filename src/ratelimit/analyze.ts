@@ -11,7 +11,7 @@ import { classifyModel } from './model.js';
 import { parseSamples, type ParsedSample } from './parsed.js';
 import type { RateLimitSample } from './sample.js';
 import { segmentByRefills, segmentSpan, tileAnchor, type Segment } from './segments.js';
-import { ViolationSink } from './sink.js';
+import { ViolationSink, type ViolationInput } from './sink.js';
 import { checkAdmissionBound } from './rules/admission-bound.js';
 import { checkRefusalClaims } from './rules/claims.js';
 import { checkHeaders } from './rules/headers.js';
@@ -46,11 +46,11 @@ export interface AnalyzeOptions {
   complete?: { fromMs: number; toMs: number };
 }
 
-/** True when the reset-plausibility rule would fire on its own (the Reset claims broken by visible refills). */
-function resetContradicted(ctx: BudgetContext): boolean {
-  const scratch = new ViolationSink();
-  checkResetPlausible(ctx, scratch, null);
-  return scratch.list().length > 0;
+/** What the reset-plausibility rule finds with no window known: the Reset claims broken by visible refills. */
+function resetContradictions(ctx: BudgetContext): ViolationInput[] {
+  const found: ViolationInput[] = [];
+  checkResetPlausible(ctx, { add: (v) => found.push(v) }, null);
+  return found;
 }
 
 /** Analyzes the samples of a run or trace: budgets, windows, model and every rate-limit violation. */
@@ -93,9 +93,11 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
     // A window read from Reset is only as good as Reset: when the budget visibly came back long before the
     // Reset claims said (Reset in ms, a wrong unit or clock), the bounds would blame the admissions for the
     // header's error. Then the header is the finding, and no bound is drawn from it.
-    const resetWrong = budget.source !== 'stated' && resetContradicted(ctx);
+    // Without a stated window this is the rule's whole verdict (run once: recorded, then added here).
+    const contradictions = budget.source !== 'stated' ? resetContradictions(ctx) : [];
+    const resetWrong = contradictions.length > 0;
     if (resetWrong) {
-      checkResetPlausible(ctx, sink, null);
+      for (const v of contradictions) sink.add(v);
       ctx.boundWindowMs = null;
     }
     const overAdmitted = checkAdmissionBound(ctx, sink);
@@ -107,7 +109,8 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
     // cannot (several counters for one budget), their findings would be false leads (a 429 from one store
     // after another store's Remaining 5 is no under-admission): the rows above name the bug.
     if (!overAdmitted && !rising && !stuck) {
-      if (!resetWrong) checkResetPlausible(ctx, sink, budget.source === 'stated' ? ctx.windowMs : null);
+      // Without a stated window the rule ran above and found nothing; with one, Reset is also held to it.
+      if (budget.source === 'stated') checkResetPlausible(ctx, sink, ctx.windowMs);
       checkRefusalClaims(ctx, sink, opts.complete);
       checkResetRestores(ctx, sink);
       checkRetryAfterHonoured(ctx, sink);

@@ -17,8 +17,12 @@ export function checkAdmissionBound(ctx: BudgetContext, sink: ViolationSink): bo
   const W = ctx.boundWindowMs;
   if (L === null || L <= 0 || W === null) return false;
   const g = ctx.group;
+  // No interval can hold more than L admissions when the budget admitted no more in all (a generous
+  // budget at any rate): the filtered copies below are made only when one could.
+  let admitted = 0;
+  for (const s of g.bySent) if (s.admitted) admitted++;
+  if (admitted <= L) return false;
   const bySent = g.bySent.filter((s) => s.admitted);
-  if (bySent.length <= L) return false;
   const byReceived = g.byReceived.filter((s) => s.admitted);
   const span = byReceived[byReceived.length - 1]!.receivedAt - bySent[0]!.sentAt;
   let worst: { count: number; start: number; T: number; bound: number } | undefined;

@@ -11,7 +11,7 @@ import { fmt } from './claims.js';
 const LOOKBACK = 16;
 
 /** Reports Reset values that fall faster than time or exceed the known window. */
-export function checkResetPlausible(ctx: BudgetContext, sink: ViolationSink, expectedWindowMs: number | null): void {
+export function checkResetPlausible(ctx: BudgetContext, sink: Pick<ViolationSink, 'add'>, expectedWindowMs: number | null): void {
   const g = ctx.group;
   let j = 0;
   for (const b of g.bySent) {

@@ -265,7 +265,7 @@ function spgateWork(out: Record<string, number>): void {
   const plan = planProfile(profile, t);
   const once = (n: number): number => {
     const agg = new LoadAggregator({ plan, target: t });
-    const rec = new LoadRecorder((x) => agg.add(x));
+    const rec = new LoadRecorder(agg);
     const cpu0 = process.cpuUsage();
     let at = 0;
     for (let i = 0; i < n; i++) {

@@ -45,7 +45,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
   const startedAt = new Date();
   const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking });
-  const rec = new LoadRecorder((s) => agg.add(s));
+  const rec = new LoadRecorder(agg);
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
   try {

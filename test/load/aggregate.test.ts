@@ -39,7 +39,7 @@ function* stream(n: number, limit: number, overAdmit = 0): Generator<SampleInput
 function run(samples: Iterable<SampleInput>, maxSamples: number) {
   const plan = planProfile(profile, target);
   const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples } });
-  const rec = new LoadRecorder((s) => agg.add(s));
+  const rec = new LoadRecorder(agg);
   let last = 0;
   for (const s of samples) {
     rec.sent('read', s.sent);

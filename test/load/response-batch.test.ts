@@ -45,7 +45,7 @@ describe('ResponseBatch', () => {
   it('hands every response to the recorder once, in order, with its own fields, whatever the batch size', () => {
     fc.assert(fc.property(fc.array(given, { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), fc.array(fc.nat(59), { maxLength: 5 }), (list, size, flushAt) => {
       const seen: SampleInput[] = [];
-      const rec = new LoadRecorder((s) => seen.push({ ...s }));
+      const rec = new LoadRecorder({ add: (s) => seen.push({ ...s }) });
       const b = new ResponseBatch(rec, size);
       list.forEach((g, i) => {
         put(b, g, i);
@@ -72,7 +72,7 @@ describe('ResponseBatch', () => {
 
   it('holds a response back until the batch fills or is flushed', () => {
     const seen: number[] = [];
-    const b = new ResponseBatch(new LoadRecorder((s) => seen.push(s.sent)), 3);
+    const b = new ResponseBatch(new LoadRecorder({ add: (s) => seen.push(s.sent) }), 3);
     put(b, { cls: 'read', status: 200 }, 0);
     put(b, { cls: 'read', status: 200 }, 1);
     expect(seen).toEqual([]);

@@ -20,39 +20,14 @@ export interface ListedSession {
   retentionExpiresAt: unknown;
 }
 
-/** The `data` array of a `{ data: [...] }` listing, or undefined when the body holds none. */
-function dataArray(body: unknown): unknown[] | undefined {
-  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
-  return Array.isArray(data) ? data : undefined;
-}
-
 /** The chats of a `{ data: [...] }` listing (non-object items are kept with their fields unknown). */
 export function listedSessions(body: unknown): ListedSession[] {
-  const data = dataArray(body);
-  if (!data) return [];
+  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) return [];
   return data.map((s) => {
     const o = (s && typeof s === 'object' ? s : {}) as Record<string, unknown>;
     return { id: String(o.id), conversationId: o.conversationId, retentionExpiresAt: o.retentionExpiresAt };
   });
-}
-
-/**
- * Another connection's (or another workspace's) listing of a conversation's chats, judged against the
- * owner's chats `mine` (4.3 lists the chats "for the calling connection"; 4.1 and 5.1 isolate them):
- * refused with 403 or 404, or 200 with a data array holding none of them. Any other answer (a 5xx, a 200
- * without a data array) shows nothing of the isolation and does not pass; `leaked` are the owner's chats
- * it listed.
- */
-export function othersListing(status: number | undefined, body: unknown, mine: readonly string[]): { ok: boolean; leaked: string[] } {
-  if (status === 403 || status === 404) return { ok: true, leaked: [] };
-  if (status !== 200 || !dataArray(body)) return { ok: false, leaked: [] };
-  const leaked = chatIdsOf(body).filter((id) => mine.includes(id));
-  return { ok: leaked.length === 0, leaked };
-}
-
-/** The ids of a listing's chats. */
-export function chatIdsOf(body: unknown): string[] {
-  return listedSessions(body).map((s) => s.id);
 }
 
 /** Listed chats whose conversationId is not the listed conversation. */

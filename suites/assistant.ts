@@ -12,8 +12,8 @@ import type { z } from 'zod';
 import { describeAnswer, fromViolation, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
-import { dataOf } from './model/world.js';
-import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignSessions, listedSessions, serverTime } from './model/sessions.js';
+import { cannotJudge, dataOf } from './model/world.js';
+import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignSessions, listedSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
 
 
 /** A turn from the provider chain: pool pending turns may be cancelled; the others are only read. */
@@ -48,9 +48,16 @@ async function sessionsListing(ctx: SuiteContext, rec: Recorder): Promise<{ conv
   return { conversationId, x };
 }
 
-function listedIds(x: Exchange): string[] {
-  const data = jsonObject(x)?.data;
-  return Array.isArray(data) ? data.map((s) => String((s as { id?: unknown } | null)?.id)) : [];
+/** The ids of the chats a listing shows (none when it shows none: see sessionsOf). */
+function idsOf(list: ListedSession[] | undefined): string[] {
+  return (list ?? []).map((s) => s.id);
+}
+
+/** The chats of the sessions listing, or the check skipped (unless already failed) when its body shows none. */
+function readableListing(rec: Recorder, x: Exchange): ListedSession[] | undefined {
+  const list = sessionsOf(x);
+  if (!list) cannotJudge(rec, `the listing answered ${describeAnswer(x)}: no data array to read its chats from`);
+  return list;
 }
 
 async function receiptsCheck(ctx: SuiteContext): Promise<CheckOutcome> {
@@ -165,10 +172,14 @@ export const assistantSuite = defineSuite({
         if (!rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own])) rec.failures.at(-1)!.clause = '3.turn.status-values';
         // The owner's chats of a conversation must not show in another connection's listing of it.
         const mine = await rec.send(sessionsRequest(conversationId));
-        rec.require(statusOf(mine) === 200 && listedIds(mine).length > 0, 'the owner\'s listing to answer 200 with its chats', () => describeAnswer(mine), [mine]);
+        const ownChats = idsOf(sessionsOf(mine));
+        rec.require(ownChats.length > 0, 'the owner\'s listing to answer 200 with its chats', () => describeAnswer(mine), [mine]);
         const list = await rec.send(sessionsRequest(conversationId, 'secondConnection'));
-        const leaked = listedIds(list).filter((id) => listedIds(mine).includes(id));
-        rec.expect(leaked.length === 0, 'another connection\'s listing not to show the owner\'s chats', () => `listed ${leaked.join(', ')} in ${list.id}`, [mine, list]);
+        // A listing that shows no chats at all (an error other than a refusal, a body without data) is no "not shown".
+        const seen = sessionsOf(list);
+        const leaked = idsOf(seen).filter((id) => ownChats.includes(id));
+        rec.expect(refused(list) || (seen !== undefined && leaked.length === 0), 'another connection\'s listing to be refused (403 or 404) or not to show the owner\'s chats (200 with data)',
+          () => (leaked.length ? `listed ${leaked.join(', ')} in ${list.id}` : describeAnswer(list)), [mine, list]);
       }),
     },
     {
@@ -221,8 +232,8 @@ export const assistantSuite = defineSuite({
         const id = await dataOf(ctx).get('crowdedConversation');
         const x = await rec.send(sessionsRequest(id));
         rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
-        const n = listedIds(x).length;
-        rec.expect(n <= 100, 'at most 100 chats', () => `${n} chats`);
+        const list = readableListing(rec, x);
+        if (list) rec.expect(list.length <= 100, 'at most 100 chats', () => `${list.length} chats`);
       }),
     },
     {
@@ -272,7 +283,8 @@ export const assistantSuite = defineSuite({
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { x } = await sessionsListing(ctx, rec);
-        const list = listedSessions(jsonObject(x));
+        const list = readableListing(rec, x);
+        if (!list) return;
         // The server's clock wrote retentionExpiresAt, so its Date header is the measure (local clock as fallback).
         const now = serverTime(x.response?.headers, x.timings.start + x.timings.total);
         const expired = expiredSessions(list, now.at);

@@ -1,6 +1,6 @@
 /**
  * Judging a chat listing (spec 4.3: "at most 100 unexpired chats of that conversation"). Pure: the suite
- * sends the request and hands the body and the response headers here.
+ * sends the request and hands the answer, or its body and response headers, here.
  *
  * Expiry is judged against the server's own clock, read from the response's `Date` header (RFC 9110
  * §6.6.1: the origin's time when the message was generated), because a chat's retentionExpiresAt was
@@ -9,6 +9,7 @@
  * `Date` has one-second granularity and the local fallback may be skewed, and a chat expiring while the
  * answer was built is no fault.
  */
+import type { Exchange } from '../../src/client/exchange.js';
 
 /** How far in the past retentionExpiresAt must lie before a listed chat counts as expired. */
 export const EXPIRY_TOLERANCE_MS = 60_000;
@@ -28,6 +29,17 @@ export function listedSessions(body: unknown): ListedSession[] {
     const o = (s && typeof s === 'object' ? s : {}) as Record<string, unknown>;
     return { id: String(o.id), conversationId: o.conversationId, retentionExpiresAt: o.retentionExpiresAt };
   });
+}
+
+/**
+ * The chats of a listing answer that shows them: 200 with a `{ data: [...] }` body. Undefined for any other
+ * answer (an error, a transport failure, a body without a data array), which shows no chat at all: neither
+ * one that should not be there nor its absence.
+ */
+export function sessionsOf(x: Exchange): ListedSession[] | undefined {
+  const body = x.response?.status === 200 ? x.response.json : undefined;
+  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
+  return Array.isArray(data) ? listedSessions(body) : undefined;
 }
 
 /** Listed chats whose conversationId is not the listed conversation. */

@@ -13,6 +13,16 @@ import { type Recorder, describeAnswer, jsonObject, statusOf } from '../../src/c
 import { type ConversationState, stateOf } from './conversation.js';
 import { assignRequest, resolveRequest } from './requests.js';
 
+/**
+ * A read the check judges by did not succeed (a non-2xx answer, a transport error, a body without what it
+ * must show, a bounded walk cut short): it shows neither the finding nor its absence. The check is skipped
+ * with `reason` (FixtureUnavailable), unless it has already failed on something else: then that failure is
+ * its verdict, this returns, and the caller judges no further.
+ */
+export function cannotJudge(rec: Recorder, reason: string): void {
+  if (rec.failures.length === 0) throw new FixtureUnavailable(reason);
+}
+
 /** The run's fixture data for this check (the runner always sets it; a bare context has none). */
 export function dataOf(ctx: SuiteContext): CheckData {
   if (!ctx.data) throw new FixtureUnavailable('no fixture provider in this context');

@@ -13,7 +13,7 @@ import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
 import { assignRequest, resolveRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
-import { dataOf, observe, resolveTo, shownState, writableConversation } from './model/world.js';
+import { cannotJudge, dataOf, observe, resolveTo, shownState, writableConversation } from './model/world.js';
 import { completedWalk, expectedStatus, formOf, ResolveCoverage, typeOfStatus, type ResolveForm, type StartType } from './model/resolve-coverage.js';
 import type { ResolveBody } from './model/requests.js';
 
@@ -22,9 +22,15 @@ const WRITES = { writes: true, data: { conversation: 1 } } as const;
 const ANY_STATE_MAX_TAKEN = 4;
 /** It stops taking once this many active-type starts were met (one per resolve form). */
 const ANY_STATE_ACTIVE_WANTED = 2;
-/** Status keys of each type: assumed ones plus those GET /statuses lists with a type. */
-async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed'): Promise<string[]> {
+/**
+ * Status keys of each type: assumed ones plus those GET /statuses lists with a type. A 200 listing whose
+ * shape the lenient reading does not recognise adds none (its shape is not shown). A /statuses that did not
+ * answer 200 shows none of the workspace's own keys: a check that judges `every` key of the type cannot
+ * judge then (skipped naming the answer, unless it already failed); the others go on with the assumed keys.
+ */
+async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed', every = true): Promise<string[]> {
   const x = await rec.send({ method: 'GET', path: '/statuses', role: 'admin' });
+  if (every && statusOf(x) !== 200) cannotJudge(rec, `the workspace's ${type}-type status keys are unknown: GET /statuses answered ${describeAnswer(x)}`);
   const listed: ListedKey[] | undefined = statusOf(x) === 200 ? listedKeys(x.response?.json) : undefined;
   const a = ctx.target.assumptions;
   return keysOfType(type === 'active' ? a.activeStatuses : a.completedStatuses, listed, type);
@@ -119,7 +125,8 @@ export const statusSuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const want = ctx.target.assumptions.defaultCompletedStatus;
         const id = await writableConversation(ctx);
-        await awayFrom(ctx, rec, id, want, await statusKeys(ctx, rec, 'completed'));
+        // Any completed key other than the default will do: the assumed ones are enough.
+        await awayFrom(ctx, rec, id, want, await statusKeys(ctx, rec, 'completed', false));
         const x = await rec.send(resolveRequest(ctx.target, id, {}));
         const shown = jsonObject(x);
         rec.expect(statusOf(x) === 200 && shown?.status === want, `200 with status ${want}`,

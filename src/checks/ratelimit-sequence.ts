@@ -27,6 +27,15 @@ function points(xs: readonly Exchange[]): Point[] {
   return out;
 }
 
+/**
+ * The answers of `xs` these checks leave out: no response, a 429, or RateLimit-Remaining / RateLimit-Reset
+ * missing or unreadable. What they would have shown is unknown, so a sequence of fewer than two others
+ * judges nothing.
+ */
+export function unreadableAnswers(xs: readonly Exchange[]): Exchange[] {
+  return xs.filter((x) => points([x]).length === 0);
+}
+
 // Reset is rounded to whole seconds and responses take time: allow this much slack when comparing.
 const SLACK_S = 1.5;
 

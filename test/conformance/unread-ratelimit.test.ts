@@ -1,0 +1,53 @@
+/**
+ * limits.remaining-decreases compares RateLimit-Remaining (and -Reset) across a short sequence of GET /me.
+ * Answers without readable headers (a 503 from a gateway, a transport error) are left out of the
+ * comparison, and with fewer than two left nothing was compared: the check passed. Now it is skipped naming
+ * such an answer, and the Reset half likewise, unless the check already failed.
+ */
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../src/reference/index.js';
+import type { ConformanceOutcome } from '../../src/conformance/run.js';
+import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
+import { proxiedReference } from '../support/proxied-conformance.js';
+
+const CHECK = 'limits.remaining-decreases';
+const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000, write: 1_000, windowSeconds: 60 } }));
+
+/** A gateway's 503: no RateLimit-* headers. */
+const unavailable = (): ProxiedAnswer => ({
+  status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
+});
+const isMe = (req: { method: string; path: string }): boolean => req.method === 'GET' && /^\/me(\?|$)/.test(req.path);
+
+const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
+function run(hook: ProxyHook, faults: Parameters<typeof ref.server.setFaults>[0] = []): Promise<ConformanceOutcome> {
+  ref.server.setFaults(faults);
+  return ref.run(hook, { checks: [CHECK], runs: 2 }).finally(() => ref.server.setFaults([]));
+}
+
+describe('limits.remaining-decreases over answers without RateLimit headers', () => {
+  it('passes through a faithful proxy, and fails a Remaining that never falls', async () => {
+    const clean = await run((_req, forward) => forward());
+    expect(clean.findings).toEqual([]);
+    expect(verdict(clean)).toBe('passed');
+    const stuck = await run((_req, forward) => forward(), ['ratelimit-remaining-stuck']);
+    expect(stuck.checks[0]!.status).toBe('failed');
+  });
+
+  it('is skipped, naming the answer, when GET /me answers a 503 without the headers (Remaining never falling unseen)', async () => {
+    const out = await run(async (req, forward) => (isMe(req) ? unavailable() : forward()), ['ratelimit-remaining-stuck']);
+    expect(out.findings).toEqual([]);
+    expect(verdict(out)).toMatch(/^skipped: RateLimit-Remaining and RateLimit-Reset were readable on 0 of 5 answers to GET \/me \(first without: HTTP 503/);
+  });
+
+  it('judges Remaining and skips the Reset half when only the last answer lacks the headers', async () => {
+    let n = 0;
+    const out = await run(async (req, forward) => (isMe(req) && ++n === 6 ? unavailable() : forward()));
+    expect(out.findings).toEqual([]);
+    expect(verdict(out)).toMatch(/^skipped: RateLimit-Reset was not readable on both answers .*HTTP 503/);
+    n = 0;
+    const stuck = await run(async (req, forward) => (isMe(req) && ++n === 6 ? unavailable() : forward()), ['ratelimit-remaining-stuck']);
+    expect(stuck.checks[0]!.status).toBe('failed');
+  });
+});

@@ -161,7 +161,7 @@ export const assistantSuite = defineSuite({
     {
       id: 'assistant.owner-only',
       clause: '4.1.chat.owner-only',
-      title: 'another connection can neither read nor cancel a chat turn nor list the chat (403 or 404)',
+      title: 'another connection can neither read nor cancel a chat turn (403 or 404) nor see the owner\'s chats in its listing (403, 404, or 200 without them)',
       needs: { writes: true, roles: ['secondConnection'], data: { pendingTurn: 1, sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await turn(ctx, 'pendingTurn');

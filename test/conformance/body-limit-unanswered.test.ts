@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
 const CHECKS = ['limits.read-body', 'limits.read-body-routes'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000_000, write: 1_000_000, windowSeconds: 60 } }));
@@ -21,7 +21,6 @@ const failsBodies: ProxyHook = async (req, forward) => {
   return a;
 };
 
-const verdicts = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, `${c.status}${c.reason ? `: ${c.reason}` : ''}`]));
 const run = (hook: ProxyHook): Promise<ConformanceOutcome> => ref.run(hook, { checks: CHECKS, runs: 5 });
 
 describe('read body-limit checks over within-limit bodies that get no answer', () => {

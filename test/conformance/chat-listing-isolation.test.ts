@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { ProxiedAnswer, ProxiedRequest, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, unavailable } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const ref = proxiedReference(() => startReferenceServer({ seed: 5, budgets: BUDGETS }));
@@ -22,7 +22,6 @@ const chatsListing = (req: ProxiedRequest, role: Role): boolean =>
   req.method === 'GET' && /^\/ai\/conversations\/[^/]+\/assistant\/sessions(\?|$)/.test(req.path) && req.headers.authorization === `Bearer ${keyOf(role)}`;
 
 const json = (status: number, body: unknown): ProxiedAnswer => ({ status, headers: { 'content-type': 'application/json' }, json: body });
-const unavailable = (): ProxiedAnswer => json(503, { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } });
 
 /** Answers `role`'s chats listings with `answer()`, everything else as the server does. */
 const listingAnswers = (role: Role, answer: () => ProxiedAnswer): ProxyHook => async (req, forward) => (chatsListing(req, role) ? answer() : forward());

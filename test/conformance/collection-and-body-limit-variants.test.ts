@@ -9,12 +9,11 @@ import { runConformance, type ConformanceOutcome } from '../../src/conformance/r
 import { DIALECT_NAMES, startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
 const MINE = ['helpcenter.parent-kept', 'helpcenter.parent-root', 'helpcenter.body-limit', 'shapes.collection', 'limits.read-body-routes', 'limits.write-body-routes'];
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 
-const verdicts = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, c.reason ? `${c.status}: ${c.reason}` : c.status]));
 const allPassed = Object.fromEntries(MINE.map((id) => [id, 'passed']));
 
 describe.each(DIALECT_NAMES)('dialect %s, ids-only target from --target-out', (dialect) => {

@@ -6,18 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
-import type { ConformanceOutcome } from '../../src/conformance/run.js';
-import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { proxiedReference, unavailable, verdicts } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const CHECKS = ['customers.delete.idempotent', 'customers.delete.unlisted'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 4, budgets: BUDGETS }));
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 /** An unfiltered page of the customer list (the walk's request: limit and cursor only). */
 const unfilteredList = (method: string, path: string): boolean => {
   if (method !== 'GET' || !/^\/customers(\?|$)/.test(path)) return false;
@@ -38,7 +33,6 @@ function failAfterDelete(): ProxyHook {
   };
 }
 
-const verdicts = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, `${c.status}${c.reason ? `: ${c.reason}` : ''}`]));
 
 describe('customer delete checks over an unfinished list walk', () => {
   it('pass through a faithful proxy (the walk reads the whole list)', async () => {

@@ -9,7 +9,7 @@ import { startReferenceServer } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import type { ProxiedAnswer, ProxiedRequest, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 
 const CHECK = 'pagination.external-id';
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000_000, write: 1_000_000, windowSeconds: 60 } }));
@@ -17,10 +17,6 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { re
 /** The target as a deployment without a fixtures API would describe it (its ids kept). */
 const noFixturesApi = (t: TargetFileInput): TargetFileInput => ({ ...t, fixtures: { ids: t.fixtures?.ids ?? {} } });
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 const params = (req: ProxiedRequest): URLSearchParams => new URLSearchParams(req.path.split('?')[1] ?? '');
 const isList = (req: ProxiedRequest): boolean => req.method === 'GET' && /^\/customers(\?|$)/.test(req.path);
 const isUnfiltered = (req: ProxiedRequest): boolean => isList(req) && [...params(req).keys()].every((k) => k === 'limit' || k === 'cursor');
@@ -35,7 +31,6 @@ function emptyFilter(unfiltered: (forward: () => Promise<ProxiedAnswer>) => Prom
   };
 }
 
-const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
 const run = (hook: ProxyHook): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, edit: noFixturesApi });
 
 describe('pagination.external-id without a fixtures API, over an unread customer list', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { ProxiedAnswer, ProxyHook, ProxiedRequest } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, verdict } from '../support/proxied-conformance.js';
 
 const CHECK = 'pagination.search';
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000_000, write: 1_000_000, windowSeconds: 60 } }));
@@ -33,7 +33,6 @@ function endless(query: (q: URLSearchParams) => URLSearchParams): ProxyHook {
   };
 }
 
-const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
 const run = (hook: ProxyHook): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 3 });
 
 describe('pagination.search over walks cut at their bound', () => {

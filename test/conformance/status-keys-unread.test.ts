@@ -9,23 +9,18 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, unavailable, verdicts } from '../support/proxied-conformance.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const EVERY_KEY = ['status.resolve.completed-keys', 'status.resolve.active-keys', 'status.resolve.any-state'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: BUDGETS }));
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 const statusesAnswer = (answer: (a: ProxiedAnswer) => ProxiedAnswer): ProxyHook => async (req, forward) => {
   const a = await forward();
   return req.method === 'GET' && /^\/statuses(\?|$)/.test(req.path) ? answer(a) : a;
 };
 
-const verdicts = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, `${c.status}${c.reason ? `: ${c.reason}` : ''}`]));
 /**
  * The target file as a real deployment's would be: only the default assumed keys (open, pending; resolved,
  * closed), the workspace's own (waiting_on_customer, spam) left to GET /statuses.

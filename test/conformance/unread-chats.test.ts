@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
 import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, unavailable, verdicts } from '../support/proxied-conformance.js';
 import { startServer } from './stateful-harness.js';
 
 const ref = proxiedReference(() => startServer(1));
@@ -20,10 +20,6 @@ const keyOf = (role: string): string => `Bearer ${(ref.server.target.keys as Key
 const isRole = (headers: Record<string, string>, role: string): boolean => headers.authorization === keyOf(role);
 const isListing = (req: { method: string; path: string }): boolean => req.method === 'GET' && /\/assistant\/sessions(\?|$)/.test(req.path);
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 /** The same chats, but not under data (a body the checks cannot read a listing from). */
 const undata = (a: ProxiedAnswer): ProxiedAnswer => ({ ...a, json: { sessions: (a.json as { data?: unknown }).data } });
 
@@ -33,7 +29,6 @@ const listings = (rewrite: (a: ProxiedAnswer) => ProxiedAnswer, role?: string): 
   return isListing(req) && (role === undefined || isRole(req.headers, role)) ? rewrite(a) : a;
 };
 
-const verdicts = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, `${c.status}${c.reason ? `: ${c.reason}` : ''}`]));
 const findings = (out: ConformanceOutcome) => out.findings.map((f) => `${f.checkId}: expected ${f.expected}; got ${f.actual}`);
 const run = (hook: ProxyHook, checks: string[]) => ref.run(hook, { checks, runs: 2 });
 

@@ -4,28 +4,20 @@
  * request ids alone. Now it is skipped naming the answers, unless an id it did see failed.
  */
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
-import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const CHECK = 'shapes.id-prefixes';
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: BUDGETS }));
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 /** Answers the customer list and the assigns with a 503. */
 const idsUnavailable: ProxyHook = async (req, forward) =>
   (req.method === 'GET' && /^\/customers(\?|$)/.test(req.path)) || (req.method === 'POST' && req.path.endsWith('/assign')) ? unavailable() : forward();
 
-const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
-function run(hook: ProxyHook, faults: Parameters<typeof ref.server.setFaults>[0] = []): Promise<ConformanceOutcome> {
-  ref.server.setFaults(faults);
-  return ref.run(hook, { checks: [CHECK], runs: 2 }).finally(() => ref.server.setFaults([]));
-}
+const run = (hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, faults });
 
 describe('shapes.id-prefixes over answers that show no ids', () => {
   it('passes through a faithful proxy', async () => {

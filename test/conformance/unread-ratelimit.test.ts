@@ -5,26 +5,18 @@
  * such an answer, and the Reset half likewise, unless the check already failed.
  */
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
-import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 
 const CHECK = 'limits.remaining-decreases';
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000, write: 1_000, windowSeconds: 60 } }));
 
 /** A gateway's 503: no RateLimit-* headers. */
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 const isMe = (req: { method: string; path: string }): boolean => req.method === 'GET' && /^\/me(\?|$)/.test(req.path);
 
-const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
-function run(hook: ProxyHook, faults: Parameters<typeof ref.server.setFaults>[0] = []): Promise<ConformanceOutcome> {
-  ref.server.setFaults(faults);
-  return ref.run(hook, { checks: [CHECK], runs: 2 }).finally(() => ref.server.setFaults([]));
-}
+const run = (hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, faults });
 
 describe('limits.remaining-decreases over answers without RateLimit headers', () => {
   it('passes through a faithful proxy, and fails a Remaining that never falls', async () => {

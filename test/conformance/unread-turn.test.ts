@@ -6,17 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
+import type { FaultName } from '../../src/reference/index.js';
 import type { ProxiedAnswer, ProxyHook } from '../checks/rewriting-proxy.js';
-import { proxiedReference } from '../support/proxied-conformance.js';
+import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 import { startServer } from './stateful-harness.js';
 
 const CHECK = 'assistant.cancel.completed';
 const ref = proxiedReference(() => startServer(1));
 
-const unavailable = (): ProxiedAnswer => ({
-  status: 503, headers: { 'content-type': 'application/json' },
-  json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
-});
 const isTurnRead = (req: { method: string; path: string }): boolean => req.method === 'GET' && /\/turns\/[^/?]+(\?|$)/.test(req.path);
 
 /** The first turn read answered with the bare turn (no data envelope), the later ones with `later`. */
@@ -29,11 +26,7 @@ function unreadTurn(later: (a: ProxiedAnswer) => ProxiedAnswer): ProxyHook {
   };
 }
 
-const verdict = (out: ConformanceOutcome): string => `${out.checks[0]!.status}${out.checks[0]!.reason ? `: ${out.checks[0]!.reason}` : ''}`;
-const run = (hook: ProxyHook, faults: Parameters<typeof ref.server.setFaults>[0] = []): Promise<ConformanceOutcome> => {
-  ref.server.setFaults(faults);
-  return ref.run(hook, { checks: [CHECK], runs: 2 }).finally(() => ref.server.setFaults([]));
-};
+const run = (hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, faults });
 
 describe('assistant.cancel.completed over turn reads that show no turn', () => {
   it('passes through a faithful proxy', async () => {

@@ -4,16 +4,37 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
-import type { RunningReferenceServer } from '../../src/reference/index.js';
+import type { FaultName, RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
-import { startRewritingProxy, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
+import { startRewritingProxy, type ProxiedAnswer, type ProxyHook, type RewritingProxy } from '../checks/rewriting-proxy.js';
 
 export interface ProxiedRunOptions {
   checks: string[];
   runs: number;
   /** Changes the target file (after its base URL points at the proxy). */
   edit?: (t: TargetFileInput) => TargetFileInput;
+  /** Reference server faults switched on for this run only. */
+  faults?: FaultName[];
+}
+
+/** A deployment's 503 with an error envelope: a read it could not serve. */
+export function unavailable(): ProxiedAnswer {
+  return {
+    status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+    json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
+  };
+}
+
+/** Each check's status, with its reason when it has one ("skipped: …"), by check id. */
+export function verdicts(out: ConformanceOutcome): Record<string, string> {
+  return Object.fromEntries(out.checks.map((c) => [c.checkId, c.reason ? `${c.status}: ${c.reason}` : c.status]));
+}
+
+/** The first (usually only) check's verdict, as verdicts gives it. */
+export function verdict(out: ConformanceOutcome): string {
+  const c = out.checks[0]!;
+  return c.reason ? `${c.status}: ${c.reason}` : c.status;
 }
 
 /** One reference server behind proxies, for the tests of a file or a describe block. */
@@ -51,7 +72,14 @@ export function proxiedReference(start: () => Promise<RunningReferenceServer>): 
       const proxy = await startRewritingProxy(s.target.baseUrl, hook);
       proxies.push(proxy);
       const input = { ...(s.target as TargetFileInput), baseUrl: proxy.url };
-      return runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
+      const run = () => runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
+      if (!o.faults) return run();
+      s.setFaults(o.faults);
+      try {
+        return await run();
+      } finally {
+        s.setFaults([]);
+      }
     },
   };
 }

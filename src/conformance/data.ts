@@ -51,6 +51,8 @@ export function marker(ctx: SuiteContext, label: string): string {
 /**
  * A marker no customer matches yet: the seed's marker, or a generation suffix when the same seed already
  * ran against this target (so a re-run against a long-lived server still compares against its own data).
+ * When the search cannot be read (a 5xx, a transport error, a body without `data`), the marker is made
+ * unique by the clock instead: the seed's own marker may match an earlier run's customers.
  */
 export async function freshMarker(ctx: SuiteContext, label: string): Promise<string> {
   const base = marker(ctx, label);
@@ -58,8 +60,8 @@ export async function freshMarker(ctx: SuiteContext, label: string): Promise<str
     const m = g === 0 ? base : `${base}g${g}`;
     const x = await ctx.send({ method: 'GET', path: '/customers', query: { [ctx.target.assumptions.params.search]: m, limit: 1 } });
     const data = (x.response?.json as { data?: unknown[] } | undefined)?.data;
-    if (x.response?.status === 200 && Array.isArray(data) && data.length === 0) return m;
-    if (x.response?.status !== 200) return m; // cannot probe; the checks will report the list failure
+    if (x.response?.status !== 200 || !Array.isArray(data)) break;
+    if (data.length === 0) return m;
   }
-  return `${base}g${Date.now().toString(36)}`;
+  return `${base}t${Date.now().toString(36)}`;
 }

@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
-import type { ProxyHook } from '../checks/rewriting-proxy.js';
 import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 
 const CHECK = 'pagination.traversal';

@@ -1,5 +1,5 @@
 /**
- * Load engine benchmark (~210 s, `BENCH_QUICK=1` ~60 s; loopback only). The servers run in a child process so the load generator
+ * Load engine benchmark (~310 s, `BENCH_QUICK=1` ~60 s; loopback only). The servers run in a child process so the load generator
  * has a core of its own.
  * 1. Throughput: raw autocannon (no checks) vs spgate's closed engine with every response verified, same
  *    connections and duration, and wrk when installed → req/s and `spgateVsAutocannon` (target >= 0.9).
@@ -16,7 +16,9 @@
  *    — 440 ms of TurboFan time for spgate's closed engine after a warm-up run, 96 ms for autocannon
  *    (--trace-opt), about a sixth of a 3 s run — which a long capacity run pays once. Beside it, `cpuUsSpgateWork`: spgate's own work per
  *    response (recorder, aggregator, verification, rate-limit analysis) on synthetic responses in-process,
- *    the least noisy view of what the closed engine adds to autocannon.
+ *    the least noisy view of what the closed engine adds to autocannon. Then long rounds (`…Long`): whole
+ *    CPU_LONG_S runs of autocannon and spgate closed, alternating, where a run's one-time costs weigh as
+ *    little as in a capacity run.
  * 3. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
  *    computed from the schedule (each request intended inside a stall waits for its end); spgate's
  *    corrected p99 must be within 10 % of it (`coP99ErrorPct`). autocannon's figure is printed beside it.
@@ -52,6 +54,9 @@ const FIRST_STALL_MS = 2000;
  */
 const CPU_ROUNDS = QUICK ? 3 : 9;
 const CPU_S = QUICK ? 2 : 3;
+/** Long rounds (autocannon and spgate closed only): whole runs long enough that a run's one-time costs fade. */
+const CPU_LONG_ROUNDS = QUICK ? 0 : 3;
+const CPU_LONG_S = 15;
 /** Seconds into a measured run from which the steady-state figures count (past the run's recompilation). */
 const STEADY_FROM_S = 1;
 /** Warm-up before each measured generator run (JIT-compiled hot paths, as in a long run). */
@@ -231,8 +236,7 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
       const round: Partial<Record<string, number>> = {};
       const roundSteady: Partial<Record<string, number>> = {};
       for (const kind of order) {
-        const gen = forkOnCore(SELF, ['--bench-generator', kind, String(port), String(CPU_S)], 0);
-        const m = await firstMessage<CpuMeasure>(gen, `${kind} generator`, (CPU_S + 60) * 1000);
+        const m = await measureGenerator(kind, port, CPU_S);
         round[kind] = perResponse(m);
         runs[kind].push(perResponse(m));
         roundSteady[kind] = steadyPerResponse(m);
@@ -248,9 +252,47 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
     out.cpuRounds = CPU_ROUNDS;
     process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): ${cpuLine(out, '')} (target <= 1.1)\n`);
     process.stdout.write(`steady state (from ${STEADY_FROM_S} s to the end, responses counted by the server): ${cpuLine(out, 'Steady')}\n`);
+    await longRuns(out, port);
   } finally {
     server.kill();
   }
+}
+
+/** One generator child's run of `seconds` (after its warm-up) against the bare server on `port`. */
+async function measureGenerator(kind: Generator, port: number, seconds: number): Promise<CpuMeasure> {
+  const gen = forkOnCore(SELF, ['--bench-generator', kind, String(port), String(seconds)], 0);
+  return firstMessage<CpuMeasure>(gen, `${kind} generator`, (seconds + 60) * 1000);
+}
+
+/**
+ * Long rounds: autocannon and spgate's closed engine for CPU_LONG_S each, alternating, whole runs. What a
+ * run pays once at its start (the recompilation after its warm-up, the end-of-run analysis and result) is
+ * spread over as many responses as a capacity run's first minute, not over a 3 s round's → the median of
+ * the rounds' closed / autocannon ratios `closedVsAutocannonCpuLong`, with its smallest and largest.
+ */
+async function longRuns(out: Record<string, number>, port: number): Promise<void> {
+  if (CPU_LONG_ROUNDS === 0) return;
+  const per: Record<'autocannon' | 'closed', number[]> = { autocannon: [], closed: [] };
+  const ratios: number[] = [];
+  for (let r = 0; r < CPU_LONG_ROUNDS; r++) {
+    const order = r % 2 === 0 ? (['autocannon', 'closed'] as const) : (['closed', 'autocannon'] as const);
+    const round: Partial<Record<string, number>> = {};
+    for (const kind of order) {
+      round[kind] = perResponse(await measureGenerator(kind, port, CPU_LONG_S));
+      per[kind].push(round[kind]);
+    }
+    ratios.push(round.closed! / round.autocannon!);
+    process.stdout.write(`long round ${r + 1} (${CPU_LONG_S} s): autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}\n`);
+  }
+  out.cpuUsAutocannonLong = median(per.autocannon);
+  out.cpuUsClosedLong = median(per.closed);
+  out.closedVsAutocannonCpuLong = median(ratios);
+  out.closedVsAutocannonCpuLongMin = Math.min(...ratios);
+  out.closedVsAutocannonCpuLongMax = Math.max(...ratios);
+  out.cpuLongRounds = CPU_LONG_ROUNDS;
+  out.cpuLongSeconds = CPU_LONG_S;
+  process.stdout.write(`CPU µs per response, ${CPU_LONG_S} s runs (median of ${CPU_LONG_ROUNDS}): autocannon ${out.cpuUsAutocannonLong.toFixed(1)} · spgate closed ${out.cpuUsClosedLong.toFixed(1)} · ` +
+    `closed/autocannon ${out.closedVsAutocannonCpuLong.toFixed(2)} (rounds ${out.closedVsAutocannonCpuLongMin.toFixed(2)}–${out.closedVsAutocannonCpuLongMax.toFixed(2)}; target <= 1.1)\n`);
 }
 
 /**

@@ -13,7 +13,7 @@ import { describeAnswer, fromViolation, jsonObject, runCase, statusOf, type Reco
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { cannotJudge, dataOf } from './model/world.js';
-import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignSessions, listedSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
+import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignListing, foreignSessions, listedSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
 
 
 /** A turn from the provider chain: pool pending turns may be cancelled; the others are only read. */
@@ -46,11 +46,6 @@ async function sessionsListing(ctx: SuiteContext, rec: Recorder): Promise<{ conv
   const x = await rec.send(sessionsRequest(conversationId));
   rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
   return { conversationId, x };
-}
-
-/** The ids of the chats a listing shows (none when it shows none: see sessionsOf). */
-function idsOf(list: ListedSession[] | undefined): string[] {
-  return (list ?? []).map((s) => s.id);
 }
 
 /** The chats of the sessions listing, or the check skipped (unless already failed) when its body shows none. */
@@ -175,13 +170,11 @@ export const assistantSuite = defineSuite({
         if (!rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own])) rec.failures.at(-1)!.clause = '3.turn.status-values';
         // The owner's chats of a conversation must not show in another connection's listing of it.
         const mine = await rec.send(sessionsRequest(conversationId));
-        const ownChats = idsOf(sessionsOf(mine));
+        const ownChats = (sessionsOf(mine) ?? []).map((s) => s.id);
         rec.require(ownChats.length > 0, 'the owner\'s listing to answer 200 with its chats', () => describeAnswer(mine), [mine]);
         const list = await rec.send(sessionsRequest(conversationId, 'secondConnection'));
-        // A listing that shows no chats at all (an error other than a refusal, a body without data) is no "not shown".
-        const seen = sessionsOf(list);
-        const leaked = idsOf(seen).filter((id) => ownChats.includes(id));
-        rec.expect(refused(list) || (seen !== undefined && leaked.length === 0), 'another connection\'s listing to be refused (403 or 404) or not to show the owner\'s chats (200 with data)',
+        const { ok, leaked } = foreignListing(list, ownChats);
+        rec.expect(ok, 'another connection\'s listing to be refused (403 or 404) or not to show the owner\'s chats (200 with data)',
           () => (leaked.length ? `listed ${leaked.join(', ')} in ${list.id}` : describeAnswer(list)), [mine, list]);
       }),
     },

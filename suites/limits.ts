@@ -44,10 +44,11 @@ function windowOf(ctx: SuiteContext, method: string): number | undefined {
 }
 
 /**
- * Whether an answer to a body within the limit shows how the body was taken: a transport error or a 5xx is
- * no 413, but it does not show the body accepted either, so "not refused" is not judged on it.
+ * An answer below 500: the deployment handled the request. A transport error may never have reached it and
+ * a 5xx may come from in front of it (a proxy, an overloaded gateway), so neither shows how the request was
+ * taken: not a body accepted ("no 413"), not a write admitted by the limiter.
  */
-function showsTaking(x: Exchange): boolean {
+function handled(x: Exchange): boolean {
   const s = statusOf(x);
   return s !== undefined && s < 500;
 }
@@ -55,7 +56,7 @@ function showsTaking(x: Exchange): boolean {
 /**
  * Sends one body just above and one just within its class's limit to every route of the sweep: above, 413
  * with request.body_too_large (8.body.code); within, anything but 413 (an answer that shows nothing, see
- * showsTaking, leaves the check skipped naming it unless it failed). Over-limit bodies go first, so a
+ * handled, leaves the check skipped naming it unless it failed). Over-limit bodies go first, so a
  * refused request has changed nothing when the within-limit one arrives.
  */
 function sweep(ctx: SuiteContext, routes: BodyRoute[], clause: ClauseId): Promise<CheckOutcome> {
@@ -69,7 +70,7 @@ function sweep(ctx: SuiteContext, routes: BodyRoute[], clause: ClauseId): Promis
         rec.add(v ? fromViolation(v, [x]) : undefined);
       }
       const y = await rec.send(r.request(under));
-      if (!showsTaking(y)) unanswered.push(`${r.label}: ${describeAnswer(y)}`);
+      if (!handled(y)) unanswered.push(`${r.label}: ${describeAnswer(y)}`);
       else rec.expect(statusOf(y) !== 413, `no 413 for a ${under}-byte body on ${r.label} (within the limit)`, () => describeAnswer(y), [y], clause);
     }
     if (unanswered.length) cannotJudge(rec, `bodies within the limit got no answer to judge: ${unanswered.slice(0, 3).join('; ')}${unanswered.length > 3 ? ` (and ${unanswered.length - 3} more)` : ''}`);
@@ -84,7 +85,7 @@ async function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write'): Promis
     const [lo, hi] = o ? over! : under!;
     return { over: o, bytes: lo! + (bytes % (hi! - lo! + 1)) };
   });
-  // Bodies within the limit whose answer showed nothing (showsTaking), of all within the limit (passing cases only count).
+  // Bodies within the limit whose answer showed nothing (handled), of all within the limit (passing cases only count).
   const within = { all: 0, unanswered: [] as Exchange[] };
   const out = await checkProperty(ctx, arb, async ({ over: o, bytes }, io) => {
     const x = await io.send(spec(bytes));
@@ -95,7 +96,7 @@ async function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write'): Promis
     }
     if (x.response?.status === 413) return { clause, expected: `no 413 for a ${bytes}-byte ${kind} body (within the limit)`, actual: describeAnswer(x) };
     within.all++;
-    if (!showsTaking(x)) within.unanswered.push(x);
+    if (!handled(x)) within.unanswered.push(x);
     return undefined;
   }, {
     examples: kind === 'read'
@@ -255,9 +256,8 @@ export default defineSuite({
             return { status: 'skipped', reason: `no 429 in ${sent.length} writes over ${elapsedS.toFixed(1)} s: the budget kept coming back during the drive (window rolled over or bucket refilled)` };
           }
           if (!refused) {
-            // Only an answer below 500 shows the limiter let the write through: a transport error may never
-            // have reached it, and a 5xx may come from in front of it (a proxy, an overloaded gateway).
-            const admitted = sent.filter((x) => x.response && x.response.status < 500);
+            // Only a handled answer shows the limiter let the write through.
+            const admitted = sent.filter(handled);
             const unanswered = sent.length - admitted.length;
             if (admitted.length <= remaining.value + 1) {
               return { status: 'skipped', reason: `no 429 in ${sent.length} writes, but ${unanswered} of them got no answer or a 5xx, so only ${admitted.length} were shown admitted (the budget allowed ${remaining.value + 1})` };

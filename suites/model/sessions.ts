@@ -42,6 +42,19 @@ export function sessionsOf(x: Exchange): ListedSession[] | undefined {
   return Array.isArray(data) ? listedSessions(body) : undefined;
 }
 
+/**
+ * Another key's listing of a conversation's chats, judged against the ids of the owner's chats (`mine`):
+ * it must be refused (403 or 404) or show a data array holding none of them. An answer that shows no chats
+ * at all (another error, a body without data) shows no leak, and not its absence either. `leaked`: those of
+ * `mine` it listed.
+ */
+export function foreignListing(x: Exchange, mine: readonly string[]): { ok: boolean; leaked: string[] } {
+  const seen = sessionsOf(x);
+  const leaked = (seen ?? []).map((s) => s.id).filter((id) => mine.includes(id));
+  const status = x.response?.status;
+  return { ok: status === 403 || status === 404 || (seen !== undefined && leaked.length === 0), leaked };
+}
+
 /** Listed chats whose conversationId is not the listed conversation. */
 export function foreignSessions(list: readonly ListedSession[], conversationId: string): ListedSession[] {
   return list.filter((s) => s.conversationId !== conversationId);

@@ -26,15 +26,19 @@ export function unavailable(): ProxiedAnswer {
   };
 }
 
-/** Each check's status, with its reason when it has one ("skipped: …"), by check id. */
+type CheckResult = ConformanceOutcome['checks'][number];
+
+/** A check's status, with its reason when it has one ("skipped: …"). */
+const statusWithReason = (c: CheckResult): string => (c.reason ? `${c.status}: ${c.reason}` : c.status);
+
+/** Each check's verdict (statusWithReason), by check id. */
 export function verdicts(out: ConformanceOutcome): Record<string, string> {
-  return Object.fromEntries(out.checks.map((c) => [c.checkId, c.reason ? `${c.status}: ${c.reason}` : c.status]));
+  return Object.fromEntries(out.checks.map((c) => [c.checkId, statusWithReason(c)]));
 }
 
-/** The first (usually only) check's verdict, as verdicts gives it. */
+/** The first (usually only) check's verdict. */
 export function verdict(out: ConformanceOutcome): string {
-  const c = out.checks[0]!;
-  return c.reason ? `${c.status}: ${c.reason}` : c.status;
+  return statusWithReason(out.checks[0]!);
 }
 
 /** One reference server behind proxies, for the tests of a file or a describe block. */

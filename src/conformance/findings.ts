@@ -66,6 +66,8 @@ export function toCheckResult(
   switch (outcome.status) {
     case 'skipped':
       return { ...base, status: 'skipped', reason: outcome.reason, cases: 0 };
+    case 'inconclusive':
+      return { ...base, status: 'inconclusive', reason: outcome.reason, cases: outcome.cases, ...(outcome.remedy ? { remedy: outcome.remedy } : {}) };
     case 'error':
       return { ...base, status: 'error', reason: outcome.reason, cases: 0 };
     case 'passed':

@@ -4,14 +4,14 @@ import type { ProgressEvent } from './progress.js';
 
 /** Counts of check results by status. */
 export function countStatuses(results: readonly CheckResult[]): Record<CheckResult['status'], number> {
-  const n = { passed: 0, failed: 0, warned: 0, skipped: 0, error: 0 };
+  const n = { passed: 0, failed: 0, warned: 0, inconclusive: 0, skipped: 0, error: 0 };
   for (const r of results) n[r.status]++;
   return n;
 }
 
 function counts(results: readonly CheckResult[]): string {
   const n = countStatuses(results);
-  return `${n.passed} passed, ${n.failed} failed, ${n.warned} warned, ${n.skipped} skipped${n.error ? `, ${n.error} error` : ''}`;
+  return `${n.passed} passed, ${n.failed} failed, ${n.warned} warned, ${n.inconclusive} inconclusive, ${n.skipped} skipped${n.error ? `, ${n.error} error` : ''}`;
 }
 
 /** The line printed when a suite finishes (or undefined for events that print nothing). */
@@ -48,7 +48,10 @@ export function findingLines(f: FindingRecord, i: number): string[] {
 /** The closing summary. */
 export function summaryLines(input: { checks: readonly CheckResult[]; findings: readonly FindingRecord[]; aborted: boolean; seed: number }): string[] {
   const lines = ['', `checks: ${counts(input.checks)}`, `findings: ${input.findings.filter((f) => f.severity === 'error').length} errors, ${input.findings.filter((f) => f.severity === 'warning').length} warnings`];
-  for (const c of input.checks) if (c.status === 'skipped' || c.status === 'error') lines.push(`  ${c.status} ${c.checkId}: ${c.reason ?? ''}`);
+  for (const c of input.checks) {
+    if (c.status === 'skipped' || c.status === 'error') lines.push(`  ${c.status} ${c.checkId}: ${c.reason ?? ''}`);
+    if (c.status === 'inconclusive') lines.push(`  inconclusive ${c.checkId}: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`);
+  }
   if (input.findings.length) {
     lines.push('', 'findings (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):');
     input.findings.forEach((f, i) => lines.push(...findingLines(f, i)));

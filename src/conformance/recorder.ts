@@ -11,6 +11,7 @@ import { describeBody } from '../checks/envelope.js';
 import type { ClauseViolation } from '../checks/envelope.js';
 import type { ClauseId } from '../spec/clauses.js';
 import type { CheckFailure, CheckOutcome } from './suite.js';
+import { Inconclusive } from './inconclusive.js';
 
 /** "HTTP 401 code auth.invalid (x12) — body" for an exchange, or the transport error. */
 export function describeAnswer(x: Exchange): string {
@@ -62,11 +63,15 @@ export class Recorder {
     if (f) this.failures.push(f);
   }
 
-  /** Merges a sub-outcome (e.g. a property) into this record. */
+  /**
+   * Merges a sub-outcome (e.g. a property) into this record. A sub-outcome that could not judge stops the
+   * check as inconclusive unless it has already failed: its part would otherwise pass unjudged.
+   */
   merge(o: CheckOutcome): void {
     if (o.status === 'skipped') return;
     this.cases += o.cases;
     if (o.status === 'failed') this.failures.push(...o.failures);
+    if (o.status === 'inconclusive' && this.failures.length === 0) throw new Inconclusive(o.reason, o.remedy);
   }
 
   /** passed or failed, with the cases counted. */

@@ -20,7 +20,8 @@ import { createFixturesClient } from './fixtures-client.js';
 import type { FixturesApi } from './fixtures.js';
 import { toCheckResult, toFinding } from './findings.js';
 import { providerChain } from './fixtures/chain.js';
-import { createFixtureSource, FixtureUnavailable, unmetData } from './fixtures/provider.js';
+import { createFixtureSource, unmetData } from './fixtures/provider.js';
+import { Inconclusive } from './inconclusive.js';
 import type { ProgressEvent } from './progress.js';
 import { checkSeed } from './seeds.js';
 import type { CheckDef, CheckOutcome, SuiteDef } from './suite.js';
@@ -142,11 +143,11 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
               aborted = true;
               outcome = { status: 'skipped', reason: 'the run was aborted' };
             } else if (err instanceof RateLimited) {
-              // Only 429s: nothing is known about the check's own clause, so it is skipped, never failed.
+              // Only 429s: nothing is known about the check's own clause, so it could not judge, never failed.
               rateLimited = true;
-              outcome = { status: 'skipped', reason: redact.redactString(err.message) };
-            } else if (err instanceof FixtureUnavailable) {
-              outcome = { status: 'skipped', reason: redact.redactString(err.message) };
+              outcome = { status: 'inconclusive', cases: 0, reason: redact.redactString(err.message), remedy: 'run when the budget is not spent, or raise assumptions.rateLimitWaitSeconds' };
+            } else if (err instanceof Inconclusive) {
+              outcome = { status: 'inconclusive', cases: 0, reason: redact.redactString(err.message), ...(err.remedy ? { remedy: redact.redactString(err.remedy) } : {}) };
             } else {
               outcome = { status: 'error', reason: redact.redactString(err instanceof Error ? err.message : String(err)) };
             }
@@ -154,7 +155,8 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         }
         // Notes on the 429s themselves (no Retry-After, Retry-After not honoured) are findings of their own
         // clauses and stay, also when the check was skipped as rate limited.
-        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(outcome.status === 'skipped' && !rateLimited ? [] : extraFailures)];
+        const judgedNothing = outcome.status === 'skipped' || outcome.status === 'inconclusive';
+        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(judgedNothing && !rateLimited ? [] : extraFailures)];
         const fctx = { suite: suite.name, check, target: opts.target, seed: opts.seed, runs: opts.runs };
         const mine: FindingRecord[] = [];
         for (const f of failures) {

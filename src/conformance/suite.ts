@@ -58,6 +58,9 @@ export type CheckOutcome =
   /** note: what a passing check could not see (e.g. a bounded walk that stopped), shown as its reason. */
   | { status: 'passed'; cases: number; note?: string }
   | { status: 'failed'; cases: number; failures: CheckFailure[] }
+  /** Ran, but could not observe what it exists for: why, and what would let it judge (inconclusive.ts). */
+  | { status: 'inconclusive'; cases: number; reason: string; remedy?: string }
+  /** Did not run (a role, writes or a rule the target does not give, or the run was aborted). */
   | { status: 'skipped'; reason: string };
 
 export interface CheckDef {

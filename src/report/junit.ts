@@ -43,6 +43,9 @@ function checkCase(c: CheckResult, findings: FindingRecord[]): Case {
       return { ...base, outcome: { kind: 'passed' }, systemOut: `WARNING (assumed basis)\n${body}` };
     case 'skipped':
       return { ...base, outcome: { kind: 'skipped', message: c.reason ?? 'skipped' } };
+    case 'inconclusive':
+      // JUnit has no "ran but could not judge": a skipped case whose message says so, never a pass.
+      return { ...base, outcome: { kind: 'skipped', message: `inconclusive: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}` } };
     case 'failed': {
       const first = mine[0];
       const message = first ? `${c.clause}: expected ${first.expected}; actual ${first.actual}` : `${c.clause}: ${c.title}`;

@@ -59,9 +59,9 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
   for (const e of r.errors) out.push(`> Error: ${mdText(e)}`, '');
   for (const n of r.meta.notes ?? []) out.push(`> Note: ${mdText(n)}`, '');
 
-  out.push('| Checks | Passed | Failed | Warned | Skipped | Errored | Findings | Thresholds breached | Rate-limit violations |');
-  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  out.push(`| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total} | ${n.violations} |`, '');
+  out.push('| Checks | Passed | Failed | Warned | Inconclusive | Skipped | Errored | Findings | Thresholds breached | Rate-limit violations |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push(`| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.inconclusive} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total} | ${n.violations} |`, '');
 
   const failing = r.findings.filter((f) => f.severity === 'error');
   if (failing.length > 0) {
@@ -70,6 +70,13 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
       out.push(`| ${mdText(clauseLabel(f.clause), 80)} | ${mdText(f.title, 120)} | ${mdText(f.expected, 160)} | ${mdText(f.actual, 160)} | ${mdText(f.source, 40)} |`);
     }
     if (failing.length > maxRows) out.push('', `…and ${failing.length - maxRows} more in the full report.`);
+    out.push('');
+  }
+  const unjudged = r.checks.filter((c) => c.status === 'inconclusive');
+  if (unjudged.length > 0) {
+    out.push(`### Checks that could not judge${r.meta.failOnInconclusive ? ' (the gate requires a verdict)' : ''}`, '');
+    for (const c of unjudged.slice(0, maxRows)) out.push(`- ${mdText(c.checkId, 80)}: ${mdText(c.reason ?? '', 200)}${c.remedy ? ` — to judge it: ${mdText(c.remedy, 160)}` : ''}`);
+    if (unjudged.length > maxRows) out.push(`- …and ${unjudged.length - maxRows} more in the full report.`);
     out.push('');
   }
   const errored = r.checks.filter((c) => c.status === 'error');

@@ -21,6 +21,8 @@ export interface BuildResultsInput {
   abortReason?: string;
   /** What the run left out and why. */
   notes?: string[];
+  /** --fail-on-inconclusive: an inconclusive check fails the run. */
+  failOnInconclusive?: boolean;
   checks: CheckResult[];
   findings: Array<Finding | FindingRecord>;
   exchanges: Array<Exchange | ExchangeRecord>;
@@ -59,6 +61,7 @@ export function buildResults(input: BuildResultsInput): Results {
     finishedAt: input.finishedAt.toISOString(),
     aborted: input.aborted,
     ...(input.abortReason !== undefined ? { abortReason: input.abortReason } : {}),
+    ...(input.failOnInconclusive ? { failOnInconclusive: true } : {}),
     ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
   };

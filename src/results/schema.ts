@@ -49,7 +49,11 @@ export const FindingRecord = z.object({
 });
 export type FindingRecord = z.infer<typeof FindingRecord>;
 
-export const CheckStatus = z.enum(['passed', 'failed', 'warned', 'skipped', 'error']);
+/**
+ * passed and failed are verdicts; warned is a failed `assumed` check; inconclusive ran but could not observe
+ * what it exists for (never a pass); skipped did not run (a role, writes or a rule the target does not give).
+ */
+export const CheckStatus = z.enum(['passed', 'failed', 'warned', 'inconclusive', 'skipped', 'error']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
 
 export const CheckResult = z.object({
@@ -59,8 +63,10 @@ export const CheckResult = z.object({
   suite: z.string(),
   title: z.string(),
   status: CheckStatus,
-  /** Why skipped / errored. */
+  /** Why skipped / inconclusive / errored; for a pass, what it could not see. */
   reason: z.string().optional(),
+  /** Inconclusive: what to add or change (a target-file line, a pool item) so that the check can judge. */
+  remedy: z.string().optional(),
   /** Generated cases (property runs) or requests evaluated. */
   cases: z.number().int().nonnegative(),
   findings: z.number().int().nonnegative(),
@@ -261,6 +267,8 @@ export const Results = z.object({
     finishedAt: z.string(),
     aborted: z.boolean(),
     abortReason: z.string().optional(),
+    /** The gate requires every check that ran to reach a verdict: an inconclusive check fails the run. */
+    failOnInconclusive: z.boolean().optional(),
     /** What the run left out and why (e.g. a write profile skipped because the target does not allow writes). */
     notes: z.array(z.string()).optional(),
     environment: z.object({ node: z.string(), platform: z.string(), arch: z.string(), cpus: z.number(), hostname: z.string().optional() }),

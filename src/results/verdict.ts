@@ -16,7 +16,7 @@ export interface ResultCounts {
 
 /** Counts checks by status, findings by severity, thresholds and rate-limit violations. */
 export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): ResultCounts {
-  const checks = { passed: 0, failed: 0, warned: 0, skipped: 0, error: 0, total: r.checks.length };
+  const checks = { passed: 0, failed: 0, warned: 0, inconclusive: 0, skipped: 0, error: 0, total: r.checks.length };
   for (const c of r.checks) checks[c.status]++;
   const findings = { error: 0, warning: 0, total: r.findings.length };
   for (const f of r.findings) findings[f.severity]++;
@@ -38,13 +38,14 @@ export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): 
 /**
  * aborted beats everything (the data is partial); run-level errors (target unreachable, a phase that
  * crashed) make it `error`; any failed/errored check, error-severity finding, breached threshold, rate-limit
- * violation or failed profile makes it `failed`. Warnings (failing `assumed` checks) do not fail a run.
+ * violation or failed profile makes it `failed`, and so does an inconclusive check when the gate asks for
+ * every check to judge (meta.failOnInconclusive). Warnings (failing `assumed` checks) do not fail a run.
  */
-export function computeVerdict(r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean } }): Verdict {
+export function computeVerdict(r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean; failOnInconclusive?: boolean | undefined } }): Verdict {
   if (r.meta.aborted) return 'aborted';
   if (r.errors.length > 0 || r.load.some((p) => p.status === 'error' || p.status === 'aborted')) return 'error';
   const n = countResults(r);
-  const failing = n.checks.failed + n.checks.error + n.findings.error + n.thresholds.failed + n.violations + n.profiles.failed;
+  const failing = n.checks.failed + n.checks.error + n.findings.error + n.thresholds.failed + n.violations + n.profiles.failed + (r.meta.failOnInconclusive ? n.checks.inconclusive : 0);
   return failing > 0 ? 'failed' : 'passed';
 }
 

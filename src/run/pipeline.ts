@@ -34,6 +34,8 @@ export interface PipelineOptions extends TargetOptions {
   /** Multiplies the embedded load durations (tests use < 1). */
   durationScale?: number;
   formats?: readonly ReportFormat[];
+  /** An inconclusive check fails the run (--fail-on-inconclusive). */
+  failOnInconclusive?: boolean;
 }
 
 export interface PipelineOutcome {
@@ -157,6 +159,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
     exchanges,
     load,
     errors,
+    ...(opts.failOnInconclusive ? { failOnInconclusive: true } : {}),
     secrets: [...secrets],
   });
   const runDir = await createRunDir(opts.outBase, startedAt);

@@ -8,6 +8,7 @@ import type { Exchange } from '../../src/client/exchange.js';
 import type { SuiteContext } from '../../src/conformance/suite.js';
 import type { CheckData } from '../../src/conformance/fixtures/provider.js';
 import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
+import { inconclusive } from '../../src/conformance/inconclusive.js';
 import type { KeyRole } from '../../src/target/schema.js';
 import { type Recorder, describeAnswer, jsonObject, statusOf } from '../../src/conformance/recorder.js';
 import { type ConversationState, stateOf } from './conversation.js';
@@ -15,12 +16,12 @@ import { assignRequest, resolveRequest } from './requests.js';
 
 /**
  * A read the check judges by did not succeed (a non-2xx answer, a transport error, a body without what it
- * must show, a bounded walk cut short): it shows neither the finding nor its absence. The check is skipped
- * with `reason` (FixtureUnavailable), unless it has already failed on something else: then that failure is
- * its verdict, this returns, and the caller judges no further.
+ * must show, a bounded walk cut short): it shows neither the finding nor its absence. The check is
+ * inconclusive with `reason` (and `remedy`, what would let it judge), unless it has already failed on
+ * something else: then that failure is its verdict, this returns, and the caller judges no further.
  */
-export function cannotJudge(rec: Recorder, reason: string): void {
-  if (rec.failures.length === 0) throw new FixtureUnavailable(reason);
+export function cannotJudge(rec: Recorder, reason: string, remedy?: string): void {
+  if (rec.failures.length === 0) inconclusive(reason, remedy);
 }
 
 /** The run's fixture data for this check (the runner always sets it; a bare context has none). */

@@ -9,6 +9,7 @@ import { runConformance, selectChecks, selectSuites, type ConformanceOutcome } f
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
+import { exitCodeForVerdict } from '../../results/verdict.js';
 import { conformanceDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
 
@@ -32,7 +33,8 @@ export const conformanceCommand: SpgateCommand = {
       .option('seed', { type: 'number', describe: 'seed (default: random, printed)' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (suites, checks, skips, destructive checks) and send nothing' }),
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (suites, checks, skips, destructive checks) and send nothing' })
+      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' }),
   run: async (args) => {
     const runs = intArg(args.runs, 'runs', 1) ?? 25;
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
@@ -85,12 +87,12 @@ export const conformanceCommand: SpgateCommand = {
       exchanges: outcome.exchanges,
       load: [],
       errors,
+      failOnInconclusive: args.failOnInconclusive === true,
       secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     const renderCode = await writeOutputs(results, args);
     if (failure !== undefined) throw failure;
     if (aborted) return 3;
-    const failed = outcome.findings.some((f) => f.severity === 'error') || outcome.checks.some((c) => c.status === 'error');
-    return Math.max(failed ? 1 : 0, renderCode);
+    return Math.max(exitCodeForVerdict(results.verdict), renderCode);
   },
 };

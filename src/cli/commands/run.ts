@@ -21,7 +21,8 @@ export const runCommand: SpgateCommand = {
       .option('seed', { type: 'number', describe: 'seed of the property runs and the embedded server (random when absent)' })
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property check' })
       .option('json', { type: 'string', describe: 'also write results.json to this file' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan of every phase and send nothing' }),
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan of every phase and send nothing' })
+      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' }),
   run: async (args) => {
     const seed = args.seed === undefined ? randomInt(0, 2 ** 31) : Number(args.seed);
     const runs = Number(args.runs);
@@ -47,13 +48,14 @@ export const runCommand: SpgateCommand = {
         ...(typeof args.json === 'string' ? { jsonPath: resolve(args.json) } : {}),
         signal: abort.signal,
         progress,
+        failOnInconclusive: args.failOnInconclusive === true,
       });
       const r = out.results;
       const n = countResults(r);
       const lines = [
         '',
         `verdict: ${r.verdict.toUpperCase()}${r.meta.aborted ? ` (${r.meta.abortReason ?? 'aborted'})` : ''}`,
-        `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
+        `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · inconclusive ${n.checks.inconclusive} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
         `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit violations ${n.violations}`,
         ...r.load.map((p) => `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`),
         ...(r.meta.notes ?? []).map((x) => `note: ${x}`),

@@ -29,7 +29,7 @@ export function summaryTiles(r: Results): SafeHtml {
   ${r.errors.map((e) => html`<p><span class="badge error">error</span> ${e}</p>`)}
   ${(r.meta.notes ?? []).map((n) => html`<p><span class="badge skipped">note</span> ${n}</p>`)}
   <div class="tiles">
-    ${tile('checks', n.checks.total)}${tile('passed', n.checks.passed)}${tile('failed', n.checks.failed, n.checks.failed > 0)}${tile('warned', n.checks.warned)}${tile('skipped', n.checks.skipped)}${tile('errored', n.checks.error, n.checks.error > 0)}
+    ${tile('checks', n.checks.total)}${tile('passed', n.checks.passed)}${tile('failed', n.checks.failed, n.checks.failed > 0)}${tile('warned', n.checks.warned)}${tile('inconclusive', n.checks.inconclusive, n.checks.inconclusive > 0 && r.meta.failOnInconclusive === true)}${tile('skipped', n.checks.skipped)}${tile('errored', n.checks.error, n.checks.error > 0)}
     ${tile('findings (errors)', n.findings.error, n.findings.error > 0)}${tile('findings (warnings)', n.findings.warning)}
     ${tile('thresholds breached', `${n.thresholds.failed}/${n.thresholds.total}`, n.thresholds.failed > 0)}${tile('rate-limit violations', n.violations, n.violations > 0)}
   </div></section>`;

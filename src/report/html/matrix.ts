@@ -3,7 +3,11 @@ import type { CheckResult, Results } from '../../results/schema.js';
 import { html, type SafeHtml } from '../escape.js';
 import { PART_TITLES, clausePart, findClause } from '../clauses.js';
 
-const ORDER: Record<CheckResult['status'], number> = { failed: 0, error: 1, warned: 2, passed: 3, skipped: 4 };
+const ORDER: Record<CheckResult['status'], number> = { failed: 0, error: 1, warned: 2, inconclusive: 3, passed: 4, skipped: 5 };
+
+const REASON_LABEL: Record<CheckResult['status'], string> = {
+  failed: 'reason: ', error: 'error: ', warned: 'reason: ', inconclusive: 'could not judge: ', passed: 'not seen: ', skipped: 'skipped: ',
+};
 
 function statusBadge(s: CheckResult['status']): SafeHtml {
   return html`<span class="badge ${s}">${s}</span>`;
@@ -14,7 +18,7 @@ function row(c: CheckResult): SafeHtml {
   return html`<tr class="check ${c.status}" data-clause="${c.clause}">
   <td>${statusBadge(c.status)}</td>
   <td><span class="mono">${c.clause}</span><br><span class="muted">${cl?.section ?? ''}</span></td>
-  <td>${c.title}${cl && cl.summary !== c.title ? html`<br><span class="muted">${cl.summary}</span>` : ''}${c.reason ? html`<br><span class="muted">${c.status === 'skipped' ? 'skipped: ' : 'reason: '}${c.reason}</span>` : ''}</td>
+  <td>${c.title}${cl && cl.summary !== c.title ? html`<br><span class="muted">${cl.summary}</span>` : ''}${c.reason ? html`<br><span class="muted">${REASON_LABEL[c.status]}${c.reason}</span>` : ''}${c.remedy ? html`<br><span class="muted">to judge it: ${c.remedy}</span>` : ''}</td>
   <td><span class="basis">${c.basis}</span></td>
   <td class="mono">${c.suite}<br><span class="muted">${c.checkId}</span></td>
   <td class="num">${c.cases}</td>

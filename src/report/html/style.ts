@@ -39,6 +39,7 @@ tr.part-row td { background:#f8fafc; font-weight: 600; }
 .badge.failed, .badge.error-sev, .badge.breached { color: var(--fail); background: var(--fail-bg); }
 .badge.warned, .badge.warning { color: var(--warn); background: var(--warn-bg); }
 .badge.skipped { color: var(--skip); background: var(--skip-bg); }
+.badge.inconclusive { color: #92400e; background: #fef3c7; }
 .badge.error, .badge.aborted { color: var(--err); background: var(--err-bg); }
 .basis { font-size: 11px; color: var(--muted); border:1px solid var(--line); border-radius: 4px; padding: 0 5px; }
 .muted { color: var(--muted); }

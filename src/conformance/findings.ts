@@ -21,7 +21,7 @@ export interface FindingContext {
 export function toFinding(f: CheckFailure, fc: FindingContext): { finding: FindingRecord; exchanges: Exchange[] } {
   const id: ClauseId = f.clause ?? fc.check.clause;
   const cl = clause(id);
-  const severity = cl.basis === 'assumed' && !fc.target.assumptions.strict ? 'warning' : 'error';
+  const severity = f.severity === 'warning' || (cl.basis === 'assumed' && !fc.target.assumptions.strict) ? 'warning' : 'error';
   const exchanges = f.exchanges.slice(-MAX_EXCHANGES_PER_FINDING);
   const title = id === fc.check.clause ? fc.check.title : `${fc.check.title}: ${cl.summary}`;
   const finding: FindingRecord = {

@@ -17,7 +17,24 @@ export interface CaseIO {
 }
 
 /** A case's verdict: undefined when it holds, else what was expected and seen. */
-export type CaseVerdict = undefined | { expected: string; actual: string; clause?: ClauseId };
+export type CaseVerdict = undefined | { expected: string; actual: string; clause?: ClauseId } | Discarded;
+
+/**
+ * The server refused a generated input whose acceptance the spec does not require (a 4xx validation answer
+ * to a slug, a name, an assignee): the case judges nothing and is discarded — counted, never a failure.
+ */
+export interface Discarded {
+  discarded: string;
+}
+
+/** A discarded case (see Discarded). */
+export function discard(why: string): Discarded {
+  return { discarded: why };
+}
+
+function isDiscarded(v: CaseVerdict): v is Discarded {
+  return v !== undefined && 'discarded' in v;
+}
 
 export interface PropertyOptions<T> {
   /** Cases always run first (boundaries), before the generated ones. */
@@ -28,10 +45,15 @@ export interface PropertyOptions<T> {
   describe?: (t: T) => string;
   /** Overrides ctx.fc.numRuns (expensive properties). */
   numRuns?: number;
+  /**
+   * Fewest judged (not discarded) cases for a verdict; fewer make the property inconclusive. Default: a
+   * quarter of the cases, at least one.
+   */
+  minJudged?: number;
 }
 
 interface Recorded {
-  verdict: NonNullable<CaseVerdict>;
+  verdict: Exclude<CaseVerdict, undefined | Discarded>;
   exchanges: Exchange[];
 }
 
@@ -55,11 +77,12 @@ function defaultDescribe(t: unknown): string {
   return s === undefined ? String(t) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
-/** Runs one case outside fast-check (re-verification), collecting its exchanges. */
-async function runCase<T>(ctx: SuiteContext, t: T, body: (t: T, io: CaseIO) => Promise<CaseVerdict>): Promise<Recorded | undefined> {
+/** Runs one case outside fast-check (re-verification), collecting its exchanges; a discard is returned as such. */
+async function runCase<T>(ctx: SuiteContext, t: T, body: (t: T, io: CaseIO) => Promise<CaseVerdict>): Promise<Recorded | Discarded | undefined> {
   const xs: Exchange[] = [];
   const verdict = await body(t, caseIO(ctx, xs));
-  return verdict ? { verdict, exchanges: xs } : undefined;
+  if (verdict === undefined || isDiscarded(verdict)) return verdict;
+  return { verdict, exchanges: xs };
 }
 
 /** Runs a property; a failing case becomes one CheckFailure (seed, path, failing exchanges). */
@@ -72,6 +95,9 @@ export async function checkProperty<T>(
   const describe = opts.describe ?? defaultDescribe;
   let crash: unknown;
   let last: (Recorded & { input: T }) | undefined;
+  let discarded = 0;
+  let firstDiscard: string | undefined;
+  let shrinking = false;
 
   const prop = fc.asyncProperty(arb, async (t) => {
     // Once the run is aborted or a case crashed, every further execution (shrinking) ends at once, without I/O.
@@ -80,7 +106,17 @@ export async function checkProperty<T>(
     if (opts.precondition) fc.pre(opts.precondition(t));
     try {
       const rec = await runCase(ctx, t, body);
-      if (rec) last = { ...rec, input: t };
+      if (rec !== undefined && 'discarded' in rec) {
+        if (!shrinking) {
+          discarded++;
+          firstDiscard ??= `${rec.discarded} — input ${describe(t)}`;
+        }
+        return true;
+      }
+      if (rec) {
+        last = { ...rec, input: t };
+        shrinking = true;
+      }
       return rec === undefined;
     } catch (err) {
       if (ctx.signal.aborted) throw new RunAborted();
@@ -99,14 +135,24 @@ export async function checkProperty<T>(
   if (ctx.signal.aborted) throw new RunAborted();
   if (crash !== undefined) throw crash instanceof Error ? crash : new Error(String(crash));
   const cases = details.numRuns + (opts.examples?.length ?? 0);
-  if (!details.failed || !details.counterexample) return { status: 'passed', cases };
+  const judged = (): CheckOutcome => {
+    const minJudged = opts.minJudged ?? Math.max(1, Math.ceil(cases / 4));
+    if (discarded === 0) return { status: 'passed', cases };
+    const what = `${discarded} of ${cases} generated inputs were refused as invalid (first: ${firstDiscard ?? ''})`;
+    if (cases - discarded < minJudged) {
+      return { status: 'inconclusive', cases, reason: `${what}; ${cases - discarded} judged, fewer than the ${minJudged} a verdict needs`, remedy: 'see which input the server refuses and why; supply valid values in the target file where it has a field for them' };
+    }
+    return { status: 'passed', cases, note: `${what}; ${cases - discarded} judged` };
+  };
+  if (!details.failed || !details.counterexample) return judged();
 
   const input = details.counterexample[0];
   // A shrunk input must still be a case worth reporting (e.g. a "tampered" cursor equal to the valid one is not).
-  if (opts.precondition && !opts.precondition(input)) return { status: 'passed', cases };
-  const again = await runCase(ctx, input, body);
+  if (opts.precondition && !opts.precondition(input)) return judged();
+  const replayed = await runCase(ctx, input, body);
+  const again = replayed !== undefined && 'discarded' in replayed ? undefined : replayed;
   const rec = again ?? last;
-  if (!rec) return { status: 'passed', cases };
+  if (!rec) return judged();
   const failure: CheckFailure = {
     expected: rec.verdict.expected,
     actual: `${rec.verdict.actual} — input ${describe(input)}${again ? '' : ' (did not fail again when re-run)'}`,

@@ -28,6 +28,17 @@ export class CheckAbort extends Error {
   }
 }
 
+/**
+ * Thrown by Recorder.discard: the server refused an input whose acceptance the spec does not require, so the
+ * case judges nothing. A property counts it as discarded; a single case makes the check inconclusive.
+ */
+export class CaseDiscard extends Error {
+  constructor(readonly why: string) {
+    super(why);
+    this.name = 'CaseDiscard';
+  }
+}
+
 /** Records the exchanges, cases and failures of one check (or one property run). */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
@@ -55,6 +66,11 @@ export class Recorder {
   require(ok: boolean, expected: string, actual: () => string, exchanges?: Exchange[], clause?: ClauseId): void {
     this.cases++;
     if (!ok) throw new CheckAbort({ expected, actual: actual(), exchanges: exchanges ?? [...this.exchanges], ...(clause ? { clause } : {}) });
+  }
+
+  /** Stops the case as discarded (see CaseDiscard): `why` names the refused input and the answer. */
+  discard(why: string): never {
+    throw new CaseDiscard(why);
   }
 
   /** Counts one case and keeps its failure, if any (for checks that build failures themselves). */
@@ -86,8 +102,9 @@ export async function runCase(sender: { send(spec: RequestSpec): Promise<Exchang
   try {
     await body(rec);
   } catch (err) {
-    if (!(err instanceof CheckAbort)) throw err;
-    rec.failures.push(err.failure);
+    if (err instanceof CaseDiscard && rec.failures.length === 0) throw new Inconclusive(`the case's input was refused as invalid: ${err.why}`, 'supply a value the deployment accepts in the target file, where it has a field for it');
+    if (!(err instanceof CheckAbort) && !(err instanceof CaseDiscard)) throw err;
+    if (err instanceof CheckAbort) rec.failures.push(err.failure);
   }
   rec.cases = Math.max(rec.cases, 1);
   return rec.outcome();

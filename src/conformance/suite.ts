@@ -52,6 +52,11 @@ export interface CheckFailure {
   seed?: number;
   /** The clause this failure breaks, when it is not the check's own clause. */
   clause?: ClauseId;
+  /**
+   * 'warning' where the source only recommends (an RFC's or draft's SHOULD): never an error, whatever the
+   * basis. Otherwise the severity follows the clause's basis (assumed: warning unless the target is strict).
+   */
+  severity?: 'warning';
 }
 
 export type CheckOutcome =

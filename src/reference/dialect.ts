@@ -40,7 +40,40 @@ export interface Dialect {
   /** Extra fields in resources (`object`) and `error.details` in errors (nothing in the spec forbids them). */
   extras: boolean;
   limiter: { model: LimiterModel; read: number; write: number; windowSeconds: number };
+  /**
+   * Input validation and answer shapes beyond what the spec fixes: each is legitimate where the spec
+   * leaves the point open, and each is one a strict independent implementation makes (dialect strict-inputs).
+   */
+  strict: {
+    /** Collection slugs must be lowercase letters and digits in single-dash-separated runs (422 otherwise). */
+    slugs: boolean;
+    /** Collection names and descriptions are stored trimmed. */
+    trimNames: boolean;
+    /** assign accepts only assignee ids and teams the workspace knows (422 otherwise); see AGENTS/TEAMS. */
+    assignees: boolean;
+    /** Optional fields that are unset or empty are omitted (Go's omitempty) in turns, answers, sessions, collections. */
+    omitEmpty: boolean;
+    /** DELETE of a customer that never existed answers the idempotent success (4.5), not 404. */
+    deleteUnknownSucceeds: boolean;
+    /** An idempotent replay answers the resource as it is now (no second effect), not the stored bytes. */
+    replayCurrent: boolean;
+    /** GET /statuses and /priorities answer { statuses|priorities: [{ slug, category }] } instead of { data: [{ key, type }] }. */
+    namedKeyLists: boolean;
+    /** The chats list answers { object: "list", data: [...] }. */
+    listObject: boolean;
+    /** Requests refused with a 4xx other than 429 are not charged against the budget. */
+    chargeOnlyAccepted: boolean;
+  };
 }
+
+/** Assignee ids and teams the reference workspace knows (a validating dialect refuses others; target-out lists them). */
+export const AGENTS = ['agt_ref_alice', 'agt_ref_bob'] as const;
+export const TEAMS = ['tier-1', 'tier-2'] as const;
+
+const LENIENT: Dialect['strict'] = {
+  slugs: false, trimNames: false, assignees: false, omitEmpty: false, deleteUnknownSucceeds: false,
+  replayCurrent: false, namedKeyLists: false, listObject: false, chargeOnlyAccepted: false,
+};
 
 const DEFAULT: Dialect = {
   name: 'default',
@@ -57,6 +90,7 @@ const DEFAULT: Dialect = {
   articlesEndCursor: null,
   extras: false,
   limiter: { model: 'fixed-window', read: 1000, write: 250, windowSeconds: 5 },
+  strict: LENIENT,
 };
 
 export const DIALECTS = {
@@ -102,6 +136,17 @@ export const DIALECTS = {
     turnStatus: { pending: 'running', completed: 'done', cancelled: 'canceled' },
     extras: true,
     limiter: { model: 'sliding-window', read: 800, write: 200, windowSeconds: 4 },
+  },
+  'strict-inputs': {
+    ...DEFAULT,
+    name: 'strict-inputs',
+    description: 'validates slugs and assignees (422), trims names, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
+    statuses: { ...DEFAULT.statuses, bodyValidation: 422 },
+    strict: {
+      slugs: true, trimNames: true, assignees: true, omitEmpty: true, deleteUnknownSucceeds: true,
+      replayCurrent: true, namedKeyLists: true, listObject: true, chargeOnlyAccepted: true,
+    },
+    limiter: { model: 'sliding-window', read: 600, write: 150, windowSeconds: 4 },
   },
 } as const satisfies Record<string, Dialect>;
 

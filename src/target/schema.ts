@@ -147,6 +147,13 @@ export const FixtureIds = z.strictObject({
   /** A channel identity (of type assumptions.identityTypeValue) and the customer owning it. */
   identity: z.strictObject({ identifier: z.string().min(1), customerId: z.string().min(1) }).optional(),
   collectionId: z.string().optional(),
+  /**
+   * Assignee ids the workspace accepts (agents). The assign checks set and change the assignee with these;
+   * without them they send made-up ids, and a server that validates assignees makes those checks inconclusive.
+   */
+  assigneeIds: z.array(z.string().min(1)).optional(),
+  /** Team values the workspace accepts (4.7: "external team or routing hint"); made-up ones otherwise. */
+  teams: z.array(z.string().min(1)).optional(),
   pools: FixturePools.optional(),
 }).prefault({});
 export type FixtureIds = z.infer<typeof FixtureIds>;

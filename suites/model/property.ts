@@ -4,13 +4,15 @@
  * shortest failing sequence, plus the seed and the shrink path the runner adds.
  */
 import fc from 'fast-check';
-import { checkProperty, type CaseVerdict } from '../../src/conformance/property.js';
+import { checkProperty, discard, type CaseVerdict } from '../../src/conformance/property.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
-import { CheckAbort, Recorder } from '../../src/conformance/recorder.js';
+import { CaseDiscard, CheckAbort, Recorder } from '../../src/conformance/recorder.js';
 
 export interface PropertyOptions {
   /** Caps ctx.fc.numRuns (stateful properties are expensive). */
   maxRuns?: number;
+  /** Fewest judged (not discarded, see Recorder.discard) runs for a verdict; see checkProperty. */
+  minJudged?: number;
 }
 
 /** Checks `body` over values of `arb`; any failed expectation of a run fails the property. */
@@ -27,9 +29,10 @@ export async function runProperty<T>(
       await body(value, rec);
     } catch (err) {
       if (err instanceof CheckAbort) return { expected: err.failure.expected, actual: err.failure.actual, ...(err.failure.clause ? { clause: err.failure.clause } : {}) };
+      if (err instanceof CaseDiscard) return rec.failures[0] ? { expected: rec.failures[0].expected, actual: rec.failures[0].actual } : discard(err.why);
       throw err;
     }
     const first = rec.failures[0];
     return first ? { expected: first.expected, actual: first.actual } : undefined;
-  }, { numRuns, describe: (t) => fc.stringify(t) });
+  }, { numRuns, describe: (t) => fc.stringify(t), ...(options.minJudged !== undefined ? { minJudged: options.minJudged } : {}) });
 }

@@ -25,6 +25,21 @@ export interface CollectionBody {
   position?: number;
 }
 
+/** Made-up values, used only where the target file names none: a server that validates them refuses them. */
+const MADE_UP = { assigneeIds: ['agt_spgate_a', 'agt_spgate_b'], teams: ['tier-1', 'tier-2'] } as const;
+
+/**
+ * Assignee ids and teams the assign checks use: the target file's (fixtures.ids.assigneeIds / teams), else
+ * made-up ones. `supplied` says which, so a 4xx refusal of a made-up value discards the case (the spec does
+ * not require a server to accept an unknown assignee), while one of a supplied value is judged.
+ */
+export function assignValues(target: Target): { assigneeIds: readonly string[]; teams: readonly string[]; supplied: { assigneeIds: boolean; teams: boolean } } {
+  const ids = target.fixtures.ids;
+  const assigneeIds = ids.assigneeIds?.length ? ids.assigneeIds : MADE_UP.assigneeIds;
+  const teams = ids.teams?.length ? ids.teams : MADE_UP.teams;
+  return { assigneeIds, teams, supplied: { assigneeIds: assigneeIds !== MADE_UP.assigneeIds, teams: teams !== MADE_UP.teams } };
+}
+
 /** Fills `{conversationId}` (and similar) placeholders of an assumed path template. */
 export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? encodeURIComponent(values[name]!) : m));

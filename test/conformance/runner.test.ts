@@ -89,7 +89,7 @@ describe('runConformance', () => {
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '0')));
     const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
     const c = out.checks[0]!;
-    expect(c.status).toBe('skipped');
+    expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(/^rate limited: GET \/me answered HTTP 429 to all 20 attempts/);
     expect(c.reason).toContain('Retry-After 0, 0, 0');
     expect(c.reason).toContain('request ids req_2, req_3');
@@ -108,7 +108,7 @@ describe('runConformance', () => {
     };
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '30')));
     const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 5 } }), runs: 1, seed: 1, client, catalogue: suite([auth]) });
-    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.checks[0]!.reason).toContain('bound 5 s');
     expect(out.findings.filter((f) => f.clause === '5.auth.missing')).toEqual([]);
     expect(client.sent.length).toBe(2); // Retry-After 30 is beyond the 5 s bound: no pointless wait
@@ -117,7 +117,7 @@ describe('runConformance', () => {
   it('keeps the missing-Retry-After finding when a check is skipped as rate limited', async () => {
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n)));
     const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 0 } }), runs: 1, seed: 1, client, catalogue: suite([probe]) });
-    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.checks[0]!.reason).toContain('Retry-After (absent)');
     expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after']);
   });
@@ -132,7 +132,7 @@ describe('runConformance', () => {
     };
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '9')));
     const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 1 } }), runs: 5, seed: 1, client, catalogue: suite([check]) });
-    expect(out.checks.map((c) => c.status)).toEqual(['skipped']);
+    expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.findings).toEqual([]);
   });
 

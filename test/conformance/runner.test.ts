@@ -1,48 +1,12 @@
 /** The runner over a fake client: 429 handling, skips, severities, abort, property shrinking, suite names. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/client/exchange.js';
-import type { HttpClient, RequestSpec } from '../../src/client/types.js';
 import { runConformance } from '../../src/conformance/run.js';
 import { nextWaitSeconds, RETRY_POLICY } from '../../src/conformance/context.js';
 import { checkProperty } from '../../src/conformance/property.js';
-import { defineSuite, type CheckDef, type SuiteDef } from '../../src/conformance/suite.js';
-import { targetFromInput } from '../../src/target/resolve.js';
+import { defineSuite, type CheckDef } from '../../src/conformance/suite.js';
 import { SpgateError } from '../../src/errors.js';
-
-const BASE = 'http://127.0.0.1:9/v1';
-const HEADERS = { 'x-request-id': 'req_1', 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '1' };
-
-function fakeClient(answer: (spec: RequestSpec, n: number) => { status: number; headers?: Record<string, string>; json?: unknown }): HttpClient & { sent: RequestSpec[] } {
-  const sent: RequestSpec[] = [];
-  let n = 0;
-  const make = (spec: RequestSpec, url: string): Exchange => {
-    n++;
-    const a = answer(spec, n);
-    const body = a.json === undefined ? '' : JSON.stringify(a.json);
-    return {
-      id: `x${n}`,
-      request: { method: spec.method, url, headers: { authorization: 'Bearer <redacted:admin>' }, bodyBytes: 0, keyRole: 'admin' },
-      response: { status: a.status, headers: { ...HEADERS, ...a.headers }, body, bodyBytes: body.length, ...(a.json !== undefined ? { json: a.json } : {}) },
-      timings: { start: Date.now(), total: 1 },
-    };
-  };
-  return {
-    sent,
-    send: async (spec) => {
-      sent.push(spec);
-      const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString();
-      return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
-    },
-    sendAbsolute: async (url, spec) => make({ ...spec, path: '' }, url),
-    close: async () => {},
-  };
-}
-
-const target = (extra: Record<string, unknown> = {}) =>
-  targetFromInput({ baseUrl: BASE, keys: { admin: { key: 'pk_test_admin_key_0001' } }, ...extra } as never, 'test');
-
-const suite = (checks: CheckDef[]): SuiteDef[] => [defineSuite({ name: 's', description: 'test', checks })];
+import { fakeClient, suite, target } from './support/fake-client.js';
 
 const probe: CheckDef = {
   id: 's.probe', clause: '4.10.me', title: 'probe',

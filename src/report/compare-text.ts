@@ -13,6 +13,7 @@ export function comparisonText(c: Comparison): string {
   out.push(`findings: ${c.newFindings.length} new, ${c.fixedFindings.length} fixed`);
   for (const { finding: f } of c.newFindings) out.push(`  + [${f.severity}] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
   for (const { finding: f } of c.fixedFindings) out.push(`  - [fixed] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
+  for (const u of c.unjudged) out.push(`  ? [${u.base} → inconclusive] ${u.checkId} (${u.suite}): ${oneLine(u.reason)}`);
   for (const p of c.profiles) {
     if (p.status !== 'compared') {
       out.push(`profile ${p.name}: ${p.status === 'only-in-base' ? 'only in base' : 'only in head'}`);

@@ -3,7 +3,7 @@
  * rate-limit changes. Pure: two Results in, one Comparison out; the command decides the exit code from
  * `regressions`.
  */
-import type { FindingRecord, LatencySummary, ProfileResult, Results, RouteClass } from './schema.js';
+import type { CheckResult, FindingRecord, LatencySummary, ProfileResult, Results, RouteClass } from './schema.js';
 
 export interface CompareOptions {
   /** A p99 increase above this percentage is a regression. */
@@ -45,12 +45,22 @@ export interface ProfileDelta {
   thresholds?: { newlyBreached: string[]; fixed: string[] };
 }
 
+/** A check that reached a verdict in the base run and could not judge in the head run. */
+export interface UnjudgedDelta {
+  checkId: string;
+  suite: string;
+  base: CheckResult['status'];
+  reason: string;
+}
+
 export interface Comparison {
   options: CompareOptions;
   base: { startedAt: string; verdict: Results['verdict']; target: string };
   head: { startedAt: string; verdict: Results['verdict']; target: string };
   newFindings: FindingDelta[];
   fixedFindings: FindingDelta[];
+  /** Checks judged in base but inconclusive in head: their findings vanish without being fixed. */
+  unjudged: UnjudgedDelta[];
   profiles: ProfileDelta[];
   /** One line per regression; empty means the gate passes. */
   regressions: string[];
@@ -126,6 +136,8 @@ export function compareResults(base: Results, head: Results, options: Partial<Co
   for (const { finding: f } of newFindings) {
     if (f.severity === 'error') regressions.push(`new finding ${f.clause} ${f.checkId} (${f.source}): ${f.title}`);
   }
+  const unjudged = lostVerdicts(base, head);
+  for (const u of unjudged) regressions.push(`${u.checkId} (${u.suite}) was ${u.base} in base and could not judge in head: ${u.reason}`);
   const profiles: ProfileDelta[] = [];
   for (const h of head.load) {
     const b = base.load.find((p) => p.name === h.name);
@@ -135,5 +147,16 @@ export function compareResults(base: Results, head: Results, options: Partial<Co
     if (!head.load.some((p) => p.name === b.name)) profiles.push({ name: b.name, status: 'only-in-base', latency: [], rateLimit: [] });
   }
   const side = (r: Results) => ({ startedAt: r.meta.startedAt, verdict: r.verdict, target: `${r.meta.target.name} (${r.meta.target.baseUrl})` });
-  return { options: o, base: side(base), head: side(head), newFindings, fixedFindings, profiles, regressions };
+  return { options: o, base: side(base), head: side(head), newFindings, fixedFindings, unjudged, profiles, regressions };
+}
+
+const JUDGED = new Set<CheckResult['status']>(['passed', 'failed', 'warned']);
+
+/** Checks with a verdict in base that are inconclusive in head (a gate must not count them as fixed). */
+function lostVerdicts(base: Results, head: Results): UnjudgedDelta[] {
+  const before = new Map(base.checks.map((c) => [`${c.suite}\u0000${c.checkId}`, c]));
+  return head.checks.flatMap((h) => {
+    const b = before.get(`${h.suite}\u0000${h.checkId}`);
+    return b && JUDGED.has(b.status) && h.status === 'inconclusive' ? [{ checkId: h.checkId, suite: h.suite, base: b.status, reason: h.reason ?? '' }] : [];
+  });
 }

@@ -31,6 +31,20 @@ describe('compareResults', () => {
     expect(c.regressions[0]).toMatch(/^new finding .* brand\.new \(auth\)/);
   });
 
+  it('a check judged in base and inconclusive in head is a regression: its findings vanished unfixed', () => {
+    const head = clone(base);
+    const judged = head.checks.find((c) => c.status === 'failed' || c.status === 'passed')!;
+    const was = judged.status;
+    Object.assign(judged, { status: 'inconclusive', reason: 'the pool conversation was already resolved' });
+    const c = compareResults(base, head);
+    expect(c.unjudged).toEqual([{ checkId: judged.checkId, suite: judged.suite, base: was, reason: 'the pool conversation was already resolved' }]);
+    expect(c.regressions).toContain(`${judged.checkId} (${judged.suite}) was ${was} in base and could not judge in head: the pool conversation was already resolved`);
+    expect(comparisonText(c)).toContain(`? [${was} → inconclusive] ${judged.checkId}`);
+    // Inconclusive in both runs, or newly judged, is no regression.
+    expect(compareResults(head, clone(head)).unjudged).toEqual([]);
+    expect(compareResults(head, base).unjudged).toEqual([]);
+  });
+
   it('flags p99 increases and throughput drops beyond the thresholds, and only those', () => {
     const head = clone(base);
     const p = head.load[0]!;

@@ -15,6 +15,8 @@ export interface RenderInput {
   probe: ProbeResult;
   /** ISO date for the header comment. */
   date: string;
+  /** Path or URL of the target file's JSON Schema, for the yaml-language-server line (editors check the file with it). */
+  schemaRef?: string;
 }
 
 const ROLE_HINTS: Record<Exclude<KeyRole, 'admin'>, string> = {
@@ -41,6 +43,7 @@ function section(name: string, value: unknown, comments: string[] = []): string[
 export function renderTargetYaml(r: RenderInput): string {
   const p = r.probe;
   const lines: string[] = [
+    ...(r.schemaRef ? [`# yaml-language-server: $schema=${r.schemaRef}`] : []),
     `# spgate target file, written by \`spgate init\` on ${r.date} from ${p.requests} read requests to ${r.baseUrl}.`,
     '# Values below were learned from the API; commented-out lines are choices it could not learn (uncomment',
     '# and fill them in). Field reference: docs/target-file.md. Keys are env: references, never secrets.',

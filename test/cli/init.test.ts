@@ -6,12 +6,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { DIALECT_NAMES, DIALECTS, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { Results } from '../../src/results/schema.js';
 import { errorLines, runCli, stackFrames } from '../support/cli.js';
+import { schemaValidator } from '../support/json-schema.js';
+import { SCHEMAS_DIR } from '../../src/schemas/json-schemas.js';
 
 let ref: RunningReferenceServer;
 let dir: string;
@@ -41,6 +43,10 @@ describe('spgate init against the reference server', () => {
     expect(file.assumptions.activeStatuses).toEqual(expect.arrayContaining(['open', 'pending']));
     expect(file.fixtures.ids.customerId).toMatch(/^cus_/);
     expect(text).toMatch(/# resolvePath: .*4\.8/);
+    // Editors with the YAML language server check the file against the committed schema; so does ajv here.
+    const schemaRef = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
+    expect(schemaRef && resolve(dir, schemaRef)).toBe(join(SCHEMAS_DIR, 'target.schema.json'));
+    expect(schemaValidator('target.schema.json')(file)).toEqual([]);
     expect(r.stdout).toMatch(/conformance: 11 suites · \d+ checks · \d+ would run/);
     expect(r.stdout).toContain('add: keys.readOnly: { key: "env:SPGATE_READ_ONLY_KEY" }');
     expect(r.stdout).toContain('add: allowWrites: true');

@@ -6,11 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { probeTarget } from '../../init/probe.js';
 import { renderTargetYaml } from '../../init/render.js';
+import { schemaReference } from '../../schemas/json-schemas.js';
 import { conformancePlanLines, planConformance } from '../../plan/conformance.js';
 import { loadTarget } from '../../target/load.js';
 import { isLoopbackHost } from '../../target/loopback.js';
@@ -38,7 +39,7 @@ export const initCommand: SpgateCommand = {
     if (existsSync(out) && args.force !== true) throw new SpgateError('SPGATE_ERR_OUTPUT_EXISTS', `${out} exists; pass --force to replace it`);
 
     const probe = await probeTarget(baseUrl, key);
-    const yaml = renderTargetYaml({ baseUrl, adminKey: keyRef, loopback: isLoopbackHost(new URL(baseUrl).hostname), probe, date: new Date().toISOString().slice(0, 10) });
+    const yaml = renderTargetYaml({ baseUrl, adminKey: keyRef, loopback: isLoopbackHost(new URL(baseUrl).hostname), probe, date: new Date().toISOString().slice(0, 10), schemaRef: schemaReference(resolve(out), 'target.schema.json') });
     // Written beside the destination and renamed: a failure leaves no half-written file behind.
     const tmp = join(dirname(out), `.${basename(out)}.${process.pid}.tmp.yaml`);
     try {

@@ -1,5 +1,6 @@
 /** Rendering a results document into report files: the reporter registry and the one entry point. */
 import type { Results } from '../results/schema.js';
+import { ctrfReporter } from './ctrf.js';
 import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
@@ -13,6 +14,7 @@ const REGISTRY: Record<ReportFormat, Reporter> = {
   png: pngReporter,
   html: htmlReporter,
   junit: junitReporter,
+  ctrf: ctrfReporter,
   markdown: markdownReporter,
   json: jsonReporter,
 };

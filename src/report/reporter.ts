@@ -4,7 +4,7 @@
  */
 import type { Results } from '../results/schema.js';
 
-export const REPORT_FORMATS = ['png', 'html', 'junit', 'markdown', 'json'] as const;
+export const REPORT_FORMATS = ['png', 'html', 'junit', 'ctrf', 'markdown', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** What reporters share during one rendering: PNG files written so far (chart id → file name). */

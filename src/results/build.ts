@@ -21,6 +21,8 @@ export interface BuildResultsInput {
   abortReason?: string;
   /** What the run left out and why. */
   notes?: string[];
+  /** The logical run this document belongs to (shared by shards); SPGATE_RUN_ID when not given. */
+  runId?: string;
   /** --fail-on-inconclusive: an inconclusive check fails the run. */
   failOnInconclusive?: boolean;
   checks: CheckResult[];
@@ -61,6 +63,7 @@ export function buildResults(input: BuildResultsInput): Results {
     finishedAt: input.finishedAt.toISOString(),
     aborted: input.aborted,
     ...(input.abortReason !== undefined ? { abortReason: input.abortReason } : {}),
+    ...(runIdOf(input) ? { runId: runIdOf(input) } : {}),
     ...(input.failOnInconclusive ? { failOnInconclusive: true } : {}),
     ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
@@ -68,6 +71,11 @@ export function buildResults(input: BuildResultsInput): Results {
   const draft = { meta, checks: input.checks, findings, exchanges, load: input.load, errors: input.errors };
   const results: Results = { schemaVersion: RESULTS_SCHEMA_VERSION, ...draft, verdict: computeVerdict(draft) };
   return input.secrets?.length ? scrubSecrets(results, input.secrets) : results;
+}
+
+/** The run id: given, else SPGATE_RUN_ID (a CI run's id, shared by the jobs of a distributed run). */
+function runIdOf(input: BuildResultsInput): string | undefined {
+  return input.runId || process.env.SPGATE_RUN_ID || undefined;
 }
 
 /** Removes user:password from a URL, which would otherwise be printed in every report. */

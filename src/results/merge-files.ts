@@ -30,6 +30,8 @@ export interface MergedFiles {
   first: Results;
   set: ShardSet;
   finishedAt: Date;
+  /** The run id every shard carries, when they share one (CTRF: one report for the run). */
+  runId?: string;
 }
 
 /** Reads one shard's results file; it must hold exactly one profile with a shard record. */
@@ -70,7 +72,9 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const { result, findings } = mergeProfile(set, fold);
   if (opts.traceOut) result.trace = opts.traceOut;
   const finished = Math.max(...inputs.map((i) => Date.parse(i.doc.meta.finishedAt)).filter((n) => Number.isFinite(n)));
-  return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()) };
+  const ids = new Set(inputs.map((i) => i.doc.meta.runId));
+  const [runId] = ids;
+  return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()), ...(ids.size === 1 && runId ? { runId } : {}) };
 }
 
 interface Stream {

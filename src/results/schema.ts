@@ -267,6 +267,8 @@ export const Results = z.object({
     finishedAt: z.string(),
     aborted: z.boolean(),
     abortReason: z.string().optional(),
+    /** One id for a logical run, shared by every shard of a distributed run (CTRF's runId); --run-id or SPGATE_RUN_ID. */
+    runId: z.string().min(1).optional(),
     /** The gate requires every check that ran to reach a verdict: an inconclusive check fails the run. */
     failOnInconclusive: z.boolean().optional(),
     /** What the run left out and why (e.g. a write profile skipped because the target does not allow writes). */

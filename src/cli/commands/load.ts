@@ -68,6 +68,7 @@ export const loadCommand: SpgateCommand = {
       .option('workers', { type: 'string', describe: 'run as N local shards in separate processes and merge them (default auto: the cores for a remote target, at most 8 and at most the profile\'s connections; 1 for a target on this machine)' })
       .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge' })
       .option('start-at', { type: 'string', describe: 'with --shard: start sending at this epoch time in ms, so shards begin together' })
+      .option('run-id', { type: 'string', describe: "one id for the logical run, shared by every shard (CTRF's runId; default: SPGATE_RUN_ID, else derived from --start-at)" })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
     const profile = loadProfile(String(args.profile));
@@ -141,8 +142,10 @@ export const loadCommand: SpgateCommand = {
 
     process.stdout.write(summaryLines(result, findings).join('\n') + '\n');
     const aborted = result.status === 'aborted';
+    const runId = typeof args.runId === 'string' && args.runId !== '' ? args.runId : shard && startAt !== undefined ? `${profile.name}-${shard.count}-${startAt}` : undefined;
     const results = buildResults({
       command: 'load',
+      ...(runId ? { runId } : {}),
       target: { name: target.name, baseUrl: target.baseUrl, embedded: target.source === 'embedded' },
       startedAt,
       finishedAt: new Date(),

@@ -17,6 +17,7 @@ export function mergedResults(m: MergedFiles, command: string, extra: { aborted?
   const notes = m.result.merged?.missing.length ? [m.result.error ?? 'incomplete'] : [];
   return buildResults({
     command,
+    ...(m.runId ? { runId: m.runId } : {}),
     target: m.first.meta.target,
     startedAt: new Date(m.result.startedAt),
     finishedAt: m.finishedAt,

@@ -96,6 +96,7 @@ export async function checkProperty<T>(
   let crash: unknown;
   let last: (Recorded & { input: T }) | undefined;
   let discarded = 0;
+  let executed = 0;
   let firstDiscard: string | undefined;
   let shrinking = false;
 
@@ -104,6 +105,7 @@ export async function checkProperty<T>(
     if (ctx.signal.aborted) throw new RunAborted();
     if (crash !== undefined) throw crash;
     if (opts.precondition) fc.pre(opts.precondition(t));
+    if (!shrinking) executed++;
     try {
       const rec = await runCase(ctx, t, body);
       if (rec !== undefined && 'discarded' in rec) {
@@ -134,7 +136,8 @@ export async function checkProperty<T>(
   });
   if (ctx.signal.aborted) throw new RunAborted();
   if (crash !== undefined) throw crash instanceof Error ? crash : new Error(String(crash));
-  const cases = details.numRuns + (opts.examples?.length ?? 0);
+  // The cases actually run (fast-check runs the examples within numRuns, and not the shrinking runs).
+  const cases = executed;
   const judged = (): CheckOutcome => {
     const minJudged = opts.minJudged ?? Math.max(1, Math.ceil(cases / 4));
     if (discarded === 0) return { status: 'passed', cases };

@@ -94,6 +94,23 @@ describe('discarded cases', () => {
     expect(c.reason).toMatch(/of 20 generated inputs were refused as invalid .*; \d+ judged/);
   });
 
+  // Regression: cases were counted as numRuns + examples, but fast-check runs the examples within numRuns,
+  // so 3 runs whose every case was discarded reported 5 judged and passed.
+  it('counts the cases that ran, examples included once', async () => {
+    const out = await runConformance({
+      target: target(), runs: 3, seed: 3, client: refusing(),
+      catalogue: suite([{
+        id: 's.prop', clause: '4.10.me', title: 'p',
+        run: (ctx) => checkProperty(ctx, fc.constant('bad'), async (v, io) => {
+          const x = await io.send({ method: 'PUT', path: '/authoring/collections/c1', json: { name: v } });
+          return x.response?.status === 422 ? discard('refused') : undefined;
+        }, { examples: ['bad', 'bad', 'bad', 'bad', 'bad'] }),
+      }]),
+    });
+    expect(out.checks[0]).toMatchObject({ status: 'inconclusive', cases: 3 });
+    expect(out.checks[0]!.reason).toMatch(/^3 of 3 generated inputs were refused/);
+  });
+
   it('a discard never hides a failure of another case', async () => {
     const out = await runConformance({
       target: target(), runs: 10, seed: 3, client: fakeClient((s) => ({ status: JSON.stringify(s.json ?? {}).includes('bad') ? 422 : 500, json: {} })),

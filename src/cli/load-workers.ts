@@ -27,7 +27,8 @@ export async function runLoadWorkers(args: Record<string, unknown>, profile: Pro
   const stop = opened.close;
   try {
     const target = opened.target;
-    const childArgs = ['--profile', String(args.profile)];
+    // Each shard judges and records the same thresholds, which merge then evaluates on the whole.
+    const childArgs = ['--profile', String(args.profile), ...((args.threshold as unknown[] | undefined) ?? []).flatMap((t) => ['--threshold', String(t)])];
     let targetFile: string;
     if (args.target !== undefined) {
       targetFile = String(args.target);

@@ -24,6 +24,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** Hard bound; the child is SIGKILLed after it (default 40 s). */
   timeoutMs?: number;
+  /** The script to run instead of bin/spgate.js (e.g. the GitHub Action's step, bin/spgate-action.js). */
+  bin?: string;
   /** Sends `signal` `delayMs` after `when` matches stdout+stderr (default: right away). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals; delayMs?: number };
 }
@@ -32,7 +34,7 @@ export interface CliOptions {
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
       cwd: opts.cwd,
       env: { ...process.env, NO_COLOR: '1', SPGATE_DEBUG: '', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],

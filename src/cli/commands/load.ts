@@ -7,7 +7,8 @@
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
-import { loadProfile } from '../../load/profile.js';
+import { loadProfile, type Profile } from '../../load/profile.js';
+import { parseThreshold } from '../../load/threshold.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
@@ -62,6 +63,7 @@ export const loadCommand: SpgateCommand = {
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
       .option('duration', { type: 'number', describe: 'seconds; replaces the profile duration' })
+      .option('threshold', { type: 'string', array: true, describe: "threshold expression(s) added to the profile's, e.g. 'read.p95 < 250' (docs/profiles.md#thresholds)" })
       .option('trace', { type: 'string', describe: 'write every response as NDJSON to this file' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
@@ -71,7 +73,7 @@ export const loadCommand: SpgateCommand = {
       .option('run-id', { type: 'string', describe: "one id for the logical run, shared by every shard (CTRF's runId; default: SPGATE_RUN_ID, else derived from --start-at)" })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
-    const profile = loadProfile(String(args.profile));
+    const profile = withThresholds(loadProfile(String(args.profile)), ((args.threshold as unknown[] | undefined) ?? []).map(String));
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
     const shard = args.shard !== undefined ? parseShardSpec(String(args.shard)) : undefined;
@@ -165,6 +167,15 @@ export const loadCommand: SpgateCommand = {
     return Math.max(result.status === 'failed' ? 1 : 0, renderCode);
   },
 };
+
+/** The profile with --threshold expressions added; one that does not parse is a usage error. */
+function withThresholds(profile: Profile, extra: string[]): Profile {
+  for (const t of extra) {
+    const r = parseThreshold(t);
+    if (!r.ok) throw new SpgateError('SPGATE_ERR_USAGE', `--threshold ${JSON.stringify(t)}: ${r.error}`);
+  }
+  return extra.length ? { ...profile, thresholds: [...profile.thresholds, ...extra] } : profile;
+}
 
 /** Stamps a shard's result with what merge needs to check and align it, and says it is a shard in its notes. */
 function recordShard(result: ProfileResult, shard: ShardSpec, originMs: number, profileArg: string, target: Target, notes: string[]): void {

@@ -1,0 +1,121 @@
+/**
+ * The GitHub Action's step (action.yml): turns the action's inputs into one spgate command line, runs it,
+ * and hands its results to the workflow — summary.md to the step summary, an annotation per finding (title:
+ * check id and clause), breached threshold, rate-limit violation and inconclusive check, and outputs
+ * (verdict, counts, report path). Exits with spgate's own code, so the step fails exactly when the gate does.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseResults } from '../results/io.js';
+import type { Results } from '../results/schema.js';
+import { countResults } from '../results/verdict.js';
+import { annotation, outputLines } from './workflow-commands.js';
+
+const COMMANDS = ['run', 'conformance', 'load'] as const;
+type ActionCommand = (typeof COMMANDS)[number];
+
+/** The action's inputs as GitHub passes them (INPUT_<NAME> with dashes kept, upper-cased). */
+export interface ActionInputs {
+  command: ActionCommand;
+  target: string;
+  profile: string;
+  baseUrl: string;
+  /** Threshold expressions, one per line (load). */
+  thresholds: string[];
+  failOnInconclusive: boolean;
+  /** Extra arguments, split on white space. */
+  args: string[];
+  out: string;
+}
+
+/** Reads and checks the inputs; an unknown command is one line. */
+export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
+  const input = (name: string): string => (env[`INPUT_${name.toUpperCase()}`] ?? '').trim();
+  const command = input('command') || 'run';
+  if (!(COMMANDS as readonly string[]).includes(command)) throw new Error(`input command must be one of ${COMMANDS.join(', ')}, not "${command}"`);
+  return {
+    command: command as ActionCommand,
+    target: input('target'),
+    profile: input('profile'),
+    baseUrl: input('base-url'),
+    thresholds: input('thresholds').split('\n').map((t) => t.trim()).filter(Boolean),
+    failOnInconclusive: input('fail-on-inconclusive') === 'true',
+    args: input('args').split(/\s+/).filter(Boolean),
+    out: input('out') || 'spgate-reports',
+  };
+}
+
+/** The spgate arguments for the inputs, and the folder its reports land in. */
+export function spgateArgs(i: ActionInputs): { argv: string[]; reportDir: string } {
+  const argv: string[] = [i.command];
+  if (i.target) argv.push('--target', i.target);
+  if (i.baseUrl) argv.push('--base-url', i.baseUrl);
+  if (i.command === 'load') {
+    if (!i.profile) throw new Error('input profile is needed with command load');
+    argv.push('--profile', i.profile);
+    for (const t of i.thresholds) argv.push('--threshold', t);
+  } else if (i.profile || i.thresholds.length) {
+    throw new Error(`inputs profile and thresholds go with command load, not ${i.command}`);
+  }
+  if (i.failOnInconclusive && i.command !== 'load') argv.push('--fail-on-inconclusive');
+  argv.push('--out', i.out, ...i.args);
+  return { argv, reportDir: i.command === 'run' ? join(i.out, 'latest') : i.out };
+}
+
+/** The annotations of a results document: findings, breached thresholds, violations, inconclusive checks. */
+export function annotations(r: Results): string[] {
+  const lines = r.findings.map((f) => annotation(f.severity === 'error' ? 'error' : 'warning', `${f.checkId} (${f.clause})`, `${f.title}: expected ${f.expected}; actual ${f.actual}`));
+  for (const p of r.load) {
+    for (const t of p.thresholds) if (!t.ok) lines.push(annotation('error', `threshold ${t.expression} (${p.name})`, `breached: actual ${t.actual}`));
+    for (const v of p.rateLimit.violations) lines.push(annotation('error', `${v.rule} (${p.name}${v.class ? `, ${v.class}` : ''})`, v.message));
+  }
+  for (const c of r.checks) {
+    if (c.status === 'inconclusive') lines.push(annotation(r.meta.failOnInconclusive ? 'error' : 'notice', `${c.checkId} (${c.clause}) inconclusive`, `${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`));
+  }
+  for (const e of r.errors) lines.push(annotation('error', 'spgate run error', e));
+  return lines;
+}
+
+/** The step's outputs. */
+export function outputs(r: Results, reportDir: string): Record<string, string | number> {
+  const n = countResults(r);
+  return {
+    verdict: r.verdict,
+    checks: n.checks.total, passed: n.checks.passed, failed: n.checks.failed, warned: n.checks.warned,
+    inconclusive: n.checks.inconclusive, skipped: n.checks.skipped,
+    'findings-errors': n.findings.error, 'findings-warnings': n.findings.warning,
+    'thresholds-breached': n.thresholds.failed, violations: n.violations,
+    'report-dir': reportDir, report: join(reportDir, 'index.html'),
+  };
+}
+
+/** Runs the step: spgate, then the summary, annotations and outputs; returns the exit code. */
+export function main(env: NodeJS.ProcessEnv = process.env): number {
+  let inputs: ActionInputs;
+  let plan: ReturnType<typeof spgateArgs>;
+  try {
+    inputs = readInputs(env);
+    plan = spgateArgs(inputs);
+  } catch (err) {
+    process.stdout.write(`${annotation('error', 'spgate action', (err as Error).message)}\n`);
+    return 2;
+  }
+  const bin = env.SPGATE_BIN ?? fileURLToPath(new URL('../../bin/spgate.js', import.meta.url));
+  process.stdout.write(`spgate ${plan.argv.join(' ')}\n`);
+  const run = spawnSync(process.execPath, [bin, ...plan.argv], { stdio: 'inherit', env });
+  const code = run.status ?? 3;
+  const resultsPath = resolve(plan.reportDir, 'results.json');
+  if (!existsSync(resultsPath)) {
+    process.stdout.write(`${annotation('error', 'spgate', `no results at ${resultsPath} (exit ${code}): see the log above`)}\n`);
+    if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, outputLines({ verdict: 'error', 'report-dir': plan.reportDir }));
+    return code === 0 ? 3 : code;
+  }
+  const results = parseResults(readFileSync(resultsPath, 'utf8'), resultsPath);
+  const summary = resolve(plan.reportDir, 'summary.md');
+  if (env.GITHUB_STEP_SUMMARY && existsSync(summary)) appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(summary, 'utf8') + '\n');
+  for (const line of annotations(results)) process.stdout.write(`${line}\n`);
+  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, outputLines(outputs(results, plan.reportDir)));
+  return code;
+}

@@ -202,7 +202,7 @@ export default defineSuite({
     {
       id: 'auth.other-workspace',
       clause: '5.workspace-bound',
-      title: 'A key of another workspace neither lists this workspace\'s customers or chats nor reads its chat turns nor changes its conversations or customers',
+      title: 'A key of another workspace neither lists nor finds (search, identity lookup) this workspace\'s customers or chats, nor reads its chat turns, nor changes its turns, conversations, customers or collections',
       needs: { roles: ['otherWorkspace'] },
       run: runOtherWorkspace,
     },

@@ -25,7 +25,7 @@ import { assignRequest, assignValues, cancelTurnRequest, collectionRequest, fres
 import { cannotJudge, dataOf, shownState } from './world.js';
 import { inFullList, unfinishedWalk } from './customer-list.js';
 import { foreignListing, sessionsOf } from './sessions.js';
-import { Parts } from './parts.js';
+import { Parts, unanswered } from './parts.js';
 
 interface CustomerRecordRef {
   id: string;
@@ -51,12 +51,6 @@ export function sameRecords(mine: readonly CustomerRecordRef[], seen: readonly C
     const m = byId.get(c.id);
     return m !== undefined && typeof m.createdAt === 'string' && m.createdAt === c.createdAt;
   }).map((c) => c.id);
-}
-
-/** True when the answer is no answer of the server's own (transport error, 5xx): it shows nothing. */
-function unanswered(x: Exchange): boolean {
-  const s = statusOf(x);
-  return s === undefined || s >= 500;
 }
 
 /** A listing by the other key: 200 without any of `mine`, or 403 (the key may lack customers:read). */

@@ -8,8 +8,16 @@
 import type { Exchange } from '../../src/client/exchange.js';
 import type { RequestSpec } from '../../src/client/types.js';
 import { Inconclusive } from '../../src/conformance/inconclusive.js';
-import { runCase, type Recorder } from '../../src/conformance/recorder.js';
+import { describeAnswer, expectStatus, runCase, statusOf, type Recorder } from '../../src/conformance/recorder.js';
 import type { CheckFailure, CheckOutcome } from '../../src/conformance/suite.js';
+import type { ClauseId } from '../../src/spec/clauses.js';
+import { cannotJudge } from './world.js';
+
+/** True when the answer is no answer of the server's own (a transport error, a 5xx): it shows no verdict. */
+export function unanswered(x: Exchange): boolean {
+  const s = statusOf(x);
+  return s === undefined || s >= 500;
+}
 
 /** The judged, failed and untried parts of one check run. */
 export class Parts {
@@ -32,6 +40,15 @@ export class Parts {
       if (!(err instanceof Inconclusive)) throw err;
       this.untry(name, err.message, err.remedy);
     }
+  }
+
+  /** One request as a part, expecting `statuses`; an unanswered one (see unanswered) leaves the part untried. */
+  probe(what: string, spec: RequestSpec, statuses: number | readonly number[], clause?: ClauseId): Promise<void> {
+    return this.run(what, async (rec) => {
+      const x = await rec.send(spec);
+      if (unanswered(x)) return cannotJudge(rec, `it answered ${describeAnswer(x)}`);
+      rec.add(expectStatus(x, statuses, what, clause));
+    });
   }
 
   /** Names a part that was not tried, why, and what would let it run. */

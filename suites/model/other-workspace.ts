@@ -79,7 +79,7 @@ async function queryBoth(rec: Recorder, query: Record<string, string | number>, 
 function expectRefused(ctx: SuiteContext, rec: Recorder, x: Exchange, what: string): void {
   if (unanswered(x)) return; // no refusal to judge; the effect still is
   const ok = [403, 404, 400, 422, ctx.target.assumptions.statuses.validation].includes(statusOf(x)!);
-  rec.expect(ok, `HTTP 403 or 404 for ${what} with the otherWorkspace key`, () => describeAnswer(x), [x]);
+  rec.expect(ok, `HTTP 403 or 404 (or a validation refusal) for ${what} with the otherWorkspace key`, () => describeAnswer(x), [x]);
 }
 
 /** The conversation's state as the admin key's no-op assign shows it (the team cleared, as observe() does). */

@@ -132,6 +132,9 @@ export const FAULTS = {
   'ratelimit-no-restore': { description: 'the budget is restored one window later than Reset says', catches: '8.ratelimit.reset-restores', by: 'load' },
   'ratelimit-remaining-negative': { description: 'RateLimit-Remaining goes negative when exhausted', catches: '8.ratelimit.remaining-bounds', by: 'both' },
   'ratelimit-retry-after-short': { description: 'Retry-After is shorter than the time until the budget returns', catches: '8.ratelimit.retry-after-honoured', by: 'load' },
+  // tenant isolation (auth.other-workspace)
+  'search-no-tenant-filter': { description: 'text search and identity lookups match the customers of every workspace (the search index has no tenant filter)', catches: '5.workspace-bound', by: 'conformance' },
+  'delete-cross-workspace': { description: 'customer delete finds the id in every workspace: a key of another workspace soft-deletes this workspace\'s customer', catches: '5.workspace-bound', by: 'conformance' },
 } as const satisfies Record<string, FaultInfo>;
 
 export type FaultName = keyof typeof FAULTS;

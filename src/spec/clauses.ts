@@ -126,7 +126,7 @@ export const CLAUSES = [
   // help:read). Operations whose scope the text does not name (chats, /me, /statuses, collection update) are left out.
   c('5.scope.missing', '§5 §4.6', 'spec', 'A key missing a scope an operation needs gets 403: customers list (customers:read), customer delete (customers:write), assign and resolve (conversations:write), download (attachments:read, conversations:read), articles (help:read)'),
   // 5.1 "Keys are bound to one workspace": whether another workspace's id answers 403 or 404 is not shown.
-  c('5.workspace-bound', '§5', 'spec', 'A key is bound to one workspace: a key of another workspace does not list this workspace\'s customers and is refused (403 or 404) its chat turns and conversation writes, which change nothing'),
+  c('5.workspace-bound', '§5', 'spec', 'A key is bound to one workspace: a key of another workspace does not list or find (search, identity lookup) this workspace\'s customers or chats, and is refused its chat turns and writes (cancel, assign, resolve, delete, collection update), which change nothing'),
   c('5.workspace-header', '§5', 'spec', 'X-Workspace-Id is not needed'),
 
   // Part 7: errors

@@ -2,17 +2,20 @@
  * auth.scope-missing (spec 5.8 "403: missing scope"): for every (role, operation) pair where the role lacks a
  * scope the operation needs (model/scopes.ts), the operation must answer 403. Refused writes go to ids a
  * refused write cannot harm: the shared conversation (assign, resolve) and one pooled customer (delete; a
- * faulty server deletes it, and a repeat delete is idempotent, so one serves every role).
+ * faulty server deletes it, and a repeat delete is idempotent, so one serves every role). A pair that could
+ * not be tried, and a needed scope no key of the target lacks (customers:read and help:read, where the
+ * keys' scopes are not listed), are named; when no pair judged the check is inconclusive.
  */
 import type { RequestSpec } from '../../src/client/types.js';
 import { conversationId, storedAttachment } from '../../src/conformance/data.js';
 import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
-import { Recorder, describeAnswer, statusOf } from '../../src/conformance/recorder.js';
+import { describeAnswer, statusOf } from '../../src/conformance/recorder.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import { KEY_ROLES, type KeyRole } from '../../src/target/schema.js';
 import { assignRequest, downloadRequest, resolveRequest } from './requests.js';
-import { OPERATION_SCOPES, scopePairs, type ScopedOp } from './scopes.js';
-import { dataOf } from './world.js';
+import { NEEDED_SCOPES, OPERATION_SCOPES, scopePairs, type ScopedOp } from './scopes.js';
+import { cannotJudge, dataOf } from './world.js';
+import { Parts } from './parts.js';
 
 /** Fixture ids, fetched once per run of the check and only when a pair needs them. */
 class Ids {
@@ -22,7 +25,7 @@ class Ids {
   private once<T>(name: string, get: () => Promise<T | undefined>, field: string): Promise<T> {
     if (!this.memo.has(name)) {
       this.memo.set(name, get().then((v) => {
-        if (v === undefined) throw new FixtureUnavailable(`needs ${field}`);
+        if (v === undefined) throw new FixtureUnavailable(`needs ${field}`, field);
         return v;
       }));
     }
@@ -54,36 +57,39 @@ async function requestFor(ctx: SuiteContext, ids: Ids, op: ScopedOp, role: KeyRo
   }
 }
 
-/** Runs every (role, operation) pair the target's keys give; pairs it cannot try are named in the note. */
+/** An example remedy: the one role whose definition grants a single scope, with its scopes listed. */
+const LIST_SCOPES = 'keys.attachmentsOnly.scopes: ["attachments:read"], or another key whose listed scopes leave it out';
+
+/**
+ * Runs every (role, operation) pair the target's keys give, each a part (model/parts.ts): a pair whose write
+ * is not allowed, whose fixture is missing or whose answer is no answer of the server's own (5xx, transport
+ * error) is named as not tried, and so is every needed scope that no key of the target lacks.
+ */
 export async function runScopeMissing(ctx: SuiteContext): Promise<CheckOutcome> {
   const roles = KEY_ROLES.filter((r) => ctx.target.secrets[r] !== undefined);
   const pairs = scopePairs(roles, (r) => ctx.target.keys[r]);
-  const rec = new Recorder(ctx);
+  const parts = new Parts(ctx);
   const ids = new Ids(ctx);
-  const untried: string[] = [];
   for (const p of pairs) {
     const info = OPERATION_SCOPES[p.op];
     const what = `${info.label} with the ${p.role} key`;
     if (info.writes && !ctx.target.allowWrites) {
-      untried.push(`${what} (needs allowWrites)`);
+      parts.untry(what, 'needs allowWrites', 'allowWrites: true in the target file');
       continue;
     }
-    let spec: RequestSpec;
-    try {
-      spec = await requestFor(ctx, ids, p.op, p.role);
-    } catch (err) {
-      if (!(err instanceof FixtureUnavailable)) throw err;
-      untried.push(`${what} (${err.message})`);
-      continue;
-    }
-    const x = await rec.send(spec);
-    // the download's two scopes are 4.6's own words ("Requires both scopes"): its findings name that clause
-    rec.expect(statusOf(x) === 403, `HTTP 403 for ${what}, which lacks ${p.missing.join(' and ')}`, () => describeAnswer(x), [x],
-      p.op === 'download' ? '4.6.scopes' : undefined);
+    await parts.run(what, async (rec) => {
+      const x = await rec.send(await requestFor(ctx, ids, p.op, p.role));
+      const s = statusOf(x);
+      if (s === undefined || s >= 500) return cannotJudge(rec, `it answered ${describeAnswer(x)}`);
+      // the download's two scopes are 4.6's own words ("Requires both scopes"): its findings name that clause
+      rec.expect(s === 403, `HTTP 403 for ${what}, which lacks ${p.missing.join(' and ')}`, () => describeAnswer(x), [x],
+        p.op === 'download' ? '4.6.scopes' : undefined);
+    });
   }
-  if (rec.cases === 0) {
-    return { status: 'skipped', reason: untried.length ? `no pair could be tried: ${untried.join('; ')}` : 'no key of the target lacks a scope an operation needs (list keys.ROLE.scopes)' };
+  // A scope no key lacks is a refusal never asked for: said, with the key that would ask for it.
+  const asked = new Set(pairs.flatMap((p) => p.missing));
+  for (const scope of NEEDED_SCOPES) {
+    if (!asked.has(scope)) parts.untry(`a key lacking ${scope}`, 'no key of the target lacks it, by its listed scopes or its role\'s definition', LIST_SCOPES);
   }
-  const out = rec.outcome();
-  return out.status === 'passed' && untried.length ? { ...out, note: `not tried: ${untried.join('; ')}` } : out;
+  return parts.outcome();
 }

@@ -30,6 +30,9 @@ export const OPERATION_SCOPES: Readonly<Record<ScopedOp, OpInfo>> = {
 
 export const SCOPED_OPS = Object.keys(OPERATION_SCOPES) as ScopedOp[];
 
+/** Every scope some shown operation needs, in the table's order. */
+export const NEEDED_SCOPES: readonly Scope[] = [...new Set(SCOPED_OPS.flatMap((op) => OPERATION_SCOPES[op].scopes))];
+
 const NOT_READ = SCOPES.filter((s) => !s.endsWith(':read'));
 
 /**

@@ -384,6 +384,17 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const r = (await burst(5)).at(-1)!;
     return Number(r.headers['retry-after']) < Number(r.headers['ratelimit-reset']);
   },
+  'search-no-tenant-filter': async () => {
+    const name = idemKey();
+    const c = await uniqueCustomer({ name });
+    const seen = (await h.api(`/customers?${P('search')}=${encodeURIComponent(name)}`, { role: 'otherWorkspace' })).json.data ?? [];
+    return seen.some((x: { id: string }) => x.id === c.id);
+  },
+  'delete-cross-workspace': async () => {
+    const c = await uniqueCustomer();
+    await h.api(`/customers/${c.id}`, { method: 'DELETE', role: 'otherWorkspace' });
+    return (await h.api(`/customers?${P('externalId')}=${encodeURIComponent(c.externalId)}`)).json.data.length === 0;
+  },
 };
 
 async function proveFault(name: FaultName): Promise<void> {

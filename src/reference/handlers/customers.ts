@@ -66,7 +66,10 @@ function list(app: App, call: Call): Reply {
   const identity = idValue !== null;
   const want = identity ? 1 : limit.value;
   // legacy-test-isolated: the dataset is picked by key mode, and test mode has its own (empty) one
-  const order = f.has('legacy-test-isolated') && call.conn.mode === 'test' ? NO_CUSTOMERS : app.store.customerOrder;
+  const order = f.has('legacy-test-isolated') && call.conn.mode === 'test' ? NO_CUSTOMERS
+    // search-no-tenant-filter: the search index (text search, identity lookup) spans every workspace's customers
+    : (search || idValue !== null) && f.has('search-no-tenant-filter') ? [app.store.customerOrder, ...app.siblings.map((w) => w.store.customerOrder)].flat()
+    : app.store.customerOrder;
   const page: CustomerRecord[] = [];
   let more = false;
   for (let i = start; i < order.length; i++) {
@@ -137,7 +140,9 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
 
 /** Soft-deletes a customer; deleting again is a no-op that answers the same success. */
 export function deleteCustomer(app: App, call: Call): Reply {
-  const c = app.store.customers.get(call.params[0]!);
+  const id = call.params[0]!;
+  // delete-cross-workspace: the id is looked up in every workspace, not only the caller's
+  const c = app.store.customers.get(id) ?? (app.faults.has('delete-cross-workspace') ? app.siblings.map((w) => w.store.customers.get(id)).find((x) => x !== undefined) : undefined);
   if (!c) return notFound('no such customer');
   if (c.deletedAt !== null) {
     if (app.faults.has('delete-repeat-restores')) {

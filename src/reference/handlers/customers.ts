@@ -138,7 +138,8 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
 /** Soft-deletes a customer; deleting again is a no-op that answers the same success. */
 export function deleteCustomer(app: App, call: Call): Reply {
   const c = app.store.customers.get(call.params[0]!);
-  if (!c) return notFound('no such customer');
+  // dialect deleteUnknownSucceeds: delete is idempotent (4.5), so an unknown id is already "deleted"
+  if (!c) return app.dialect.strict.deleteUnknownSucceeds ? empty(204) : notFound('no such customer');
   if (c.deletedAt !== null) {
     if (app.faults.has('delete-repeat-restores')) {
       // The bug: a repeat toggles the soft delete instead of being a no-op.

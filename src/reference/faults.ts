@@ -76,7 +76,7 @@ export const FAULTS = {
   'conversation-status-label': { description: 'assign and resolve answer the status as its display name ("Resolved")', catches: '2.conversation.key-pattern', by: 'conformance' },
   'session-title-null': { description: 'archived chat sessions are listed with title null', catches: '2.session.shape', by: 'conformance' },
   'descriptor-size-string': { description: 'download descriptors carry sizeBytes as a string', catches: '2.descriptor.shape', by: 'conformance' },
-  'collection-translations-omitted': { description: 'collection answers leave out the translations key', catches: '2.collection.shape', by: 'conformance' },
+  'collection-translations-object': { description: 'collection answers carry translations as an object keyed by locale instead of an array (leaving the key out would be allowed: its required-ness is not stated)', catches: '2.collection.shape', by: 'conformance' },
   'me-text-plain': { description: 'GET /me answers text/plain instead of a JSON object', catches: '4.10.me', by: 'conformance' },
   'statuses-display-keys': { description: 'GET /statuses lists display names ("Waiting on customer") as keys', catches: '4.10.statuses', by: 'conformance' },
   'priorities-drop-last': { description: 'GET /priorities leaves out the last priority (urgent)', catches: '4.10.priorities', by: 'conformance' },

@@ -38,7 +38,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'shapes.turn': 'turn-missing-expires',
   'shapes.session': 'session-title-null',
   'shapes.descriptor': 'descriptor-size-string',
-  'shapes.collection': 'collection-translations-omitted',
+  'shapes.collection': 'collection-translations-object',
   'shapes.id-prefixes': 'request-ids-unprefixed',
   'shapes.me': 'me-text-plain',
   'shapes.statuses': 'statuses-display-keys',

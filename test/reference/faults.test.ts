@@ -214,9 +214,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'descriptor-size-string': async () =>
     typeof (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).json.sizeBytes === 'string',
-  'collection-translations-omitted': async () => {
+  'collection-translations-object': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
-    return !('translations' in (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json);
+    const shown = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
+    return shown !== undefined && !Array.isArray(shown);
   },
   'me-text-plain': async () => String((await h.api('/me')).headers['content-type']).startsWith('text/plain'),
   'statuses-display-keys': async () => listed(await h.api('/statuses')).some((s) => /[A-Z ]/.test(s)),

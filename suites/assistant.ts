@@ -305,7 +305,7 @@ export const assistantSuite = defineSuite({
     {
       id: 'assistant.sessions.unexpired',
       clause: '4.3.sessions.unexpired',
-      title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header)`,
+      title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header), and the known expired chat (fixtures.ids.expiredChatId) is left out`,
       needs: { data: { sessionsConversation: 1 } },
       async run(ctx) {
         // An expired chat the listing must leave out is known only from the target file, with its conversation.

@@ -73,20 +73,23 @@ export default defineSuite({
         // Taken before the property (running out of data skips the check); each case sets its start state.
         const convId = await ctx.data!.get('conversation');
         const values = assignValues(ctx.target);
-        // A made-up assignee or team may be refused (the spec does not require a server to accept one): discarded.
-        const madeUp = !values.supplied.assigneeIds || !values.supplied.teams;
-        const refusedMadeUp = (x: Exchange) => madeUp && (statusOf(x) ?? 0) >= 400 && (statusOf(x) ?? 0) < 500 && statusOf(x) !== 429;
-        let rfc3339: ClauseViolation | undefined;
+        // A made-up assignee or team may be refused (the spec does not require a server to accept one): such a
+        // case is discarded. A refusal of the target's own values, or of clearing (""), is judged.
+        const madeUp = (team: string | undefined, assigneeId: string | undefined) =>
+          (!!team && !values.supplied.teams) || (!!assigneeId && !values.supplied.assigneeIds);
+        const refusedMadeUp = (x: Exchange, team: string | undefined, assigneeId: string | undefined) =>
+          madeUp(team, assigneeId) && (statusOf(x) ?? 0) >= 400 && (statusOf(x) ?? 0) < 500 && statusOf(x) !== 429;
+        let rfc3339: { v: ClauseViolation; x: Exchange } | undefined;
         const judged = (x: Exchange) => {
           const v = checkBodyShape(x, Conversation, '2.conversation.shape', 'a conversation');
           // Date-times that are ISO 8601 but not RFC 3339: one warning for the check, not a failing case.
-          if (v?.severity === 'warning') rfc3339 ??= v;
+          if (v?.severity === 'warning') rfc3339 ??= { v, x };
           return v?.severity === 'warning' ? undefined : v;
         };
         const outcome = await checkProperty(ctx, conversationCase(values), async (c, io) => {
           const id = encodeURIComponent(convId);
           const setup = await io.send({ method: 'POST', path: `/conversations/${id}/assign`, json: { team: c.team ?? '', assignee: { id: c.assignee?.id ?? '' } } });
-          if (refusedMadeUp(setup)) return discard(`made-up assignee/team refused: ${describeAnswer(setup)}`);
+          if (refusedMadeUp(setup, c.team ?? undefined, c.assignee?.id)) return discard(`made-up assignee/team refused: ${describeAnswer(setup)}`);
           const sv = judged(setup);
           if (sv) return { clause: sv.clause, expected: sv.expected, actual: sv.actual };
           const x = c.action.kind === 'assign'
@@ -95,13 +98,13 @@ export default defineSuite({
               json: { ...(c.action.team !== undefined ? { team: c.action.team } : {}), ...(c.action.assigneeId !== undefined || c.action.team === undefined ? { assignee: { id: c.action.assigneeId ?? '' } } : {}) },
             })
             : await io.send({ method: 'POST', path: ctx.target.assumptions.resolvePath.replace('{conversationId}', id), json: {} });
-          if (refusedMadeUp(x)) return discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
+          if (c.action.kind === 'assign' && refusedMadeUp(x, c.action.team, c.action.assigneeId)) return discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
           const v = judged(x);
           return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
         }, { examples: [{ team: null, assignee: null, action: { kind: 'resolve' } }, { team: values.teams[0]!, assignee: null, action: { kind: 'assign', team: '', assigneeId: undefined } }] });
-        const warned: ClauseViolation | undefined = rfc3339;
+        const warned = rfc3339 as { v: ClauseViolation; x: Exchange } | undefined;
         if (outcome.status !== 'passed' || !warned) return outcome;
-        return { status: 'failed', cases: outcome.cases, failures: [{ clause: warned.clause, expected: warned.expected, actual: warned.actual, severity: 'warning', exchanges: [] }] };
+        return { status: 'failed', cases: outcome.cases, failures: [fromViolation(warned.v, [warned.x])] };
       },
     },
     {

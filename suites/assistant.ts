@@ -50,7 +50,7 @@ async function sessionsListing(ctx: SuiteContext, rec: Recorder): Promise<{ conv
   return { conversationId, x };
 }
 
-/** The chats of the sessions listing, or the check skipped (unless already failed) when its body shows none. */
+/** The chats of the sessions listing, or the check inconclusive (unless already failed) when its body shows none. */
 function readableListing(rec: Recorder, x: Exchange): ListedSession[] | undefined {
   const list = sessionsOf(x);
   if (!list) cannotJudge(rec, `the listing answered ${describeAnswer(x)}: no data array to read its chats from`);

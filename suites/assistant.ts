@@ -7,12 +7,13 @@ import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/confor
 import type { Exchange } from '../src/client/exchange.js';
 import type { TurnRef } from '../src/conformance/fixtures/needs.js';
 import { ActionReceipt, Answer, TurnEnvelope } from '../src/spec/resources.js';
-import { checkDataEnvelope } from '../src/checks/shape.js';
+import { checkDataEnvelope, describeIssues, shapeIssues } from '../src/checks/shape.js';
 import type { z } from 'zod';
 import { describeAnswer, fromViolation, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { cannotJudge, dataOf } from './model/world.js';
+import { isPaginationKey } from './model/pagination-keys.js';
 import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignListing, foreignSessions, listedSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
 
 
@@ -21,9 +22,10 @@ function turn(ctx: SuiteContext, kind: 'pendingTurn' | 'readPendingTurn' | 'comp
   return dataOf(ctx).get(kind);
 }
 
+/** What breaks the spec's model in `value` (date-times that are ISO 8601 but not RFC 3339 are the shape checks' warning). */
 function issues(schema: z.ZodType, value: unknown): string | undefined {
-  const r = schema.safeParse(value);
-  return r.success ? undefined : r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const { errors } = shapeIssues(schema, value);
+  return errors.length ? describeIssues(errors, 10) : undefined;
 }
 
 function turnOf(x: Exchange): Record<string, unknown> | undefined {
@@ -48,7 +50,7 @@ async function sessionsListing(ctx: SuiteContext, rec: Recorder): Promise<{ conv
   return { conversationId, x };
 }
 
-/** The chats of the sessions listing, or the check skipped (unless already failed) when its body shows none. */
+/** The chats of the sessions listing, or the check inconclusive (unless already failed) when its body shows none. */
 function readableListing(rec: Recorder, x: Exchange): ListedSession[] | undefined {
   const list = sessionsOf(x);
   if (!list) cannotJudge(rec, `the listing answered ${describeAnswer(x)}: no data array to read its chats from`);
@@ -97,10 +99,16 @@ export const assistantSuite = defineSuite({
         const x = await rec.send(getTurnRequest(c.sessionId, c.turnId));
         rec.require(statusOf(x) === 200, 'GET of the completed turn to answer 200', () => describeAnswer(x));
         const t = turnOf(x);
-        const bad = issues(Answer, t?.answer);
-        rec.expect(bad === undefined, 'an answer object once the turn completed', () => `answer: ${t?.answer === undefined ? 'absent' : bad}`);
         // Turn status values are "not shown" (part 3): the value is the target's assumption.
         if (!rec.expect(t?.status === completed, `status ${completed} (assumptions.turnStatus.completed)`, () => `status ${String(t?.status)}`)) rec.failures.at(-1)!.clause = '3.turn.status-values';
+        // "An answer may be withheld if its retained sources are no longer accessible" (part 2): an absent
+        // answer shows neither a populated answer nor a missing one.
+        if (t?.answer === undefined) {
+          return cannotJudge(rec, 'the completed turn carries no answer, which part 2 allows ("an answer may be withheld if its retained sources are no longer accessible")',
+            'fixtures.ids.completedTurn: a completed turn whose answer is not withheld');
+        }
+        const bad = issues(Answer, t.answer);
+        rec.expect(bad === undefined, 'an answer object once the turn completed', () => `answer: ${bad}`);
       }),
     },
     {
@@ -138,7 +146,8 @@ export const assistantSuite = defineSuite({
       id: 'assistant.cancel.completed',
       clause: '3.turn.cancel-completed-409',
       title: 'cancelling a completed turn answers 409 and leaves it unchanged',
-      needs: { writes: true, data: { pendingTurn: 1 } },
+      // A clean server refuses, so the shared completed turn stays as it is; only a faulty one would change it.
+      needs: { writes: true, data: { completedTurn: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await turn(ctx, 'completedTurn');
         const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
@@ -162,12 +171,18 @@ export const assistantSuite = defineSuite({
         const c = await turn(ctx, 'pendingTurn');
         const conversationId = await sessionsConversation(ctx);
         const refused = (x: Exchange) => statusOf(x) === 403 || statusOf(x) === 404;
+        const before = await rec.send(getTurnRequest(c.sessionId, c.turnId));
+        rec.require(statusOf(before) === 200 && turnOf(before) !== undefined, 'the owner\'s read of its pending turn to answer 200 { data: <turn> }', () => describeAnswer(before), [before]);
         const read = await rec.send(getTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
         rec.expect(refused(read), 'reading another connection\'s turn to be refused (403 or 404)', () => describeAnswer(read), [read]);
         const cancel = await rec.send(cancelTurnRequest(c.sessionId, c.turnId, 'secondConnection'));
         rec.expect(refused(cancel), 'cancelling another connection\'s turn to be refused (403 or 404)', () => describeAnswer(cancel), [cancel]);
+        // A refused cancel that cancels anyway is the foreign connection acting on the chat (4.1/4.2 "only the
+        // API key … that owns the chat"): the spec's rule, whatever the status values are called. Compared
+        // with the status the owner read before, so no assumed value is needed.
         const own = await rec.send(getTurnRequest(c.sessionId, c.turnId));
-        if (!rec.expect(turnStatus(own) === ctx.target.assumptions.turnStatus.pending, 'the owner\'s turn still pending', () => `status ${turnStatus(own)}`, [cancel, own])) rec.failures.at(-1)!.clause = '3.turn.status-values';
+        rec.expect(statusOf(own) === 200 && turnStatus(own) === turnStatus(before), `the owner's turn unchanged by the foreign cancel (status ${turnStatus(before)})`,
+          () => `${describeAnswer(own)}, status ${turnStatus(own)}`, [cancel, own]);
         // The owner's chats of a conversation must not show in another connection's listing of it.
         const mine = await rec.send(sessionsRequest(conversationId));
         const ownChats = (sessionsOf(mine) ?? []).map((s) => s.id);
@@ -222,15 +237,30 @@ export const assistantSuite = defineSuite({
     {
       id: 'assistant.sessions.max-100',
       clause: '4.3.sessions.max-100',
-      title: 'with more than 100 unexpired chats, the listing returns at most 100',
+      title: 'with more than 100 unexpired chats, the listing returns the newest 100 at most: newest activity first, the most recently active chat first',
       needs: { data: { crowdedConversation: 1 } },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await dataOf(ctx).get('crowdedConversation');
-        const x = await rec.send(sessionsRequest(id));
-        rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
-        const list = readableListing(rec, x);
-        if (list) rec.expect(list.length <= 100, 'at most 100 chats', () => `${list.length} chats`);
-      }),
+      async run(ctx) {
+        // The newest chat is known only with the target file's own crowded conversation: that pair first.
+        const ids = ctx.target.fixtures.ids;
+        const newest = ids.crowdedConversationId !== undefined ? ids.crowdedNewestChatId : undefined;
+        const id = newest !== undefined ? ids.crowdedConversationId! : await dataOf(ctx).get('crowdedConversation');
+        const outcome = await runCase(ctx, async (rec) => {
+          const x = await rec.send(sessionsRequest(id));
+          rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+          const list = readableListing(rec, x);
+          if (!list) return;
+          rec.expect(list.length <= 100, 'at most 100 chats', () => `${list.length} chats`);
+          // A LIMIT taken before the sort still lists at most 100, ordered; it shows by leaving the newest out.
+          const times = ((jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>).map((d) => Date.parse(String(d?.lastActivityAt)));
+          rec.expect(times.every((t, i) => i === 0 || !(t > times[i - 1]!)), 'the chats newest activity first (lastActivityAt non-increasing)', () => `lastActivityAt in listed order: ${times.slice(0, 5).map((t) => new Date(t).toISOString()).join(', ')}…`);
+          if (newest !== undefined) {
+            rec.expect(list[0]?.id === newest, `the most recently active chat ${newest} (fixtures.ids.crowdedNewestChatId) listed first: the newest 100, not any 100`,
+              () => (list.some((s) => s.id === newest) ? `listed at position ${list.findIndex((s) => s.id === newest) + 1}` : `not listed; first ${String(list[0]?.id)}`));
+          }
+        });
+        if (outcome.status !== 'passed' || newest !== undefined) return outcome;
+        return { ...outcome, note: 'judged the bound and the order only: which 100 chats were listed needs fixtures.ids.crowdedNewestChatId (the crowded conversation\'s most recently active chat)' };
+      },
     },
     {
       id: 'assistant.sessions.order',
@@ -275,18 +305,30 @@ export const assistantSuite = defineSuite({
     {
       id: 'assistant.sessions.unexpired',
       clause: '4.3.sessions.unexpired',
-      title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header)`,
+      title: `no listed chat has expired (retentionExpiresAt more than ${EXPIRY_TOLERANCE_MS / 1000} s before the answer's Date header), and the known expired chat (fixtures.ids.expiredChatId) is left out`,
       needs: { data: { sessionsConversation: 1 } },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const { x } = await sessionsListing(ctx, rec);
-        const list = readableListing(rec, x);
-        if (!list) return;
-        // The server's clock wrote retentionExpiresAt, so its Date header is the measure (local clock as fallback).
-        const now = serverTime(x.response?.headers, x.timings.start + x.timings.total);
-        const expired = expiredSessions(list, now.at);
-        rec.expect(expired.length === 0, `no chat whose retentionExpiresAt is over ${EXPIRY_TOLERANCE_MS / 1000} s before ${new Date(now.at).toISOString()} (${now.source})`,
-          () => `expired chats listed: ${expired.slice(0, 3).map((s) => `${s.id} (retentionExpiresAt ${String(s.retentionExpiresAt)})`).join(', ')}`);
-      }),
+      async run(ctx) {
+        // An expired chat the listing must leave out is known only from the target file, with its conversation.
+        const ids = ctx.target.fixtures.ids;
+        const known = ids.expiredChatId !== undefined && ids.sessionsConversationId !== undefined ? { chat: ids.expiredChatId, conversationId: ids.sessionsConversationId } : undefined;
+        return runCase(ctx, async (rec) => {
+          const x = known ? await rec.send(sessionsRequest(known.conversationId)) : (await sessionsListing(ctx, rec)).x;
+          rec.require(statusOf(x) === 200, 'the listing to answer 200', () => describeAnswer(x));
+          const list = readableListing(rec, x);
+          if (!list) return;
+          // The server's clock wrote retentionExpiresAt, so its Date header is the measure (local clock as fallback).
+          const now = serverTime(x.response?.headers, x.timings.start + x.timings.total);
+          const expired = expiredSessions(list, now.at);
+          rec.expect(expired.length === 0, `no chat whose retentionExpiresAt is over ${EXPIRY_TOLERANCE_MS / 1000} s before ${new Date(now.at).toISOString()} (${now.source})`,
+            () => `expired chats listed: ${expired.slice(0, 3).map((s) => `${s.id} (retentionExpiresAt ${String(s.retentionExpiresAt)})`).join(', ')}`);
+          // A listing without expired chats shows the filter only when an expired chat was there to leave out.
+          if (!known) {
+            return cannotJudge(rec, 'no expired chat is known in the listed conversation, so a listing without one shows no filtering',
+              'fixtures.ids.expiredChatId: a chat of fixtures.ids.sessionsConversationId whose retention has expired');
+          }
+          rec.expect(!list.some((s) => s.id === known.chat), `the expired chat ${known.chat} (fixtures.ids.expiredChatId) left out`, () => `listed ${known.chat}`);
+        });
+      },
     },
     {
       id: 'assistant.sessions.no-pagination',
@@ -295,8 +337,11 @@ export const assistantSuite = defineSuite({
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { x } = await sessionsListing(ctx, rec);
-        const keys = Object.keys(jsonObject(x) ?? {});
-        rec.expect(keys.length === 1 && keys[0] === 'data', 'only the key data', () => `keys ${keys.join(', ') || 'none'}`);
+        const body = jsonObject(x) ?? {};
+        rec.require(Array.isArray(body.data), 'a data array', () => `keys ${Object.keys(body).join(', ') || 'none'}`);
+        // Other top-level keys (`object: "list"`, vendor fields) are not forbidden; pagination keys are.
+        const paging = Object.keys(body).filter(isPaginationKey);
+        rec.expect(paging.length === 0, 'no pagination keys beside data', () => `pagination keys ${paging.join(', ')}`);
       }),
     },
   ],

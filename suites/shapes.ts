@@ -8,40 +8,56 @@ import fc from 'fast-check';
 import { checkBodyShape, checkDataEnvelope } from '../src/checks/shape.js';
 import { checkIdPrefixes, conversationIdsOf, customerPageIdsOf, requestIdsOf, type FoundId } from '../src/checks/id-prefixes.js';
 import type { Exchange } from '../src/client/exchange.js';
-import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty } from '../src/conformance/property.js';
-import { jsonObject, describeAnswer, fromViolation, Recorder } from '../src/conformance/recorder.js';
-import { extractKeys, storedAttachment } from '../src/conformance/data.js';
+import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
+import { checkProperty, discard } from '../src/conformance/property.js';
+import type { ClauseViolation } from '../src/checks/envelope.js';
+import { assignValues } from './model/requests.js';
+import { jsonObject, describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
+import { storedAttachment } from '../src/conformance/data.js';
+import { listedKeys } from './model/status-list.js';
 import { AttachmentDescriptor, Collection, Conversation, CustomerPage, SessionList, STATUS_KEY_PATTERN, TurnEnvelope } from '../src/spec/resources.js';
 import { asPage } from '../src/conformance/paging.js';
 import { cannotJudge } from './model/world.js';
 
-const text = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'.split('')), minLength: 1, maxLength: 10 });
+/** Assign cases over the assignee ids and teams the target names (assignValues), or made-up ones. */
+function conversationCase(values: { assigneeIds: readonly string[]; teams: readonly string[] }) {
+  const team = fc.constantFrom(...values.teams);
+  const assignee = fc.constantFrom(...values.assigneeIds);
+  return fc.record({
+    team: fc.option(team, { nil: null }),
+    assignee: fc.option(assignee.map((id) => ({ id })), { nil: null }),
+    action: fc.oneof(
+      fc.record({ kind: fc.constant('assign' as const), team: fc.option(fc.oneof(team, fc.constant('')), { nil: undefined }), assigneeId: fc.option(fc.oneof(assignee, fc.constant('')), { nil: undefined }) }),
+      fc.record({ kind: fc.constant('resolve' as const) }),
+    ),
+  });
+}
 
-const conversationCase = fc.record({
-  team: fc.option(text, { nil: null }),
-  assignee: fc.option(text.map((id) => ({ id })), { nil: null }),
-  action: fc.oneof(
-    fc.record({ kind: fc.constant('assign' as const), team: fc.option(fc.oneof(text, fc.constant('')), { nil: undefined }), assigneeId: fc.option(fc.oneof(text, fc.constant('')), { nil: undefined }) }),
-    fc.record({ kind: fc.constant('resolve' as const) }),
-  ),
-});
-
-async function checkKeyList(ctx: SuiteContext, path: '/statuses' | '/priorities', seeded: string[]) {
+/**
+ * GET /statuses or /priorities lists keys matching the pattern, including the known ones. The response
+ * shape is "not shown" (4.10): a body the lenient reader (listedKeys) cannot read, or a read that did not
+ * succeed (5xx, transport error), judges nothing and makes the check inconclusive; another error fails it.
+ */
+function checkKeyList(ctx: SuiteContext, path: '/statuses' | '/priorities', seeded: string[]): Promise<CheckOutcome> {
   const clauseId = path === '/statuses' ? '4.10.statuses' : '4.10.priorities';
-  const t = new Recorder();
-  const x = await ctx.send({ method: 'GET', path });
-  const keys = x.response?.status === 200 ? extractKeys(x.response.json) : undefined;
-  if (!keys) {
-    t.add({ expected: `GET ${path}: HTTP 200 with a list of keys`, actual: describeAnswer(x), exchanges: [x] });
-    return t.outcome();
-  }
-  const bad = keys.filter((k) => !STATUS_KEY_PATTERN.test(k));
-  t.add(bad.length ? { expected: `every key matching ${String(STATUS_KEY_PATTERN)}`, actual: `keys ${bad.map((k) => JSON.stringify(k)).join(', ')}`, exchanges: [x] } : undefined);
-  const absent = seeded.filter((k) => !keys.includes(k));
-  // Status keys come from the target's assumptions (a real workspace may differ from a seeded one): assumed.
-  t.add(absent.length ? { expected: `the known keys ${seeded.join(', ')}`, actual: `missing ${absent.join(', ')}`, exchanges: [x], clause: path === '/statuses' ? '4.10.keys.known' : clauseId } : undefined);
-  return t.outcome();
+  return runCase(ctx, async (rec) => {
+    const x = await rec.send({ method: 'GET', path });
+    const status = statusOf(x);
+    if (status === undefined || status >= 500) return cannotJudge(rec, `GET ${path} answered ${describeAnswer(x)}: no keys to judge`);
+    rec.require(status === 200, `GET ${path}: HTTP 200 with a list of keys`, () => describeAnswer(x), [x]);
+    const keys = listedKeys(x.response?.json)?.map((k) => k.key);
+    if (!keys) {
+      return cannotJudge(rec, `GET ${path} answered a body in a shape spgate cannot read (the shape is not shown, 4.10): ${x.response?.body.slice(0, 120) ?? ''}`,
+        'a list spgate reads: an array, or data/statuses/priorities/items of strings or objects with key, slug, id or name');
+    }
+    const bad = keys.filter((k) => !STATUS_KEY_PATTERN.test(k));
+    rec.expect(bad.length === 0, `every key matching ${String(STATUS_KEY_PATTERN)}`, () => `keys ${bad.map((k) => JSON.stringify(k)).join(', ')}`, [x]);
+    const absent = seeded.filter((k) => !keys.includes(k));
+    // Status keys come from the target's assumptions (a real workspace may differ from a seeded one): assumed.
+    if (!rec.expect(absent.length === 0, `the known keys ${seeded.join(', ')}`, () => `missing ${absent.join(', ')}`, [x])) {
+      rec.failures.at(-1)!.clause = path === '/statuses' ? '4.10.keys.known' : clauseId;
+    }
+  });
 }
 
 export default defineSuite({
@@ -56,10 +72,25 @@ export default defineSuite({
       async run(ctx) {
         // Taken before the property (running out of data skips the check); each case sets its start state.
         const convId = await ctx.data!.get('conversation');
-        return checkProperty(ctx, conversationCase, async (c, io) => {
+        const values = assignValues(ctx.target);
+        // A made-up assignee or team may be refused (the spec does not require a server to accept one): such a
+        // case is discarded. A refusal of the target's own values, or of clearing (""), is judged.
+        const madeUp = (team: string | undefined, assigneeId: string | undefined) =>
+          (!!team && !values.supplied.teams) || (!!assigneeId && !values.supplied.assigneeIds);
+        const refusedMadeUp = (x: Exchange, team: string | undefined, assigneeId: string | undefined) =>
+          madeUp(team, assigneeId) && (statusOf(x) ?? 0) >= 400 && (statusOf(x) ?? 0) < 500 && statusOf(x) !== 429;
+        let rfc3339: { v: ClauseViolation; x: Exchange } | undefined;
+        const judged = (x: Exchange) => {
+          const v = checkBodyShape(x, Conversation, '2.conversation.shape', 'a conversation');
+          // Date-times that are ISO 8601 but not RFC 3339: one warning for the check, not a failing case.
+          if (v?.severity === 'warning') rfc3339 ??= { v, x };
+          return v?.severity === 'warning' ? undefined : v;
+        };
+        const outcome = await checkProperty(ctx, conversationCase(values), async (c, io) => {
           const id = encodeURIComponent(convId);
           const setup = await io.send({ method: 'POST', path: `/conversations/${id}/assign`, json: { team: c.team ?? '', assignee: { id: c.assignee?.id ?? '' } } });
-          const sv = checkBodyShape(setup, Conversation, '2.conversation.shape', 'a conversation');
+          if (refusedMadeUp(setup, c.team ?? undefined, c.assignee?.id)) return discard(`made-up assignee/team refused: ${describeAnswer(setup)}`);
+          const sv = judged(setup);
           if (sv) return { clause: sv.clause, expected: sv.expected, actual: sv.actual };
           const x = c.action.kind === 'assign'
             ? await io.send({
@@ -67,9 +98,13 @@ export default defineSuite({
               json: { ...(c.action.team !== undefined ? { team: c.action.team } : {}), ...(c.action.assigneeId !== undefined || c.action.team === undefined ? { assignee: { id: c.action.assigneeId ?? '' } } : {}) },
             })
             : await io.send({ method: 'POST', path: ctx.target.assumptions.resolvePath.replace('{conversationId}', id), json: {} });
-          const v = checkBodyShape(x, Conversation, '2.conversation.shape', 'a conversation');
+          if (c.action.kind === 'assign' && refusedMadeUp(x, c.action.team, c.action.assigneeId)) return discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
+          const v = judged(x);
           return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
-        }, { examples: [{ team: null, assignee: null, action: { kind: 'resolve' } }, { team: 'a', assignee: null, action: { kind: 'assign', team: '', assigneeId: undefined } }] });
+        }, { examples: [{ team: null, assignee: null, action: { kind: 'resolve' } }, { team: values.teams[0]!, assignee: null, action: { kind: 'assign', team: '', assigneeId: undefined } }] });
+        const warned = rfc3339 as { v: ClauseViolation; x: Exchange } | undefined;
+        if (outcome.status !== 'passed' || !warned) return outcome;
+        return { status: 'failed', cases: outcome.cases, failures: [fromViolation(warned.v, [warned.x])] };
       },
     },
     {

@@ -12,6 +12,8 @@ export interface ClauseViolation {
   clause: ClauseId;
   expected: string;
   actual: string;
+  /** 'warning' where the source only recommends (see CheckFailure.severity). */
+  severity?: 'warning';
 }
 
 /** The error codes spelled out in spec part 7. */

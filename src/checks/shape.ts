@@ -2,12 +2,13 @@
 import type { z } from 'zod';
 import type { Exchange } from '../client/exchange.js';
 import type { ClauseId } from '../spec/clauses.js';
+import { RFC3339_ONLY } from '../spec/resources.js';
 import type { ClauseViolation } from './envelope.js';
 
 /** Lists at most `max` zod issues as "path: message". */
-export function describeIssues(error: z.ZodError, max = 5): string {
-  const parts = error.issues.slice(0, max).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  if (error.issues.length > max) parts.push(`… ${error.issues.length - max} more`);
+export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
+  const parts = issues.slice(0, max).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  if (issues.length > max) parts.push(`… ${issues.length - max} more`);
   return parts.join('; ');
 }
 
@@ -28,11 +29,29 @@ export function refineShapeClause(issues: readonly z.core.$ZodIssue[], clause: C
   return clause;
 }
 
-/** Validates a value against a schema; returns a violation under `clause` (refined, see refineShapeClause) when it does not fit. */
-export function checkShape(schema: z.ZodType, value: unknown, clause: ClauseId, what: string): ClauseViolation | undefined {
+/** True for the issue a date-time raises only for being ISO 8601 without being RFC 3339 (see resources.DateTime). */
+const rfc3339Only = (i: z.core.$ZodIssue): boolean => i.code === 'custom' && (i.params as { kind?: unknown } | undefined)?.kind === RFC3339_ONLY;
+
+/**
+ * The issues of `value` against `schema`, split: `errors` break the spec's model; `rfc3339` are date-times
+ * that are ISO 8601 (the spec's word) but not RFC 3339 (the standard's), worth a warning only.
+ */
+export function shapeIssues(schema: z.ZodType, value: unknown): { errors: z.core.$ZodIssue[]; rfc3339: z.core.$ZodIssue[] } {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return undefined;
-  return { clause: refineShapeClause(parsed.error.issues, clause), expected: `${what} matching the model of the spec`, actual: describeIssues(parsed.error) };
+  const issues = parsed.success ? [] : parsed.error.issues;
+  return { errors: issues.filter((i) => !rfc3339Only(i)), rfc3339: issues.filter(rfc3339Only) };
+}
+
+/**
+ * Validates a value against a schema; returns a violation under `clause` (refined, see refineShapeClause)
+ * when it does not fit. When the only issues are date-times that are ISO 8601 but not RFC 3339, a warning
+ * under 2.datetime.rfc3339 (the standard's recommendation; the spec says only ISO 8601).
+ */
+export function checkShape(schema: z.ZodType, value: unknown, clause: ClauseId, what: string): ClauseViolation | undefined {
+  const { errors, rfc3339 } = shapeIssues(schema, value);
+  if (errors.length) return { clause: refineShapeClause(errors, clause), expected: `${what} matching the model of the spec`, actual: describeIssues(errors) };
+  if (rfc3339.length) return { clause: '2.datetime.rfc3339', severity: 'warning', expected: 'RFC 3339 date-times (seconds and Z or a ±hh:mm offset)', actual: describeIssues(rfc3339) };
+  return undefined;
 }
 
 /** The non-2xx / non-JSON violation of a response that should carry `what`, or undefined when it is a JSON 2xx. */

@@ -1,32 +1,8 @@
 /**
- * Test data for the suites: fixture ids from the fixtures API or the target file, status keys read from
- * the target, and markers (derived from the check's seed) that keep each check's created data apart.
+ * Test data for the suites: fixture ids from the fixtures API or the target file, and markers (derived
+ * from the check's seed) that keep each check's created data apart.
  */
-import type { Exchange } from '../client/exchange.js';
 import type { SuiteContext } from './suite.js';
-
-/** Keys of a GET /statuses or /priorities body: strings, or objects with key/id/name (shape: not shown). */
-export function extractKeys(json: unknown): string[] | undefined {
-  const list = Array.isArray(json) ? json : json && typeof json === 'object' ? (json as { data?: unknown }).data : undefined;
-  if (!Array.isArray(list)) return undefined;
-  const keys: string[] = [];
-  for (const item of list) {
-    if (typeof item === 'string') keys.push(item);
-    else if (item && typeof item === 'object') {
-      const o = item as Record<string, unknown>;
-      const k = o.key ?? o.id ?? o.name;
-      if (typeof k !== 'string') return undefined;
-      keys.push(k);
-    } else return undefined;
-  }
-  return keys;
-}
-
-/** The workspace's status keys (GET /statuses), with the exchange; undefined keys when unreadable. */
-export async function statusKeys(ctx: SuiteContext): Promise<{ keys: string[] | undefined; x: Exchange }> {
-  const x = await ctx.send({ method: 'GET', path: '/statuses' });
-  return { keys: x.response?.status === 200 ? extractKeys(x.response.json) : undefined, x };
-}
 
 /**
  * A conversation id for reads and refused writes (provider chain: fixtures API, fixtures.ids.conversationId,

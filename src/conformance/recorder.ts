@@ -119,7 +119,7 @@ export function expectStatus(x: Exchange, statuses: number | readonly number[], 
 
 /** A ClauseViolation as a CheckFailure with its exchanges. */
 export function fromViolation(v: ClauseViolation, exchanges: Exchange[]): CheckFailure {
-  return { clause: v.clause, expected: v.expected, actual: v.actual, exchanges };
+  return { clause: v.clause, expected: v.expected, actual: v.actual, exchanges, ...(v.severity ? { severity: v.severity } : {}) };
 }
 
 /** HTTP status of an exchange, or undefined after a transport error. */

@@ -12,7 +12,7 @@ import type { Store } from './store.js';
 export type Pools = NonNullable<FixtureIds['pools']>;
 
 /** The pools and the single ids that only fresh data can give (a member's turn, a crowded conversation, an identity). */
-export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'identity'> & { pools: Pools };
+export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'crowdedNewestChatId' | 'identity'> & { pools: Pools };
 
 /** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
 export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 30, customerConversations: 4 } as const;
@@ -75,13 +75,16 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
   const memberSession = store.addSession({ conversationId: memberHome.id, ownerId: conns.get('member')!.id });
   const memberTurn = { conversationId: memberHome.id, sessionId: memberSession.id, turnId: store.addTurn(memberSession, 'pending').id };
   const crowded = store.addConversation({ customerId: owners[0]!.id, subject: 'Crowded chats' });
-  for (let i = 0; i < CROWDED_CHATS; i++) store.addSession({ conversationId: crowded.id, ownerId: admin.id });
+  // created in activity order, so the last one is the newest: a listing cut before its sort leaves it out
+  let newest = '';
+  for (let i = 0; i < CROWDED_CHATS; i++) newest = store.addSession({ conversationId: crowded.id, ownerId: admin.id }).id;
   const identifier = `identity.${tag}@example.com`;
   const owner = store.addCustomer({ name: `Identity Owner ${tag}`, email: identifier, externalId: `identity_${tag}`, createdAt: POOL_EPOCH + (POOL_SIZES.customers + POOL_SIZES.customerConversations) * 3_600_000 });
   return {
     pools: { customers, conversations, pendingTurns, collections, customerConversations },
     memberTurn,
     crowdedConversationId: crowded.id,
+    crowdedNewestChatId: newest,
     identity: { identifier, customerId: owner.id },
   };
 }

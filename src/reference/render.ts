@@ -19,6 +19,24 @@ function tagged(out: Record<string, unknown>, kind: string, extras: boolean): Re
   return out;
 }
 
+/** An unset or empty value: what a server that omits empty optional fields (Go's omitempty) leaves out. */
+const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** `out` without the empty values of `optional` keys (dialect strict.omitEmpty); other keys are kept as they are. */
+function omitEmpty(out: Record<string, unknown>, optional: readonly string[]): Record<string, unknown> {
+  for (const k of optional) if (k in out && isEmpty(out[k])) delete out[k];
+  return out;
+}
+
+/** The answer object, with its empty fields and those of its action proposals left out when `omit` is set. */
+function answerObject(answer: Record<string, unknown>, omit: boolean): Record<string, unknown> {
+  if (!omit) return answer;
+  const proposals = Array.isArray(answer.actionProposals)
+    ? answer.actionProposals.map((p: Record<string, unknown>) => omitEmpty({ ...p }, Object.keys(p)))
+    : answer.actionProposals;
+  return omitEmpty({ ...answer, actionProposals: proposals }, Object.keys(answer));
+}
+
 /** The turn status labels of the default dialect (the internal values). */
 const INTERNAL_TURN_STATUS: Dialect['turnStatus'] = { pending: 'pending', completed: 'completed', cancelled: 'cancelled' };
 
@@ -64,7 +82,8 @@ export function turnObject(t: TurnRecord, faults: FaultSet, dialect?: Dialect): 
     id: t.id, sessionId: t.sessionId, conversationId: t.conversationId, runId: t.runId, status: labels[t.status],
     question: t.question, approvalMode: t.approvalMode,
   };
-  if (t.answer && !faults.has('turn-answer-dropped')) out.answer = t.answer;
+  const omit = dialect?.strict.omitEmpty ?? false;
+  if (t.answer) out.answer = faults.has('turn-answer-text') ? t.answer.answer : answerObject(t.answer, omit);
   if (t.actionConfirmations) {
     out.actionConfirmations = faults.has('receipt-undo-pending')
       ? t.actionConfirmations.map((r) => ({ ...r, undo: { status: 'pending' } }))
@@ -73,25 +92,40 @@ export function turnObject(t: TurnRecord, faults: FaultSet, dialect?: Dialect): 
   out.createdAt = iso(t.createdAt);
   out.updatedAt = iso(t.updatedAt);
   if (!faults.has('turn-missing-expires')) out.expiresAt = iso(t.expiresAt);
+  if (omit) omitEmpty(out, ['approvalMode', 'retryOfTurnId', 'answer', 'actionConfirmations']);
   return tagged(out, 'assistant.turn', dialect?.extras ?? false);
 }
 
-/** The chat session (4.3); `faults` only on the API side (the fixtures API renders the record as stored). */
-export function sessionObject(s: SessionRecord, faults?: FaultSet, extras = false): Record<string, unknown> {
-  return tagged({
-    id: s.id, conversationId: s.conversationId, title: faults?.has('session-title-null') && s.archivedAt !== null ? null : s.title, status: s.status, createdAt: iso(s.createdAt),
+/**
+ * The chat session (4.3); `faults` only on the API side (the fixtures API renders the record as stored).
+ * `omit` (dialect strict.omitEmpty) leaves out empty fields: archivedAt while not archived, an empty title.
+ */
+export function sessionObject(s: SessionRecord, faults?: FaultSet, extras = false, omit = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: s.id, conversationId: s.conversationId, title: s.title, status: s.status, createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt), lastActivityAt: iso(s.lastActivityAt), retentionExpiresAt: iso(s.retentionExpiresAt),
     archivedAt: isoOrNull(s.archivedAt),
-  }, 'assistant.session', extras);
+  };
+  if (omit) omitEmpty(out, ['title', 'archivedAt']);
+  // session-title-null: a present title of the wrong type (after omission: a null is a value, not an omission)
+  if (faults?.has('session-title-null') && s.archivedAt !== null) out.title = null;
+  return tagged(out, 'assistant.session', extras);
 }
 
-/** The Help Center collection (4.9); articleCount is computed by the caller. */
-export function collectionObject(c: CollectionRecord, articleCount: number, extras = false): Record<string, unknown> {
-  return tagged({
+/**
+ * The Help Center collection (4.9); articleCount is computed by the caller. `omit` (dialect
+ * strict.omitEmpty) leaves out empty fields: a root's parentId, an empty description, no translations.
+ */
+export function collectionObject(c: CollectionRecord, articleCount: number, extras = false, omit = false): Record<string, unknown> {
+  const translations = c.translations.map((t) => {
+    const item = { locale: t.locale, slug: t.slug, name: t.name, description: t.description, revision: t.revision };
+    return omit ? omitEmpty(item, ['description']) : item;
+  });
+  const out = {
     id: c.id, parentId: c.parentId, slug: c.slug, name: c.name, description: c.description, position: c.position,
-    articleCount, revision: c.revision, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
-    translations: c.translations.map((t) => ({ locale: t.locale, slug: t.slug, name: t.name, description: t.description, revision: t.revision })),
-  }, 'help.collection', extras);
+    articleCount, revision: c.revision, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), translations,
+  };
+  return tagged(omit ? omitEmpty(out, ['parentId', 'description', 'translations']) : out, 'help.collection', extras);
 }
 
 /** A Help Center article list item (the spec does not show its shape; this is the reference choice). */

@@ -48,7 +48,7 @@ export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Con
   store.addSession({ conversationId: conv.id, ownerId: admin.id, archived: true });
   store.addSession({ conversationId: conv.id, ownerId: conns.get('secondConnection')!.id });
   // an expired admin chat: hidden from the listing (4.3 "unexpired"), so a listing that shows it is a finding
-  store.addSession({ conversationId: conv.id, ownerId: admin.id, expired: true });
+  const expired = store.addSession({ conversationId: conv.id, ownerId: admin.id, expired: true });
 
   const collection = store.addCollection({ name: 'Getting started', slug: 'getting-started', description: 'First steps' });
   store.addArticles(40);
@@ -61,6 +61,7 @@ export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Con
     pendingTurn: { sessionId: session.id, turnId: pending.id },
     completedTurn: { sessionId: session.id, turnId: completed.id },
     sessionsConversationId: conv.id,
+    expiredChatId: expired.id,
     collectionId: collection.id,
   };
 }

@@ -3,17 +3,26 @@
  * part 2 says "additional keys allowed" for the answer object and action proposals and closes no shape
  * anywhere, so a deployment that adds a field to a resource, or `error.details` to the error envelope, is
  * conforming. Required fields and their types stay exact. Fields whose required-ness the spec leaves
- * "not shown" are optional.
+ * open (every field of the answer, action proposals, sessions and collections but an id) are optional,
+ * so a server that omits unset or empty fields (Go's omitempty) conforms; a field that is present is
+ * type-checked.
  */
 import { z } from 'zod';
-import { isRfc3339DateTime } from './datetime.js';
+import { isIso8601DateTime, isRfc3339DateTime } from './datetime.js';
+
+/** The `params` marker of a zod issue raised only because a date-time is ISO 8601 but not RFC 3339. */
+export const RFC3339_ONLY = 'rfc3339';
 
 /**
- * A timestamp (spec part 2: "All timestamps are strings in date-time format (ISO 8601)"), judged by RFC 3339
- * (see datetime.ts). Failures are zod `invalid_format` issues with format `datetime`, which
- * checks/shape.ts refines to clause 2.datetime.
+ * A timestamp (spec part 2: "All timestamps are strings in date-time format (ISO 8601)"). Not ISO 8601:
+ * a zod `invalid_format` issue with format `datetime` (checks/shape.ts refines it to clause 2.datetime).
+ * ISO 8601 but not RFC 3339 (no offset, no seconds): a `custom` issue with `params.kind` RFC3339_ONLY,
+ * which checks/shape.ts reports as a warning under 2.datetime.rfc3339, never as a spec error.
  */
-export const DateTime = z.stringFormat('datetime', isRfc3339DateTime, { error: 'Invalid RFC 3339 date-time (a date, T, a time and Z or a ±hh:mm offset)' });
+export const DateTime = z.string().superRefine((s, ctx) => {
+  if (!isIso8601DateTime(s)) ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: s, message: 'Invalid ISO 8601 date-time (a date, T and a time, in extended format)' });
+  else if (!isRfc3339DateTime(s)) ctx.addIssue({ code: 'custom', input: s, params: { kind: RFC3339_ONLY }, message: 'ISO 8601 but not RFC 3339 (seconds and Z or a ±hh:mm offset)' });
+});
 
 /** Status and priority key pattern (spec part 2, Conversation). */
 export const STATUS_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -66,23 +75,23 @@ export const Conversation = z.looseObject({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-/** Action proposal inside an answer (additional keys allowed). */
+/** Action proposal inside an answer (additional keys allowed; required-ness: not stated, so optional). */
 export const ActionProposal = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  target: FreeObject,
-  before: FreeObject,
-  after: FreeObject,
-  confirmationRequired: z.boolean(),
+  id: z.string().optional(),
+  type: z.string().optional(),
+  target: FreeObject.optional(),
+  before: FreeObject.optional(),
+  after: FreeObject.optional(),
+  confirmationRequired: z.boolean().optional(),
 });
 
-/** The `answer` object of a completed turn (additional keys allowed). */
+/** The `answer` object of a completed turn (additional keys allowed; required-ness: not stated, so optional). */
 export const Answer = z.looseObject({
-  answer: z.string(),
-  warnings: z.array(z.string()),
-  citations: z.array(FreeObject),
-  proposals: z.array(FreeObject),
-  actionProposals: z.array(ActionProposal),
+  answer: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  citations: z.array(FreeObject).optional(),
+  proposals: z.array(FreeObject).optional(),
+  actionProposals: z.array(ActionProposal).optional(),
 });
 
 export const UNDO_STATUSES = ['available', 'changed', 'unavailable', 'undone'] as const;
@@ -119,16 +128,19 @@ export const ChatTurn = z.looseObject({
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;
 
-/** Assistant chat session (item of the session list). archivedAt is null/absent while not archived. */
+/**
+ * Assistant chat session (item of the session list). Part 2 lists its fields without required-ness: all
+ * but the id (which names the chat) are optional. archivedAt is null/absent while not archived.
+ */
 export const ChatSession = z.looseObject({
   id: z.string(),
-  conversationId: z.string(),
-  title: z.string(),
-  status: z.string(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  lastActivityAt: DateTime,
-  retentionExpiresAt: DateTime,
+  conversationId: z.string().optional(),
+  title: z.string().optional(),
+  status: z.string().optional(),
+  createdAt: DateTime.optional(),
+  updatedAt: DateTime.optional(),
+  lastActivityAt: DateTime.optional(),
+  retentionExpiresAt: DateTime.optional(),
   archivedAt: DateTime.nullable().optional(),
 });
 export type ChatSession = z.infer<typeof ChatSession>;
@@ -143,30 +155,32 @@ export const AttachmentDescriptor = z.looseObject({
 });
 export type AttachmentDescriptor = z.infer<typeof AttachmentDescriptor>;
 
+/** A collection translation (required-ness: not stated, so every field is optional and typed when present). */
 export const CollectionTranslation = z.looseObject({
-  locale: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  revision: z.number().int(),
+  locale: z.string().optional(),
+  slug: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  revision: z.number().int().optional(),
 });
 
 /**
- * Help Center collection (spec 4.9). How a root collection shows its parent is not shown: null, "" and an
- * absent parentId are all accepted.
+ * Help Center collection (spec 4.9). Part 2 lists its fields without required-ness: all but the id are
+ * optional. How a root collection shows its parent is not shown: null, "" and an absent parentId are all
+ * accepted.
  */
 export const Collection = z.looseObject({
   id: z.string(),
   parentId: z.string().nullish(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  position: z.number().int(),
-  articleCount: z.number().int(),
-  revision: z.number().int(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  translations: z.array(CollectionTranslation),
+  slug: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  position: z.number().int().optional(),
+  articleCount: z.number().int().optional(),
+  revision: z.number().int().optional(),
+  createdAt: DateTime.optional(),
+  updatedAt: DateTime.optional(),
+  translations: z.array(CollectionTranslation).optional(),
 });
 export type Collection = z.infer<typeof Collection>;
 
@@ -191,5 +205,5 @@ export function DataEnvelope<T extends z.ZodType>(item: T) {
 
 export const CustomerPage = ListPage(Customer);
 export const TurnEnvelope = DataEnvelope(ChatTurn);
-/** Session list (4.3): `{ data: [session] }`; "No pagination keys" is the one key rule the spec states. */
-export const SessionList = z.looseObject({ data: z.array(ChatSession), hasMore: z.never().optional(), nextCursor: z.never().optional() });
+/** Session list (4.3): `{ data: [session] }` (its pagination keys are judged by assistant.sessions.no-pagination). */
+export const SessionList = z.looseObject({ data: z.array(ChatSession) });

@@ -142,8 +142,12 @@ export const FixtureIds = z.strictObject({
   /** A pending turn owned by the member key (a holder no longer owner/admin). */
   memberTurn: Turn.extend({ conversationId: z.string().min(1) }).optional(),
   sessionsConversationId: z.string().optional(),
+  /** A chat of sessionsConversationId whose retention has expired: the listing must leave it out (4.3). */
+  expiredChatId: z.string().optional(),
   /** A conversation with more than 100 unexpired chats of the admin key. */
   crowdedConversationId: z.string().optional(),
+  /** The most recently active chat of crowdedConversationId: a listing of the newest 100 shows it first. */
+  crowdedNewestChatId: z.string().optional(),
   /** A channel identity (of type assumptions.identityTypeValue) and the customer owning it. */
   identity: z.strictObject({ identifier: z.string().min(1), customerId: z.string().min(1) }).optional(),
   collectionId: z.string().optional(),

@@ -1,7 +1,9 @@
 /**
- * Reading GET /statuses and GET /priorities, whose response shapes the spec does not show. The reading
- * is lenient: a `data` array (or a bare array) of strings or of objects naming the key in `key`, `id`
- * or `name`, with an optional `type` (active/completed) for statuses.
+ * Reading GET /statuses and GET /priorities, whose response shapes the spec does not show (4.10). The
+ * reading is lenient: a bare array, or an object with a `data`, `statuses`, `priorities`, `items` or
+ * `results` array, of strings or of objects naming the key in `key`, `slug`, `id` or `name` (the first
+ * that holds a string), with an optional type (active/completed) in `type`, `category` or `kind`. A body
+ * in none of these shapes is unreadable: the checks that read it are inconclusive, not failed.
  */
 
 export interface ListedKey {
@@ -9,13 +11,15 @@ export interface ListedKey {
   type?: string;
 }
 
+const LIST_KEYS = ['data', 'statuses', 'priorities', 'items', 'results'] as const;
+const KEY_FIELDS = ['key', 'slug', 'id', 'name'] as const;
+const TYPE_FIELDS = ['type', 'category', 'kind'] as const;
+
 function itemsOf(json: unknown): unknown[] | undefined {
   if (Array.isArray(json)) return json;
-  if (json && typeof json === 'object') {
-    const data = (json as Record<string, unknown>).data;
-    if (Array.isArray(data)) return data;
-  }
-  return undefined;
+  if (!json || typeof json !== 'object') return undefined;
+  const o = json as Record<string, unknown>;
+  return LIST_KEYS.map((k) => o[k]).find((v): v is unknown[] => Array.isArray(v));
 }
 
 /** The keys a status/priority list shows, or undefined when the body is not a recognisable list. */
@@ -30,9 +34,10 @@ export function listedKeys(json: unknown): ListedKey[] | undefined {
     }
     if (!item || typeof item !== 'object') return undefined;
     const o = item as Record<string, unknown>;
-    const key = [o.key, o.id, o.name].find((v): v is string => typeof v === 'string');
+    const key = KEY_FIELDS.map((f) => o[f]).find((v): v is string => typeof v === 'string');
     if (key === undefined) return undefined;
-    out.push({ key, type: typeof o.type === 'string' ? o.type : undefined });
+    const type = TYPE_FIELDS.map((f) => o[f]).find((v): v is string => typeof v === 'string');
+    out.push(type === undefined ? { key } : { key, type });
   }
   return out;
 }

@@ -7,9 +7,10 @@ import { proveSuite, startServer } from './stateful-harness.js';
 
 proveSuite(suite, [
   'chat-ownership-leak', 'chat-member-allowed', 'cancel-completed-200', 'cancel-repeat-409',
-  'sessions-oldest-first', 'sessions-archived-hidden', 'sessions-unbounded', 'sessions-paginated', 'receipt-undo-pending', 'turn-answer-dropped',
+  'sessions-oldest-first', 'sessions-archived-hidden', 'sessions-unbounded', 'sessions-paginated', 'receipt-undo-pending', 'turn-answer-text',
   'cancel-not-persisted',
   'sessions-cross-conversation', 'sessions-expired-listed', 'cancel-member-allowed', 'cancel-unwrapped',
+  'foreign-cancel-applied', 'sessions-limit-before-sort',
 ]);
 
 const NEW_CHECKS = ['assistant.sessions.this-conversation', 'assistant.sessions.unexpired', 'assistant.cancel.admin-only', 'assistant.cancel.response'];

@@ -38,7 +38,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'shapes.turn': 'turn-missing-expires',
   'shapes.session': 'session-title-null',
   'shapes.descriptor': 'descriptor-size-string',
-  'shapes.collection': 'collection-translations-omitted',
+  'shapes.collection': 'collection-translations-object',
   'shapes.id-prefixes': 'request-ids-unprefixed',
   'shapes.me': 'me-text-plain',
   'shapes.statuses': 'statuses-display-keys',
@@ -85,7 +85,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'attachments.other-workspace': 'attachment-cross-workspace',
   // assistant
   'assistant.receipt.shape': 'receipt-undo-pending',
-  'assistant.turn.completed-answer': 'turn-answer-dropped',
+  'assistant.turn.completed-answer': 'turn-answer-text',
   'assistant.cancel.pending': 'cancel-not-persisted',
   'assistant.cancel.repeat': 'cancel-repeat-409',
   'assistant.cancel.completed': 'cancel-completed-200',

@@ -7,6 +7,8 @@ import { Conversation, CustomerPage, TurnEnvelope } from '../../src/spec/resourc
 import * as arb from '../spec/arbitraries.js';
 
 const noOffset = arb.dateTime.map((d) => d.slice(0, 19));
+/** Not ISO 8601 at all: a date with slashes, or epoch seconds. */
+const notIso = arb.dateTime.map((d) => d.slice(0, 10).replaceAll('-', '/'));
 /** Keys off the pattern: display names, upper case, leading separators, too long. */
 const badKey = fc.oneof(fc.constantFrom('Resolved', 'Waiting on customer', '-open', '_x', 'a'.repeat(64), ''), fc.stringMatching(/^[A-Z][a-z]{1,8}$/));
 
@@ -19,14 +21,15 @@ describe('refined shape clauses', () => {
     }));
   });
 
-  it('only timestamps without a zone offset → 2.datetime', () => {
-    fc.assert(fc.property(arb.conversation, noOffset, fc.subarray(['createdAt', 'updatedAt'], { minLength: 1 }), (c, d, fields) => {
+  it('only timestamps that are not ISO 8601 → 2.datetime; ISO 8601 without a zone offset → 2.datetime.rfc3339, a warning', () => {
+    fc.assert(fc.property(arb.conversation, notIso, fc.subarray(['createdAt', 'updatedAt'], { minLength: 1 }), (c, d, fields) => {
       const v = { ...c, ...Object.fromEntries(fields.map((f) => [f, d])) };
       expect(clauseOf(Conversation, v, '2.conversation.shape')).toBe('2.datetime');
     }));
     fc.assert(fc.property(fc.array(arb.customer, { minLength: 1, maxLength: 3 }), noOffset, (items, d) => {
       const page = { data: items.map((c) => ({ ...c, createdAt: d })), hasMore: false, nextCursor: null };
-      expect(clauseOf(CustomerPage, page, '2.customer.shape')).toBe('2.datetime');
+      const v = checkShape(CustomerPage, page, '2.customer.shape', 'x');
+      expect([v?.clause, v?.severity]).toEqual(['2.datetime.rfc3339', 'warning']);
     }));
   });
 
@@ -38,13 +41,13 @@ describe('refined shape clauses', () => {
   });
 
   it('a mix of issues, or a key issue of another kind, stays under the check\'s clause', () => {
-    fc.assert(fc.property(arb.conversation, noOffset, badKey, (c, d, key) => {
+    fc.assert(fc.property(arb.conversation, notIso, badKey, (c, d, key) => {
       expect(clauseOf(Conversation, { ...c, createdAt: d, status: key }, '2.conversation.shape')).toBe('2.conversation.shape');
       expect(clauseOf(Conversation, { ...c, status: 7 }, '2.conversation.shape')).toBe('2.conversation.shape');
       const { subject: _omitted, ...rest } = c;
       expect(clauseOf(Conversation, { ...rest, status: key }, '2.conversation.shape')).toBe('2.conversation.shape');
     }));
-    fc.assert(fc.property(arb.customer, noOffset, (c, d) => {
+    fc.assert(fc.property(arb.customer, notIso, (c, d) => {
       const page = { data: [{ ...c, createdAt: d, conversationCount: '3' }], hasMore: false, nextCursor: null };
       expect(clauseOf(CustomerPage, page, '2.customer.shape')).toBe('2.customer.shape');
     }));
@@ -100,8 +103,11 @@ describe('checkDataEnvelope', () => {
       expect(v?.clause).toBe('2.turn.shape');
       expect(v?.actual).toContain('data.expiresAt');
     }));
-    fc.assert(fc.property(arb.chatTurn, noOffset, (t, d) => {
+    fc.assert(fc.property(arb.chatTurn, notIso, (t, d) => {
       expect(check(ex(200, { data: { ...t, expiresAt: d } }))?.clause).toBe('2.datetime');
+    }));
+    fc.assert(fc.property(arb.chatTurn, noOffset, (t, d) => {
+      expect(check(ex(200, { data: { ...t, expiresAt: d } }))?.clause).toBe('2.datetime.rfc3339');
     }));
   });
 });

@@ -36,7 +36,9 @@ describe('reading status lists (shape not shown)', () => {
     ]);
     expect(listedKeys(['low', 'high'])).toEqual([{ key: 'low' }, { key: 'high' }]);
     expect(listedKeys({ data: [{ label: 'x' }] })).toBeUndefined();
-    expect(listedKeys({ items: [] })).toBeUndefined();
+    expect(listedKeys({ list: [] })).toBeUndefined();
+    expect(listedKeys({ statuses: [{ slug: 'open', category: 'active' }] })).toEqual([{ key: 'open', type: 'active' }]);
+    expect(listedKeys({ priorities: [{ slug: 'low' }] })).toEqual([{ key: 'low' }]);
   });
 
   it('merges assumed keys with listed keys of the same type', () => {

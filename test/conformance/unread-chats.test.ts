@@ -4,7 +4,7 @@
  * holds no data array) shows no chat at all, so it no longer passes as "nothing wrong listed":
  * - the listing under test (another connection's, another workspace's) is then a finding: it is neither a
  *   refusal (403/404) nor a listing without the chats;
- * - the listing read to judge by (the sessions conversation's own, the admin's) leaves the check skipped,
+ * - the listing read to judge by (the sessions conversation's own, the admin's) leaves the check inconclusive,
  *   or the auth.other-workspace part untried, naming the answer.
  */
 import { describe, expect, it } from 'vitest';
@@ -41,11 +41,11 @@ describe('chat listings that could not be read', () => {
     expect(verdicts(out)['auth.other-workspace']).not.toMatch(/chats list/);
   });
 
-  it('assistant.sessions.unexpired and max-100 are skipped, naming the answer, on a 200 listing without a data array', async () => {
+  it('assistant.sessions.unexpired and max-100 are inconclusive, naming the answer, on a 200 listing without a data array', async () => {
     const out = await run(listings(undata), ['assistant.sessions.unexpired', 'assistant.sessions.max-100']);
     expect(findings(out)).toEqual([]);
     for (const id of ['assistant.sessions.unexpired', 'assistant.sessions.max-100']) {
-      expect(verdicts(out)[id]).toMatch(/^skipped: .*listing answered HTTP 200 .*no data array/);
+      expect(verdicts(out)[id]).toMatch(/^inconclusive: .*listing answered HTTP 200 .*no data array/);
     }
   });
 

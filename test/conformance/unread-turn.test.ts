@@ -1,7 +1,7 @@
 /**
  * assistant.cancel.completed judges "the turn unchanged" by reading the completed turn before and after the
  * refused cancel. A read that shows no turn (a 503, a 200 without the { data } envelope) cannot show that
- * nothing changed: two such reads compared equal and passed. Now the check is skipped naming the answer,
+ * nothing changed: two such reads compared equal and passed. Now the check is inconclusive naming the answer,
  * unless it already failed (the cancel not answered 409).
  */
 import { describe, expect, it } from 'vitest';
@@ -35,16 +35,16 @@ describe('assistant.cancel.completed over turn reads that show no turn', () => {
     expect(verdict(out)).toBe('passed');
   });
 
-  it('is skipped, naming the answer, when the read before shows no turn and the read after answers 503', async () => {
+  it('is inconclusive, naming the answer, when the read before shows no turn and the read after answers 503', async () => {
     const out = await run(unreadTurn(() => unavailable()));
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^skipped: whether the completed turn changed is unknown: a read of it answered HTTP 200 .*no turn under data/);
+    expect(verdict(out)).toMatch(/^inconclusive: whether the completed turn changed is unknown: a read of it answered HTTP 200 .*no turn under data/);
   });
 
-  it('is skipped when the read after shows a changed turn but neither read shows it under data', async () => {
+  it('is inconclusive when the read after shows a changed turn but neither read shows it under data', async () => {
     // The bare turn after the cancel says "cancelled": compared as "no turn" to "no turn", it passed.
     const out = await run(unreadTurn((a) => ({ ...a, json: { ...((a.json as { data: object }).data), status: 'cancelled' } })));
-    expect(verdict(out)).toMatch(/^skipped: whether the completed turn changed is unknown/);
+    expect(verdict(out)).toMatch(/^inconclusive: whether the completed turn changed is unknown/);
   });
 
   it('still fails on the cancel answered 200, whatever the reads showed', async () => {

@@ -27,7 +27,7 @@ describe('assistant chat turns (4.1, 4.2)', () => {
     const cr = TurnEnvelope.parse((await h.api(`/ai/assistant/sessions/${c.sid}/turns/${c.tid}`)).json).data;
     expect(cr.status).toBe('completed');
     expect(cr.answer?.actionProposals).toHaveLength(1);
-    expect(cr.actionConfirmations?.[0]).toMatchObject({ proposalId: cr.answer!.actionProposals[0]!.id, undo: { status: 'available' } });
+    expect(cr.actionConfirmations?.[0]).toMatchObject({ proposalId: cr.answer!.actionProposals![0]!.id, undo: { status: 'available' } });
     expect(Date.parse(cr.expiresAt)).toBeGreaterThan(Date.now());
   });
 

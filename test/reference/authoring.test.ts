@@ -50,9 +50,9 @@ describe('collection update (4.9)', () => {
     expect(stale.status).toBe(409);
     expect(stale.json.error.code).toBe('help.stale_revision');
     // new collections start with de and fr translations at revision 1; another locale adds one
-    expect(Collection.parse(r.json).translations.map((t) => [t.locale, t.revision])).toEqual([['de', 1], ['fr', 1]]);
+    expect(Collection.parse(r.json).translations!.map((t) => [t.locale, t.revision])).toEqual([['de', 1], ['fr', 1]]);
     const it = await put(col.id, { name: 'Fatturazione', slug: 'fatturazione', locale: 'it', expectedRevision: 2 });
-    expect(Collection.parse(it.json).translations.find((t) => t.locale === 'it')).toEqual({ locale: 'it', name: 'Fatturazione', slug: 'fatturazione', description: '', revision: 1 });
+    expect(Collection.parse(it.json).translations!.find((t) => t.locale === 'it')).toEqual({ locale: 'it', name: 'Fatturazione', slug: 'fatturazione', description: '', revision: 1 });
     expect(it.json.name).toBe('Billing & plans');
     const de = await put(col.id, { name: 'Rechnungen', slug: 'rechnungen', locale: 'de', expectedRevision: 3 });
     expect(de.json.translations[0]).toMatchObject({ locale: 'de', name: 'Rechnungen', revision: 2 });

@@ -51,6 +51,9 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
 const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' = 'helpDelegated', key = idemKey()) =>
   h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
 let crowded: string | undefined;
+/** The keys of a status or priority list, in the default shape or the named one (dialect namedKeyLists). */
+const listed = (r: { json: { data?: Array<{ key: string }>; statuses?: Array<{ slug: string }>; priorities?: Array<{ slug: string }> } }): string[] =>
+  r.json.data?.map((k) => k.key) ?? (r.json.statuses ?? r.json.priorities ?? []).map((k) => k.slug);
 
 const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'auth-legacy-prefix-rejected': async () => (await h.api('/me', { role: 'legacyLive' })).status === 401,
@@ -211,13 +214,14 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'descriptor-size-string': async () =>
     typeof (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).json.sizeBytes === 'string',
-  'collection-translations-omitted': async () => {
+  'collection-translations-object': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
-    return !('translations' in (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json);
+    const shown = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
+    return shown !== undefined && !Array.isArray(shown);
   },
   'me-text-plain': async () => String((await h.api('/me')).headers['content-type']).startsWith('text/plain'),
-  'statuses-display-keys': async () => (await h.api('/statuses')).json.data.some((s: { key: string }) => /[A-Z ]/.test(s.key)),
-  'priorities-drop-last': async () => !(await h.api('/priorities')).json.data.some((p: { key: string }) => p.key === 'urgent'),
+  'statuses-display-keys': async () => listed(await h.api('/statuses')).some((s) => /[A-Z ]/.test(s)),
+  'priorities-drop-last': async () => !listed(await h.api('/priorities')).includes('urgent'),
   'soft-delete-listed': async () => {
     const c = await uniqueCustomer();
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
@@ -246,7 +250,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'download-file-bytes': async () =>
     (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).text.startsWith('%PDF'),
   'receipt-undo-pending': async () => (await h.api(await turn('completed'))).json.data.actionConfirmations[0].undo.status === 'pending',
-  'turn-answer-dropped': async () => !('answer' in (await h.api(await turn('completed'))).json.data),
+  'turn-answer-text': async () => typeof (await h.api(await turn('completed'))).json.data.answer === 'string',
   'cancel-not-persisted': async () => {
     const t = await turn('pending');
     await h.api(`${t}/cancel`, { method: 'POST' });
@@ -277,6 +281,19 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
       for (let i = 0; i < 101; i++) await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin' });
     }
     return (await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.length > 100;
+  },
+  'sessions-limit-before-sort': async () => {
+    if (!crowded) {
+      crowded = await conv();
+      for (let i = 0; i < 101; i++) await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin' });
+    }
+    const last = (await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin', lastActivityAt: new Date(Date.now() + 60_000).toISOString() })).json.data.id;
+    return !(await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.some((x: { id: string }) => x.id === last);
+  },
+  'foreign-cancel-applied': async () => {
+    const t = await turn('pending');
+    const refused = (await h.api(`${t}/cancel`, { method: 'POST', role: 'secondConnection' })).status >= 400;
+    return refused && (await h.api(t)).json.data.status === A().turnStatus.cancelled;
   },
   'sessions-cross-conversation': async () => {
     const c = await conv();

@@ -30,7 +30,8 @@ describe('clause registry', () => {
   // Basis review against the spec text (issue 10): `spec` only where the spec says it, `assumed` where it says
   // "not shown", `standard` where an RFC does. Regression: these failed as spec errors.
   it.each([
-    ['2.datetime', 'standard'], // RFC 3339 is what rejects a timestamp without offset; ISO 8601 allows local time
+    ['2.datetime', 'spec'], // "date-time format (ISO 8601)": local time is ISO 8601
+    ['2.datetime.rfc3339', 'standard'], // RFC 3339 is what asks for an offset: a warning only
     ['3.turn.status-values', 'assumed'], // "The enumerated values of a turn's status: not shown"
     ['4.4.identity.pair', 'spec'], // "both must be given together"
     ['4.4.identity.pair-status', 'assumed'], // no status is shown for a lone parameter

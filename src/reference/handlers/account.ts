@@ -12,7 +12,10 @@ export function me(app: App, call: Call): Reply {
 /** The workspace's status keys with their types. */
 export function statuses(app: App): Reply {
   const display = app.faults.has('statuses-display-keys');
-  return json(200, { data: [...app.store.statuses.values()].map((s) => ({ key: display ? s.name : s.key, name: s.name, type: s.type })) });
+  const all = [...app.store.statuses.values()];
+  // dialect namedKeyLists: a list named after its resource, items keyed by slug with a category
+  if (app.dialect.strict.namedKeyLists) return json(200, { statuses: all.map((s) => ({ slug: display ? s.name : s.key, category: s.type })) });
+  return json(200, { data: all.map((s) => ({ key: display ? s.name : s.key, name: s.name, type: s.type })) });
 }
 
 /** The workspace's priority keys. */
@@ -20,5 +23,6 @@ export function priorities(app: App): Reply {
   const all = [...app.store.priorities.values()];
   // priorities-drop-last: an off-by-one slice loses the last priority
   const listed = app.faults.has('priorities-drop-last') ? all.slice(0, -1) : all;
+  if (app.dialect.strict.namedKeyLists) return json(200, { priorities: listed.map((p) => ({ slug: p.key })) });
   return json(200, { data: listed.map((p) => ({ key: p.key, name: p.name })) });
 }

@@ -25,7 +25,14 @@ function findTurn(app: App, call: Call, op: 'read' | 'cancel' = 'read'): Found {
   const session = app.store.sessions.get(sessionId);
   const turn = app.store.turns.get(turnId);
   if (!session || !turn || turn.sessionId !== session.id) return { ok: false, reply: notFound('no such chat turn') };
-  if (session.ownerId !== call.conn.id && !app.faults.has('chat-ownership-leak')) return { ok: false, reply: foreign(app) };
+  if (session.ownerId !== call.conn.id && !app.faults.has('chat-ownership-leak')) {
+    // foreign-cancel-applied: the refusal is answered, but the cancel was already carried out
+    if (op === 'cancel' && turn.status === 'pending' && app.faults.has('foreign-cancel-applied')) {
+      turn.status = 'cancelled';
+      turn.updatedAt = app.clock();
+    }
+    return { ok: false, reply: foreign(app) };
+  }
   if (session.retentionExpiresAt <= app.clock()) return { ok: false, reply: notFound('no such chat turn') };
   return { ok: true, session, turn };
 }
@@ -90,9 +97,13 @@ export function listSessions(app: App, call: Call): Reply {
     if ((s.retentionExpiresAt <= now && !keepExpired) || (hideArchived && s.archivedAt !== null)) continue;
     mine.push(s);
   }
+  // sessions-limit-before-sort: LIMIT 100 applied to the chats in creation order, before the sort
+  if (f.has('sessions-limit-before-sort')) mine.splice(100);
   const dir = f.has('sessions-oldest-first') ? 1 : -1;
   mine.sort((a, b) => dir * (a.lastActivityAt - b.lastActivityAt) || (a.id < b.id ? -1 : 1));
   const listed = f.has('sessions-unbounded') ? mine : mine.slice(0, 100);
-  const data = listed.map((s) => sessionObject(s, f, app.dialect.extras));
-  return json(200, f.has('sessions-paginated') ? { data, hasMore: false, nextCursor: null } : { data });
+  const data = listed.map((s) => sessionObject(s, f, app.dialect.extras, app.dialect.strict.omitEmpty));
+  if (f.has('sessions-paginated')) return json(200, { data, hasMore: false, nextCursor: null });
+  // dialect listObject: a Stripe-like list object (no pagination key, so 4.3 holds)
+  return json(200, app.dialect.strict.listObject ? { object: 'list', data } : { data });
 }

@@ -16,8 +16,10 @@ const LENIENT_KEY_PATTERN = /^[^]{8,}$/;
 function render(app: App, c: CollectionRecord): Record<string, unknown> {
   let count = 0;
   for (const a of app.store.articles) if (a.collectionId === c.id) count++;
-  const out = collectionObject(c, count, app.dialect.extras);
-  if (app.faults.has('collection-translations-omitted')) delete out.translations;
+  const out = collectionObject(c, count, app.dialect.extras, app.dialect.strict.omitEmpty);
+  if (app.faults.has('collection-translations-object') && Array.isArray(out.translations)) {
+    out.translations = Object.fromEntries((out.translations as Array<Record<string, unknown>>).map((t) => [String(t.locale), t]));
+  }
   if (app.faults.has('collection-translation-revision-string') && Array.isArray(out.translations)) {
     out.translations = (out.translations as Array<Record<string, unknown>>).map((t) => ({ ...t, revision: String(t.revision) }));
   }

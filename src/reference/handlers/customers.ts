@@ -143,7 +143,8 @@ export function deleteCustomer(app: App, call: Call): Reply {
   const id = call.params[0]!;
   // delete-cross-workspace: the id is looked up in every workspace, not only the caller's
   const c = app.store.customers.get(id) ?? (app.faults.has('delete-cross-workspace') ? app.siblings.map((w) => w.store.customers.get(id)).find((x) => x !== undefined) : undefined);
-  if (!c) return notFound('no such customer');
+  // dialect deleteUnknownSucceeds: delete is idempotent (4.5), so an unknown id is already "deleted"
+  if (!c) return app.dialect.strict.deleteUnknownSucceeds ? empty(204) : notFound('no such customer');
   if (c.deletedAt !== null) {
     if (app.faults.has('delete-repeat-restores')) {
       // The bug: a repeat toggles the soft delete instead of being a no-op.

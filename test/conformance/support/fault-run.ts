@@ -21,7 +21,7 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   ],
   shapes: [
     'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',
-    'collection-translations-omitted', 'me-text-plain', 'statuses-display-keys', 'priorities-drop-last',
+    'collection-translations-object', 'me-text-plain', 'statuses-display-keys', 'priorities-drop-last',
     'timestamps-no-offset', 'conversation-status-label', 'request-ids-unprefixed', 'turn-unwrapped',
     'collection-translation-revision-string',
   ],

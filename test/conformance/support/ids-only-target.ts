@@ -44,13 +44,16 @@ export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Tar
     const ms = await api.createSession({ conversationId: memberConv, owner: 'member' });
     const memberTurn = { conversationId: memberConv, sessionId: ms.id, turnId: (await api.createTurn({ sessionId: ms.id, owner: 'member', state: 'pending' })).id };
     const { id: crowded } = await api.createConversation({});
-    for (let i = 0; i < 101; i++) await api.createSession({ conversationId: crowded, owner: 'admin' });
+    // created in activity order: the last one is the most recently active
+    let crowdedNewestChatId = '';
+    for (let i = 0; i < 101; i++) crowdedNewestChatId = (await api.createSession({ conversationId: crowded, owner: 'admin' })).id;
     const identifier = `${tag(0)}@identity.test`;
     const [owner] = await api.createCustomers([{ name: 'Identity owner', identities: [{ type: 'email', identifier }] }]);
     const ids: FixtureIds = {
       ...(base as FixtureIds),
       memberTurn,
       crowdedConversationId: crowded,
+      crowdedNewestChatId,
       identity: { identifier, customerId: owner!.id },
       pools: { customers: customers.map((c) => c.id), conversations, pendingTurns, collections, customerConversations },
     };

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FixtureIds, KeyRole, Scope } from '../target/schema.js';
 import { createConnections, type Connection } from './connections.js';
 import { CursorSigner } from './cursor.js';
-import type { Dialect } from './dialect.js';
+import { AGENTS, TEAMS, type Dialect } from './dialect.js';
 import { FaultSet } from './fault-set.js';
 import type { FaultName } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -115,7 +115,7 @@ function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App 
   const store = new Store(dataRng, clock);
   const fixtureIds = seedDefaultData(store, seedRng, conns);
   // pools come after the default data, from the same streams, so the default ids stay what they were
-  Object.assign(fixtureIds, seedPools(store, seedRng, conns));
+  Object.assign(fixtureIds, seedPools(store, seedRng, conns), { assigneeIds: [...AGENTS], teams: [...TEAMS] });
   const all = [...conns.values()];
   return {
     store, faults, clock, conns, fixtureIds, workspace,

@@ -3,7 +3,6 @@
  * assumptions, fixture ids (pools included) and, unless switched off, the fixtures API. A target written for
  * a dialect describes that dialect truthfully, so the suites can be run against it as a user would.
  */
-import { AGENTS, TEAMS } from './dialect.js';
 import type { KeyRole, TargetFileInput } from '../target/schema.js';
 import { otherWorkspaceConnection, type App } from './app.js';
 import { DEFAULT_COMPLETED_STATUS } from './store.js';
@@ -51,7 +50,7 @@ export function describeTarget(app: App, baseUrl: string, fixturesUrl: string, o
       }),
       strict: false,
     },
-    fixtures: { ...(app.fixturesApi ? { api: fixturesUrl } : {}), ids: { ...structuredClone(app.fixtureIds), assigneeIds: [...AGENTS], teams: [...TEAMS] } },
+    fixtures: { ...(app.fixturesApi ? { api: fixturesUrl } : {}), ids: structuredClone(app.fixtureIds) },
     allowWrites: true,
     caps: {},
   };

@@ -221,10 +221,10 @@ describe('429s during conformance (a shared staging budget)', () => {
   });
 
   // Regression: after three retries within 10 s the 429 was judged as the answer ("expected 401, got 429").
-  it('nothing but 429 skips the check as rate limited with the evidence; its own clause is never failed', async () => {
+  it('nothing but 429 makes the check inconclusive (rate limited) with the evidence; its own clause is never failed', async () => {
     const out = await run(['auth.missing-header'], busy(Number.MAX_SAFE_INTEGER), { rateLimitWaitSeconds: 0 });
     const c = out.checks[0]!;
-    expect(c.status).toBe('skipped');
+    expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(/^rate limited: GET \/\S+ answered HTTP 429 .* request ids req_busy1/);
     expect(out.findings.filter((f) => f.clause === '5.auth.missing')).toEqual([]);
   });

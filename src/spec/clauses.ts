@@ -143,7 +143,8 @@ export const CLAUSES = [
   c('8.ratelimit.headers', '§8', 'spec', 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset are present and integral on every /v1 response'),
   c('8.ratelimit.remaining-bounds', '§8', 'standard', '0 <= RateLimit-Remaining <= RateLimit-Limit'),
   c('8.ratelimit.remaining-decreases', '§8', 'standard', 'Within a window, Remaining decreases as requests are admitted'),
-  c('8.ratelimit.limit-constant', '§8', 'standard', 'RateLimit-Limit stays constant for a route class'),
+  // "RateLimit-Limit (budget of the route class, integer)": the spec's own words make it one value per class.
+  c('8.ratelimit.limit-constant', '§8', 'spec', 'RateLimit-Limit is the budget of the route class: one integer for every response of a class and key'),
   c('8.ratelimit.over-admission', '§8', 'spec', 'No more requests are admitted in a window than the class budget'),
   c('8.ratelimit.under-admission', '§8', 'standard', 'No 429 while the budget had requests remaining'),
   c('8.ratelimit.reset-restores', '§8', 'spec', 'The budget is full again when RateLimit-Reset said'),

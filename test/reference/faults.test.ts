@@ -352,6 +352,11 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await burst(4);
     return (await small.api('/customers/cus_missing', { method: 'DELETE' })).status === 429;
   },
+  'ratelimit-limit-drifts': async () => {
+    await freshWindow();
+    const [a, b] = await burst(2);
+    return a!.headers['ratelimit-limit'] !== b!.headers['ratelimit-limit'];
+  },
   'ratelimit-over-admit': async () => {
     await freshWindow();
     return (await burst(6)).filter((r) => r.status === 200).length > 4;

@@ -131,6 +131,7 @@ export const FAULTS = {
   'ratelimit-reset-ms': { description: 'RateLimit-Reset is in milliseconds', catches: '8.ratelimit.reset-plausible', by: 'both' },
   'ratelimit-remaining-stuck': { description: 'RateLimit-Remaining never decreases', catches: '8.ratelimit.remaining-decreases', by: 'load' },
   'ratelimit-no-restore': { description: 'the budget is restored one window later than Reset says', catches: '8.ratelimit.reset-restores', by: 'load' },
+  'ratelimit-reset-epoch': { description: 'RateLimit-Reset is the epoch second at which the budget is full again, not the seconds until then', catches: '8.ratelimit.reset-plausible', by: 'both' },
   'ratelimit-remaining-negative': { description: 'RateLimit-Remaining goes negative when exhausted', catches: '8.ratelimit.remaining-bounds', by: 'both' },
   'ratelimit-retry-after-short': { description: 'Retry-After is shorter than the time until the budget returns', catches: '8.ratelimit.retry-after-honoured', by: 'load' },
 } as const satisfies Record<string, FaultInfo>;

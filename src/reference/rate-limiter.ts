@@ -60,8 +60,7 @@ export class RateLimiter {
     if (!b) buckets.set(bucketKey, (b = { model: createBucket(this.model, this.windowMs), refused: 0 }));
     const { limit, ceiling } = this.sizeOf(cls);
     const d = b.model.take(this.clock(), limit, ceiling, f.has('ratelimit-no-restore'));
-    const fullSeconds = Math.ceil(d.fullInMs / 1000);
-    const reset = f.has('ratelimit-reset-ms') ? Math.ceil(d.fullInMs) : fullSeconds;
+    const reset = this.resetOf(d.fullInMs);
     if (!d.allowed) {
       b.refused++;
       const retrySeconds = Math.max(1, Math.ceil(d.retryInMs / 1000));
@@ -85,7 +84,14 @@ export class RateLimiter {
     const { limit, ceiling } = this.sizeOf(cls);
     const r = b.model.refund(this.clock(), limit, ceiling);
     const remaining = this.faults.has('ratelimit-remaining-stuck') ? limit : Math.min(limit, Math.max(0, r.remaining));
-    return { ...d, remaining, reset: this.faults.has('ratelimit-reset-ms') ? Math.ceil(r.fullInMs) : Math.ceil(r.fullInMs / 1000) };
+    return { ...d, remaining, reset: this.resetOf(r.fullInMs) };
+  }
+
+  /** RateLimit-Reset for a budget full again in `fullInMs`: whole seconds, rounded up (unless a fault changes it). */
+  private resetOf(fullInMs: number): number {
+    if (this.faults.has('ratelimit-reset-ms')) return Math.ceil(fullInMs);
+    if (this.faults.has('ratelimit-reset-epoch')) return Math.ceil((this.clock() + fullInMs) / 1000);
+    return Math.ceil(fullInMs / 1000);
   }
 
   /** The budget of a class and how many requests its bucket admits (the budget, unless a fault changes it). */

@@ -352,6 +352,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await burst(4);
     return (await small.api('/customers/cus_missing', { method: 'DELETE' })).status === 429;
   },
+  'ratelimit-reset-epoch': async () => {
+    await freshWindow();
+    return Number((await small.api('/me')).headers['ratelimit-reset']) > 1e9;
+  },
   'ratelimit-limit-drifts': async () => {
     await freshWindow();
     const [a, b] = await burst(2);

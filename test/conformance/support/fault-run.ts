@@ -17,7 +17,7 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
     'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
     'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
     'write-body-limit-assign-only', 'read-body-limit-customers-only', 'collection-body-limit-code',
-    'ratelimit-limit-drifts', 'ratelimit-shared-classes',
+    'ratelimit-limit-drifts', 'ratelimit-shared-classes', 'ratelimit-reset-epoch',
   ],
   shapes: [
     'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',

@@ -46,6 +46,7 @@ export const FAULTS = {
   'limit-default-20': { description: 'the default page size is 20', catches: '4.4.limit.default', by: 'conformance' },
   'cursor-offset': { description: 'cursors are offsets: deleting an item between pages skips another', catches: '4.4.cursor.stable-under-writes', by: 'conformance' },
   'has-more-stale': { description: 'the last page says hasMore: true with nextCursor null', catches: '4.4.has-more', by: 'conformance' },
+  'last-page-empty-cursor': { description: 'the last page of the customer list says nextCursor "" instead of null', catches: '4.4.has-more', by: 'conformance' },
   'search-case-sensitive': { description: 'text search is case-sensitive', catches: '4.4.search', by: 'conformance' },
   'search-skips-company': { description: 'text search ignores the company field', catches: '4.4.search', by: 'conformance' },
   'identity-single-param': { description: 'identity lookup accepts identityIdentifier alone', catches: '4.4.identity.pair', by: 'conformance' },

@@ -126,6 +126,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const r = await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`);
     return r.json.hasMore === true && r.json.nextCursor === null;
   },
+  'last-page-empty-cursor': async () => {
+    const r = await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`);
+    return r.json.hasMore === false && r.json.nextCursor === '';
+  },
   'search-case-sensitive': async () => {
     const name = `Casey ${idemKey()}`;
     await uniqueCustomer({ name });

@@ -20,6 +20,8 @@ import type { ClauseId } from '../src/spec/clauses.js';
 // the one route-class rule (GET is a read, every other method a write), shared with the load engine
 import { routeClass } from '../src/load/routes.js';
 import { readRoutes, writeRoutes, type BodyRoute } from './model/body-routes.js';
+import { acceptedRequest, driveToRefusal, type DrivenClass } from './model/rate-drive.js';
+import { classesIsolated, limitConstant } from './model/rate-budgets.js';
 import { freshKey } from './model/requests.js';
 import { cannotJudge, dataOf } from './model/world.js';
 
@@ -27,8 +29,6 @@ const READ_LIMIT = 1000; // "1 KB": above 1024 must be refused, up to 1000 must 
 const WRITE_LIMIT = 64_000; // "64 KB": above 65536 must be refused, up to 64000 must not
 const READ_LIMIT_EXCEEDED = 1025;
 const WRITE_LIMIT_EXCEEDED = 65_537;
-// The drive to a 429 sends at most this many requests; bigger budgets are left to the load profiles.
-const MAX_DRIVE = 400;
 
 function readSpec(bytes: number): RequestSpec {
   return { method: 'GET', path: '/customers', query: { limit: 1 }, headers: { 'content-type': 'application/json' }, rawBody: padJson(bytes) };
@@ -127,6 +127,68 @@ function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolatio
   return t;
 }
 
+/** The longest wait for the budget to be full again that limits.remaining-decreases makes. */
+const MAX_RESTORE_WAIT_S = 12;
+
+/**
+ * Reset is "seconds until the budget is full again": nothing else of the key's class is sent meanwhile, so
+ * after Reset seconds (+1 for rounding either way) the next request finds the whole budget (Remaining =
+ * Limit − 1 after it) in every limiter model. A constant or too-short Reset fails here (8.ratelimit.reset-restores);
+ * an epoch time fails limits.headers. A Reset longer than the wait bound is not waited for: the note returned
+ * says so, for the pass.
+ */
+async function restoredAtReset(ctx: SuiteContext, t: Recorder, last: Exchange): Promise<string | undefined> {
+  const reset = parseIntHeader(last.response!.headers, 'RateLimit-Reset');
+  if (!reset.ok || reset.value > MAX_RESTORE_WAIT_S) {
+    return `the return of the full budget was not waited for (RateLimit-Reset ${reset.ok ? reset.value : 'unreadable'}, above the ${MAX_RESTORE_WAIT_S} s bound)`;
+  }
+  await abortableSleep(reset.value * 1000 + 1000, ctx.signal);
+  const x = await t.send({ method: 'GET', path: '/me' });
+  const h = x.response ? { limit: parseIntHeader(x.response.headers, 'RateLimit-Limit'), remaining: parseIntHeader(x.response.headers, 'RateLimit-Remaining') } : undefined;
+  if (!h?.limit.ok || !h.remaining.ok || statusOf(x) === 429) {
+    cannotJudge(t, `the answer ${reset.value + 1} s after RateLimit-Reset ${reset.value} showed no readable budget (${describeAnswer(x)})`);
+    return undefined;
+  }
+  t.expect(
+    h.remaining.value >= h.limit.value - 1,
+    `the whole budget back ${reset.value} s (+1 s rounding) after RateLimit-Reset ${reset.value}: RateLimit-Remaining ${h.limit.value - 1} after one more request`,
+    () => `RateLimit-Remaining ${h.remaining.ok ? h.remaining.value : '?'} of ${h.limit.ok ? h.limit.value : '?'}`,
+    [last, x],
+    '8.ratelimit.reset-restores',
+  );
+  return undefined;
+}
+
+/**
+ * Drives a class of the second connection (its own budget, so the other checks' budgets are left alone) to
+ * a 429 and judges it (Retry-After, the envelope, rate_limit.exceeded), or reports the over-admission.
+ */
+async function driven(ctx: SuiteContext, cls: DrivenClass, request: RequestSpec): Promise<CheckOutcome> {
+  if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
+  try {
+    const d = await driveToRefusal(ctx, cls, request);
+    const t = new Recorder();
+    if (d.kind === 'over-admitted') {
+      t.add({
+        clause: '8.ratelimit.over-admission',
+        expected: `HTTP 429 once the ${d.budget} remaining ${cls}s were spent`,
+        actual: `${d.admitted.length} ${cls}s admitted${d.others ? ` (and ${d.others} not accepted)` : ''}`,
+        exchanges: d.admitted.slice(-2),
+      });
+      return t.outcome();
+    }
+    const refused = d.refused;
+    const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, refused.request.method) }).filter((v) => v.clause.startsWith('8.'));
+    for (const v of h) t.add(fromViolation(v, [refused]));
+    t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
+    const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
+    t.add(code ? fromViolation(code, [refused]) : undefined);
+    return t.outcome();
+  } finally {
+    if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
+  }
+}
+
 export default defineSuite({
   name: 'limits',
   description: 'Body limits and rate-limit headers (spec part 8)',
@@ -183,105 +245,73 @@ export default defineSuite({
     {
       id: 'limits.remaining-decreases',
       clause: '8.ratelimit.remaining-decreases',
-      title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds',
+      title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds until the budget is full again',
       async run(ctx) {
-        const t = new Recorder();
-        const xs: Exchange[] = [];
-        for (let i = 0; i < 5; i++) xs.push(await ctx.send({ method: 'GET', path: '/me' }));
-        // Answers without readable headers (a gateway's 503, a transport error) are left out: fewer than two others compare nothing.
-        const unread = unreadableAnswers(xs);
-        if (xs.length - unread.length < 2) {
-          cannotJudge(t, `RateLimit-Remaining and RateLimit-Reset were readable on ${xs.length - unread.length} of ${xs.length} answers to GET /me (first without: ${describeAnswer(unread[0]!)})`);
+        let note: string | undefined;
+        const out = await runCase(ctx, async (t) => {
+          const xs: Exchange[] = [];
+          for (let i = 0; i < 5; i++) xs.push(await t.send({ method: 'GET', path: '/me' }));
+          // Answers without readable headers (a gateway's 503, a transport error) are left out: fewer than two others compare nothing.
+          const unread = unreadableAnswers(xs);
+          if (xs.length - unread.length < 2) {
+            cannotJudge(t, `RateLimit-Remaining and RateLimit-Reset were readable on ${xs.length - unread.length} of ${xs.length} answers to GET /me (first without: ${describeAnswer(unread[0]!)})`);
+          }
+          const v = checkRemainingDecreases(xs);
+          t.add(v ? fromViolation(v, xs) : undefined);
+          // Reset must not fall faster than time passes: wait a little over a second and compare.
+          await abortableSleep(1_100, ctx.signal);
+          xs.push(await t.send({ method: 'GET', path: '/me' }));
+          const pair = xs.slice(-2);
+          const unreadPair = unreadableAnswers(pair);
+          if (unreadPair.length) {
+            cannotJudge(t, `RateLimit-Reset was not readable on both answers 1.1 s apart (${describeAnswer(unreadPair[0]!)})`);
+            return;
+          }
+          const r = checkResetCountsSeconds(pair);
+          t.add(r ? fromViolation(r, pair) : undefined);
+          note = await restoredAtReset(ctx, t, pair[1]!);
+        });
+        return out.status === 'passed' && note ? { ...out, note } : out;
+      },
+    },
+    {
+      id: 'limits.limit-constant',
+      clause: '8.ratelimit.limit-constant',
+      title: 'RateLimit-Limit is one integer, the budget of the route class, on every response of a class and key',
+      async run(ctx) {
+        for (let i = 0; i < 3; i++) {
+          await ctx.send({ method: 'GET', path: '/me' });
+          await ctx.send(writeSpec(20));
         }
-        const v = checkRemainingDecreases(xs);
-        t.add(v ? fromViolation(v, xs) : undefined);
-        // Reset must not fall faster than time passes: wait a little over a second and compare.
-        await abortableSleep(1_100, ctx.signal);
-        xs.push(await ctx.send({ method: 'GET', path: '/me' }));
-        const pair = xs.slice(-2);
-        const unreadPair = unreadableAnswers(pair);
-        if (unreadPair.length) {
-          cannotJudge(t, `RateLimit-Reset was not readable on both answers 1.1 s apart (${describeAnswer(unreadPair[0]!)})`);
-          return t.outcome();
-        }
-        const r = checkResetCountsSeconds(pair);
-        t.add(r ? fromViolation(r, pair) : undefined);
-        return t.outcome();
+        return limitConstant(ctx.observed());
+      },
+    },
+    {
+      id: 'limits.classes-isolated',
+      clause: '8.ratelimit.classes-isolated',
+      title: 'Spending write requests leaves the read budget\'s Remaining alone, and spending reads the write budget\'s',
+      needs: { roles: ['secondConnection'], writes: true, data: { conversationId: 1 } },
+      async run(ctx) {
+        const conversationId = await dataOf(ctx).get('conversationId');
+        return runCase(ctx, async (rec) => {
+          await classesIsolated(rec, 'write', acceptedRequest('read', conversationId), acceptedRequest('write', conversationId));
+          await classesIsolated(rec, 'read', acceptedRequest('write', conversationId), acceptedRequest('read', conversationId));
+        });
       },
     },
     {
       id: 'limits.429',
       clause: '8.ratelimit.retry-after',
-      title: 'A class driven past its budget answers 429 with Retry-After and rate_limit.exceeded',
-      needs: { roles: ['secondConnection'], writes: true },
-      async run(ctx) {
-        // The second connection has its own budget, so driving it leaves the other checks' budgets alone.
-        if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
-        let first = await ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' });
-        // Start the drive at the beginning of a window, so a rollover in the middle cannot hide the 429.
-        const reset0 = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
-        if (reset0?.ok && reset0.value <= 3 && first.response?.status !== 429) {
-          await abortableSleep(reset0.value * 1000 + 100, ctx.signal);
-          first = await ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' });
-        }
-        const started = Date.now();
-        const remaining = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Remaining') : undefined;
-        if (first.response?.status === 429) return { status: 'skipped', reason: 'the write budget of the second connection is already spent' };
-        if (!remaining?.ok) return { status: 'skipped', reason: 'no usable RateLimit-Remaining to size the drive (reported by limits.headers)' };
-        const cap = Math.min(MAX_DRIVE, ctx.target.caps.maxRequests ?? MAX_DRIVE);
-        if (remaining.value + 2 > cap) return { status: 'skipped', reason: `the write budget (${remaining.value} left) is above the ${cap}-request bound of this check` };
-        const t = new Recorder();
-        const sent: Exchange[] = [first];
-        let refused: Exchange | undefined;
-        // Small concurrent batches keep the drive well inside one window.
-        for (let n = 0; n < remaining.value + 2 && !refused; n += 8) {
-          const batch = Math.min(8, remaining.value + 2 - n);
-          const xs = await Promise.all(Array.from({ length: batch }, () => ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' })));
-          sent.push(...xs);
-          refused = xs.find((x) => x.response?.status === 429);
-        }
-        try {
-          const firstReset = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
-          let elapsedS = (Date.now() - started) / 1000;
-          const mayHaveRefilled = !firstReset?.ok || elapsedS + 1 >= firstReset.value;
-          // A window that rolled over (or a bucket that refilled) during a slow drive gave budget back: that
-          // is no over-admission, and the 429 this check is about is still to come, so drive on to the bound.
-          for (let n = sent.length; mayHaveRefilled && !refused && n < cap; n += 8) {
-            const xs = await Promise.all(Array.from({ length: Math.min(8, cap - n) }, () => ctx.sendOnce({ ...writeSpec(20), role: 'secondConnection' })));
-            sent.push(...xs);
-            refused = xs.find((x) => x.response?.status === 429);
-          }
-          elapsedS = (Date.now() - started) / 1000;
-          if (!refused && mayHaveRefilled) {
-            return { status: 'skipped', reason: `no 429 in ${sent.length} writes over ${elapsedS.toFixed(1)} s: the budget kept coming back during the drive (window rolled over or bucket refilled)` };
-          }
-          if (!refused) {
-            // Only a handled answer shows the limiter let the write through.
-            const admitted = sent.filter(handled);
-            const unanswered = sent.length - admitted.length;
-            if (admitted.length <= remaining.value + 1) {
-              return { status: 'skipped', reason: `no 429 in ${sent.length} writes, but ${unanswered} of them got no answer or a 5xx, so only ${admitted.length} were shown admitted (the budget allowed ${remaining.value + 1})` };
-            }
-            t.add({
-              clause: '8.ratelimit.over-admission',
-              expected: `HTTP 429 once the ${remaining.value + 1} remaining writes were spent`,
-              actual: `${admitted.length} writes admitted${unanswered ? ` (and ${unanswered} without an answer or with a 5xx)` : ''}`,
-              exchanges: admitted.slice(-2),
-            });
-            return t.outcome();
-          }
-          const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, 'POST') }).filter((v) => v.clause.startsWith('8.'));
-          const retryAfter = h.find((v) => v.clause === '8.ratelimit.retry-after');
-          t.add(retryAfter ? fromViolation(retryAfter, [refused]) : undefined);
-          for (const v of h.filter((v) => v !== retryAfter)) t.add(fromViolation(v, [refused]));
-          t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
-          const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
-          t.add(code ? fromViolation(code, [refused]) : undefined);
-          return t.outcome();
-        } finally {
-          if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
-        }
-      },
+      title: 'The write class driven past its budget answers 429 with Retry-After and rate_limit.exceeded',
+      needs: { roles: ['secondConnection'], writes: true, data: { conversationId: 1 } },
+      run: async (ctx) => driven(ctx, 'write', acceptedRequest('write', await dataOf(ctx).get('conversationId'))),
+    },
+    {
+      id: 'limits.429-read',
+      clause: '8.ratelimit.retry-after',
+      title: 'The read class driven past its budget answers 429 with Retry-After and rate_limit.exceeded',
+      needs: { roles: ['secondConnection'] },
+      run: (ctx) => driven(ctx, 'read', acceptedRequest('read', '')),
     },
   ],
 });

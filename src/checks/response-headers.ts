@@ -1,11 +1,14 @@
 /**
  * Header checks of spec parts 7 and 8, cheap enough to run on every response of a conformance or load
  * run: X-Request-Id, the three RateLimit-* headers (present, integral, 0 <= Remaining <= Limit, Reset no
- * longer than the window), and Retry-After on 429.
+ * longer than a day, nor than the target file's window), and Retry-After on 429.
  */
 import type { Exchange } from '../client/exchange.js';
 import { parseRateLimitHeaders, type IntHeader } from '../spec/headers.js';
 import type { ClauseViolation } from './envelope.js';
+
+/** The longest plausible RateLimit-Reset: a daily budget's. */
+const MAX_RESET_S = 86_400;
 
 export interface HeaderCheckOptions {
   /** The route class's window in seconds, when known (target assumptions); bounds RateLimit-Reset. */
@@ -50,10 +53,18 @@ export function checkResponseHeaders(x: Exchange, opts: HeaderCheckOptions = {})
     });
   }
 
-  if (h.reset.ok && opts.windowSeconds !== undefined && h.reset.value > Math.ceil(opts.windowSeconds)) {
+  // "seconds until the budget is full again": a delta, not a moment (an epoch time is 1.7e9 s away).
+  if (h.reset.ok && h.reset.value > MAX_RESET_S) {
     out.push({
       clause: '8.ratelimit.reset-plausible',
-      expected: `RateLimit-Reset in seconds, at most the ${opts.windowSeconds} s window`,
+      expected: `RateLimit-Reset in seconds until the budget is full again, at most ${MAX_RESET_S} (a day)`,
+      actual: `RateLimit-Reset ${h.reset.value}${h.reset.value > 1e9 ? ' (an epoch time?)' : ''}`,
+    });
+  } else if (h.reset.ok && opts.windowSeconds !== undefined && h.reset.value > Math.ceil(opts.windowSeconds)) {
+    // the window is the target file's assumption (the spec does not show the budgets): basis assumed
+    out.push({
+      clause: '8.ratelimit.reset-window',
+      expected: `RateLimit-Reset at most the ${opts.windowSeconds} s window the target file states`,
       actual: `RateLimit-Reset ${h.reset.value}`,
     });
   }

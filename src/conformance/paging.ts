@@ -25,10 +25,13 @@ export function asPage(x: Exchange): Page | undefined {
   return { data: j.data, hasMore: j.hasMore, nextCursor: j.nextCursor };
 }
 
-/** Per-page rules: hasMore exactly when nextCursor is a string; at most `limit` items. */
+/**
+ * Per-page rules: hasMore true with a nextCursor string, false with nextCursor null (4.11: "string, or null
+ * when there is no more"; an empty string ends only the articles list, 4.10); at most `limit` items.
+ */
 export function pageProblem(x: Exchange, page: Page, limit: number): PageProblem | undefined {
-  if (page.hasMore !== (typeof page.nextCursor === 'string' && page.nextCursor !== '')) {
-    return { clause: '4.4.has-more', expected: 'hasMore true exactly when nextCursor is a string', actual: `hasMore ${page.hasMore}, nextCursor ${JSON.stringify(page.nextCursor)}`, exchanges: [x] };
+  if (page.hasMore ? !(typeof page.nextCursor === 'string' && page.nextCursor !== '') : page.nextCursor !== null) {
+    return { clause: '4.4.has-more', expected: 'hasMore true with a nextCursor string, hasMore false with nextCursor null', actual: `hasMore ${page.hasMore}, nextCursor ${JSON.stringify(page.nextCursor)}`, exchanges: [x] };
   }
   if (page.data.length > limit) {
     return { clause: '4.4.limit.max', expected: `at most ${limit} items on a page`, actual: `${page.data.length} items`, exchanges: [x] };

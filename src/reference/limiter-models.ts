@@ -20,7 +20,12 @@ export interface ModelDecision {
 export interface BucketModel {
   /** Counts one request; `ceiling` is how many the bucket admits (the limit, unless a fault changes it). */
   take(now: number, limit: number, ceiling: number, slow: boolean): ModelDecision;
+  /** Gives back the charge of the last admitted request (a limiter that charges only accepted requests). */
+  refund(now: number, limit: number, ceiling: number): Refunded;
 }
+
+/** The budget after a refund, in the terms of ModelDecision. */
+export type Refunded = Pick<ModelDecision, 'remaining' | 'fullInMs'>;
 
 /** Creates an empty bucket of a model for a window of `windowMs`. */
 export function createBucket(model: LimiterModel, windowMs: number): BucketModel {
@@ -47,6 +52,12 @@ class FixedWindow implements BucketModel {
     if (allowed) this.admitted++;
     return { allowed, remaining: limit - this.admitted, fullInMs, retryInMs: fullInMs };
   }
+
+  refund(now: number, limit: number): Refunded {
+    this.admitted = Math.max(0, this.admitted - 1);
+    const fullInMs = this.admitted === 0 ? 0 : now - (now % this.w) + this.w - now;
+    return { remaining: limit - this.admitted, fullInMs };
+  }
 }
 
 /** The times of the admitted requests of the last window: a request is admitted while fewer than ceiling are. */
@@ -72,6 +83,13 @@ class SlidingLog implements BucketModel {
     const retryInMs = used === 0 ? 0 : this.log[this.head]! + this.w - now;
     return { allowed, remaining: limit - used, fullInMs, retryInMs };
   }
+
+  refund(now: number, limit: number): Refunded {
+    // the request being refunded is the newest entry of the log
+    if (this.log.length > this.head) this.log.pop();
+    const used = this.log.length - this.head;
+    return { remaining: limit - used, fullInMs: used === 0 ? 0 : this.log[this.log.length - 1]! + this.w - now };
+  }
 }
 
 /** Capacity `ceiling`, refilled continuously at limit per window; a request takes one token. */
@@ -94,5 +112,10 @@ class TokenBucket implements BucketModel {
       fullInMs: Math.max(0, (ceiling - this.tokens) / rate),
       retryInMs: Math.max(0, (1 - this.tokens) / rate),
     };
+  }
+
+  refund(_now: number, limit: number, ceiling: number): Refunded {
+    this.tokens = Math.min(ceiling, this.tokens + 1);
+    return { remaining: Math.floor(this.tokens), fullInMs: Math.max(0, (ceiling - this.tokens) / (limit / this.w)) };
   }
 }

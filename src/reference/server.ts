@@ -102,27 +102,28 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   // workspace-leak: the key is known, but its requests are served from the first workspace's data
   const served = home !== app && f.has('workspace-leak') ? app : home;
   // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
-  const rate = home.limiter.take(auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?'), cls);
+  const bucketKey = auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?');
+  const rate = home.limiter.take(bucketKey, cls);
   if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
-  if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, rate));
+  if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, auth.status)));
   if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
-    return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, rate));
+    return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 400)));
   }
   let body: Buffer | null = null;
   if (hasBody(req)) {
     const limit = bodyLimitOf(cls, method, path, f);
     const read = await readBody(req, limit.bytes);
     if (!read.ok) {
-      if (read.reason === 'too_large') tooLarge(app, req, res, requestId, rate, limit.code);
+      if (read.reason === 'too_large') tooLarge(app, req, res, requestId, charged(home, bucketKey, cls, rate, 413), limit.code);
       else res.destroy();
       return;
     }
     body = read.body;
   }
   const match = served.router.match(method, path);
-  if (!match) return send(res, notFound(), sendOpts(app, requestId, rate));
+  if (!match) return send(res, notFound(), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 404)));
   const missing = missingScope(match.def, auth.conn, f);
-  if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, rate));
+  if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 403)));
   const call = new V1Call(method, match.params, search, req.headers, auth.conn, body);
   let reply: Reply;
   try {
@@ -132,7 +133,15 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
     // writes change records in place: bump the store version once the write is done (or failed half-way)
     if (cls === 'write') served.store.touch();
   }
-  send(res, reply, sendOpts(app, requestId, rate));
+  send(res, reply, sendOpts(app, requestId, charged(home, bucketKey, cls, rate, reply.status)));
+}
+
+/**
+ * The rate decision an answer's headers show: a dialect that charges only accepted requests (strict
+ * chargeOnlyAccepted) gives back the charge of a request it answers with a 4xx other than 429.
+ */
+function charged(home: App, bucketKey: string, cls: 'read' | 'write', rate: RateDecision, status: number): RateDecision {
+  return home.dialect.strict.chargeOnlyAccepted && status >= 400 && status < 500 ? home.limiter.refund(bucketKey, cls, rate) : rate;
 }
 
 /**

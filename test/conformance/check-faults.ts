@@ -117,5 +117,8 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'limits.write-body-routes': 'write-body-limit-assign-only',
   'limits.headers': 'ratelimit-headers-missing-on-errors',
   'limits.remaining-decreases': 'ratelimit-remaining-stuck',
+  'limits.limit-constant': 'ratelimit-limit-drifts',
+  'limits.classes-isolated': 'ratelimit-shared-classes',
   'limits.429': 'ratelimit-no-retry-after',
+  'limits.429-read': 'ratelimit-no-retry-after',
 };

@@ -29,7 +29,8 @@ describe('checkResponseHeaders', () => {
     expect(clauses(checkResponseHeaders(x(404, { 'x-request-id': 'r' })))).toEqual(['8.ratelimit.headers']);
     expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-remaining': '-1' })))).toEqual(['8.ratelimit.remaining-bounds']);
     expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-remaining': '11' })))).toEqual(['8.ratelimit.remaining-bounds']);
-    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '4200' }), { windowSeconds: 5 }))).toEqual(['8.ratelimit.reset-plausible']);
+    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '4200' }), { windowSeconds: 5 }))).toEqual(['8.ratelimit.reset-window']);
+    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '1764090000' }), {}))).toEqual(['8.ratelimit.reset-plausible']);
     expect(clauses(checkResponseHeaders(x(429, good)))).toEqual(['8.ratelimit.retry-after']);
   });
 

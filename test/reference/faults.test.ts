@@ -129,6 +129,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const r = await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`);
     return r.json.hasMore === true && r.json.nextCursor === null;
   },
+  'last-page-empty-cursor': async () => {
+    const r = await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`);
+    return r.json.hasMore === false && r.json.nextCursor === '';
+  },
   'search-case-sensitive': async () => {
     const name = `Casey ${idemKey()}`;
     await uniqueCustomer({ name });
@@ -368,6 +372,15 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await freshWindow();
     await burst(4);
     return (await small.api('/customers/cus_missing', { method: 'DELETE' })).status === 429;
+  },
+  'ratelimit-reset-epoch': async () => {
+    await freshWindow();
+    return Number((await small.api('/me')).headers['ratelimit-reset']) > 1e9;
+  },
+  'ratelimit-limit-drifts': async () => {
+    await freshWindow();
+    const [a, b] = await burst(2);
+    return a!.headers['ratelimit-limit'] !== b!.headers['ratelimit-limit'];
   },
   'ratelimit-over-admit': async () => {
     await freshWindow();

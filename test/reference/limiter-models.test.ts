@@ -119,6 +119,8 @@ const LIMITER_FAULTS: Partial<Record<FaultName, (l: ReturnType<typeof limiter>) 
   'ratelimit-over-admit': ({ at }) => Array.from({ length: 6 }, () => at(0)).filter((d) => d.allowed).length > 4,
   'ratelimit-early-429': ({ at }) => Array.from({ length: 4 }, () => at(0)).some((d) => !d.allowed),
   'ratelimit-reset-ms': ({ at }) => at(0).reset > 2,
+  'ratelimit-limit-drifts': ({ at }) => at(0).limit !== at(0).limit,
+  'ratelimit-reset-epoch': ({ at }) => at(0).reset > 1e9,
   'ratelimit-remaining-stuck': ({ at }) => at(0).remaining === at(10).remaining,
   'ratelimit-remaining-negative': ({ at }) => Array.from({ length: 6 }, () => at(0)).at(-1)!.remaining < 0,
   'ratelimit-no-retry-after': ({ at }) => Array.from({ length: 5 }, () => at(0)).at(-1)!.retryAfter === undefined,

@@ -39,6 +39,8 @@ describe('clause registry', () => {
     ['4.10.keys.known', 'assumed'], // which keys a non-seeded workspace has is the target's word
     ['7.route.not-found', 'spec'], // the code is in part 7's table
     ['7.route.not-found-status', 'assumed'], // part 7 gives route.not_found no HTTP status
+    ['8.ratelimit.limit-constant', 'spec'], // "RateLimit-Limit (budget of the route class, integer)"
+    ['8.ratelimit.reset-window', 'assumed'], // "The numeric budgets of the read and write classes: not shown"
     ['4.9.collection.expected-revision', 'assumed'], // 4.9 asks for the revision but states no rejection
     ['4.9.collection.revision-advances', 'assumed'],
     ['4.4.cursor.filter-bound', 'assumed'],

@@ -100,7 +100,7 @@ function list(app: App, call: Call): Reply {
     if (i) parts.push(COMMA);
     parts.push(customerJson(page[i]!, f, app.dialect.extras));
   }
-  parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? 'null' : JSON.stringify(next)) + '}'));
+  parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? (f.has('last-page-empty-cursor') ? '""' : 'null') : JSON.stringify(next)) + '}'));
   return jsonText(200, Buffer.concat(parts));
 }
 

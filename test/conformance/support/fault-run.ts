@@ -12,12 +12,13 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'error-codes-upper-case', 'unknown-status-code'],
   pagination: [
     'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',
-    'search-skips-company', 'identity-single-param', 'articles-has-more', 'cursor-overlap', 'cursor-raw-query', 'external-id-ignored',
+    'search-skips-company', 'identity-single-param', 'articles-has-more', 'cursor-overlap', 'cursor-raw-query', 'external-id-ignored', 'last-page-empty-cursor',
   ],
   limits: [
     'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
     'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
     'write-body-limit-assign-only', 'read-body-limit-customers-only', 'collection-body-limit-code',
+    'ratelimit-limit-drifts', 'ratelimit-shared-classes', 'ratelimit-reset-epoch',
   ],
   shapes: [
     'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',

@@ -1,0 +1,75 @@
+/**
+ * Part 8's "RateLimit-Limit (budget of the route class)" and "read and write, each with its own budget"
+ * were judged by load runs only. limits.limit-constant (one Limit per class and key) and
+ * limits.classes-isolated (spending writes leaves the read Remaining alone, and the reverse) judge them in a
+ * conformance run: they pass on every limiter model (fixed window, sliding log, token bucket) and on a
+ * limiter that charges only accepted requests, and fail a Limit that drifts and a budget both classes share.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
+import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
+
+const CHECKS = ['limits.limit-constant', 'limits.classes-isolated'];
+
+describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as const)('dialect %s', (dialect) => {
+  let server: RunningReferenceServer;
+  beforeAll(async () => {
+    // A window long enough that no fixed window rolls over between the two reads of a Remaining.
+    server = await startReferenceServer({ seed: 3, dialect, budgets: { read: 200, write: 50, windowSeconds: 60 } });
+  });
+  afterAll(() => server.close());
+
+  const run = async (faults: FaultName[] = []): Promise<ConformanceOutcome> => {
+    server.setFaults(faults);
+    try {
+      await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
+      return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
+    } finally {
+      server.setFaults([]);
+    }
+  };
+
+  it('passes both', async () => {
+    const out = await run();
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)).toEqual({ 'limits.limit-constant': 'passed', 'limits.classes-isolated': 'passed' });
+  });
+
+  it('fails a RateLimit-Limit that announces what is left', async () => {
+    const out = await run(['ratelimit-limit-drifts']);
+    expect(out.findings.map((f) => [f.checkId, f.clause])).toContainEqual(['limits.limit-constant', '8.ratelimit.limit-constant']);
+  });
+
+  it('fails one budget shared by both classes, in both directions', async () => {
+    const out = await run(['ratelimit-shared-classes']);
+    const mine = out.findings.filter((f) => f.checkId === 'limits.classes-isolated');
+    expect(mine.map((f) => f.actual)).toEqual([
+      expect.stringMatching(/^read Remaining \d+ then \d+: fell by \d+, as if the writes were charged to the read budget$/),
+      expect.stringMatching(/^write Remaining \d+ then \d+: fell by \d+, as if the reads were charged to the write budget$/),
+    ]);
+  });
+});
+
+describe('without a readable RateLimit-Limit or Remaining', () => {
+  const ref = proxiedReference(() => startReferenceServer({ seed: 3 }));
+  /** A gateway that drops a header from every answer. */
+  const dropping = (name: string): ProxyHook => async (_req, forward) => {
+    const a = await forward();
+    const { [name]: _dropped, ...headers } = a.headers;
+    return { ...a, headers };
+  };
+
+  it('limit-constant is inconclusive: no Limit to compare (limits.headers reports the missing header)', async () => {
+    const out = await ref.run(dropping('ratelimit-limit'), { checks: ['limits.limit-constant'], runs: 1 });
+    expect(verdicts(out)).toEqual({ 'limits.limit-constant': 'inconclusive: no key and route class had two answers with a readable RateLimit-Limit to compare' });
+  });
+
+  it('classes-isolated is inconclusive: no Remaining shows what was charged', async () => {
+    const out = await ref.run(dropping('ratelimit-remaining'), { checks: ['limits.classes-isolated'], runs: 1 });
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(/^inconclusive: an answer was not accepted with a readable RateLimit-Remaining \(HTTP 200/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * RateLimit-Reset is "seconds until the budget is full again". limits.remaining-decreases passed a Reset that
+ * was a constant or an epoch time, and limits.headers reported a Reset above the target file's ASSUMED
+ * window as a spec error. Now: an epoch time (above a day) fails limits.headers under the spec clause; a
+ * Reset after which the budget is not full again (a constant 1, or a limiter that restores late) fails
+ * limits.remaining-decreases under 8.ratelimit.reset-restores, in every limiter model's clean run it
+ * passes; a Reset longer than the wait bound passes with a note; the stated window's bound is `assumed`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import type { TargetFileInput } from '../../src/target/schema.js';
+import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
+
+const CHECKS = ['limits.headers', 'limits.remaining-decreases'];
+
+describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as const)('dialect %s, a 2 s window', (dialect) => {
+  let server: RunningReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ seed: 3, dialect, budgets: { read: 200, write: 50, windowSeconds: 2 } });
+  });
+  afterAll(() => server.close());
+
+  const run = async (faults: FaultName[] = []): Promise<ConformanceOutcome> => {
+    server.setFaults(faults);
+    try {
+      // Fresh buckets at the start of a window: the late restore of ratelimit-no-restore counts from the
+      // window the bucket started in, so a sequence that crossed a window boundary would hide it.
+      await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 20));
+      await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
+      return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
+    } finally {
+      server.setFaults([]);
+    }
+  };
+
+  it('passes: the budget is full again when Reset said', async () => {
+    const out = await run();
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)).toEqual({ 'limits.headers': 'passed', 'limits.remaining-decreases': 'passed' });
+  });
+
+  it('fails an epoch-time Reset (limits.headers) and a budget restored later than Reset (remaining-decreases)', async () => {
+    const epoch = await run(['ratelimit-reset-epoch']);
+    expect(epoch.findings.filter((f) => f.checkId === 'limits.headers').map((f) => [f.clause, f.severity])).toEqual([['8.ratelimit.reset-plausible', 'error']]);
+    if (dialect === 'token-bucket') return; // this fault's token bucket refills at half speed: 6 tokens are back long before the 2 s wait ends
+    const late = await run(['ratelimit-no-restore']);
+    expect(late.findings.map((f) => [f.checkId, f.clause])).toEqual([['limits.remaining-decreases', '8.ratelimit.reset-restores']]);
+  });
+});
+
+describe('a 60 s window', () => {
+  const ref = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 60 } }));
+
+  it('a constant Reset of 1 fails: the budget is not full again a second later', async () => {
+    const out = await ref.run(async (_req, forward) => {
+      const a = await forward();
+      return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };
+    }, { checks: ['limits.remaining-decreases'], runs: 1 });
+    expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.reset-restores']);
+  });
+
+  it('a Reset longer than the wait bound passes with a note saying it was not waited for', async () => {
+    const out = await ref.run((_req, forward) => forward(), { checks: ['limits.remaining-decreases'], runs: 1 });
+    expect(verdicts(out)['limits.remaining-decreases']).toMatch(/^passed: the return of the full budget was not waited for \(RateLimit-Reset \d+, above the 12 s bound\)$/);
+  });
+
+  it('a Reset above the window the target file states is a warning under the assumed clause', async () => {
+    const stated = (t: TargetFileInput): TargetFileInput => ({ ...t, assumptions: { ...t.assumptions, rateLimit: { read: { limit: 200, windowSeconds: 5 }, write: { limit: 50, windowSeconds: 5 } } } });
+    const out = await ref.run((_req, forward) => forward(), { checks: ['limits.headers'], runs: 1, edit: stated });
+    expect(out.findings.map((f) => [f.clause, f.severity])).toEqual([['8.ratelimit.reset-window', 'warning']]);
+  });
+});

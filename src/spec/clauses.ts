@@ -92,7 +92,10 @@ export const CLAUSES = [
   c('4.9.idempotency.conflict', '§4.9', 'spec', 'Collection update: a changed payload under a used key conflicts (409)'),
   c('4.9.idempotency.key-pattern', '§4.9', 'spec', 'Collection update Idempotency-Key matches ^[!-~]{8,128}$'),
   c('4.9.idempotency.replay', '§4.9', 'spec', 'Retrying the identical collection update with the same key is safe (one effect)'),
-  c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key replays the first response and takes effect once'),
+  c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key succeeds and takes effect once: it answers the first response or the resource as it stands, never a new write'),
+  // The IETF Idempotency-Key draft recommends (SHOULD) replaying the first response; the spec asks only that
+  // a retry be safe, so a replay showing the resource as it stands is not even a warning.
+  c('idempotency.replay.same-response', '§4.7 §4.8 §4.9', 'standard', 'A retry under the same key answers the first response as it was (IETF Idempotency-Key draft: SHOULD), or the resource as it now stands'),
   c('idempotency.concurrent', '§4.7 §4.8 §4.9', 'standard', 'Concurrent identical requests under one key take effect once'),
   c('idempotency.per-connection', '§4.7 §4.8 §4.9', 'assumed', 'Idempotency keys are scoped to the connection that used them'),
   // 4.9 asks the caller to read the revision and supply it, but states neither the rejection of a stale one

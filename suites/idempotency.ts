@@ -12,7 +12,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import { describeAnswer, isSuccess, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { readReplay, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
-import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest } from './model/requests.js';
+import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest, uniqueSlug } from './model/requests.js';
 import { discardIfMadeUpRefused, observe, resolveTo, writableCollection, writableConversation } from './model/world.js';
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
@@ -242,7 +242,7 @@ export const idempotencySuite = defineSuite({
       run: (ctx) => runCase(ctx, async (rec) => {
         const c = await writableCollection(ctx);
         const key = freshKey();
-        const body = { name: 'spgate concurrent', slug: 'spgate-concurrent', expectedRevision: c.revision };
+        const body = { name: 'spgate concurrent', slug: uniqueSlug(ctx.fc.seed, 'spgate concurrent'), expectedRevision: c.revision };
         await warmUp(rec, 5);
         const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
         const ok = xs.filter((x) => statusOf(x) === 200);
@@ -251,7 +251,7 @@ export const idempotencySuite = defineSuite({
         rec.expect(revisions.size === 1, 'every 200 to show the same revision', () => `revisions ${[...revisions].join(', ')}`, ok);
         const shown = [...revisions][0];
         // If a duplicate had taken effect, the revision would have moved past the one shown.
-        const follow = await rec.send(collectionRequest(c.id, { name: 'spgate follow-up', slug: 'spgate-follow-up', expectedRevision: shown }, freshKey()));
+        const follow = await rec.send(collectionRequest(c.id, { name: 'spgate follow-up', slug: uniqueSlug(ctx.fc.seed, 'spgate follow-up'), expectedRevision: shown }, freshKey()));
         rec.expect(statusOf(follow) === 200, `an update expecting revision ${String(shown)} to succeed (one effect only)`,
           () => describeAnswer(follow), [...xs, follow]);
       }),

@@ -113,6 +113,7 @@ export const FAULTS = {
   'collection-parent-null-clears': { description: 'collection update with parentId null moves the collection to the root', catches: '4.9.collection.parent-kept', by: 'conformance' },
   'collection-parent-empty-ignored': { description: 'collection update with parentId "" keeps the parent', catches: '4.9.collection.parent-root', by: 'conformance' },
   'collection-translation-revision-string': { description: 'collection translation items carry revision as a string ("1")', catches: '2.collection.shape', by: 'conformance' },
+  'collection-limit-64000': { description: 'the collection update\'s 64 KiB limit is enforced as 64,000 bytes (a 65,000-byte body answers 413)', catches: '4.9.collection.body-limit', by: 'conformance' },
   'collection-body-limit-code': { description: 'the collection update\'s own 64 KiB limit answers 413 with code "help.payload_too_large"', catches: '8.body.code', by: 'conformance' },
   // limits
   'body-limit-ignored': { description: 'read bodies above 1 KB are accepted', catches: '8.body.read-limit', by: 'conformance' },

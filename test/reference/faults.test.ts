@@ -321,6 +321,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const t = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
     return t.length > 0 && t.every((x: { revision: unknown }) => typeof x.revision === 'string');
   },
+  'collection-limit-64000': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, description: 'x'.repeat(64_500) })).status === 413;
+  },
   'collection-body-limit-code': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const r = await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, description: 'x'.repeat(70_000) });

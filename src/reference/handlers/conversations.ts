@@ -28,11 +28,12 @@ export function assignConversation(app: App, call: Call): Promise<Reply> | Reply
       return invalid('assignee must be an object with a string id');
     }
     if (team !== undefined && typeof team !== 'string') return invalid('team must be a string');
-    // strict-inputs: only the workspace's agents and teams are accepted; "" still clears (4.7)
+    // strict-inputs: only the workspace's agents and teams are accepted; "" still clears (4.7), and a value the
+    // conversation already holds (set before the lists changed, like the pools' "support") is kept, not refused
     if (app.dialect.strict.assignees) {
       const id = (assignee as { id?: string } | undefined)?.id;
-      if (id && !(AGENTS as readonly string[]).includes(id)) return invalid(`assignee "${id}" is not an agent of this workspace`);
-      if (team && !(TEAMS as readonly string[]).includes(team)) return invalid(`team "${team}" is not a team of this workspace`);
+      if (id && id !== conv.assignee?.id && !(AGENTS as readonly string[]).includes(id)) return invalid(`assignee "${id}" is not an agent of this workspace`);
+      if (team && team !== conv.team && !(TEAMS as readonly string[]).includes(team)) return invalid(`team "${team}" is not a team of this workspace`);
     }
     if (assignee !== undefined) {
       const a = assignee as Record<string, unknown> & { id: string };

@@ -244,6 +244,24 @@ export const helpcenterSuite = defineSuite({
       }),
     },
     {
+      id: 'helpcenter.idempotency.revoked-no-replay',
+      clause: '4.9.idempotency.revoked-no-replay',
+      title: 'after an update, the identical request under the same key from a revoked (and an expired) key answers 401, not the stored answer',
+      needs: { ...NEEDS, roles: ['helpDelegated' as const, 'revoked' as const] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await writableCollection(ctx);
+        const key = freshKey();
+        const body = update(ctx, c.revision, 'spgate revoked replay');
+        await mustUpdate(ctx, rec, c.id, body, key, 'the update by the delegated key');
+        // A cache keyed by the Idempotency-Key alone and consulted before authentication would answer the stored 200.
+        for (const role of ['revoked', 'expired'] as const) {
+          if (role === 'expired' && !ctx.target.keys.expired) continue;
+          const x = await rec.send(collectionRequest(c.id, body, key, role));
+          rec.expect(statusOf(x) === 401, `the same request under the used key from the ${role} key to answer 401 (5.8), not replay`, () => describeAnswer(x), [x]);
+        }
+      }),
+    },
+    {
       id: 'helpcenter.idempotency.conflict',
       clause: '4.9.idempotency.conflict',
       title: 'a changed payload under a used key answers 409',

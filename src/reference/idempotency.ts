@@ -82,6 +82,16 @@ export class IdempotencyStore {
     }
   }
 
+  /**
+   * The stored reply of a finished request under `key`, whatever connection or resource it was made for. Only
+   * the idempotency-before-auth fault asks: a cache keyed by the Idempotency-Key alone, consulted before the
+   * caller is authenticated, which lets a revoked or expired key replay another request's answer (4.9).
+   */
+  replayByKeyAlone(key: string): Reply | undefined {
+    for (const [k, e] of this.entries) if (e.reply && k.endsWith('\u0000' + key)) return e.reply;
+    return undefined;
+  }
+
   private remember(k: string, e: Entry): void {
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;

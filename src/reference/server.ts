@@ -104,6 +104,9 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
   const rate = home.limiter.take(auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?'), cls);
   if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
+  // idempotency-before-auth: a write's Idempotency-Key is looked up before its key is authenticated
+  const early = !auth.ok && cls === 'write' && f.has('idempotency-before-auth') ? replayBeforeAuth(home, req) : undefined;
+  if (early) return send(res, early, sendOpts(app, requestId, rate));
   if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, rate));
   if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
     return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, rate));
@@ -154,6 +157,12 @@ class V1Call implements Call {
   get query(): URLSearchParams {
     return (this.parsed ??= new URLSearchParams(this.rawQuery));
   }
+}
+
+/** The reply stored under the request's Idempotency-Key for any caller (the idempotency-before-auth fault). */
+function replayBeforeAuth(app: App, req: IncomingMessage): Reply | undefined {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? app.idem.replayByKeyAlone(key) : undefined;
 }
 
 /** The workspace of another key this server answers (by the Bearer token), or undefined for the first's own keys. */

@@ -92,6 +92,7 @@ export const CLAUSES = [
   c('4.9.idempotency.conflict', '§4.9', 'spec', 'Collection update: a changed payload under a used key conflicts (409)'),
   c('4.9.idempotency.key-pattern', '§4.9', 'spec', 'Collection update Idempotency-Key matches ^[!-~]{8,128}$'),
   c('4.9.idempotency.replay', '§4.9', 'spec', 'Retrying the identical collection update with the same key is safe (one effect)'),
+  c('4.9.idempotency.revoked-no-replay', '§4.9 §5', 'spec', 'Revoked or expired grants cannot replay: an identical collection update under a used key from a revoked or expired key answers 401, not the stored answer'),
   c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key succeeds and takes effect once: it answers the first response or the resource as it stands, never a new write'),
   // The IETF Idempotency-Key draft recommends (SHOULD) replaying the first response; the spec asks only that
   // a retry be safe, so a replay showing the resource as it stands is not even a warning.

@@ -107,6 +107,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'helpcenter.delegation': 'collection-undelegated',
   'helpcenter.idempotency.replay': 'idempotency-double-effect',
   'helpcenter.idempotency.conflict': 'idempotency-ignores-body',
+  'helpcenter.idempotency.revoked-no-replay': 'idempotency-before-auth',
   'helpcenter.idempotency.key-pattern': 'collection-key-pattern-lenient',
   'helpcenter.parent-kept': 'collection-parent-null-clears',
   'helpcenter.parent-root': 'collection-parent-empty-ignored',

@@ -48,7 +48,7 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
   const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
   return { id: c.id, externalId };
 }
-const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' = 'helpDelegated', key = idemKey()) =>
+const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' | 'revoked' = 'helpDelegated', key = idemKey()) =>
   h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
 let crowded: string | undefined;
 
@@ -320,6 +320,13 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const t = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
     return t.length > 0 && t.every((x: { revision: unknown }) => typeof x.revision === 'string');
+  },
+  'idempotency-before-auth': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const key = idemKey();
+    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    await put(col.id, body, 'helpDelegated', key);
+    return (await put(col.id, body, 'revoked', key)).status === 200;
   },
   'collection-limit-64000': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;

@@ -218,6 +218,21 @@ export const helpcenterSuite = defineSuite({
       }),
     },
     {
+      id: 'helpcenter.owner-admin',
+      clause: '4.9.collection.owner-admin',
+      title: 'a delegated connection whose holder is no longer owner/admin cannot update collections (403)',
+      needs: { ...NEEDS, roles: ['helpDelegated' as const, 'memberDelegated' as const] },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const c = await writableCollection(ctx);
+        const x = await rec.send(collectionRequest(c.id, update(ctx, c.revision, 'spgate demoted'), freshKey(), 'memberDelegated'));
+        rec.expect(statusOf(x) === 403, 'HTTP 403 (5.8: operation not allowed for the connection)', () => describeAnswer(x), [x]);
+        const nextBody = update(ctx, c.revision, 'spgate owner admin');
+        const next = await rec.send(collectionRequest(c.id, nextBody, freshKey()));
+        discardIfInvalid(ctx, rec, next, nextBody);
+        rec.expect(statusOf(next) === 200, `the refused update to leave revision ${c.revision} current`, () => describeAnswer(next), [x, next]);
+      }),
+    },
+    {
       id: 'helpcenter.idempotency.replay',
       clause: '4.9.idempotency.replay',
       title: 'an identical retry under the same key is safe: 200 with the revision of the first update, which takes effect once',

@@ -109,6 +109,7 @@ export const FAULTS = {
   // help center
   'collection-stale-accepted': { description: 'a stale expectedRevision is accepted', catches: '4.9.collection.expected-revision', by: 'conformance' },
   'collection-revision-static': { description: 'the revision does not advance on update', catches: '4.9.collection.revision-advances', by: 'conformance' },
+  'collection-membership-unchecked': { description: 'a delegated connection whose holder is no longer owner/admin can still update collections', catches: '4.9.collection.owner-admin', by: 'conformance' },
   'collection-undelegated': { description: 'a connection that is not delegated can update collections', catches: '4.9.collection.delegation', by: 'conformance' },
   'collection-description-ignored': { description: 'collection update ignores description', catches: '4.9.collection.replaces', by: 'conformance' },
   'collection-parent-null-clears': { description: 'collection update with parentId null moves the collection to the root', catches: '4.9.collection.parent-kept', by: 'conformance' },

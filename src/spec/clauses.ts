@@ -106,6 +106,7 @@ export const CLAUSES = [
   c('4.9.collection.replaces', '§4.9', 'spec', 'The update replaces the editable fields with those sent'),
   c('4.9.collection.body-limit', '§4.9', 'spec', 'A collection update body above 64 KiB returns 413'),
   c('4.9.collection.delegation', '§4.9 §5', 'spec', 'Authoring changes require an explicitly delegated connection (else 403)'),
+  c('4.9.collection.owner-admin', '§4.9 §5', 'spec', 'Collection updates require a current workspace owner/admin: a delegated connection of a demoted holder is refused (403)'),
   c('4.9.collection.parent-kept', '§4.9', 'spec', 'parentId omitted or null keeps the parent ("omitted or null keeps the parent")'),
   c('4.9.collection.parent-root', '§4.9', 'spec', 'parentId "" moves the collection to the root ("empty string moves the collection to the root")'),
   c('4.10.me', '§4.10', 'spec', 'GET /me answers 200 with JSON'),

@@ -105,6 +105,7 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'helpcenter.replaces': 'collection-description-ignored',
   'helpcenter.body-limit': 'write-body-limit-ignored',
   'helpcenter.delegation': 'collection-undelegated',
+  'helpcenter.owner-admin': 'collection-membership-unchecked',
   'helpcenter.idempotency.replay': 'idempotency-double-effect',
   'helpcenter.idempotency.conflict': 'idempotency-ignores-body',
   'helpcenter.idempotency.revoked-no-replay': 'idempotency-before-auth',

@@ -2,7 +2,8 @@
  * Every fault changes the behaviour it names: each probe returns true when it observes the bug. It must see
  * nothing on the clean server and the bug with the fault switched on. Faults are orthogonal to dialects: the
  * probes read the dialect's choices from the server's own target file, and every fault but the rate-limit
- * ones (proven per limiter model in limiter-models.test.ts) is proven in every dialect.
+ * ones (proven per limiter model in limiter-models.test.ts) is proven in every dialect. Assign probes set
+ * teams every dialect knows (tier-1, tier-2: strict-inputs refuses others).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
   const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
   return { id: c.id, externalId };
 }
-const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' | 'revoked' = 'helpDelegated', key = idemKey()) =>
+const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' | 'revoked' | 'memberDelegated' = 'helpDelegated', key = idemKey()) =>
   h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
 let crowded: string | undefined;
 
@@ -62,7 +63,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const m = h.ids.message;
     return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'noAttachments' })).status === 200;
   },
-  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'a' } })).status === 200,
+  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'tier-1' } })).status === 200,
   'chat-ownership-leak': async () => (await h.api(await turn('pending'), { role: 'secondConnection' })).status === 200,
   'chat-member-allowed': async () => (await h.api(await turn('pending', 'member'), { role: 'member' })).status === 200,
   'auth-missing-anonymous': async () => (await h.api('/customers?limit=1', { role: null })).status === 200,
@@ -151,8 +152,8 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-ignores-body': async () => {
     const id = await conv();
     const key = idemKey();
-    await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'a' }, headers: { 'idempotency-key': key } });
-    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'b' }, headers: { 'idempotency-key': key } })).status === 200;
+    await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } });
+    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-2' }, headers: { 'idempotency-key': key } })).status === 200;
   },
   'idempotency-double-effect': async () => {
     const id = await conv();
@@ -165,7 +166,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-race': async () => {
     const id = await conv();
     const key = idemKey();
-    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'r' }, headers: { 'idempotency-key': key } })));
+    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } })));
     return (await mutations(id)) > 1;
   },
   'idempotency-cross-connection': async () => {
@@ -182,7 +183,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'resolve-active-accepted': async () => (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(resolve(await conv()), { method: 'POST', json: {} })).json.status === 'closed',
   'resolve-from-custom-refused': async () => (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
-  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
+  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json.status === 'open',
   'resolve-custom-completed-default': async () =>
     (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',
   'assign-empty-accepted': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: {} })).status === 200,
@@ -196,7 +197,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'conversation-status-label': async () => {
     const c = await conv();
-    const assigned = (await h.api(`/conversations/${c}/assign`, { method: 'POST', json: { team: 'a' } })).json.status;
+    const assigned = (await h.api(`/conversations/${c}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json.status;
     const resolved = (await h.api(resolve(c), { method: 'POST', json: {} })).json.status;
     return assigned === 'Open' && resolved === 'Resolved';
   },
@@ -301,6 +302,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'collection-description-ignored': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', description: 'changed', expectedRevision: 1 })).json.description !== 'changed';
+  },
+  'collection-membership-unchecked': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'memberDelegated')).status === 200;
   },
   'collection-undelegated': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;

@@ -11,9 +11,9 @@ import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { describeAnswer, errorCodeOf, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
-import { assignRequest, resolveRequest } from './model/requests.js';
+import { type AssignBody, assignRequest, assignValues, resolveRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
-import { cannotJudge, dataOf, observe, resolveTo, shownState, writableConversation } from './model/world.js';
+import { cannotJudge, dataOf, discardIfMadeUpRefused, observe, resolveTo, shownState, writableConversation } from './model/world.js';
 import { completedWalk, expectedStatus, formOf, ResolveCoverage, typeOfStatus, type ResolveForm, type StartType } from './model/resolve-coverage.js';
 import type { ResolveBody } from './model/requests.js';
 
@@ -57,7 +57,8 @@ async function rejectedResolve(ctx: SuiteContext, rec: Recorder, id: string, key
 /**
  * Resolve from every state (3, state "any"): pool conversations resolved from the status they start in
  * (learnt with an assign, which leaves the status alone), then every completed key as a starting state of
- * both forms. The outcome's note names the starting states covered, and says so when not both kinds were.
+ * both forms. The outcome's note names the starting states covered; a run that did not meet both kinds is
+ * inconclusive, naming the pool item that would let it judge.
  */
 async function resolveFromAnyState(ctx: SuiteContext): Promise<CheckOutcome> {
   const coverage = new ResolveCoverage();
@@ -106,7 +107,15 @@ async function resolveFromAnyState(ctx: SuiteContext): Promise<CheckOutcome> {
       if (!r.ok) break; // the walk's later steps assumed this one's status
     }
   });
-  return outcome.status === 'passed' ? { ...outcome, note: coverage.note(poolShort) } : outcome;
+  if (outcome.status !== 'passed') return outcome;
+  // Resolving only from completed statuses says nothing of the active ones the rows also start from.
+  if (coverage.missing().length > 0) {
+    return {
+      status: 'inconclusive', cases: outcome.cases, reason: coverage.note(poolShort),
+      remedy: `fixtures.ids.pools.conversations: conversations in an ${coverage.missing().join(' and in a ')}-type status (the spec shows no operation that reopens one)`,
+    };
+  }
+  return { ...outcome, note: coverage.note(poolShort) };
 }
 
 function showState(s: ConversationState | undefined): string {
@@ -183,16 +192,19 @@ export const statusSuite = defineSuite({
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
         const id = await writableConversation(ctx);
-        const steps: Array<[unknown, string | null, string | null, string]> = [
-          [{ assignee: { id: 'agt_spgate_a' }, team: 'tier-1' }, 'agt_spgate_a', 'tier-1', 'set both'],
-          [{ assignee: { id: '' } }, null, 'tier-1', 'assignee.id "" clears the assignee only'],
+        const v = assignValues(ctx.target);
+        const [agent, team] = [v.assigneeIds[0]!, v.teams[0]!];
+        const steps: Array<[AssignBody, string | null, string | null, string]> = [
+          [{ assignee: { id: agent }, team }, agent, team, 'set both'],
+          [{ assignee: { id: '' } }, null, team, 'assignee.id "" clears the assignee only'],
           [{ team: '' }, null, null, 'team "" clears the team'],
         ];
-        for (const [body, assigneeId, team, what] of steps) {
+        for (const [body, assigneeId, teamWanted, what] of steps) {
           const x = await rec.send(assignRequest(id, body));
+          discardIfMadeUpRefused(rec, ctx.target, body, x);
           const seen = shownState(x);
-          rec.expect(seen?.assigneeId === assigneeId && seen.team === team,
-            `${what}: assignee ${assigneeId ?? 'null'}, team ${team ?? 'null'}`,
+          rec.expect(seen?.assigneeId === assigneeId && seen.team === teamWanted,
+            `${what}: assignee ${assigneeId ?? 'null'}, team ${teamWanted ?? 'null'}`,
             () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describeAnswer(x)), [x]);
         }
       }),
@@ -204,11 +216,15 @@ export const statusSuite = defineSuite({
       needs: WRITES,
       run: (ctx) => runCase(ctx, async (rec) => {
         const id = await writableConversation(ctx);
-        const before = await observe(rec, id, 'tier-1');
+        // A team set first, so that an empty assign that cleared it would show.
+        const team = assignValues(ctx.target).teams[0]!;
+        const set = await rec.send(assignRequest(id, { team }));
+        discardIfMadeUpRefused(rec, ctx.target, { team }, set);
+        const before = await observe(rec, id, team);
         const x = await rec.send(assignRequest(id, {}));
         const s = statusOf(x) ?? 0;
         rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () => describeAnswer(x));
-        const after = await observe(rec, id, 'tier-1');
+        const after = await observe(rec, id, team);
         rec.expect(showState(after.state) === showState(before.state), `no effect (${showState(before.state)})`, () => showState(after.state), [x, after.x]);
       }),
     },

@@ -31,6 +31,7 @@ const ROLE_HINTS: Record<Exclude<KeyRole, 'admin'>, string> = {
   member: 'a key whose holder is no longer owner/admin',
   attachmentsOnly: 'attachments:read without conversations:read',
   otherWorkspace: 'a key of ANOTHER workspace (must not see this one\'s data)',
+  memberDelegated: 'Help Center access on a delegated connection whose holder is no longer owner/admin',
 };
 
 /** One YAML section with `comments` appended inside it (commented-out placeholders, indented as children). */

@@ -56,6 +56,10 @@ const ROLE_SPECS: Record<OwnRole, RoleSpec> = {
   secondConnection: { scopes: ALL, holder: 'admin', note: 'another connection of the same workspace, full scopes' },
   member: { scopes: ALL, holder: 'member', note: 'full scopes, but the holder is a plain member' },
   attachmentsOnly: { scopes: ['attachments:read'], holder: 'admin', note: 'attachments:read only (no conversations:read)' },
+  memberDelegated: {
+    scopes: ['help:read', 'help:drafts:write', 'conversations:read'], holder: 'member', delegated: true,
+    expiresInMs: 30 * DAY_MS, note: 'Help Center access on a delegated connection whose holder is no longer owner/admin',
+  },
 };
 
 /** Creates one connection per key role, with keys drawn from the generator. */

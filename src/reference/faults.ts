@@ -60,6 +60,7 @@ export const FAULTS = {
   'idempotency-key-length': { description: 'Idempotency-Key of 7 characters is accepted', catches: '4.7.idempotency.key-length', by: 'conformance' },
   'idempotency-race': { description: 'concurrent requests with one key both take effect', catches: 'idempotency.concurrent', by: 'conformance' },
   'idempotency-cross-connection': { description: 'idempotency keys are shared across connections', catches: 'idempotency.per-connection', by: 'conformance' },
+  'idempotency-before-auth': { description: 'the Idempotency-Key cache is consulted before authentication: a revoked or expired key sending a used key gets the stored answer', catches: '4.9.idempotency.revoked-no-replay', by: 'conformance' },
   'collection-key-pattern-lenient': { description: 'collection update accepts keys with spaces or over 128 characters', catches: '4.9.idempotency.key-pattern', by: 'conformance' },
   // status and priority keys
   'resolve-active-accepted': { description: 'resolve with an active-type key succeeds', catches: '3.resolve.active-key-rejected', by: 'conformance' },
@@ -111,11 +112,13 @@ export const FAULTS = {
   // help center
   'collection-stale-accepted': { description: 'a stale expectedRevision is accepted', catches: '4.9.collection.expected-revision', by: 'conformance' },
   'collection-revision-static': { description: 'the revision does not advance on update', catches: '4.9.collection.revision-advances', by: 'conformance' },
+  'collection-membership-unchecked': { description: 'a delegated connection whose holder is no longer owner/admin can still update collections', catches: '4.9.collection.owner-admin', by: 'conformance' },
   'collection-undelegated': { description: 'a connection that is not delegated can update collections', catches: '4.9.collection.delegation', by: 'conformance' },
   'collection-description-ignored': { description: 'collection update ignores description', catches: '4.9.collection.replaces', by: 'conformance' },
   'collection-parent-null-clears': { description: 'collection update with parentId null moves the collection to the root', catches: '4.9.collection.parent-kept', by: 'conformance' },
   'collection-parent-empty-ignored': { description: 'collection update with parentId "" keeps the parent', catches: '4.9.collection.parent-root', by: 'conformance' },
   'collection-translation-revision-string': { description: 'collection translation items carry revision as a string ("1")', catches: '2.collection.shape', by: 'conformance' },
+  'collection-limit-64000': { description: 'the collection update\'s 64 KiB limit is enforced as 64,000 bytes (a 65,000-byte body answers 413)', catches: '4.9.collection.body-limit', by: 'conformance' },
   'collection-body-limit-code': { description: 'the collection update\'s own 64 KiB limit answers 413 with code "help.payload_too_large"', catches: '8.body.code', by: 'conformance' },
   // limits
   'body-limit-ignored': { description: 'read bodies above 1 KB are accepted', catches: '8.body.read-limit', by: 'conformance' },

@@ -39,8 +39,12 @@ export class IdempotencyStore {
 
   constructor(private readonly faults: FaultSet) {}
 
-  /** Runs `exec` at most once per key (unless a fault says otherwise) and replays its reply. */
-  async run(call: IdempotentCall, exec: () => Reply): Promise<Reply> {
+  /**
+   * Runs `exec` at most once per key (unless a fault says otherwise) and replays its reply. With `current`
+   * (dialect strict-inputs, replayCurrent), a replay of a success answers current() — the resource as it is
+   * now, without a second effect — instead of the stored bytes: the spec asks only that a retry be safe.
+   */
+  async run(call: IdempotentCall, exec: () => Reply, current?: () => Reply): Promise<Reply> {
     const f = this.faults;
     const scope = f.has('idempotency-cross-connection') ? '*' : call.connectionId;
     const k = scope + '\u0000' + call.resource + '\u0000' + call.key;
@@ -50,7 +54,7 @@ export class IdempotencyStore {
         return fail(409, 'idempotency.conflict', 'this Idempotency-Key was used with a different request body');
       }
       const stored = existing.running ? await existing.running : existing.reply!;
-      if (!f.has('idempotency-double-effect')) return stored;
+      if (!f.has('idempotency-double-effect')) return current && stored.status < 300 ? current() : stored;
       const again = exec();
       existing.reply = again;
       return again;
@@ -76,6 +80,16 @@ export class IdempotencyStore {
     } finally {
       entry.running = undefined;
     }
+  }
+
+  /**
+   * The stored reply of a finished request under `key`, whatever connection or resource it was made for. Only
+   * the idempotency-before-auth fault asks: a cache keyed by the Idempotency-Key alone, consulted before the
+   * caller is authenticated, which lets a revoked or expired key replay another request's answer (4.9).
+   */
+  replayByKeyAlone(key: string): Reply | undefined {
+    for (const [k, e] of this.entries) if (e.reply && k.endsWith('\u0000' + key)) return e.reply;
+    return undefined;
   }
 
   private remember(k: string, e: Entry): void {

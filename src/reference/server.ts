@@ -105,6 +105,9 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   const bucketKey = auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?');
   const rate = home.limiter.take(bucketKey, cls);
   if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
+  // idempotency-before-auth: a write's Idempotency-Key is looked up before its key is authenticated
+  const early = !auth.ok && cls === 'write' && f.has('idempotency-before-auth') ? replayBeforeAuth(home, req) : undefined;
+  if (early) return send(res, early, sendOpts(app, requestId, rate));
   if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, auth.status)));
   if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
     return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 400)));
@@ -163,6 +166,12 @@ class V1Call implements Call {
   get query(): URLSearchParams {
     return (this.parsed ??= new URLSearchParams(this.rawQuery));
   }
+}
+
+/** The reply stored under the request's Idempotency-Key for any caller (the idempotency-before-auth fault). */
+function replayBeforeAuth(app: App, req: IncomingMessage): Reply | undefined {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? app.idem.replayByKeyAlone(key) : undefined;
 }
 
 /** The workspace of another key this server answers (by the Bearer token), or undefined for the first's own keys. */

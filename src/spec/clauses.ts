@@ -94,7 +94,11 @@ export const CLAUSES = [
   c('4.9.idempotency.conflict', '§4.9', 'spec', 'Collection update: a changed payload under a used key conflicts (409)'),
   c('4.9.idempotency.key-pattern', '§4.9', 'spec', 'Collection update Idempotency-Key matches ^[!-~]{8,128}$'),
   c('4.9.idempotency.replay', '§4.9', 'spec', 'Retrying the identical collection update with the same key is safe (one effect)'),
-  c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key replays the first response and takes effect once'),
+  c('4.9.idempotency.revoked-no-replay', '§4.9 §5', 'spec', 'Revoked or expired grants cannot replay: an identical collection update under a used key from a revoked or expired key answers 401, not the stored answer'),
+  c('idempotency.replay', '§4.7 §4.8', 'standard', 'An identical retry under the same key succeeds and takes effect once: it answers the first response or the resource as it stands, never a new write'),
+  // The IETF Idempotency-Key draft recommends (SHOULD) replaying the first response; the spec asks only that
+  // a retry be safe, so a replay showing the resource as it stands is not even a warning.
+  c('idempotency.replay.same-response', '§4.7 §4.8 §4.9', 'standard', 'A retry under the same key answers the first response as it was (IETF Idempotency-Key draft: SHOULD), or the resource as it now stands'),
   c('idempotency.concurrent', '§4.7 §4.8 §4.9', 'standard', 'Concurrent identical requests under one key take effect once'),
   c('idempotency.per-connection', '§4.7 §4.8 §4.9', 'assumed', 'Idempotency keys are scoped to the connection that used them'),
   // 4.9 asks the caller to read the revision and supply it, but states neither the rejection of a stale one
@@ -104,6 +108,7 @@ export const CLAUSES = [
   c('4.9.collection.replaces', '§4.9', 'spec', 'The update replaces the editable fields with those sent'),
   c('4.9.collection.body-limit', '§4.9', 'spec', 'A collection update body above 64 KiB returns 413'),
   c('4.9.collection.delegation', '§4.9 §5', 'spec', 'Authoring changes require an explicitly delegated connection (else 403)'),
+  c('4.9.collection.owner-admin', '§4.9 §5', 'spec', 'Collection updates require a current workspace owner/admin: a delegated connection of a demoted holder is refused (403)'),
   c('4.9.collection.parent-kept', '§4.9', 'spec', 'parentId omitted or null keeps the parent ("omitted or null keeps the parent")'),
   c('4.9.collection.parent-root', '§4.9', 'spec', 'parentId "" moves the collection to the root ("empty string moves the collection to the root")'),
   c('4.10.me', '§4.10', 'spec', 'GET /me answers 200 with JSON'),

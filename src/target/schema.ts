@@ -25,10 +25,12 @@ export type Scope = z.infer<typeof Scope>;
  * - attachmentsOnly: attachments:read without conversations:read (download must be refused: 4.6 needs both)
  * - otherWorkspace: a key of ANOTHER workspace (5.1: keys are bound to one workspace); it must not see or
  *   change this workspace's data
+ * - memberDelegated: Help Center access on an explicitly delegated connection whose holder is no longer an
+ *   owner/admin (4.9: collection updates must be refused)
  */
 export const KEY_ROLES = [
   'admin', 'readOnly', 'noAttachments', 'helpDelegated', 'legacyLive', 'legacyTest', 'expired', 'revoked',
-  'secondConnection', 'member', 'attachmentsOnly', 'otherWorkspace',
+  'secondConnection', 'member', 'attachmentsOnly', 'otherWorkspace', 'memberDelegated',
 ] as const;
 export const KeyRole = z.enum(KEY_ROLES);
 export type KeyRole = z.infer<typeof KeyRole>;
@@ -213,6 +215,7 @@ export const TargetFile = z.strictObject({
     member: KeySpec.optional(),
     attachmentsOnly: KeySpec.optional(),
     otherWorkspace: KeySpec.optional(),
+    memberDelegated: KeySpec.optional(),
   }),
   assumptions: Assumptions,
   fixtures: Fixtures,

@@ -11,13 +11,13 @@ import fc from 'fast-check';
 import type { ClauseId } from '../../src/spec/clauses.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import type { Target } from '../../src/target/schema.js';
-import { CheckAbort, type Recorder, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
+import { CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
 import {
   advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
   reusableKeys, type StatusTypes,
 } from './conversation.js';
 import { runProperty } from './property.js';
-import { type AssignBody, assignRequest, freshKey, type ResolveBody, resolveRequest } from './requests.js';
+import { type AssignBody, assignRequest, assignValues, freshKey, type ResolveBody, resolveRequest } from './requests.js';
 import { observe, shownState, writableConversation } from './world.js';
 
 /** A status key no seeded workspace defines (valid pattern, so only "unknown" can be wrong with it). */
@@ -29,6 +29,8 @@ export interface ConversationReal {
   conversationId: string;
   focus: ReadonlySet<ClauseId>;
   steps: number;
+  /** Assignee ids and teams the target file did not supply: a 4xx refusal of one discards the run. */
+  madeUp: ReadonlySet<string>;
 }
 
 export type KeyChoice = { kind: 'none' } | { kind: 'fresh' } | { kind: 'reuse'; n: number; sameBody: boolean };
@@ -78,9 +80,15 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
     const data = x.response?.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
     const status = statusOf(x);
     const shown = shownState(x);
-    // A replay shows the first answer, not the state now; refusals show none: read it back then.
-    const stored = prediction.kind === 'effect' && shown ? shown : (await observe(real.rec, real.conversationId, model.state.team)).state;
-    const obs = { status, body: data ? canonicalJson(data) : (x.response?.body ?? ''), errorCode: errorCodeOf(x), shown, stored };
+    // The spec does not require a server to accept an assignee or team it does not know.
+    if (req.op === 'assign' && prediction.kind === 'effect' && status !== undefined && status >= 400 && status < 500 && status !== 409 && madeUpIn(req.body, real.madeUp)) {
+      real.rec.discard(`${this.toString()} with made-up values: ${describeAnswer(x)}`);
+    }
+    // A replay shows the first answer or the state now; refusals show none: read it back then.
+    const readBack = prediction.kind === 'effect' && shown ? undefined : await observe(real.rec, real.conversationId, model.state.team);
+    const stored = readBack ? readBack.state : shown!;
+    const latest = readBack ? readBack.x.response?.json : data;
+    const obs = { status, body: data ? canonicalJson(data) : (x.response?.body ?? ''), errorCode: errorCodeOf(x), shown, stored, json: data, latest };
     const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
     if (mismatch) {
       throw new CheckAbort({ expected: mismatch.expected, actual: `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, exchanges: [...real.rec.exchanges] });
@@ -95,13 +103,24 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
   }
 }
 
-const ASSIGNEES = ['agt_spgate_a', 'agt_spgate_b', ''];
-const TEAMS = ['tier-1', 'tier-2', ''];
+/** True when the body sets an assignee id or team among `madeUp` (clearing with "" never is). */
+function madeUpIn(body: AssignBody, madeUp: ReadonlySet<string>): boolean {
+  return (!!body.assignee?.id && madeUp.has(body.assignee.id)) || (!!body.team && madeUp.has(body.team));
+}
 
-/** Valid assign bodies: assignee and/or team, including the clearing empty strings. */
-export function assignBodyArb(): fc.Arbitrary<AssignBody> {
-  const assignee = fc.constantFrom(...ASSIGNEES).map((id) => ({ id }));
-  const team = fc.constantFrom(...TEAMS);
+/** The assignee ids and teams the commands use (two of each, assignValues) and which of them are made up. */
+export function assignChoices(target: Target): { assigneeIds: string[]; teams: string[]; madeUp: Set<string> } {
+  const v = assignValues(target);
+  const assigneeIds = v.assigneeIds.slice(0, 2);
+  const teams = v.teams.slice(0, 2);
+  const madeUp = new Set([...(v.supplied.assigneeIds ? [] : assigneeIds), ...(v.supplied.teams ? [] : teams)]);
+  return { assigneeIds, teams, madeUp };
+}
+
+/** Valid assign bodies over `values`: assignee and/or team, including the clearing empty strings. */
+export function assignBodyArb(values: { assigneeIds: readonly string[]; teams: readonly string[] }): fc.Arbitrary<AssignBody> {
+  const assignee = fc.constantFrom(...values.assigneeIds, '').map((id) => ({ id }));
+  const team = fc.constantFrom(...values.teams, '');
   return fc.oneof(
     assignee.map((a): AssignBody => ({ assignee: a })),
     team.map((t): AssignBody => ({ team: t })),
@@ -122,15 +141,15 @@ const keyChoiceArb: fc.Arbitrary<KeyChoice> = fc.oneof(
 );
 
 /** Command arbitraries; with `keys`, requests carry fresh or reused Idempotency-Keys (valid bodies only). */
-export function conversationCommands(types: StatusTypes, keys: boolean): Array<fc.Arbitrary<OpCommand>> {
+export function conversationCommands(types: StatusTypes, keys: boolean, values: { assigneeIds: readonly string[]; teams: readonly string[] }): Array<fc.Arbitrary<OpCommand>> {
   if (!keys) {
     return [
-      assignBodyArb().map((b) => new OpCommand('assign', b, { kind: 'none' })),
+      assignBodyArb(values).map((b) => new OpCommand('assign', b, { kind: 'none' })),
       resolveBodyArb(types, true).map((b) => new OpCommand('resolve', b, { kind: 'none' })),
     ];
   }
   return [
-    fc.tuple(assignBodyArb(), keyChoiceArb).map(([b, k]) => new OpCommand('assign', b, k)),
+    fc.tuple(assignBodyArb(values), keyChoiceArb).map(([b, k]) => new OpCommand('assign', b, k)),
     fc.tuple(resolveBodyArb(types, false), keyChoiceArb).map(([b, k]) => new OpCommand('resolve', b, k)),
   ];
 }
@@ -146,13 +165,14 @@ export interface ConversationModelOptions {
 /** Runs random assign/resolve sequences against one writable conversation and the model. */
 export async function runConversationModel(ctx: SuiteContext, options: ConversationModelOptions): Promise<CheckOutcome> {
   const types = statusTypesOf(ctx.target);
-  const arb = fc.commands(conversationCommands(types, options.keys), { maxCommands: options.maxCommands ?? 6 });
+  const values = assignChoices(ctx.target);
+  const arb = fc.commands(conversationCommands(types, options.keys, values), { maxCommands: options.maxCommands ?? 6 });
   const focus = new Set(options.focus);
   // Taken before the property: running out of data skips the check instead of failing a run.
   const id = await writableConversation(ctx);
   return runProperty(ctx, arb, async (cmds, rec) => {
     const first = await observe(rec, id, null);
-    const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0 };
-    await fc.asyncModelRun(() => ({ model: initialModel(first.state, types), real }), cmds);
+    const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp };
+    await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
   });
 }

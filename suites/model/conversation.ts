@@ -27,6 +27,8 @@ export interface StoredResponse {
   status: number;
   /** Canonical JSON text of the response body. */
   body: string;
+  /** The body as parsed (to tell a re-rendered first answer from a new write, readReplay). */
+  json?: unknown;
 }
 
 interface KeyEntry {
@@ -43,6 +45,8 @@ export interface ConversationModel {
   state: ConversationState;
   types: StatusTypes;
   keys: Map<string, KeyEntry>;
+  /** The latest 200 answer showing the conversation: a replay may show it as it stands (readReplay). */
+  latest?: unknown;
 }
 
 export type Request =
@@ -63,6 +67,10 @@ export interface Observation {
   errorCode?: string;
   /** The conversation state the response shows (200 only). */
   shown?: ConversationState;
+  /** The parsed answer (a replay's is read with readReplay). */
+  json?: unknown;
+  /** The latest 200 answer showing the conversation after the request (this one, or the read-back's). */
+  latest?: unknown;
   /**
    * The conversation after the request: the state a 200 answer shows, else the state read back with an
    * assign that changes nothing (world.ts observe), so "no effect" is seen through shown operations.
@@ -76,9 +84,31 @@ export interface Mismatch {
   actual: string;
 }
 
-/** A new model of a conversation in `state`. */
-export function initialModel(state: ConversationState, types: StatusTypes): ConversationModel {
-  return { state: { ...state }, types, keys: new Map() };
+/** A new model of a conversation in `state`, as `latest` (the answer that showed it) shows it. */
+export function initialModel(state: ConversationState, types: StatusTypes, latest?: unknown): ConversationModel {
+  return { state: { ...state }, types, keys: new Map(), latest };
+}
+
+/**
+ * What a 200 answer to an identical retry shows, judged by updatedAt (part 2: every write stamps it):
+ * `same` — the first response, byte for byte (canonically); `restored` — the first response re-rendered
+ * (its state and updatedAt, other bytes differ); `current` — the conversation as it stands (the state and
+ * updatedAt of `latest`, the last answer seen); `new-write` — another updatedAt: the retry wrote again.
+ */
+export type ReplayReading = 'same' | 'restored' | 'current' | 'new-write';
+
+/** Reads a replay's answer against the first answer under the key and the latest answer (see ReplayReading). */
+export function readReplay(retry: unknown, first: unknown, latest: unknown): ReplayReading {
+  if (canonicalJson(retry) === canonicalJson(first)) return 'same';
+  const stamp = (v: unknown): string | undefined => {
+    if (!v || typeof v !== 'object') return undefined;
+    const o = v as Record<string, unknown>;
+    return typeof o.updatedAt === 'string' ? `${o.updatedAt} ${canonicalJson(stateOf(o))}` : undefined;
+  };
+  const mine = stamp(retry);
+  if (mine !== undefined && mine === stamp(first)) return 'restored';
+  if (mine !== undefined && mine === stamp(latest)) return 'current';
+  return 'new-write';
 }
 
 /** JSON with object keys sorted, so equal bodies compare equal whatever the key order. */
@@ -149,8 +179,12 @@ export function compare(model: ConversationModel, req: Request, prediction: Pred
     }
     case 'replay': {
       const r = prediction.response;
-      if (obs.status !== r.status || obs.body !== r.body) {
-        out.push({ clause: 'idempotency.replay', expected: `the first response replayed (HTTP ${r.status}, same body)`, actual: obs.status === r.status ? `${got} with a different body` : got });
+      // The spec asks that the retry be safe: the first answer, or the conversation as it stands, without a
+      // new write. Whether a re-rendered first answer is byte-identical is idempotency.replay's own warning.
+      if (obs.status !== r.status) {
+        out.push({ clause: 'idempotency.replay', expected: `the retry answered like the first request (HTTP ${r.status})`, actual: got });
+      } else if (readReplay(obs.json, r.json, model.latest) === 'new-write') {
+        out.push({ clause: 'idempotency.replay', expected: 'the first response, or the conversation as it stands (its updatedAt): no new write', actual: `${got} with another updatedAt (${obs.body})` });
       }
       if (!sameState(obs.stored, model.state)) {
         out.push({ clause: 'idempotency.replay', expected: `no new effect from an identical retry (${show(model.state)})`, actual: show(obs.stored) });
@@ -179,8 +213,9 @@ export function compare(model: ConversationModel, req: Request, prediction: Pred
  */
 export function advance(model: ConversationModel, req: Request, prediction: Prediction, obs: Observation): void {
   model.state = { ...obs.stored };
+  if (obs.latest !== undefined) model.latest = obs.latest;
   if (req.key !== undefined && prediction.kind === 'effect' && !model.keys.has(req.key)) {
-    const response = obs.status !== undefined && obs.status >= 200 && obs.status < 300 ? { status: obs.status, body: obs.body } : undefined;
+    const response = obs.status !== undefined && obs.status >= 200 && obs.status < 300 ? { status: obs.status, body: obs.body, json: obs.json } : undefined;
     model.keys.set(req.key, { op: req.op, body: canonicalJson(req.body), sent: req.body, response });
   }
 }

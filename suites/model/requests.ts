@@ -117,3 +117,16 @@ export function keyOfLength(length: number): string {
   const unique = freshKey(Math.min(length, 32));
   return (unique + 'k'.repeat(Math.max(0, length - unique.length))).slice(0, length);
 }
+
+let slugCount = 0;
+
+/**
+ * A conservative collection slug (lowercase letters and digits in runs joined by single dashes, the form
+ * every validating Help Center accepts) that no other case and no earlier run uses: `base` made
+ * conservative, then the check's seed, the clock and a counter. A Help Center that keeps slugs unique
+ * would refuse one an earlier run left on another collection.
+ */
+export function uniqueSlug(seed: number, base: string): string {
+  const head = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'spgate';
+  return `${head}-${(seed >>> 0).toString(36)}${Date.now().toString(36)}${(slugCount++).toString(36)}`;
+}

@@ -5,7 +5,8 @@
  * run that met only one kind of state says so instead of passing as "every state".
  *
  * Active-type states cannot be produced through any shown operation (resolve only leaves them), so they
- * are covered only as far as the pool conversations handed to the check start in them.
+ * are covered only as far as the pool conversations handed to the check start in them; a run that met none
+ * did not judge "from any state" (inconclusive).
  */
 import type { ResolveBody } from './requests.js';
 
@@ -77,16 +78,18 @@ export class ResolveCoverage {
     return [...this.seen].map(([s, e]) => `${s} (${e.type}: ${forms(e.forms)})`).join('; ') || 'none';
   }
 
-  /**
-   * The outcome note: the states covered, and — when active-type or completed-type starts were not both
-   * met — that the run did not see every state and what would let it.
-   */
-  note(poolShort: boolean): string {
+  /** The starting types (active, completed) not met: while one is missing, "from any state" is not judged. */
+  missing(): Array<'active' | 'completed'> {
     const t = this.types();
-    const missing = (['active', 'completed'] as const).filter((x) => !t.has(x));
+    return (['active', 'completed'] as const).filter((x) => !t.has(x));
+  }
+
+  /** What the run covered, and — when a starting type was not met — why (the inconclusive reason). */
+  note(poolShort: boolean): string {
+    const missing = this.missing();
     const head = `starting states covered: ${this.summary()}`;
     if (missing.length === 0) return head;
     const why = poolShort ? 'fixtures.ids.pools.conversations ran out' : `no pool conversation handed to the check started in an ${missing.join(' or ')}-type status`;
-    return `${head}. NOT every state: no ${missing.join(' or ')}-type starting state was met (${why}); add pool conversations in such a status`;
+    return `${head}. NOT every state: no ${missing.join(' or ')}-type starting state was met (${why})`;
   }
 }

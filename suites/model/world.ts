@@ -9,10 +9,10 @@ import type { SuiteContext } from '../../src/conformance/suite.js';
 import type { CheckData } from '../../src/conformance/fixtures/provider.js';
 import { FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
 import { inconclusive } from '../../src/conformance/inconclusive.js';
-import type { KeyRole } from '../../src/target/schema.js';
+import type { KeyRole, Target } from '../../src/target/schema.js';
 import { type Recorder, describeAnswer, jsonObject, statusOf } from '../../src/conformance/recorder.js';
 import { type ConversationState, stateOf } from './conversation.js';
-import { assignRequest, resolveRequest } from './requests.js';
+import { type AssignBody, assignRequest, assignValues, resolveRequest } from './requests.js';
 
 /**
  * A read the check judges by did not succeed (a non-2xx answer, a transport error, a body without what it
@@ -64,4 +64,20 @@ export async function resolveTo(ctx: SuiteContext, rec: Recorder, id: string, st
 /** A Help Center collection the helpDelegated key may update, with its current revision. */
 export function writableCollection(ctx: SuiteContext): Promise<{ id: string; revision: number }> {
   return dataOf(ctx).get('collection');
+}
+
+/**
+ * Discards the case when `x` refused (4xx other than 409) an assign that sets an assignee id or team the
+ * target file did not supply (assignValues: made-up ones): the spec does not require a server to accept an
+ * assignee it does not know. A refusal of a supplied value, or of a clearing "", is left to the check.
+ */
+export function discardIfMadeUpRefused(rec: Recorder, target: Target, body: AssignBody, x: Exchange): void {
+  const s = statusOf(x) ?? 0;
+  if (s < 400 || s >= 500 || s === 409) return;
+  const v = assignValues(target);
+  const madeUpId = !v.supplied.assigneeIds && !!body.assignee?.id;
+  const madeUpTeam = !v.supplied.teams && !!body.team;
+  if (madeUpId || madeUpTeam) {
+    rec.discard(`assign ${JSON.stringify(body)} (made-up ${madeUpId ? 'assignee id' : 'team'}; fixtures.ids.${madeUpId ? 'assigneeIds' : 'teams'} names none) was refused: ${describeAnswer(x)}`);
+  }
 }

@@ -39,6 +39,7 @@ describe('scopePairs', () => {
         'helpDelegated×listCustomers', 'helpDelegated×deleteCustomer', 'helpDelegated×assign', 'helpDelegated×resolve', 'helpDelegated×download',
         'attachmentsOnly×listCustomers', 'attachmentsOnly×deleteCustomer', 'attachmentsOnly×assign', 'attachmentsOnly×resolve',
         'attachmentsOnly×download', 'attachmentsOnly×articles',
+        'memberDelegated×listCustomers', 'memberDelegated×deleteCustomer', 'memberDelegated×assign', 'memberDelegated×resolve', 'memberDelegated×download',
       ]);
     } finally {
       await server.close();

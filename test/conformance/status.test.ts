@@ -62,13 +62,14 @@ describe('status.resolve.any-state says which starting states it covered', () =>
   }
   const completed = (s: string) => ['resolved', 'closed', 'spam'].includes(s);
 
-  it('a pool of completed-type conversations only: passes but says NOT every state (no active-type start met)', async () => {
+  it('a pool of completed-type conversations only: inconclusive, NOT every state (no active-type start met), naming the pool item to add', async () => {
     const server = await startReferenceServer({ seed: 2, budgets: { read: 1e6, write: 1e6 } });
     try {
       const { out } = await withPool(server, completed, 10);
       expect(out.findings).toEqual([]);
       const [c] = out.checks;
-      expect(c?.status).toBe('passed');
+      expect(c?.status).toBe('inconclusive');
+      expect(c?.remedy).toMatch(/^fixtures\.ids\.pools\.conversations: conversations in an active-type status/);
       expect(c?.reason).toMatch(/NOT every state: no active-type starting state was met \(no pool conversation handed to the check started in an active-type status\)/);
       expect(c?.reason).toMatch(/spam \(completed: without status, with a key\)/);
     } finally {
@@ -80,6 +81,7 @@ describe('status.resolve.any-state says which starting states it covered', () =>
     const server = await startReferenceServer({ seed: 2, budgets: { read: 1e6, write: 1e6 } });
     try {
       const short = await withPool(server, completed, 1);
+      expect(short.out.checks[0]?.status).toBe('inconclusive');
       expect(short.out.checks[0]?.reason).toMatch(/NOT every state.*pools\.conversations ran out/);
       const mixed = await withPool(server, () => true, 60);
       const reason = mixed.out.checks[0]?.reason ?? '';

@@ -2,7 +2,8 @@
  * Every fault changes the behaviour it names: each probe returns true when it observes the bug. It must see
  * nothing on the clean server and the bug with the fault switched on. Faults are orthogonal to dialects: the
  * probes read the dialect's choices from the server's own target file, and every fault but the rate-limit
- * ones (proven per limiter model in limiter-models.test.ts) is proven in every dialect.
+ * ones (proven per limiter model in limiter-models.test.ts) is proven in every dialect. Assign probes set
+ * teams every dialect knows (tier-1, tier-2: strict-inputs refuses others).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
   const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
   return { id: c.id, externalId };
 }
-const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' = 'helpDelegated', key = idemKey()) =>
+const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' | 'revoked' | 'memberDelegated' = 'helpDelegated', key = idemKey()) =>
   h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
 let crowded: string | undefined;
 /** The keys of a status or priority list, in the default shape or the named one (dialect namedKeyLists). */
@@ -65,7 +66,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const m = h.ids.message;
     return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'noAttachments' })).status === 200;
   },
-  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'a' } })).status === 200,
+  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'tier-1' } })).status === 200,
   'chat-ownership-leak': async () => (await h.api(await turn('pending'), { role: 'secondConnection' })).status === 200,
   'chat-member-allowed': async () => (await h.api(await turn('pending', 'member'), { role: 'member' })).status === 200,
   'auth-missing-anonymous': async () => (await h.api('/customers?limit=1', { role: null })).status === 200,
@@ -158,8 +159,8 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-ignores-body': async () => {
     const id = await conv();
     const key = idemKey();
-    await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'a' }, headers: { 'idempotency-key': key } });
-    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'b' }, headers: { 'idempotency-key': key } })).status === 200;
+    await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } });
+    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-2' }, headers: { 'idempotency-key': key } })).status === 200;
   },
   'idempotency-double-effect': async () => {
     const id = await conv();
@@ -172,7 +173,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-race': async () => {
     const id = await conv();
     const key = idemKey();
-    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'r' }, headers: { 'idempotency-key': key } })));
+    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } })));
     return (await mutations(id)) > 1;
   },
   'idempotency-cross-connection': async () => {
@@ -189,7 +190,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'resolve-active-accepted': async () => (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(resolve(await conv()), { method: 'POST', json: {} })).json.status === 'closed',
   'resolve-from-custom-refused': async () => (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
-  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'x' } })).json.status === 'open',
+  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json.status === 'open',
   'resolve-custom-completed-default': async () =>
     (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',
   'assign-empty-accepted': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: {} })).status === 200,
@@ -203,7 +204,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'conversation-status-label': async () => {
     const c = await conv();
-    const assigned = (await h.api(`/conversations/${c}/assign`, { method: 'POST', json: { team: 'a' } })).json.status;
+    const assigned = (await h.api(`/conversations/${c}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json.status;
     const resolved = (await h.api(resolve(c), { method: 'POST', json: {} })).json.status;
     return assigned === 'Open' && resolved === 'Resolved';
   },
@@ -323,6 +324,10 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', description: 'changed', expectedRevision: 1 })).json.description !== 'changed';
   },
+  'collection-membership-unchecked': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'memberDelegated')).status === 200;
+  },
   'collection-undelegated': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, 'admin')).status === 200;
@@ -341,6 +346,17 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const t = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
     return t.length > 0 && t.every((x: { revision: unknown }) => typeof x.revision === 'string');
+  },
+  'idempotency-before-auth': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const key = idemKey();
+    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    await put(col.id, body, 'helpDelegated', key);
+    return (await put(col.id, body, 'revoked', key)).status === 200;
+  },
+  'collection-limit-64000': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, description: 'x'.repeat(64_500) })).status === 413;
   },
   'collection-body-limit-code': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;

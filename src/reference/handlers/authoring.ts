@@ -12,6 +12,7 @@ import { header, idempotencyKey, jsonObject, pageLimit, withValidationStatus } f
 
 const KEY_PATTERN = /^[!-~]{8,128}$/;
 const LENIENT_KEY_PATTERN = /^[^]{8,}$/;
+const STRICT_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 function render(app: App, c: CollectionRecord): Record<string, unknown> {
   let count = 0;
@@ -35,7 +36,8 @@ export function getCollection(app: App, call: Call): Reply {
 /** PUT /authoring/collections/{id}: replaces the editable fields of the collection or of one translation. */
 export function updateCollection(app: App, call: Call): Promise<Reply> | Reply {
   const f = app.faults;
-  if (!isOwnerOrAdmin(call.conn) || (!call.conn.delegated && !f.has('collection-undelegated'))) {
+  // collection-membership-unchecked: delegation is checked, the holder's current owner/admin membership is not
+  if ((!isOwnerOrAdmin(call.conn) && !f.has('collection-membership-unchecked')) || (!call.conn.delegated && !f.has('collection-undelegated'))) {
     return fail(403, 'help.delegation_required', 'Help Center authoring needs an explicitly delegated owner/admin connection');
   }
   const type = header(call.headers, 'content-type') ?? '';
@@ -49,6 +51,7 @@ export function updateCollection(app: App, call: Call): Promise<Reply> | Reply {
   return app.idem.run(
     { connectionId: call.conn.id, resource: `collection:${id}`, key: key.value!, fingerprint: canonicalJson(body.value) },
     () => withValidationStatus(bodyStatus, applyUpdate(app, id, body.value)),
+    app.dialect.strict.replayCurrent ? () => getCollection(app, call) : undefined,
   );
 }
 
@@ -61,9 +64,11 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   if (b.expectedRevision !== c.revision && !f.has('collection-stale-accepted')) {
     return fail(app.dialect.statuses.staleRevision, 'help.stale_revision', `expectedRevision ${String(b.expectedRevision)} is stale; the collection is at revision ${c.revision}`);
   }
-  const name = b.name as string;
+  // strict-inputs' trimNames: names and descriptions are stored without surrounding whitespace
+  const trim = (v: string): string => (app.dialect.strict.trimNames ? v.trim() : v);
+  const name = trim(b.name as string);
   const slug = b.slug as string;
-  const description = b.description as string | undefined;
+  const description = typeof b.description === 'string' ? trim(b.description) : undefined;
   const locale = (b.locale as string | undefined) ?? c.defaultLocale;
   if (locale === c.defaultLocale) {
     c.name = name;
@@ -92,6 +97,8 @@ function validate(app: App, c: CollectionRecord, b: Record<string, unknown>): st
   if (!Number.isSafeInteger(b.expectedRevision)) return 'expectedRevision is required and must be an integer';
   if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 255) return 'name is required: a non-empty string of at most 255 characters';
   if (typeof b.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,99}$/.test(b.slug)) return 'slug is required: lowercase letters, digits and dashes, at most 100';
+  // strict-inputs: dashes only between letters and digits, one at a time ("0-" and "a--b" are refused)
+  if (app.dialect.strict.slugs && !STRICT_SLUG.test(b.slug)) return 'slug must be lowercase letters and digits in runs joined by single dashes';
   if (b.locale !== undefined && (typeof b.locale !== 'string' || !/^[a-z]{2}(-[A-Za-z0-9]{2,8})?$/.test(b.locale))) return 'locale must be a language tag such as "de" or "pt-BR"';
   if (b.description !== undefined && (typeof b.description !== 'string' || b.description.length > 10_000)) return 'description must be a string of at most 10000 characters';
   if (b.position !== undefined && (!Number.isSafeInteger(b.position) || (b.position as number) < 0)) return 'position must be a non-negative integer';

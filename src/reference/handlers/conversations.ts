@@ -4,6 +4,7 @@ import { canonicalJson } from '../idempotency.js';
 import type { ConversationRecord } from '../records.js';
 import { conversationObject } from '../render.js';
 import { fail, invalid, json, notFound, type Reply } from '../reply.js';
+import { AGENTS, TEAMS } from '../dialect.js';
 import { DEFAULT_COMPLETED_STATUS } from '../store.js';
 import { idempotencyKey, jsonObject, withValidationStatus } from './input.js';
 
@@ -27,6 +28,13 @@ export function assignConversation(app: App, call: Call): Promise<Reply> | Reply
       return invalid('assignee must be an object with a string id');
     }
     if (team !== undefined && typeof team !== 'string') return invalid('team must be a string');
+    // strict-inputs: only the workspace's agents and teams are accepted; "" still clears (4.7), and a value the
+    // conversation already holds (set before the lists changed, like the pools' "support") is kept, not refused
+    if (app.dialect.strict.assignees) {
+      const id = (assignee as { id?: string } | undefined)?.id;
+      if (id && id !== conv.assignee?.id && !(AGENTS as readonly string[]).includes(id)) return invalid(`assignee "${id}" is not an agent of this workspace`);
+      if (team && team !== conv.team && !(TEAMS as readonly string[]).includes(team)) return invalid(`team "${team}" is not a team of this workspace`);
+    }
     if (assignee !== undefined) {
       const a = assignee as Record<string, unknown> & { id: string };
       conv.assignee = a.id === '' ? null : { ...a };
@@ -69,6 +77,12 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
   });
 }
 
+/** The conversation as it is now (a replay under dialect strict-inputs' replayCurrent). */
+function current(app: App, id: string): Reply {
+  const conv = app.store.conversations.get(id);
+  return conv ? json(200, conversationObject(conv, app.faults, app.dialect.extras)) : notFound('no such conversation');
+}
+
 function touched(app: App, conv: ConversationRecord): Reply {
   conv.updatedAt = app.clock();
   conv.mutations++;
@@ -91,5 +105,6 @@ function idempotent(app: App, call: Call, route: string, exec: (body: Record<str
   return app.idem.run(
     { connectionId: call.conn.id, resource: `${route}:${call.params[0]}`, key: key.value, fingerprint: canonicalJson(body.value) },
     run,
+    app.dialect.strict.replayCurrent ? () => current(app, call.params[0]!) : undefined,
   );
 }

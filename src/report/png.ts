@@ -5,6 +5,7 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 import type { Results } from '../results/schema.js';
 import { chartsForResults, type ChartSpec } from './charts/index.js';
 import { hydrateChart } from './charts/hydrate.js';
@@ -13,17 +14,12 @@ import type { Reporter } from './reporter.js';
 const WIDTH = 960;
 const HEIGHT = 400;
 
-interface NodeCanvasRenderer {
-  renderToBuffer(config: unknown, mime?: 'image/png'): Promise<Buffer>;
-}
-
 /** Loads chartjs-node-canvas, or returns why it is unavailable. */
-export async function loadChartRenderer(): Promise<{ ok: true; renderer: NodeCanvasRenderer } | { ok: false; reason: string }> {
+export async function loadChartRenderer(): Promise<{ ok: true; renderer: ChartJSNodeCanvas } | { ok: false; reason: string }> {
   try {
-    const mod = (await import('chartjs-node-canvas')) as unknown as {
-      ChartJSNodeCanvas: new (o: { width: number; height: number; backgroundColour: string }) => NodeCanvasRenderer;
-    };
-    return { ok: true, renderer: new mod.ChartJSNodeCanvas({ width: WIDTH, height: HEIGHT, backgroundColour: 'white' }) };
+    // Typed by src/types/chartjs-node-canvas.d.ts, so the typecheck passes where the package is absent.
+    const { ChartJSNodeCanvas } = await import('chartjs-node-canvas');
+    return { ok: true, renderer: new ChartJSNodeCanvas({ width: WIDTH, height: HEIGHT, backgroundColour: 'white' }) };
   } catch (err) {
     return { ok: false, reason: (err instanceof Error ? err.message : String(err)).split('\n')[0]! };
   }

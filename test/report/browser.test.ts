@@ -2,29 +2,30 @@
  * Opens generated reports in headless Chromium: no console or page errors, every chart canvas has drawn
  * pixels, findings expand, hostile server text did not execute. Saves test-artifacts/report.png.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { renderReports } from '../../src/report/index.js';
 import type { Results } from '../../src/results/schema.js';
 import { makeResults } from './fixtures.js';
-import { CHROMIUM, CHROMIUM_ARGS, inspectReport } from './inspect.js';
+import { CHROMIUM, chromiumPart, need } from '../support/optional.js';
+import { CHROMIUM_ARGS, inspectReport } from './inspect.js';
 
-const required = process.env.SPGATE_REQUIRE_CHROMIUM === '1';
-const available = existsSync(CHROMIUM);
-if (!available && !required) console.warn(`browser test skipped: ${CHROMIUM} is not installed (set SPGATE_REQUIRE_CHROMIUM=1 to make this a failure)`);
+const chromiumHere = chromiumPart();
 
-describe.skipIf(!available && !required)('HTML report in Chromium', () => {
+describe('HTML report in Chromium', () => {
   let browser: Browser;
   let dir: string;
   let results: Results;
 
+  // Each test skips, or fails under SPGATE_REQUIRE_CHROMIUM=1, with the reason when Chromium is missing.
+  beforeEach((ctx) => need(ctx, chromiumHere));
+
   beforeAll(async () => {
-    if (!available) throw new Error(`SPGATE_REQUIRE_CHROMIUM=1 but ${CHROMIUM} is not installed`);
+    if (chromiumHere.missing) return;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM,

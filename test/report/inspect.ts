@@ -5,7 +5,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { pathToFileURL } from 'node:url';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 interface CanvasProbe {

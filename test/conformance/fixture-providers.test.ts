@@ -93,11 +93,11 @@ describe('a run with a fixtures.command', () => {
     fixtures: { ...base.fixtures, command: { run, timeoutMs: 10_000 }, ids: { ...base.fixtures.ids, pools: {} } },
   });
 
-  it('a failing command skips the check that asked, says why, and the run goes on', async () => {
+  it('a failing command makes the check that asked inconclusive, says why, and the run goes on', async () => {
     const run = node('process.exit(2)');
     const out = await runConformance({ target: withCommand(run), checks: ['status.resolve.default', 'auth.missing-header'], runs: 2, seed: 1 });
     const byId = Object.fromEntries(out.checks.map((c) => [c.checkId, c]));
-    expect(byId['status.resolve.default']?.status).toBe('skipped');
+    expect(byId['status.resolve.default']?.status).toBe('inconclusive');
     expect(byId['status.resolve.default']?.reason).toBe(`fixtures.command ${JSON.stringify(run)} failed for check status.resolve.default (need conversation): exit 2`);
     expect(byId['auth.missing-header']?.status).toBe('passed');
   });

@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   SPGATE_ERR_SHARD_INVALID: { exit: 2, summary: 'a --shard value, or a shard results file or trace given to merge, is not a usable shard' },
   SPGATE_ERR_SHARD_MISMATCH: { exit: 2, summary: 'shard results given to merge come from different runs (profile, target, shard count) or repeat a shard' },
   SPGATE_ERR_TARGET_UNREACHABLE: { exit: 3, summary: 'the target did not accept connections' },
+  SPGATE_ERR_NOTHING_JUDGED: { exit: 3, summary: 'checks ran but not one could reach a verdict (the target answered nothing they could judge)' },
   SPGATE_ERR_ABORTED: { exit: 3, summary: 'the run was interrupted (SIGINT/SIGTERM) and partial results were written' },
   SPGATE_ERR_REPORTER_FAILED: { exit: 1, summary: 'a reporter threw; the results file was still written' },
   SPGATE_ERR_INTERNAL: { exit: 3, summary: 'an unexpected internal error (a bug in spgate)' },

@@ -144,7 +144,7 @@ export default defineSuite({
         const keys = statusOf(listed) === 200 ? listedKeys(listed.response?.json)?.map((k) => k.key) : undefined;
         if (!keys) inconclusive(`the workspace's status keys are unknown, so no key is known to be undefined: GET /statuses answered ${describeAnswer(listed)}`, 'a GET /statuses that answers 200 with a list spgate reads (see shapes.statuses)');
         const id = await conversationId(ctx);
-        if (!id) return { status: 'skipped', reason: 'no conversation: needs fixtures.ids.conversationId or fixtures.command' };
+        if (!id) return { status: 'inconclusive', cases: 0, reason: 'no conversation to address', remedy: 'fixtures.ids.conversationId or fixtures.command' };
         const path = ctx.target.assumptions.resolvePath.replace('{conversationId}', encodeURIComponent(id));
         const want = ctx.target.assumptions.statuses.unknownStatus;
         const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);

@@ -94,9 +94,14 @@ const FIELDS = fc.record({
   position: fc.nat(1000),
 });
 
-/** Names and descriptions may be stored trimmed (not shown otherwise): surrounding whitespace is no difference. */
+/**
+ * Names and descriptions may be stored trimmed (not shown otherwise): surrounding whitespace is no
+ * difference. Part 2 states no required-ness for a collection's fields, so an empty string sent may come
+ * back omitted (Go's omitempty) — absent is no difference from "".
+ */
 function sameField(k: string, shown: unknown, sent: unknown): boolean {
   if (shown === sent) return true;
+  if (shown === undefined && sent === '') return true;
   return (k === 'name' || k === 'description') && typeof shown === 'string' && typeof sent === 'string' && shown.trim() === sent.trim();
 }
 

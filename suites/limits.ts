@@ -107,7 +107,7 @@ async function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write'): Promis
   const n = within.unanswered.length;
   if (out.status !== 'passed' || n === 0) return out;
   const first = describeAnswer(within.unanswered[0]!);
-  if (n === within.all) return { status: 'skipped', reason: `every body within the limit was answered with no sign of how it was taken (${n}; first: ${first})` };
+  if (n === within.all) return { status: 'inconclusive', cases: within.all, reason: `every body within the limit was answered with no sign of how it was taken (${n}; first: ${first})` };
   return { ...out, note: `${n} of ${within.all} bodies within the limit were answered with no sign of how they were taken (first: ${first}); judged the others` };
 }
 

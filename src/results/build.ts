@@ -68,9 +68,20 @@ export function buildResults(input: BuildResultsInput): Results {
     ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
   };
-  const draft = { meta, checks: input.checks, findings, exchanges, load: input.load, errors: input.errors };
+  const draft = { meta, checks: input.checks, findings, exchanges, load: input.load, errors: [...input.errors, ...judgedNothing(input.checks)] };
   const results: Results = { schemaVersion: RESULTS_SCHEMA_VERSION, ...draft, verdict: computeVerdict(draft) };
   return input.secrets?.length ? scrubSecrets(results, input.secrets) : results;
+}
+
+/**
+ * A run in which checks ran but not one reached a verdict (a target answering only 5xx, say) looked at
+ * nothing: that is a run-level error, never a pass, whatever --fail-on-inconclusive says.
+ */
+function judgedNothing(checks: CheckResult[]): string[] {
+  const ran = checks.filter((c) => c.status !== 'skipped');
+  const first = ran.find((c) => c.status === 'inconclusive');
+  if (!first || ran.some((c) => c.status !== 'inconclusive')) return [];
+  return [`SPGATE_ERR_NOTHING_JUDGED: no check reached a verdict: all ${ran.length} that ran were inconclusive (first, ${first.checkId}: ${first.reason ?? ''})`];
 }
 
 /** The run id: given, else SPGATE_RUN_ID (a CI run's id, shared by the jobs of a distributed run). */

@@ -21,7 +21,7 @@ describe('spgate report and compare', () => {
     expect((await readdir(join(d, 'out'))).sort()).toEqual(['junit.xml', 'summary.md']);
     const bad = spgate('report', '--from', join(d, 'results.json'), '--format', 'pdf');
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('spgate: SPGATE_ERR_USAGE: unknown --format pdf; choose from png, html, junit, markdown, json');
+    expect(bad.stderr.trim()).toBe('spgate: SPGATE_ERR_USAGE: unknown --format pdf; choose from png, html, junit, ctrf, markdown, json');
     await writeFile(join(d, 'broken.json'), '{"schemaVersion":1}');
     const invalid = spgate('report', '--from', join(d, 'broken.json'));
     expect(invalid.code).toBe(2);

@@ -2,8 +2,8 @@
  * The body-limit checks judge "no 413 for a body within the limit" by the answer to that body. An answer
  * that shows nothing of how the body was taken (a 5xx, a transport error) is no 413, and passed as "not
  * refused": a deployment that fails every request carrying a body passed. Now such answers are left
- * unjudged: the sweep is skipped naming them, unless it already failed; the property passes with a note
- * when some were, and is skipped when every within-limit body went unanswered.
+ * unjudged: the sweep is inconclusive naming them, unless it already failed; the property passes with a note
+ * when some were, and is inconclusive when every within-limit body went unanswered.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
@@ -30,10 +30,10 @@ describe('read body-limit checks over within-limit bodies that get no answer', (
     expect(Object.values(verdicts(out))).toEqual(['passed', 'passed']);
   });
 
-  it('are skipped, naming the answer, when every read body within the limit is answered 502', async () => {
+  it('are inconclusive, naming the answer, when every read body within the limit is answered 502', async () => {
     const out = await run(failsBodies);
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.read-body']).toMatch(/^skipped: every body within the limit was answered with no sign of how it was taken .*HTTP 502/);
-    expect(verdicts(out)['limits.read-body-routes']).toMatch(/^skipped: bodies within the limit got no answer to judge: .*HTTP 502/);
+    expect(verdicts(out)['limits.read-body']).toMatch(/^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/);
+    expect(verdicts(out)['limits.read-body-routes']).toMatch(/^inconclusive: bodies within the limit got no answer to judge: .*HTTP 502/);
   });
 });

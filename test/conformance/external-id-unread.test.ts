@@ -2,7 +2,7 @@
  * pagination.external-id, on a target without a fixtures API, takes the externalIds to filter by from the
  * first page of the customer list. When that page could not be read (a 503), no externalId was tried and
  * only "an unknown one lists nothing" was judged: a filter that lists nothing for every externalId passed.
- * Now the check is skipped naming the answer, unless the unknown externalId already failed.
+ * Now the check is inconclusive naming the answer, unless the unknown externalId already failed.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
@@ -42,9 +42,9 @@ describe('pagination.external-id without a fixtures API, over an unread customer
     expect(empty.checks[0]!.status).toBe('failed');
   });
 
-  it('is skipped, naming the 503, when the customer list it takes externalIds from cannot be read', async () => {
+  it('is inconclusive, naming the 503, when the customer list it takes externalIds from cannot be read', async () => {
     const out = await run(emptyFilter(async () => unavailable()));
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^skipped: no externalId to filter by: the customer list answered HTTP 503/);
+    expect(verdict(out)).toMatch(/^inconclusive: no externalId to filter by: the customer list answered HTTP 503/);
   });
 });

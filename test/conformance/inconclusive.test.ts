@@ -29,6 +29,14 @@ const unjudged: CheckDef = {
   },
 };
 
+const judged: CheckDef = {
+  id: 's.me', clause: '4.10.me', title: 'reads /me',
+  async run(ctx) {
+    const x = await ctx.send({ method: 'GET', path: '/me' });
+    return x.response?.status === 200 ? { status: 'passed', cases: 1 } : { status: 'failed', cases: 1, failures: [{ expected: '200', actual: String(x.response?.status), exchanges: [x] }] };
+  },
+};
+
 /** Answers 422 to a "bad" value, 200 otherwise. */
 const refusing = () => fakeClient((s) => (JSON.stringify(s.json ?? {}).includes('bad') ? { status: 422, json: { error: { code: 'request.validation_failed', message: 'm', requestId: 'r' } } } : { status: 200, json: {} }));
 
@@ -57,7 +65,7 @@ describe('inconclusive checks', () => {
   });
 
   it('every output shows them apart; the verdict passes unless the gate requires verdicts', async () => {
-    const out = await runConformance({ target: target(), runs: 1, seed: 1, client: fakeClient(() => ({ status: 200, json: {} })), catalogue: suite([unjudged]) });
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client: fakeClient(() => ({ status: 200, json: {} })), catalogue: suite([unjudged, judged]) });
     const build = (failOnInconclusive: boolean) => buildResults({
       command: 'conformance', target: { name: 't', baseUrl: 'http://127.0.0.1:9/v1', embedded: false }, startedAt: new Date(0), finishedAt: new Date(1000),
       aborted: false, checks: out.checks, findings: [], exchanges: [], load: [], errors: [], failOnInconclusive,
@@ -78,6 +86,18 @@ describe('inconclusive checks', () => {
     expect(html).toMatch(/<span class="badge inconclusive">inconclusive<\/span>/);
     expect(html).toContain('could not judge: the list fits on one page');
     expect(html).toMatch(/class="tile bad"><div class="v">1<\/div><div class="k">inconclusive/);
+  });
+});
+
+describe('a run that judged nothing', () => {
+  it('is a run-level error, never a pass (a target answering only 5xx, say)', async () => {
+    const out = await runConformance({ target: target(), runs: 1, seed: 1, client: fakeClient(() => ({ status: 200, json: {} })), catalogue: suite([unjudged]) });
+    const r = buildResults({
+      command: 'conformance', target: { name: 't', baseUrl: 'http://127.0.0.1:9/v1', embedded: false }, startedAt: new Date(0), finishedAt: new Date(1000),
+      aborted: false, checks: out.checks, findings: [], exchanges: [], load: [], errors: [],
+    });
+    expect(r.verdict).toBe('error');
+    expect(r.errors).toEqual(['SPGATE_ERR_NOTHING_JUDGED: no check reached a verdict: all 1 that ran were inconclusive (first, s.one-page: the list fits on one page: no cursor to follow)']);
   });
 });
 

@@ -2,7 +2,7 @@
  * The status checks that judge every key of a type (completed-keys, active-keys, any-state) take the
  * workspace's own keys from GET /statuses beside the assumed ones. A /statuses that did not answer 200
  * shows none of them, so "each completed key moves there" no longer passes on the assumed keys alone: the
- * check is skipped naming the answer. A 200 whose shape the lenient reading does not recognise still adds
+ * check is inconclusive naming the answer. A 200 whose shape the lenient reading does not recognise still adds
  * no key (the shape is not shown), and resolve.default, which judges no set of keys, runs on as before.
  */
 import { describe, expect, it } from 'vitest';
@@ -48,10 +48,10 @@ describe('status checks over an unread GET /statuses', () => {
     expect(faulty.checks[0]!.status).toBe('failed');
   });
 
-  it('are skipped, naming the 503, when /statuses cannot be read (completed-keys no longer passes over the fault)', async () => {
+  it('are inconclusive, naming the 503, when /statuses cannot be read (completed-keys no longer passes over the fault)', async () => {
     const out = await run(statusesAnswer(unavailable), EVERY_KEY, ['resolve-custom-completed-default']);
     expect(out.findings).toEqual([]);
-    for (const id of EVERY_KEY) expect(verdicts(out)[id]).toMatch(/^skipped: the workspace's (completed|active)-type status keys are unknown: GET \/statuses answered HTTP 503/);
+    for (const id of EVERY_KEY) expect(verdicts(out)[id]).toMatch(/^inconclusive: the workspace's (completed|active)-type status keys are unknown: GET \/statuses answered HTTP 503/);
   });
 
   it('resolve.default, which judges no set of keys, still passes over a 503 from /statuses', async () => {

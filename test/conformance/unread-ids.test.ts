@@ -1,7 +1,7 @@
 /**
  * shapes.id-prefixes judges "no id without its prefix" on a customer list page and an assign answer. When
  * those answers show no ids (a 503, a 200 without data), there is nothing to judge: it passed on the
- * request ids alone. Now it is skipped naming the answers, unless an id it did see failed.
+ * request ids alone. Now it is inconclusive naming the answers, unless an id it did see failed.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
@@ -26,18 +26,18 @@ describe('shapes.id-prefixes over answers that show no ids', () => {
     expect(verdict(out)).toBe('passed');
   });
 
-  it('is skipped, naming both answers, when the customer list and the assign answer 503', async () => {
+  it('is inconclusive, naming both answers, when the customer list and the assign answer 503', async () => {
     const out = await run(idsUnavailable);
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^skipped: customer or conversation ids were not seen: the customer list answered HTTP 503.*; the assign answered HTTP 503/);
+    expect(verdict(out)).toMatch(/^inconclusive: customer or conversation ids were not seen: the customer list answered HTTP 503.*; the assign answered HTTP 503/);
   });
 
-  it('is skipped when the customer list answers 200 without a data array', async () => {
+  it('is inconclusive when the customer list answers 200 without a data array', async () => {
     const out = await run(async (req, forward) => {
       const a = await forward();
       return req.method === 'GET' && /^\/customers(\?|$)/.test(req.path) ? { ...a, json: { customers: (a.json as { data?: unknown }).data } } : a;
     });
-    expect(verdict(out)).toMatch(/^skipped: customer or conversation ids were not seen: the customer list answered HTTP 200/);
+    expect(verdict(out)).toMatch(/^inconclusive: customer or conversation ids were not seen: the customer list answered HTTP 200/);
   });
 
   it('still reports the request ids it did see (a warning: the prefixes are assumed)', async () => {

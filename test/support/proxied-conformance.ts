@@ -28,7 +28,7 @@ export function unavailable(): ProxiedAnswer {
 
 type CheckResult = ConformanceOutcome['checks'][number];
 
-/** A check's status, with its reason when it has one ("skipped: …"). */
+/** A check's status, with its reason when it has one ("inconclusive: …"). */
 const statusWithReason = (c: CheckResult): string => (c.reason ? `${c.status}: ${c.reason}` : c.status);
 
 /** Each check's verdict (statusWithReason), by check id. */

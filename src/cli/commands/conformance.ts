@@ -92,6 +92,8 @@ export const conformanceCommand: SpgateCommand = {
     });
     const renderCode = await writeOutputs(results, args);
     if (failure !== undefined) throw failure;
+    // Run-level errors the results found (a run that judged nothing), each as spgate's one error line.
+    for (const e of results.errors.slice(errors.length)) process.stderr.write(`spgate: ${e}\n`);
     if (aborted) return 3;
     return Math.max(exitCodeForVerdict(results.verdict), renderCode);
   },

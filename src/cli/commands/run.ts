@@ -64,6 +64,7 @@ export const runCommand: SpgateCommand = {
         '',
       ];
       process.stdout.write(lines.join('\n'));
+      for (const e of r.errors.filter((x) => x.startsWith('SPGATE_ERR_'))) process.stderr.write(`spgate: ${e}\n`);
       const renderCode = printRenderSummary({ outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes }, process.stdout, process.stderr);
       return Math.max(exitCodeForVerdict(r.verdict), renderCode);
     } finally {

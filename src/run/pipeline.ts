@@ -166,7 +166,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
   // results.json first: whatever a reporter does next, the data is safe.
   await writeResults(join(runDir, 'results.json'), results);
   if (opts.jsonPath) await writeResults(opts.jsonPath, results);
-  const render = await renderReports(results, runDir, (opts.formats ?? ['png', 'html', 'junit', 'markdown']).filter((f) => f !== 'json'));
+  const render = await renderReports(results, runDir, (opts.formats ?? ['png', 'html', 'junit', 'ctrf', 'markdown']).filter((f) => f !== 'json'));
   const latest = await linkLatest(opts.outBase, runDir, runDir.split(/[\\/]/).pop()!);
   return { results, runDir, render, latest };
 }

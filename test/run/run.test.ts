@@ -30,7 +30,7 @@ describe('spgate run pipeline (embedded reference server)', () => {
     });
     runDir = r.runDir;
     const files = await readdir(r.runDir);
-    for (const f of ['results.json', 'index.html', 'junit.xml', 'summary.md']) expect(files).toContain(f);
+    for (const f of ['results.json', 'index.html', 'junit.xml', 'ctrf.json', 'summary.md']) expect(files).toContain(f);
     expect(r.render.outcomes.every((o) => o.status === 'written')).toBe(true);
     expect((await lstat(join(out, 'latest'))).isSymbolicLink()).toBe(true);
     expect(await readlink(join(out, 'latest'))).toBe(r.runDir.split('/').pop());

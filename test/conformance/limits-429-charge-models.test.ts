@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runChecks } from './support/fault-run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
@@ -22,14 +23,7 @@ describe.each(['default', 'strict-inputs'] as const)('dialect %s', (dialect) => 
   });
   afterAll(() => server.close());
 
-  const run = async (faults: FaultName[] = []): Promise<ConformanceOutcome> => {
-    server.setFaults(faults);
-    try {
-      return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
-    } finally {
-      server.setFaults([]);
-    }
-  };
+  const run = (faults: FaultName[] = []): Promise<ConformanceOutcome> => runChecks(server, CHECKS, faults);
 
   it(`a 404 ${dialect === 'default' ? 'is' : 'is not'} charged (the charging model under test)`, async () => {
     const key = server.target.keys.secondConnection!.key;

@@ -6,9 +6,9 @@
  * limiter that charges only accepted requests, and fail a Limit that drifts and a budget both classes share.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import type { ConformanceOutcome } from '../../src/conformance/run.js';
+import { runChecks } from './support/fault-run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
-import { targetFromInput } from '../../src/target/resolve.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
 import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
@@ -22,15 +22,8 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
   });
   afterAll(() => server.close());
 
-  const run = async (faults: FaultName[] = []): Promise<ConformanceOutcome> => {
-    server.setFaults(faults);
-    try {
-      await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
-      return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
-    } finally {
-      server.setFaults([]);
-    }
-  };
+  const run = (faults: FaultName[] = []): Promise<ConformanceOutcome> =>
+    runChecks(server, CHECKS, faults, async () => void (await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' })));
 
   it('passes both', async () => {
     const out = await run();

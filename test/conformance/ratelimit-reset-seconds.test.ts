@@ -7,9 +7,9 @@
  * passes; a Reset longer than the wait bound passes with a note; the stated window's bound is `assumed`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import type { ConformanceOutcome } from '../../src/conformance/run.js';
+import { runChecks } from './support/fault-run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
-import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
@@ -22,18 +22,12 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
   });
   afterAll(() => server.close());
 
-  const run = async (faults: FaultName[] = []): Promise<ConformanceOutcome> => {
-    server.setFaults(faults);
-    try {
-      // Fresh buckets at the start of a window: the late restore of ratelimit-no-restore counts from the
-      // window the bucket started in, so a sequence that crossed a window boundary would hide it.
-      await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 20));
-      await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
-      return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
-    } finally {
-      server.setFaults([]);
-    }
-  };
+  const run = (faults: FaultName[] = []): Promise<ConformanceOutcome> => runChecks(server, CHECKS, faults, async () => {
+    // Fresh buckets at the start of a window: the late restore of ratelimit-no-restore counts from the
+    // window the bucket started in, so a sequence that crossed a window boundary would hide it.
+    await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 20));
+    await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
+  });
 
   it('passes: the budget is full again when Reset said', async () => {
     const out = await run();

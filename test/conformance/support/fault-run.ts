@@ -38,3 +38,17 @@ export async function runWith(server: RunningReferenceServer, faults: FaultName[
   server.setFaults(faults);
   return runConformance({ target: targetFromInput(server.target, 'embedded'), suites, runs, seed });
 }
+
+/**
+ * Runs `checks` once (runs 1, seed 1) against the server with exactly `faults` on, after `before` (e.g. a
+ * budget reset); the faults are switched off again afterwards.
+ */
+export async function runChecks(server: RunningReferenceServer, checks: string[], faults: FaultName[] = [], before?: () => Promise<void>): Promise<ConformanceOutcome> {
+  server.setFaults(faults);
+  try {
+    await before?.();
+    return await runConformance({ target: targetFromInput(server.target, 'embedded'), checks, runs: 1, seed: 1 });
+  } finally {
+    server.setFaults([]);
+  }
+}

@@ -63,7 +63,7 @@ export function buildResults(input: BuildResultsInput): Results {
     finishedAt: input.finishedAt.toISOString(),
     aborted: input.aborted,
     ...(input.abortReason !== undefined ? { abortReason: input.abortReason } : {}),
-    ...(runIdOf(input) ? { runId: runIdOf(input) } : {}),
+    ...runIdOf(input),
     ...(input.failOnInconclusive ? { failOnInconclusive: true } : {}),
     ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
@@ -84,9 +84,10 @@ function judgedNothing(checks: CheckResult[]): string[] {
   return [`SPGATE_ERR_NOTHING_JUDGED: no check reached a verdict: all ${ran.length} that ran were inconclusive (first, ${first.checkId}: ${first.reason ?? ''})`];
 }
 
-/** The run id: given, else SPGATE_RUN_ID (a CI run's id, shared by the jobs of a distributed run). */
-function runIdOf(input: BuildResultsInput): string | undefined {
-  return input.runId || process.env.SPGATE_RUN_ID || undefined;
+/** The run id: given, else SPGATE_RUN_ID (a CI run's id, shared by the jobs of a distributed run); none without either. */
+function runIdOf(input: BuildResultsInput): { runId?: string } {
+  const runId = input.runId || process.env.SPGATE_RUN_ID;
+  return runId ? { runId } : {};
 }
 
 /** Removes user:password from a URL, which would otherwise be printed in every report. */

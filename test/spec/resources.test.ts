@@ -1,3 +1,4 @@
+import { shapeIssues } from '../../src/checks/shape.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -170,6 +171,18 @@ describe('specific rules of part 2', () => {
     for (const bad of ['2024-01-01T00:00:00+0000', '2024-01-01T00:00:00+24:00', '2023-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-01-01T00:60:00Z',
       '2024-01-01T00:00:61Z', '2024-01-01T00:00:00.Z', '2024-01-01 00:00:00Z', ' 2024-01-01T00:00:00Z']) {
       expect(DateTime.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+
+  // ISO 8601 is the spec's word: its basic format and a time without an offset are conforming, and fall
+  // short only of RFC 3339 (a warning); a space for the T or an impossible date break both.
+  it('date-times that are ISO 8601 but not RFC 3339 raise only the RFC 3339 issue', () => {
+    for (const iso of ['20261125T100000Z', '20261125T100000+0100', '2026-11-25T10:00', '2026-11-25T10:00:00', '2026-11-25T10:00:00,5+01:00', '2024-01-01T00:00:00+0000']) {
+      const { errors, rfc3339 } = shapeIssues(DateTime, iso);
+      expect([errors.length, rfc3339.length], iso).toEqual([0, 1]);
+    }
+    for (const bad of ['2026-11-25', '2026-11-25 10:00:00Z', '2023-02-29T00:00:00Z', '11/25/2026 10:00']) {
+      expect(shapeIssues(DateTime, bad).errors.length, bad).toBe(1);
     }
   });
 

@@ -155,7 +155,7 @@ export const CLAUSES = [
   c('8.ratelimit.over-admission', '§8', 'spec', 'No more requests are admitted in a window than the class budget'),
   c('8.ratelimit.under-admission', '§8', 'standard', 'No 429 while the budget had requests remaining'),
   c('8.ratelimit.reset-restores', '§8', 'spec', 'The budget is full again when RateLimit-Reset said'),
-  c('8.ratelimit.reset-plausible', '§8', 'spec', 'RateLimit-Reset counts seconds until the budget is full again: a delta of at most a day that falls no faster than time'),
+  c('8.ratelimit.reset-plausible', '§8', 'spec', 'RateLimit-Reset counts seconds until the budget is full again: a delta (at most a year, never an epoch time) that falls no faster than time'),
   c('8.ratelimit.reset-window', '§8', 'assumed', 'RateLimit-Reset is no longer than the window the target file states'),
   c('8.ratelimit.retry-after', '§8', 'spec', 'A 429 carries an integer Retry-After'),
   c('8.ratelimit.retry-after-honoured', '§8', 'standard', 'A request sent after Retry-After elapsed is not refused for the same budget'),

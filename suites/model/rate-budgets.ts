@@ -66,13 +66,21 @@ function remainingOf(x: Exchange): number | undefined {
  */
 export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', probe: RequestSpec, spend: RequestSpec): Promise<void> {
   const other = spent === 'read' ? 'write' : 'read';
+  // Two back-to-back reads first: they show how much the other class's Remaining moves without this
+  // check's spending (other traffic on the key, replicas that each count their own share).
+  const a0 = await rec.send(probe);
   const a = await rec.send(probe);
   const xs: Exchange[] = [];
   for (let i = 0; i < SPENT; i++) xs.push(await rec.send(spend));
   const b = await rec.send(probe);
-  const unread = [a, ...xs, b].find((x) => remainingOf(x) === undefined);
+  const unread = [a0, a, ...xs, b].find((x) => remainingOf(x) === undefined);
   if (unread) {
     cannotJudge(rec, `an answer was not accepted with a readable RateLimit-Remaining (${describeAnswer(unread)})`, 'fixtures.ids.conversationId: a conversation the second connection may assign');
+    return;
+  }
+  const noise = remainingOf(a0)! - remainingOf(a)!;
+  if (noise < 0 || noise > 1) {
+    cannotJudge(rec, `the ${other} class's RateLimit-Remaining moved by ${-noise} between two back-to-back requests (${remainingOf(a0)} then ${remainingOf(a)}): other traffic on the key, or replicas counting apart, would hide what spending ${spent}s does`, 'keys.secondConnection: a key no other traffic uses');
     return;
   }
   const spentFell = remainingOf(xs[0]!)! - remainingOf(xs[xs.length - 1]!)!;
@@ -85,6 +93,6 @@ export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', pr
     fell < 1 + Math.ceil(SPENT / 2),
     `the ${other} class's RateLimit-Remaining to fall by at most 1 (its own second request) while ${SPENT} ${spent}s were admitted (their own Remaining fell by ${spentFell})`,
     () => `${other} Remaining ${remainingOf(a)} then ${remainingOf(b)}: fell by ${fell}, as if the ${spent}s were charged to the ${other} budget`,
-    [a, xs[0]!, xs[xs.length - 1]!, b],
+    [a0, a, xs[0]!, xs[xs.length - 1]!, b],
   );
 }

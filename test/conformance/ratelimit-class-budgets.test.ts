@@ -65,4 +65,19 @@ describe('without a readable RateLimit-Limit or Remaining', () => {
     expect(out.findings).toEqual([]);
     expect(verdicts(out)['limits.classes-isolated']).toMatch(/^inconclusive: an answer was not accepted with a readable RateLimit-Remaining \(HTTP 200/);
   });
+
+  // Replicas that each count their own share: back-to-back reads of one class land on different counters,
+  // so a fall of the other class's Remaining says nothing about where the spent requests were charged.
+  it('classes-isolated is inconclusive where Remaining moves on its own (replicas counting apart), not failed', async () => {
+    let n = 0;
+    const replicas: ProxyHook = async (req, forward) => {
+      const a = await forward();
+      if (req.method !== 'GET') return a;
+      const shift = n++ % 2 === 0 ? 0 : 7;
+      return { ...a, headers: { ...a.headers, 'ratelimit-remaining': String(Math.max(0, Number(a.headers['ratelimit-remaining']) - shift)) } };
+    };
+    const out = await ref.run(replicas, { checks: ['limits.classes-isolated'], runs: 1 });
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(/^inconclusive: the read class's RateLimit-Remaining moved by -?\d+ between two back-to-back requests/);
+  });
 });

@@ -8,10 +8,9 @@ import { checkTlsHandshake } from '../client/tls-preflight.js';
 import { loadTarget } from '../target/load.js';
 import { normaliseBaseUrl, targetFromInput } from '../target/resolve.js';
 import type { Target } from '../target/schema.js';
-import { startReferenceServer, type ReferenceServerOptions } from '../reference/index.js';
+import type { ReferenceServerOptions } from '../reference/index.js';
 import { writeResults } from '../results/io.js';
 import type { Results } from '../results/schema.js';
-import { renderReports } from '../report/index.js';
 import { printRenderSummary } from './render-summary.js';
 
 /** Where a command's target comes from, normalised once from its arguments. */
@@ -55,6 +54,9 @@ export async function openTarget(opts: TargetOptions): Promise<OpenTarget> {
     if (opts.verifyTls !== false) await checkTlsHandshake(target.baseUrl, { tls: target.tls }, target.timeouts.connectMs ?? 10_000);
     return { target, close: async () => {} };
   }
+  // Imported only when needed: a command aimed at a target file (every --workers child) never loads the
+  // reference server, nor the reporters unless it writes --out.
+  const { startReferenceServer } = await import('../reference/index.js');
   const server = await startReferenceServer({ ...opts.server, port: 0, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
   try {
     return { target: targetFromInput(server.target, 'embedded', resolve), close: () => server.close() };
@@ -108,6 +110,7 @@ export async function writeOutputs(results: Results, args: Record<string, unknow
   if (args.out === undefined) return 0;
   const dir = String(args.out);
   await writeResults(join(dir, 'results.json'), results);
+  const { renderReports } = await import('../report/index.js');
   const render = await renderReports(results, dir);
   process.stdout.write(`reports written to ${dir}\n`);
   // A reporter that failed is one line (results.json is already safe); the exit code says so.

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, so `npm ci` needs no build step.
-import { register } from 'tsx/esm/api';
+// One rule picks what runs: a source checkout (src/ is here) runs the TypeScript sources through tsx, so
+// `npm ci` needs no build step and an edit is never hidden by a stale build; the published package ships no
+// src/, only the compiled dist/ (`npm run build`), and runs that without tsx or any dev dependency.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import('../dist/src/cli/main.js');
+}

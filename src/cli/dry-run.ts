@@ -39,7 +39,7 @@ export interface RunDryRunOptions extends TargetOptions {
 export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
   const embedded = opts.targetFile === undefined;
   // The embedded server is started only to learn its target description; nothing is sent to it.
-  const opened = await openTarget(opts);
+  const opened = await openTarget({ ...opts, verifyTls: false });
   await opened.close();
   const target = opened.target;
   const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];

@@ -2,11 +2,15 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { SpgateError, oneLine } from '../errors.js';
-import { commands } from './commands/index.js';
+import { commands, selectedCommand } from './commands/index.js';
 import { VERSION } from '../version.js';
 
 async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
+  // Only the command the line names is imported (its options are needed to parse it); the others are
+  // listed by name and description alone, which is all --help shows of them.
+  const chosen = selectedCommand(argv);
+  const loaded = chosen ? await chosen.load() : undefined;
   const parser = yargs(argv)
     .scriptName('spgate')
     .version(VERSION)
@@ -17,13 +21,15 @@ async function main(argv: string[]): Promise<number> {
     .fail((msg, err) => {
       throw err ?? new SpgateError('SPGATE_ERR_USAGE', msg ?? 'invalid usage');
     });
-  for (const cmd of commands) {
+  for (const entry of commands) {
+    const cmd = entry === chosen ? loaded : undefined;
     parser.command({
-      command: cmd.command,
-      describe: cmd.describe,
-      builder: cmd.builder,
+      command: cmd?.command ?? entry.command,
+      describe: cmd?.describe ?? entry.describe,
+      builder: cmd ? cmd.builder : (y) => y,
       handler: async (args) => {
-        exitCode = await cmd.run(args);
+        // Reached only for the chosen command: yargs runs the handler of the command the line names.
+        exitCode = await (cmd ?? (await entry.load())).run(args);
       },
     });
   }

@@ -4,13 +4,13 @@
  * Commands normalise their target options here once, so a --base-url or a seed reaches every phase alike.
  */
 import { join } from 'node:path';
+import { checkTlsHandshake } from '../client/tls-preflight.js';
 import { loadTarget } from '../target/load.js';
 import { normaliseBaseUrl, targetFromInput } from '../target/resolve.js';
 import type { Target } from '../target/schema.js';
-import { startReferenceServer, type ReferenceServerOptions } from '../reference/index.js';
+import type { ReferenceServerOptions } from '../reference/index.js';
 import { writeResults } from '../results/io.js';
 import type { Results } from '../results/schema.js';
-import { renderReports } from '../report/index.js';
 import { printRenderSummary } from './render-summary.js';
 
 /** Where a command's target comes from, normalised once from its arguments. */
@@ -23,6 +23,8 @@ export interface TargetOptions {
   seed?: number;
   /** Further options of the embedded server (budgets of a load phase, ...). */
   server?: Omit<ReferenceServerOptions, 'port' | 'seed'>;
+  /** Verify the TLS handshake with an https target before anything is sent (default true; a dry run sends nothing). */
+  verifyTls?: boolean;
 }
 
 /** The target options of parsed CLI arguments (`--target`, `--base-url`), plus what the command adds. */
@@ -30,6 +32,7 @@ export function targetOptions(args: Record<string, unknown>, extra: Omit<TargetO
   return {
     ...(typeof args.target === 'string' ? { targetFile: args.target } : {}),
     ...(args.baseUrl !== undefined ? { baseUrl: String(args.baseUrl) } : {}),
+    ...(args.dryRun === true ? { verifyTls: false } : {}),
     ...extra,
   };
 }
@@ -45,7 +48,15 @@ export async function openTarget(opts: TargetOptions): Promise<OpenTarget> {
   // Checked before the embedded server starts, so a bad override cannot leave it running.
   if (opts.baseUrl !== undefined) normaliseBaseUrl(opts.baseUrl, '--base-url');
   const resolve = opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {};
-  if (opts.targetFile !== undefined) return { target: await loadTarget(opts.targetFile, resolve), close: async () => {} };
+  if (opts.targetFile !== undefined) {
+    const target = await loadTarget(opts.targetFile, resolve);
+    // One handshake first: an untrusted certificate or a missing client certificate is one line, not N failures.
+    if (opts.verifyTls !== false) await checkTlsHandshake(target.baseUrl, { tls: target.tls }, target.timeouts.connectMs ?? 10_000);
+    return { target, close: async () => {} };
+  }
+  // Imported only when needed: a command aimed at a target file (every --workers child) never loads the
+  // reference server, nor the reporters unless it writes --out.
+  const { startReferenceServer } = await import('../reference/index.js');
   const server = await startReferenceServer({ ...opts.server, port: 0, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
   try {
     return { target: targetFromInput(server.target, 'embedded', resolve), close: () => server.close() };
@@ -99,6 +110,7 @@ export async function writeOutputs(results: Results, args: Record<string, unknow
   if (args.out === undefined) return 0;
   const dir = String(args.out);
   await writeResults(join(dir, 'results.json'), results);
+  const { renderReports } = await import('../report/index.js');
   const render = await renderReports(results, dir);
   process.stdout.write(`reports written to ${dir}\n`);
   // A reporter that failed is one line (results.json is already safe); the exit code says so.

@@ -3,7 +3,6 @@
  * in time and size, never following redirects, and recording every call as a redacted Exchange.
  * Transport failures are data (Exchange.error), never exceptions.
  */
-import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { SpgateError } from '../errors.js';
 import type { KeyRole } from '../target/schema.js';
@@ -12,6 +11,7 @@ import type { Exchange } from './exchange.js';
 import { recordExchange, type RawExchange, type RawResponse } from './record.js';
 import { createRedactor } from './redact.js';
 import { ClientAbort, classifyTransportError } from './transport-error.js';
+import { createDispatcher } from './transport.js';
 import type { ClientOptions, HttpClient, RequestSpec } from './types.js';
 
 export const CLIENT_DEFAULTS = {
@@ -26,14 +26,14 @@ export const CLIENT_DEFAULTS = {
 // Shorter than typical server idle timeouts (Node: 5 s), so a reused socket is rarely one the server is closing.
 const KEEP_ALIVE_MS = 4_000;
 
-type Settings = Required<Omit<ClientOptions, 'onExchange' | 'signal'>> & Pick<ClientOptions, 'onExchange' | 'signal'>;
+type Settings = Required<Omit<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>> & Pick<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>;
 
 /** Creates a client for one target; throws SpgateError only for an unusable baseUrl. */
 export function createClient(opts: ClientOptions): HttpClient {
   const base = parseBaseUrl(opts.baseUrl);
   const s: Settings = { ...CLIENT_DEFAULTS, ...dropUndefined(opts) } as Settings;
   const redactor = createRedactor(opts.secrets);
-  const pools = new Map<string, Pool>();
+  const pools = new Map<string, Dispatcher>();
   const inflight = new Set<AbortController>();
   let seq = 0;
   let closed = false;
@@ -43,10 +43,11 @@ export function createClient(opts: ClientOptions): HttpClient {
   };
   s.signal?.addEventListener('abort', onClientAbort, { once: true });
 
-  const poolFor = (origin: string): Pool => {
+  const poolFor = (origin: string): Dispatcher => {
     let pool = pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, {
+      // The target's TLS options and proxy apply to every origin this client reaches (API and fixtures API).
+      pool = createDispatcher(origin, {
         connections: s.connections,
         connectTimeout: s.connectTimeoutMs,
         headersTimeout: s.headersTimeoutMs,
@@ -54,7 +55,7 @@ export function createClient(opts: ClientOptions): HttpClient {
         bodyTimeout: s.bodyTimeoutMs,
         keepAliveTimeout: KEEP_ALIVE_MS,
         keepAliveMaxTimeout: KEEP_ALIVE_MS,
-      });
+      }, { ...(s.tls ? { tls: s.tls } : {}), ...(s.env ? { env: s.env } : {}) });
       pools.set(origin, pool);
     }
     return pool;
@@ -119,6 +120,7 @@ export function createClient(opts: ClientOptions): HttpClient {
     let bodyTimer: NodeJS.Timeout | undefined;
     try {
       const res = await poolFor(url.origin).request({
+        origin: url.origin,
         method: raw.request.method as Dispatcher.HttpMethod,
         path: url.pathname + url.search,
         headers,

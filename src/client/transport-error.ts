@@ -17,6 +17,9 @@ export class ClientAbort extends Error {
 
 const KIND_BY_CODE: Record<string, ClientErrorKind> = {
   ECONNREFUSED: 'refused',
+  // A name that does not resolve is a target that cannot be reached, like a refused connection.
+  ENOTFOUND: 'refused',
+  EAI_AGAIN: 'refused',
   ECONNRESET: 'reset',
   EPIPE: 'reset',
   ECONNABORTED: 'reset',

@@ -1,5 +1,5 @@
 /** The client's public interface. Implemented in client.ts on undici; everything else depends only on this. */
-import type { KeyRole } from '../target/schema.js';
+import type { KeyRole, Tls } from '../target/schema.js';
 import type { Exchange } from './exchange.js';
 
 export interface RequestSpec {
@@ -37,6 +37,10 @@ export interface ClientOptions {
   onExchange?: (x: Exchange) => void;
   /** Aborts every in-flight request when signalled. */
   signal?: AbortSignal;
+  /** The target file's tls block (extra CA, client certificate, server name). */
+  tls?: Tls;
+  /** Environment holding HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface HttpClient {

@@ -89,7 +89,7 @@ const UNREACHABLE = new Set(['refused', 'timeout', 'reset']);
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceOutcome> {
   const suites = selectChecks(selectSuites(opts.suites, opts.catalogue), opts.checks, opts.catalogue);
   const signal = opts.signal ?? new AbortController().signal;
-  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, ...clientTimeouts(opts.target) });
+  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, tls: opts.target.tls, ...clientTimeouts(opts.target) });
   const redact = createRedactor(opts.target.secrets);
   const fixtures = opts.fixtures ?? (opts.target.fixtures.api ? createFixturesClient(client, opts.target.fixtures.api) : undefined);
   const source = createFixtureSource(providerChain(opts.target, { api: fixtures, signal }));

@@ -7,6 +7,7 @@ import { createClient } from '../client/client.js';
 import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
 import { SpgateError } from '../errors.js';
+import type { Tls } from '../target/schema.js';
 import { filterHonoured, firstId, learnBudget, learnStatuses, type LearnedBudget, type LearnedStatuses, type ProbeAnswer } from './learn.js';
 
 /** Candidate names of the 4.4 filters the spec does not show, most common first. */
@@ -27,8 +28,8 @@ export interface ProbeResult {
 }
 
 /** Probes `baseUrl` with `key` (at most ~14 read requests, each bounded by `timeoutMs`). */
-export async function probeTarget(baseUrl: string, key: string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ProbeResult> {
-  const client = createClient({ baseUrl, secrets: { admin: key }, timeoutMs: opts.timeoutMs ?? 10_000, maxBodyBytes: 4 << 20, ...(opts.signal ? { signal: opts.signal } : {}) });
+export async function probeTarget(baseUrl: string, key: string, opts: { timeoutMs?: number; signal?: AbortSignal; tls?: Tls } = {}): Promise<ProbeResult> {
+  const client = createClient({ baseUrl, secrets: { admin: key }, timeoutMs: opts.timeoutMs ?? 10_000, maxBodyBytes: 4 << 20, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.tls ? { tls: opts.tls } : {}) });
   const t0 = performance.now();
   const answers: ProbeAnswer[] = [];
   const result: ProbeResult = { params: {}, requests: 0, notes: [] };

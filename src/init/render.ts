@@ -17,6 +17,8 @@ export interface RenderInput {
   date: string;
   /** Path or URL of the target file's JSON Schema, for the yaml-language-server line (editors check the file with it). */
   schemaRef?: string;
+  /** The tls block the probe used (paths relative to the written file). */
+  tls?: Record<string, unknown>;
 }
 
 const ROLE_HINTS: Record<Exclude<KeyRole, 'admin'>, string> = {
@@ -87,6 +89,8 @@ export function renderTargetYaml(r: RenderInput): string {
   lines.push(...section('allowWrites', false), '# allowWrites: true only on a workspace whose data may change (destructive checks, write-class load)');
   lines.push(...section('caps', r.loopback ? {} : { maxRps: 5, maxRequests: 20000 }),
     '# caps: { maxRps: …, maxRequests: …, maxDuration: … }   # ceilings spgate never exceeds; maxRps is required off loopback');
+  if (r.tls && Object.keys(r.tls).length > 0) lines.push(...section('tls', r.tls));
+  else if (r.baseUrl.startsWith('https:')) lines.push('# tls: { ca: internal-ca.pem, cert: client.pem, key: client.key }   # internal CA, mTLS (docs/target-file.md#tls-and-proxies)');
   return lines.join('\n') + '\n';
 }
 

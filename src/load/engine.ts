@@ -7,6 +7,7 @@
  */
 import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
 import type { LoadRecorder } from './recorder.js';
+import type { Tls } from '../target/schema.js';
 
 export interface EngineOptions {
   plan: Plan;
@@ -16,6 +17,11 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** caps.maxRps of the target (the open model's sliding-window guard; the closed model uses the plan's). */
   maxRps?: number;
+  /**
+   * The target's tls block. Engines connect only through client/transport.ts: the open model's dispatcher is
+   * `createDispatcher(origin, poolOptions, { tls })`, the closed model spreads `autocannonConnection(baseUrl, { tls })`.
+   */
+  tls?: Tls;
 }
 
 /** An engine runs a plan until its duration, its request cap or the signal ends it. */

@@ -4,7 +4,7 @@
  * body and a fresh Idempotency-Key as in the run), paced under caps.maxRps, each bounded by the plan's
  * request timeout. Only the RateLimit-* headers are kept; bodies are read and dropped, nothing is logged.
  */
-import { Pool } from 'undici';
+import { createDispatcher } from '../client/transport.js';
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../target/schema.js';
 import { PROBE_DEFAULTS, type ProbeIO } from './budget-probe.js';
@@ -50,7 +50,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 export function createProbeSender(target: Target, route: PlannedRoute, o: { timeoutMs: number; pacer: ProbePacer; signal?: AbortSignal }): ProbeSender {
   const url = new URL(target.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
-  const pool = new Pool(url.origin, { connections: PROBE_DEFAULTS.burstMax, pipelining: 1, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: Math.min(o.timeoutMs, 5000) });
+  const pool = createDispatcher(url.origin, { connections: PROBE_DEFAULTS.burstMax, pipelining: 1, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: Math.min(o.timeoutMs, 5000) }, { tls: target.tls });
   const runId = randomUUID().slice(0, 8);
   const never = new AbortController().signal;
   let seq = 0;

@@ -3,7 +3,7 @@
  * files in profiles/ at the repository root; a name that is not a built-in is read as a file path.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { KeyRole } from '../target/schema.js';
@@ -118,7 +118,7 @@ export const Profile = z
 export type ProfileInput = z.input<typeof Profile>;
 export type Profile = z.infer<typeof Profile>;
 
-const PROFILES_DIR = fileURLToPath(new URL('../../profiles/', import.meta.url));
+const PROFILES_DIR = packagePath('profiles');
 
 /** Names of the built-in profiles (the JSON files in profiles/). */
 export function builtinProfileNames(): string[] {

@@ -14,6 +14,7 @@ import { discoverAndPlan, withBudgetFindings, type BudgetMemo } from './discover
 import { LoadRecorder, type Progress } from './recorder.js';
 import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
+import { autocannonConnection } from '../client/transport.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 
@@ -39,6 +40,8 @@ const ENGINES: Record<'closed' | 'open', Engine> = { closed: runClosed, open: ru
 export async function runProfile(opts: RunProfileOptions): Promise<{ result: ProfileResult; findings: FindingRecord[] }> {
   const { target, profile } = opts;
   const filePlan = planProfile(profile, target, opts.durationOverride);
+  // autocannon cannot tunnel through a proxy: a closed-model run that would need one is refused before sending.
+  if (filePlan.model === 'closed') autocannonConnection(target.baseUrl, { tls: target.tls });
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
@@ -49,7 +52,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps });
+    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {

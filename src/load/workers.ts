@@ -8,11 +8,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SpgateError, ERROR_CATALOGUE, type SpgateErrorCode } from '../errors.js';
 import { MAX_WORKERS } from './auto-workers.js';
+import { CLI_ENTRY } from '../package-root.js';
 
-const BIN = fileURLToPath(new URL('../../bin/spgate.js', import.meta.url));
+const BIN = CLI_ENTRY;
 
 /** Parses --workers: a count 1..MAX_WORKERS, or "" / "auto" for the default (auto-workers.ts). */
 export function parseWorkers(raw: unknown): number | 'auto' {

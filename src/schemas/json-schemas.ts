@@ -4,7 +4,7 @@
  * generated files are committed under schemas/ (`npm run schemas`); a test fails when they drift.
  */
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import { z } from 'zod';
 import { Profile } from '../load/profile.js';
 import { TargetFile } from '../target/schema.js';
@@ -33,7 +33,7 @@ export const JSON_SCHEMAS: readonly JsonSchemaEntry[] = [
 ];
 
 /** Where the committed schemas live (the package's schemas/ folder). */
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+export const SCHEMAS_DIR = packagePath('schemas');
 
 /** The JSON Schema of one entry, as written to schemas/ (the input side: defaults are optional). */
 export function generateJsonSchema(entry: JsonSchemaEntry): Record<string, unknown> {

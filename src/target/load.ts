@@ -4,12 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname } from 'node:path';
+import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from './issues.js';
 import { resolveTarget, type ResolveOptions } from './resolve.js';
 import { KEY_ROLES, type Target } from './schema.js';
+import { absoluteTlsPaths, checkTlsFiles } from './tls.js';
 
 export { targetFromInput } from './resolve.js';
 
@@ -25,6 +26,8 @@ export async function loadTarget(path: string, opts: ResolveOptions = {}): Promi
   }
   const data = parseTargetText(path, text);
   const target = resolveTarget(data, path, opts);
+  target.tls = absoluteTlsPaths(target.tls, dirname(resolvePath(path)));
+  checkTlsFiles(target.tls, path);
   const inline = KEY_ROLES.filter((role) => {
     const raw = (data as { keys?: Record<string, { key?: unknown } | undefined> }).keys?.[role]?.key;
     return typeof raw === 'string' && !raw.startsWith('env:');

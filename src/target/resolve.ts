@@ -35,6 +35,12 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   if (!/\/v1$/.test(url.pathname)) warnings.push(`baseUrl ${url.origin}${url.pathname} does not end in /v1 (spec part 9); paths are appended to it as is`);
   if (url.protocol === 'http:' && !loopback) warnings.push(`baseUrl uses plain http to ${url.hostname}: API keys travel unencrypted`);
 
+  if (file.tls.insecureSkipVerify) {
+    warnings.push(`tls.insecureSkipVerify is on: ${url.host}'s certificate is NOT verified, so the API keys go to whoever answers; use tls.ca instead`);
+  }
+  const tlsSet = file.tls.ca !== undefined || file.tls.cert !== undefined || file.tls.servername !== undefined || file.tls.insecureSkipVerify;
+  if (tlsSet && url.protocol === 'http:') warnings.push(`the tls options do not apply: baseUrl ${url.origin} is plain http`);
+
   const env = opts.env ?? process.env;
   const secrets: Partial<Record<KeyRole, string>> = {};
   const keys = { ...file.keys };

@@ -198,6 +198,29 @@ export const Timeouts = z.strictObject({
 }).prefault({});
 export type Timeouts = z.infer<typeof Timeouts>;
 
+/**
+ * How spgate reaches an https target (docs/target-file.md#tls): extra CA certificates added to the trust
+ * store, a client certificate for mTLS, the name to verify and send as SNI, and an explicit switch that
+ * turns certificate verification off (warned on every run). Paths are relative to the target file.
+ */
+export const Tls = z.strictObject({
+  /** PEM file(s) of CA certificates trusted in addition to the system's (an internal CA). */
+  ca: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /** PEM file of the client certificate (chain) presented for mTLS; needs `key`. */
+  cert: z.string().min(1).optional(),
+  /** PEM file of the client certificate's private key (a secret: never printed); needs `cert`. */
+  key: z.string().min(1).optional(),
+  /** Server name sent as SNI and verified against the certificate, when it differs from baseUrl's host. */
+  servername: z.string().min(1).optional(),
+  /** Do not verify the server's certificate at all. Only for throw-away environments; warned on every run. */
+  insecureSkipVerify: z.boolean().default(false),
+}).prefault({}).check((ctx) => {
+  if ((ctx.value.cert === undefined) !== (ctx.value.key === undefined)) {
+    ctx.issues.push({ code: 'custom', input: ctx.value, path: [ctx.value.cert === undefined ? 'cert' : 'key'], message: 'cert and key go together (a client certificate needs its key)' });
+  }
+});
+export type Tls = z.infer<typeof Tls>;
+
 export const TargetFile = z.strictObject({
   $schema: z.string().optional(),
   name: z.string().default('target'),
@@ -223,6 +246,7 @@ export const TargetFile = z.strictObject({
   allowWrites: z.boolean().default(false),
   caps: Caps,
   timeouts: Timeouts,
+  tls: Tls,
 });
 export type TargetFileInput = z.input<typeof TargetFile>;
 export type TargetFile = z.infer<typeof TargetFile>;

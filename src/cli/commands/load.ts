@@ -16,7 +16,6 @@ import { parseWorkers } from '../../load/workers.js';
 import { autoWorkers, placeOf } from '../../load/auto-workers.js';
 import { availableParallelism } from 'node:os';
 import { buildResults } from '../../results/build.js';
-import { loadDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
 import { runLoadWorkers } from '../load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
@@ -106,6 +105,8 @@ export const loadCommand: SpgateCommand = {
     }
     if (args.dryRun === true) {
       try {
+        // The dry-run module plans conformance too (all suites): imported only for a dry run.
+        const { loadDryRun } = await import('../dry-run.js');
         const lines = loadDryRun(target, sliced?.profile ?? profile, duration);
         if (!shard) lines.push(`workers: ${workers}${auto ? ` (auto: ${auto.why})` : ''}`);
         process.stdout.write(lines.join('\n') + '\n');

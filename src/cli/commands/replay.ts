@@ -79,7 +79,7 @@ export const replayCommand: SpgateCommand = {
       const target = opened.target;
       checkReplayBounds(records, target, speed, maxDuration);
       if (typeof args.traceOut === 'string') writer = createTraceWriter(args.traceOut);
-      const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, ...clientTimeouts(target) });
+      const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, tls: target.tls, ...clientTimeouts(target) });
       let outcome;
       try {
         outcome = await replayTrace(records, { client, target, speed, ...(writer ? { onRecord: (r: TraceRecord) => writer!.write(r) } : {}) });

@@ -1,0 +1,138 @@
+/**
+ * How spgate connects to a target, in one place for every sender (the conformance client, the load engines,
+ * probes, init, replay): the target file's `tls` block as Node TLS options, and the proxy, if any, from
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/target-file.md#tls-and-proxies).
+ *
+ * Proxy rule (as Go's and k6's): https targets use HTTPS_PROXY, http targets HTTP_PROXY (lowercase names
+ * too, the uppercase one wins); a host listed in NO_PROXY (exact name, a domain suffix as `.example.com`
+ * or `example.com`, optionally `:port`; `*` for every host) goes direct; and a loopback target always goes
+ * direct, since a proxy cannot reach this machine's loopback.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates, type ConnectionOptions } from 'node:tls';
+import { Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { SpgateError } from '../errors.js';
+import { isLoopbackHost } from '../target/loopback.js';
+import type { Tls } from '../target/schema.js';
+import { caFiles } from '../target/tls.js';
+
+/** What a sender needs to reach the target: its tls block and the environment holding the proxy variables. */
+export interface TransportOptions {
+  tls?: Tls;
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const fileCache = new Map<string, string>();
+function pem(path: string): string {
+  let text = fileCache.get(path);
+  if (text === undefined) {
+    // The files were read and checked when the target was loaded (target/tls.ts); read once per process.
+    text = readFileSync(path, 'utf8');
+    fileCache.set(path, text);
+  }
+  return text;
+}
+
+/**
+ * Node TLS options of a tls block: extra CAs added to (not replacing) the system's roots, the client
+ * certificate and key, the server name, and verification (on unless insecureSkipVerify).
+ */
+export function tlsConnectOptions(tls: Tls | undefined): ConnectionOptions {
+  if (!tls) return {};
+  const extra = caFiles(tls).map(pem);
+  return {
+    ...(extra.length > 0 ? { ca: [...rootCertificates, ...extra] } : {}),
+    ...(tls.cert !== undefined && tls.key !== undefined ? { cert: pem(tls.cert), key: pem(tls.key) } : {}),
+    ...(tls.servername !== undefined ? { servername: tls.servername } : {}),
+    rejectUnauthorized: !tls.insecureSkipVerify,
+  };
+}
+
+/** The proxy a request to `target` goes through, or undefined for a direct connection. */
+export function proxyFor(target: string | URL, env: NodeJS.ProcessEnv = process.env): URL | undefined {
+  const url = typeof target === 'string' ? new URL(target) : target;
+  if (isLoopbackHost(url.hostname)) return undefined;
+  const name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const raw = (env[name] || env[name.toLowerCase()] || '').trim();
+  if (raw === '') return undefined;
+  if (bypassed(url, env.NO_PROXY ?? env.no_proxy ?? '')) return undefined;
+  let proxy: URL;
+  try {
+    proxy = new URL(raw.includes('://') ? raw : `http://${raw}`);
+  } catch {
+    throw new SpgateError('SPGATE_ERR_PROXY_INVALID', `${name}: not a URL (expected http://host:port)`);
+  }
+  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
+    throw new SpgateError('SPGATE_ERR_PROXY_INVALID', `${name}: ${proxy.protocol} proxies are not supported (expected http:// or https://)`);
+  }
+  return proxy;
+}
+
+/** A proxy URL as it may be printed: without user and password. */
+export function shownProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/** True when NO_PROXY names the target's host (and port, when the entry has one). */
+export function bypassed(url: URL, noProxy: string): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    if (!m) continue;
+    if (m[2] !== undefined && m[2] !== port) continue;
+    const name = m[1]!.replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * The undici dispatcher for requests to `origin`: a Pool with the target's TLS options, or, when a proxy
+ * applies, a ProxyAgent tunnelling to it (CONNECT) with the same TLS options inside the tunnel. Requests
+ * must name `origin` (a ProxyAgent routes by it; a Pool ignores it).
+ */
+export function createDispatcher(origin: string, pool: Pool.Options, t: TransportOptions = {}): Dispatcher {
+  const secure = origin.startsWith('https:');
+  const tls = secure ? tlsConnectOptions(t.tls) : {};
+  const proxy = proxyFor(origin, t.env);
+  if (proxy) {
+    const { connect: _ignored, ...agentOptions } = pool;
+    return new ProxyAgent({ ...agentOptions, uri: proxy.href, requestTls: tls });
+  }
+  return new Pool(origin, { ...pool, ...(secure ? { connect: { ...tls } } : {}) });
+}
+
+/** autocannon's connection options (it takes tlsOptions and servername) for a run against `baseUrl`. */
+export interface AutocannonConnection {
+  tlsOptions?: { ca?: string | string[]; cert?: string; key?: string };
+  servername?: string;
+}
+
+/**
+ * The options autocannon needs for the target (spread into its options). autocannon cannot tunnel through
+ * a proxy, so a run whose target a proxy applies to is refused with one line; it also never verifies the
+ * server's certificate itself, which is why every https run first verifies it once (tls-preflight.ts).
+ */
+export function autocannonConnection(baseUrl: string, t: TransportOptions = {}): AutocannonConnection {
+  const proxy = proxyFor(baseUrl, t.env);
+  if (proxy) {
+    throw new SpgateError(
+      'SPGATE_ERR_PROXY_INVALID',
+      `the closed model (autocannon) cannot go through the proxy ${shownProxy(proxy)}: run the open model, or list the target's host in NO_PROXY`,
+    );
+  }
+  if (!baseUrl.startsWith('https:')) return {};
+  const o = tlsConnectOptions(t.tls);
+  const tlsOptions: AutocannonConnection['tlsOptions'] = {};
+  if (o.ca !== undefined) tlsOptions.ca = o.ca as string[];
+  if (typeof o.cert === 'string' && typeof o.key === 'string') {
+    tlsOptions.cert = o.cert;
+    tlsOptions.key = o.key;
+  }
+  return { ...(Object.keys(tlsOptions).length > 0 ? { tlsOptions } : {}), ...(o.servername !== undefined ? { servername: o.servername } : {}) };
+}

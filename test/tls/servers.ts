@@ -1,0 +1,106 @@
+/**
+ * The network pieces of the TLS tests, all on loopback: a TLS terminator in front of the reference server
+ * (optionally requiring a client certificate of the internal CA), and a CONNECT forwarding proxy that
+ * counts the tunnels it opens and resolves the staging host name itself (as an egress proxy does: the name
+ * does not resolve on this machine, so a request that skipped the proxy cannot arrive).
+ */
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { STAGING_HOST, type Pki } from './pki.js';
+
+export interface Terminator {
+  port: number;
+  /** TLS connections whose handshake completed, and those that failed it. */
+  accepted: number;
+  rejected: number;
+  close(): Promise<void>;
+}
+
+/** Listens with TLS on 127.0.0.1:0 and pipes every connection to 127.0.0.1:`backendPort`. */
+export async function startTerminator(pki: Pki, backendPort: number, opts: { requireClientCert: boolean }): Promise<Terminator> {
+  const sockets = new Set<Socket>();
+  const state = { accepted: 0, rejected: 0 };
+  const server: TlsServer = createTlsServer({
+    key: pki.read(pki.serverKey),
+    cert: pki.read(pki.serverCert),
+    ca: pki.read(pki.caCert),
+    requestCert: opts.requireClientCert,
+    rejectUnauthorized: opts.requireClientCert,
+  }, (tlsSocket) => {
+    state.accepted++;
+    const backend = netConnect(backendPort, '127.0.0.1');
+    sockets.add(tlsSocket).add(backend);
+    tlsSocket.pipe(backend).pipe(tlsSocket);
+    const end = (): void => {
+      tlsSocket.destroy();
+      backend.destroy();
+    };
+    tlsSocket.on('error', end).on('close', end);
+    backend.on('error', end).on('close', end);
+  });
+  server.on('tlsClientError', () => state.rejected++);
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    get accepted() { return state.accepted; },
+    get rejected() { return state.rejected; },
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+export interface ForwardProxy {
+  url: string;
+  /** CONNECT requests answered 200, by requested host:port. */
+  tunnels: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** A CONNECT proxy on 127.0.0.1:0; STAGING_HOST (and 127.0.0.1) resolve to 127.0.0.1, anything else is refused 403. */
+export async function startForwardProxy(): Promise<ForwardProxy> {
+  const tunnels = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const server: HttpServer = createHttpServer((_req, res) => {
+    res.writeHead(405).end('CONNECT only');
+  });
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    sockets.add(client);
+    const m = /^(.+):(\d+)$/.exec(req.url ?? '');
+    if (!m || (m[1] !== STAGING_HOST && m[1] !== '127.0.0.1')) {
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const upstream = netConnect(Number(m[2]), '127.0.0.1', () => {
+      tunnels.set(req.url!, (tunnels.get(req.url!) ?? 0) + 1);
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      client.pipe(upstream).pipe(client);
+    });
+    sockets.add(upstream);
+    const end = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    upstream.on('error', () => {
+      if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    });
+    client.on('error', end).on('close', end);
+    upstream.on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tunnels,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}

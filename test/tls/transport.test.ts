@@ -1,0 +1,132 @@
+/**
+ * The transport helper the load engines take their connection options from (client/transport.ts): the
+ * proxy rule from the environment, and — against the mTLS terminator — an undici dispatcher (the open model's
+ * way) and autocannon's options (the closed model's way) that complete requests with the target's tls
+ * block and fail without it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { autocannonConnection, bypassed, createDispatcher, proxyFor, tlsConnectOptions } from '../../src/client/transport.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { Tls } from '../../src/target/schema.js';
+import { makePki, STAGING_HOST, type Pki } from './pki.js';
+import { startForwardProxy, startTerminator, type ForwardProxy, type Terminator } from './servers.js';
+
+describe('proxyFor: which proxy a target goes through', () => {
+  const env = { HTTPS_PROXY: 'http://proxy.internal:3128', HTTP_PROXY: 'http://plain-proxy:8080' };
+  it('uses HTTPS_PROXY for https targets and HTTP_PROXY for http ones', () => {
+    expect(proxyFor('https://api.example.com/v1', env)?.host).toBe('proxy.internal:3128');
+    expect(proxyFor('http://api.example.com/v1', env)?.host).toBe('plain-proxy:8080');
+    expect(proxyFor('https://api.example.com/v1', { https_proxy: 'proxy.lower:1' })?.href).toBe('http://proxy.lower:1/');
+    expect(proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'http://UPPER:1', https_proxy: 'http://lower:1' })?.hostname).toBe('upper');
+    expect(proxyFor('https://api.example.com/v1', {})).toBeUndefined();
+  });
+
+  it('never proxies loopback targets', () => {
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.8.9.10']) expect(proxyFor(`https://${host}:8443/v1`, env), host).toBeUndefined();
+  });
+
+  it('honours NO_PROXY: exact names, domain suffixes, ports and *', () => {
+    const url = new URL('https://api.staging.example.com:8443/v1');
+    expect(bypassed(url, 'api.staging.example.com')).toBe(true);
+    expect(bypassed(url, '.example.com')).toBe(true);
+    expect(bypassed(url, 'example.com')).toBe(true);
+    expect(bypassed(url, '*.example.com')).toBe(true);
+    expect(bypassed(url, 'other.com, staging.example.com:8443')).toBe(true);
+    expect(bypassed(url, 'staging.example.com:443')).toBe(false);
+    expect(bypassed(url, 'ample.com')).toBe(false);
+    expect(bypassed(url, '*')).toBe(true);
+    expect(bypassed(url, '')).toBe(false);
+    expect(proxyFor(url, { ...env, NO_PROXY: '.example.com' })).toBeUndefined();
+    expect(proxyFor(url, { ...env, no_proxy: 'elsewhere.org' })?.host).toBe('proxy.internal:3128');
+  });
+
+  it('refuses a proxy variable that is not an http(s) URL, naming the variable only', () => {
+    expect(() => proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(/SPGATE_ERR_PROXY_INVALID|HTTPS_PROXY: socks5: proxies are not supported/);
+    try {
+      proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'socks5://u:secret@p:1' });
+    } catch (err) {
+      expect(String((err as Error).message)).not.toContain('secret');
+    }
+  });
+});
+
+describe('connection options for the load engines', () => {
+  let dir: string;
+  let pki: Pki;
+  let ref: RunningReferenceServer;
+  let mtls: Terminator;
+  let proxy: ForwardProxy;
+  let tls: Tls;
+  let key: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'spgate-transport-'));
+    pki = makePki(dir);
+    ref = await startReferenceServer({ seed: 23 });
+    key = String(ref.target.keys.admin.key);
+    mtls = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: true });
+    proxy = await startForwardProxy();
+    tls = Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([mtls?.close(), proxy?.close()]);
+    await ref?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('adds the extra CA to the system roots instead of replacing them', () => {
+    const o = tlsConnectOptions(tls);
+    expect(Array.isArray(o.ca) && o.ca.length).toBeGreaterThan(1);
+    expect(o.rejectUnauthorized).toBe(true);
+    expect(tlsConnectOptions(Tls.parse({ insecureSkipVerify: true })).rejectUnauthorized).toBe(false);
+  });
+
+  async function get(origin: string, t: Parameters<typeof createDispatcher>[2]): Promise<number> {
+    const d = createDispatcher(origin, { connections: 2, connectTimeout: 5_000, headersTimeout: 10_000, bodyTimeout: 10_000 }, t);
+    try {
+      const res = await d.request({ origin, path: '/v1/me', method: 'GET', headers: { authorization: `Bearer ${key}` } });
+      await res.body.dump();
+      return res.statusCode;
+    } finally {
+      await d.destroy();
+    }
+  }
+
+  it('an undici dispatcher reaches the mTLS target with the tls block, and not without it', async () => {
+    const origin = `https://127.0.0.1:${mtls.port}`;
+    expect(await get(origin, { tls, env: {} })).toBe(200);
+    await expect(get(origin, { tls: Tls.parse({ ca: pki.caCert }), env: {} })).rejects.toThrow();
+    await expect(get(origin, { env: {} })).rejects.toThrow();
+  });
+
+  it('an undici dispatcher tunnels through HTTPS_PROXY with mTLS inside the tunnel', async () => {
+    proxy.tunnels.clear();
+    expect(await get(`https://${STAGING_HOST}:${mtls.port}`, { tls, env: { HTTPS_PROXY: proxy.url } })).toBe(200);
+    expect(proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`)).toBe(1);
+  });
+
+  it("autocannon's options complete requests against the mTLS target", async () => {
+    const baseUrl = `https://127.0.0.1:${mtls.port}/v1`;
+    const run = (extra: object): Promise<autocannon.Result> => autocannon({
+      url: `https://127.0.0.1:${mtls.port}`,
+      connections: 1,
+      amount: 5,
+      timeout: 5,
+      requests: [{ method: 'GET', path: '/v1/me', headers: { authorization: `Bearer ${key}` } }],
+      ...extra,
+    });
+    const ok = await run(autocannonConnection(baseUrl, { tls, env: {} }));
+    expect(ok['2xx']).toBe(5);
+    const without = await run(autocannonConnection(baseUrl, { tls: Tls.parse({ ca: pki.caCert }), env: {} }));
+    expect(without['2xx']).toBe(0);
+  });
+
+  it('autocannon cannot tunnel: a proxied closed-model run is refused with one line', () => {
+    expect(() => autocannonConnection(`https://${STAGING_HOST}/v1`, { tls, env: { HTTPS_PROXY: 'http://u:pw@proxy.internal:3128' } }))
+      .toThrow(/closed model \(autocannon\) cannot go through the proxy http:\/\/proxy\.internal:3128/);
+  });
+});

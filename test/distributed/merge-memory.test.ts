@@ -4,7 +4,7 @@
  * as a live run does; the figures it gives are the same.
  */
 import { describe, expect, it } from 'vitest';
-import { TraceFold } from '../../src/results/merge-fold.js';
+import { TraceFold } from '../../src/distributed/merge-fold.js';
 import type { TraceRecord } from '../../src/trace/record.js';
 
 const WINDOW_S = 1;

@@ -11,7 +11,8 @@ import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
 import { exitCodeForVerdict } from '../../results/verdict.js';
 import { conformanceDryRun } from '../dry-run.js';
-import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
+import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
+import { openTarget, targetOptions } from '../../run/target.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;

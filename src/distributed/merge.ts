@@ -11,7 +11,7 @@ import { findCapacity } from '../load/timeline.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
-import type { FindingRecord, ProfileResult, RouteClass, ShardRecord } from './schema.js';
+import type { FindingRecord, ProfileResult, RouteClass, ShardRecord } from '../results/schema.js';
 
 export interface ShardInput {
   /** Where the shard's results came from (for messages). */

@@ -8,7 +8,7 @@ import { checkResponseHeaders } from '../checks/response-headers.js';
 import { ClauseGroups, refusalCodeBroken } from '../load/findings.js';
 import { headerExchange } from '../load/verify.js';
 import type { TraceRecord } from '../trace/record.js';
-import type { FindingRecord, RouteClass } from './schema.js';
+import type { FindingRecord, RouteClass } from '../results/schema.js';
 
 /** Collects header-check violations record by record; memory is one group per clause and class. */
 export class MergedVerifier {

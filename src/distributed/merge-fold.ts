@@ -11,7 +11,7 @@ import type { TraceRecord } from '../trace/record.js';
 import { recordToSample } from '../trace/samples.js';
 import { isError, TimelineBuilder, type TimelineRow } from '../load/timeline.js';
 import { MergedVerifier } from './merge-findings.js';
-import type { ProfileResult, RateLimitAnalysis, RouteClass } from './schema.js';
+import type { ProfileResult, RateLimitAnalysis, RouteClass } from '../results/schema.js';
 
 type Bucket = [number, number | null, number | null, number];
 

@@ -10,10 +10,10 @@ import { SpgateError } from '../errors.js';
 import { streamTrace } from '../trace/reader.js';
 import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
-import { readResults } from './io.js';
+import { readResults } from '../results/io.js';
 import { TraceFold } from './merge-fold.js';
 import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, seriesBucketMs, type ShardInput, type ShardSet } from './merge.js';
-import type { FindingRecord, ProfileResult, Results } from './schema.js';
+import type { FindingRecord, ProfileResult, Results } from '../results/schema.js';
 
 export interface MergeFilesOptions {
   paths: string[];

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpgateError, ERROR_CATALOGUE, type SpgateErrorCode } from '../errors.js';
-import { MAX_WORKERS } from './auto-workers.js';
+import { MAX_WORKERS } from '../load/auto-workers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/spgate.js', import.meta.url));
 

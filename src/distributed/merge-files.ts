@@ -63,9 +63,11 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const first = inputs.find((i) => i.shard.index === set.shards[0]!.shard.index)!;
   const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, seriesBucketMs(mergedDurationMs(set)));
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
-  const streams = set.shards.map((s) => ({ index: s.shard.index, offset: offsetOf(set, s), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath) }));
-  await kWayMerge(streams, (index, offset, r, seq) => {
-    fold.add(index, offset, r, seq);
+  const streams = set.shards.map((s) => ({
+    index: s.shard.index, offset: offsetOf(set, s), horizonMs: latencyHorizonMs(s.result), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath),
+  }));
+  await kWayMerge(streams, (index, offset, r, seq, watermark) => {
+    fold.add(index, offset, r, seq, watermark);
     writer?.write({ ...r, t: offset + r.t });
   });
   await writer?.close();
@@ -77,34 +79,122 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()), ...(ids.size === 1 && runId ? { runId } : {}) };
 }
 
+/**
+ * The longest an answered response of the shard took (ms), from its results' latency summaries (the
+ * uncorrected view: from the actual send, as its trace records it), with a margin for rounding: no answered
+ * record arrives later than this after it was sent.
+ */
+function latencyHorizonMs(r: ProfileResult): number {
+  let max = 0;
+  for (const s of r.latency) if (!s.corrected && s.max > max) max = s.max;
+  return max + 2;
+}
+
 interface Stream {
   index: number;
   offset: number;
+  /** latencyHorizonMs of the shard. */
+  horizonMs: number;
   lines: AsyncGenerator<TraceRecord>;
 }
 
-/** Feeds every record of every stream in order of its response time on the merged clock. */
-async function kWayMerge(streams: Stream[], onRecord: (index: number, offset: number, r: TraceRecord, seq: number) => void): Promise<void> {
-  const heads: Array<{ s: Stream; r: TraceRecord; seq: number } | undefined> = [];
-  for (const s of streams) {
-    const n = await s.lines.next();
-    heads.push(n.done ? undefined : { s, r: n.value, seq: 1 });
+interface Pending {
+  r: TraceRecord;
+  seq: number;
+  /** Response time on the merged clock. */
+  at: number;
+  /** Send time on the merged clock. */
+  sent: number;
+}
+
+/**
+ * One shard's records read ahead of the merge: a queue in trace order (response time), and beside it the
+ * earliest send among its answered records (a monotonic queue: the minimum in O(1) as records leave).
+ */
+class Lookahead {
+  private readonly queue: Pending[] = [];
+  private head = 0;
+  private readonly mins: Pending[] = [];
+  private minHead = 0;
+  private seq = 0;
+  done = false;
+
+  constructor(readonly s: Stream) {}
+
+  /** The next record to feed, if any is read. */
+  peek(): Pending | undefined {
+    return this.queue[this.head];
   }
-  for (;;) {
-    let best = -1;
-    let bestAt = Infinity;
-    heads.forEach((h, i) => {
-      if (!h) return;
-      const at = h.s.offset + h.r.t + h.r.latency;
-      if (at < bestAt) {
-        bestAt = at;
-        best = i;
+
+  /** Reads ahead until a record answered at or after `until` (merged clock) is held, or the trace ends. */
+  async fill(until: number): Promise<void> {
+    while (!this.done) {
+      const last = this.queue[this.queue.length - 1];
+      if (this.head < this.queue.length && last && last.at >= until) return;
+      const n = await this.s.lines.next();
+      if (n.done) {
+        this.done = true;
+        return;
       }
-    });
-    if (best < 0) return;
-    const h = heads[best]!;
-    onRecord(h.s.index, h.s.offset, h.r, h.seq);
-    const n = await h.s.lines.next();
-    heads[best] = n.done ? undefined : { s: h.s, r: n.value, seq: h.seq + 1 };
+      const sent = this.s.offset + n.value.t;
+      const p: Pending = { r: n.value, seq: ++this.seq, at: sent + n.value.latency, sent };
+      this.queue.push(p);
+      if (p.r.status !== 0) {
+        while (this.mins.length > this.minHead && this.mins[this.mins.length - 1]!.sent >= sent) this.mins.pop();
+        this.mins.push(p);
+      }
+    }
+  }
+
+  /** Takes the next record off the queue. */
+  take(): Pending {
+    const p = this.queue[this.head]!;
+    this.queue[this.head++] = undefined as unknown as Pending;
+    if (this.mins[this.minHead] === p) this.mins[this.minHead++] = undefined as unknown as Pending;
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    if (this.minHead > 4096 && this.minHead * 2 > this.mins.length) {
+      this.mins.splice(0, this.minHead);
+      this.minHead = 0;
+    }
+    return p;
+  }
+
+  /**
+   * The earliest send among the shard's answered records not yet fed: those read ahead, and a bound for
+   * the rest (read ahead up to `at`, they were answered at or after it, so sent at most horizonMs before).
+   */
+  earliestUnfed(): number {
+    const held = this.mins[this.minHead]?.sent ?? Infinity;
+    const last = this.queue[this.queue.length - 1];
+    const rest = this.done ? Infinity : (last?.at ?? -Infinity) - this.s.horizonMs;
+    return Math.min(held, rest);
+  }
+}
+
+/**
+ * Feeds every record of every stream in order of its response time on the merged clock, with the
+ * watermark of the merged run at that moment: the earliest send among the answered records not fed yet.
+ * Each shard is read ahead by its latency horizon (what is still in flight when a record is answered), so
+ * memory holds the records of one horizon per shard.
+ */
+async function kWayMerge(streams: Stream[], onRecord: (index: number, offset: number, r: TraceRecord, seq: number, watermark: number) => void): Promise<void> {
+  const ahead = streams.map((s) => new Lookahead(s));
+  for (const a of ahead) await a.fill(-Infinity);
+  for (;;) {
+    let best: Lookahead | undefined;
+    for (const a of ahead) {
+      const h = a.peek();
+      if (h && (!best || h.at < best.peek()!.at)) best = a;
+    }
+    if (!best) return;
+    const p = best.take();
+    // Every record answered up to a horizon past this one is read, so what is unread was sent after it.
+    for (const a of ahead) await a.fill(p.at + a.s.horizonMs);
+    let watermark = Infinity;
+    for (const a of ahead) watermark = Math.min(watermark, a.earliestUnfed());
+    onRecord(best.s.index, best.s.offset, p.r, p.seq, watermark);
   }
 }

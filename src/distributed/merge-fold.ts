@@ -43,8 +43,11 @@ export class TraceFold {
     this.rateLimit = new OnlineRateLimitAnalyzer(analysis);
   }
 
-  /** Folds one record of shard `shard`, whose clock started `offsetMs` after the merged origin. */
-  add(shard: number, offsetMs: number, r: TraceRecord, seq: number): void {
+  /**
+   * Folds one record of shard `shard`, whose clock started `offsetMs` after the merged origin; `watermark`
+   * (merged clock), when known: every answered record sent before it has been added (see OnlineRateLimitAnalyzer.push).
+   */
+  add(shard: number, offsetMs: number, r: TraceRecord, seq: number, watermark?: number): void {
     this.perShard.set(shard, (this.perShard.get(shard) ?? 0) + 1);
     const sent = offsetMs + r.t;
     const received = sent + r.latency;
@@ -71,7 +74,7 @@ export class TraceFold {
       b[2] = b[2] === null ? rem : Math.max(b[2], rem);
     }
 
-    this.rateLimit.push(recordToSample(r, offsetMs));
+    this.rateLimit.push(recordToSample(r, offsetMs), watermark);
   }
 
   /** The most rate-limit samples held at once (bounded by the analyzer's chunk, not by the run's length). */

@@ -83,8 +83,8 @@ export class LoadAggregator {
     return this.n;
   }
 
-  /** Folds one response (or transport failure) in; the recorder's sink. */
-  add(s: SampleInput): void {
+  /** Folds one response (or transport failure) in; the recorder's sink (`watermark`: see ResponseSink). */
+  add(s: SampleInput, watermark?: number): void {
     const i = this.n++;
     const route = this.opts.plan.routes[s.route]!;
     const cls = route.class;
@@ -106,7 +106,7 @@ export class LoadAggregator {
       rl.reset = this.resetStr.same(rl.reset);
       rl.retryAfter = this.retryAfterStr.same(rl.retryAfter);
       rl.errorCode = this.errorCodeStr.same(rl.errorCode);
-      this.rateLimit.push(rl);
+      this.rateLimit.push(rl, watermark);
     }
     this.opts.trace?.write({
       t: Math.max(0, s.sent), latency: Math.max(0, latency), class: cls, method: route.method, path: route.template, status: s.status,

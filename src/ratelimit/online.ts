@@ -225,8 +225,8 @@ export class OnlineRateLimitAnalyzer {
 
   /**
    * Raises the watermark (see push) and places every waiting sample it lets through; `settle(Infinity)`
-   * places them all (the end of the stream). Waiting is bounded: past cacheSamples, the oldest is placed
-   * unfolded.
+   * places them all (the end of the stream). Waiting is bounded (cacheSamples, at most a quarter of
+   * maxSamples): past that the oldest is placed unfolded; waiting samples count against maxSamples.
    */
   settle(watermark: number): void {
     if (watermark > this.mark) this.mark = watermark;
@@ -239,7 +239,7 @@ export class OnlineRateLimitAnalyzer {
         const hi = Math.max(b.runHi, p.sentAt);
         if (!(this.mark > hi)) {
           // Responses sent within the span may still arrive: wait, unless the wait grew past its bound.
-          if (this.waiting.length - this.waitFrom <= this.cacheSamples) return;
+          if (this.waiting.length - this.waitFrom <= Math.min(this.cacheSamples, this.maxSamples >> 2)) return;
         } else folded = b.sentBeforeRun < lo && !this.arrivesWithin(b, lo, hi);
       }
       this.waiting[this.waitFrom] = undefined as unknown as ParsedSample;
@@ -275,7 +275,9 @@ export class OnlineRateLimitAnalyzer {
       b.runHi = Math.max(b.runHi, p.sentAt);
     }
     if (p.sentAt > b.maxSent) b.maxSent = p.sentAt;
-    if (this.buf.length > this.peak) this.peak = this.buf.length;
+    // Waiting samples are held too: they count against the bound.
+    const held = this.buf.length + this.waiting.length - this.waitFrom;
+    if (held > this.peak) this.peak = held;
     const first = this.buf[this.newFrom - this.bufStart];
     // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
     if (this.windowGrew || this.chunkMsCache === undefined) {
@@ -284,8 +286,7 @@ export class OnlineRateLimitAnalyzer {
       this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMsCache);
     }
     const receivedAt = p.raw.receivedAt;
-    const n = this.buf.length;
-    if (n >= this.maxSamples || (first && receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
+    if (held >= this.maxSamples || (first && receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
     else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(receivedAt)) this.analyzeChunk(this.cacheSamples);
   }
 

@@ -89,3 +89,56 @@ describe('online aggregation of a long run', () => {
     expect(rows.length + more).toBe(batchRows);
   });
 });
+
+describe('the watermark of in-flight sends (an engine that records each send as it goes out)', () => {
+  it('hands the sink the earliest send still in flight with each response; none without sendsAsTheyGo', () => {
+    const seen: Array<[number, number | undefined]> = [];
+    const sink = { add: (s: SampleInput, w?: number) => void seen.push([s.sent, w]) };
+    const rec = new LoadRecorder(sink, { sendsAsTheyGo: true });
+    const res = (sent: number, received: number): SampleInput => ({ route: 0, intended: NaN, sent, received, status: 200 });
+    for (const at of [1, 2, 3, 3]) rec.sent('read', at);
+    rec.response(res(2, 5));
+    rec.response(res(3, 6));
+    rec.response(res(1, 7));
+    rec.response({ ...res(3, 8), status: 0, error: 'reset' });
+    // With nothing left in flight, the watermark is the response's time: later sends go out after it.
+    expect(seen).toEqual([[2, 1], [3, 1], [1, 3], [3, 8]]);
+    const blind: Array<number | undefined> = [];
+    const closed = new LoadRecorder({ add: (_s, w) => void blind.push(w) });
+    closed.sent('read', 1);
+    closed.response(res(1, 2));
+    expect(blind).toEqual([undefined]);
+  });
+
+  it('a live fold of connections interleaved across window starts gives the batch analysis\'s window rows exactly', () => {
+    // Eight connections against a fixed window of 10 per second; window starts see refusals answered
+    // before the same window's (slow) admissions.
+    const plan = planProfile(profile, target);
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 100_000 } });
+    const rec = new LoadRecorder(agg, { sendsAsTheyGo: true });
+    const sends: SampleInput[] = [];
+    for (let w = 0; w < 8; w++) {
+      for (let i = 0; i < 30; i++) {
+        const sent = w * 1000 + 1 + i * 20;
+        const admitted = i < 10;
+        sends.push({
+          route: 0, intended: NaN, sent, received: sent + (admitted && w > 0 ? 250 : 1), status: admitted ? 200 : 429,
+          limit: '10', remaining: String(admitted ? 9 - i : 0), reset: '1', retryAfter: admitted ? undefined : '1',
+          requestId: `req_${w}_${i}`, errorCode: admitted ? undefined : 'rate_limit.exceeded',
+        });
+      }
+    }
+    // Every send goes out in time order, every response comes back in time order, interleaved.
+    const events = [...sends.map((s) => ({ at: s.sent, s, send: true })), ...sends.map((s) => ({ at: s.received, s, send: false }))]
+      .sort((a, b) => a.at - b.at || Number(a.send) - Number(b.send));
+    for (const e of events) {
+      if (e.send) rec.sent('read', e.s.sent);
+      else rec.response(e.s);
+    }
+    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: 8000, aborted: false });
+    const route = plan.routes[0]!;
+    const batch = analyzeRateLimits([...sends].sort((a, b) => a.received - b.received).map((s) => toRateLimitSample(s, route)!), { expected: target.assumptions.rateLimit });
+    expect(result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
+    expect(result.rateLimit.classes[0]!.windows.slice(1, 7).every((w) => w.admitted === 10 && w.refused === 20)).toBe(true);
+  });
+});

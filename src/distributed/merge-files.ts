@@ -12,7 +12,7 @@ import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
 import { readResults } from '../results/io.js';
 import { TraceFold } from './merge-fold.js';
-import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, seriesBucketMs, type ShardInput, type ShardSet } from './merge.js';
+import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, type ShardInput, type ShardSet } from './merge.js';
 import type { FindingRecord, ProfileResult, Results } from '../results/schema.js';
 
 export interface MergeFilesOptions {
@@ -61,7 +61,7 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   for (const p of opts.paths) inputs.push(await readShard(p));
   const set = checkShardSet(inputs, opts.missingWhy);
   const first = inputs.find((i) => i.shard.index === set.shards[0]!.shard.index)!;
-  const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, seriesBucketMs(mergedDurationMs(set)));
+  const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, mergedDurationMs(set));
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
   const streams = set.shards.map((s) => ({
     index: s.shard.index, offset: offsetOf(set, s), horizonMs: latencyHorizonMs(s.result), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath),

@@ -186,6 +186,11 @@ export class OnlineRateLimitAnalyzer {
     return this.peak;
   }
 
+  /** Violation rows found in the chunks analysed so far (a live output's running figure; finish() gives the verdict). */
+  get violationsSoFar(): number {
+    return this.rows.size;
+  }
+
   /** Chunks analysed so far. */
   get chunkCount(): number {
     return this.chunks;

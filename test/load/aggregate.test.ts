@@ -142,3 +142,37 @@ describe('the watermark of in-flight sends (an engine that records each send as 
     expect(result.rateLimit.classes[0]!.windows.slice(1, 7).every((w) => w.admitted === 10 && w.refused === 20)).toBe(true);
   });
 });
+
+describe('live outputs: observers and snapshot()', () => {
+  it('every observer sees every response with its class, and the snapshot is the figures the result ends with', () => {
+    const plan = planProfile(profile, target);
+    const seen: Array<[number, string]> = [];
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ onResponse: (s, cls) => void seen.push([s.status, cls]) }] });
+    const rec = new LoadRecorder(agg);
+    let last = 0;
+    for (const s of stream(20_000, 50, 3)) {
+      rec.sent('read', s.sent);
+      rec.response(s);
+      last = s.received;
+    }
+    rec.sent('read', last);
+    rec.response({ route: 0, intended: NaN, sent: last, received: last + 1, status: 0, error: 'connection reset' });
+    rec.drop('read', last);
+    const snap = agg.snapshot(rec);
+    expect(seen).toHaveLength(20_001);
+    expect(seen.every(([, cls]) => cls === 'read')).toBe(true);
+    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: last + 1, aborted: false });
+    const byStatus = result.totals.byStatus;
+    expect(snap.counts.read).toEqual({ '2xx': byStatus['200'], '429': byStatus['429'], other: 0, error: 1 });
+    expect(snap.counts.write).toEqual({ '2xx': 0, '429': 0, other: 0, error: 0 });
+    expect(snap.refused.read).toBe(byStatus['429']);
+    expect(snap.sent.read).toBe(result.totals.sent);
+    expect(snap.dropped.read).toBe(1);
+    for (const fam of ['2xx', '429'] as const) {
+      const summary = result.latency.find((l) => l.class === 'read' && l.family === fam && !l.corrected)!;
+      expect(snap.histograms.read[fam].totalCount).toBe(summary.count);
+    }
+    // The over-admitting limiter: chunks analysed so far already show violations.
+    expect(snap.violations).toBeGreaterThan(0);
+  });
+});

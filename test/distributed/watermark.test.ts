@@ -6,7 +6,7 @@
  * place, and the run's refusals counted one window row late (seen in a merge of shards: 1,629 refusals).
  */
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,5 +133,45 @@ describe('the watermark of in-flight sends', () => {
     const batch = analyzeRateLimits(traceToSamples(records), { expected: { read: { limit: 10, windowSeconds: 1 } } });
     expect(rowsOf(batch)[0]!.map((w) => [w.admitted, w.refused])).toEqual(Array.from({ length: 6 }, () => [10, 4]));
     expect(merged.result.rateLimit.classes.map((c) => c.windows)).toEqual(rowsOf(batch));
+  });
+});
+
+describe('property: spgate merge of shards interleaved across window starts', () => {
+  it('equals the batch analysis of every shard\'s records together, window rows included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-watermark-prop-'));
+    let run = 0;
+    const opts = fc.record({
+      limit: fc.integer({ min: 4, max: 12 }),
+      windows: fc.integer({ min: 3, max: 6 }),
+      load: fc.double({ min: 1, max: 8, noNaN: true }),
+      maxLatencyMs: fc.integer({ min: 1, max: 300 }),
+      shards: fc.integer({ min: 2, max: 4 }),
+      starts: fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 4, maxLength: 4 }),
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    });
+    await fc.assert(fc.asyncProperty(opts, async (o) => {
+      const samples = simulate({
+        model: 'fixed', bug: 'none', limit: o.limit, windowMs: 1000, count: Math.round(o.windows * o.limit * o.load), meanGapMs: 1000 / o.limit / o.load,
+        minLatencyMs: 1, maxLatencyMs: o.maxLatencyMs, reportBefore: false, lazyWindows: false, startOffsetMs: 1000, classes: ['read'], seed: o.seed,
+      }).map((s) => ({ ...s, key: 'admin' }));
+      // Each response goes to a shard at random; each shard's clock starts up to 0.9 s after the first.
+      const toRecord = (s: RateLimitSample, start: number): TraceRecord => ({
+        t: s.sentAt - start, latency: s.receivedAt - s.sentAt, class: s.class, method: 'GET', path: '/customers', status: s.status,
+        limit: s.limit, remaining: s.remaining, reset: s.reset, requestId: s.requestId, key: 'admin',
+        ...(s.status === 429 ? { retryAfter: s.retryAfter, errorCode: s.errorCode } : {}),
+      });
+      const shardOf = (s: RateLimitSample): number => Number(/\d+$/.exec(s.requestId!)![0]) * 7919 % o.shards;
+      const starts = Array.from({ length: o.shards }, (_, i) => (i === 0 ? 0 : o.starts[i]!));
+      const sub = join(dir, String(++run));
+      mkdirSync(sub);
+      const paths = await Promise.all(Array.from({ length: o.shards }, (_, i) => {
+        const mine = samples.filter((s) => shardOf(s) === i).sort((x, y) => x.receivedAt - y.receivedAt);
+        return writeShard(sub, i, o.shards, mine.map((s) => toRecord(s, starts[i]!)), { originMs: 1_700_000_000_000 + starts[i]! });
+      }));
+      const merged = await mergeShardFiles({ paths });
+      const batch = analyzeRateLimits([...samples].sort((x, y) => x.receivedAt - y.receivedAt), { expected: { read: { limit: 10, windowSeconds: 1 } } });
+      expect(merged.result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
+      expect(merged.result.rateLimit.classes.map((c) => [c.samples, c.admitted, c.refused])).toEqual(batch.classes.map((c) => [c.samples, c.admitted, c.refused]));
+    }), { numRuns: 25 });
   });
 });

@@ -16,6 +16,7 @@ import { parseWorkers } from '../../distributed/workers.js';
 import { autoWorkers, placeOf } from '../../load/auto-workers.js';
 import { availableParallelism } from 'node:os';
 import { buildResults } from '../../results/build.js';
+import { resultsHeader } from '../../run/header.js';
 import { loadDryRun } from '../dry-run.js';
 import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
 import { openTarget, targetOptions } from '../../run/target.js';
@@ -149,7 +150,7 @@ export const loadCommand: SpgateCommand = {
     const results = buildResults({
       command: 'load',
       ...(runId ? { runId } : {}),
-      target: { name: target.name, baseUrl: target.baseUrl, embedded: target.source === 'embedded' },
+      ...resultsHeader(target),
       startedAt,
       finishedAt: new Date(),
       aborted,
@@ -159,7 +160,6 @@ export const loadCommand: SpgateCommand = {
       exchanges: [],
       load: [result],
       errors: result.error ? [result.error] : [],
-      secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     const renderCode = await writeOutputs(results, args);
     if (aborted || result.status === 'error') return 3;

@@ -41,8 +41,7 @@ export class TraceFold {
   add(shard: number, offsetMs: number, r: TraceRecord, seq: number, watermark?: number): void {
     this.perShard.set(shard, (this.perShard.get(shard) ?? 0) + 1);
     const received = offsetMs + r.t + r.latency;
-    const cite = r.requestId ?? `shard ${shard} #${seq}@${Math.round(r.t + r.latency)}ms`;
-    this.verifier.add(r, cite);
+    this.verifier.add(shard, seq, r);
     // Latency percentiles are from the actual send: trace records carry no intended time.
     this.fold.add(r.class, r.status, received, r.latency, r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
   }

@@ -163,8 +163,8 @@ export class OnlineRateLimitAnalyzer {
    * budgets: a refusal that may fold waits here until every response sent before the span its run would
    * cover has arrived; what arrives after it waits behind it, so the buffer keeps arrival order.
    */
-  private waiting: ParsedSample[] = [];
-  private waitingBudget: Budget[] = [];
+  private readonly waiting: ParsedSample[] = [];
+  private readonly waitingBudget: Budget[] = [];
   private waitFrom = 0;
   /** The latest watermark: every response sent before it has been pushed. */
   private mark = -Infinity;
@@ -251,8 +251,9 @@ export class OnlineRateLimitAnalyzer {
       this.waitFrom++;
       this.place(p, b, folded ? this.foldInto(p, b) : false);
     }
-    this.waiting = [];
-    this.waitingBudget = [];
+    // Emptied in place: in the common case every push drains the queue, so no array is made per response.
+    this.waiting.length = 0;
+    this.waitingBudget.length = 0;
     this.waitFrom = 0;
   }
 

@@ -10,7 +10,7 @@ import { planProfile } from '../load/plan.js';
 import { conformancePlanLines, planConformance } from '../plan/conformance.js';
 import { loadPlanLines } from '../plan/load.js';
 import { EMBEDDED_DURATIONS, RUN_PROFILES, writeSkipReason } from '../run/phases.js';
-import { openTarget, type TargetOptions } from './session.js';
+import { openTarget, type TargetOptions } from '../run/target.js';
 import type { Target } from '../target/schema.js';
 
 /** The heading every dry run starts with. */

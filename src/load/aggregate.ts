@@ -1,27 +1,31 @@
 /**
- * The online aggregator of a load run (the runner hands it every response, as autocannon's runner hands
- * results to aggregateResult): each response is folded in as it arrives — status counters, HDR
- * histograms, the per-second timeline, the fine rate-limit series, per-response verification, the
- * rate-limit analyzer's bounded chunked facade — and written to the trace file, then forgotten. Memory is
- * bounded by the histograms, one second of latencies, one analyzer chunk and the cited evidence, plus a
- * few numbers per second of run: it does not grow with the number of requests.
- * `finish` turns the aggregates into the ProfileResult and findings, thresholds evaluated on them.
+ * The online aggregator of a live load run (the runner hands it every response, as autocannon's runner
+ * hands results to aggregateResult): each response goes into the run's fold (src/fold/run-fold.ts: status
+ * tally, per-second timeline, Remaining series, rate-limit analysis), its HDR histograms and the
+ * per-response verification, is handed to the live observers and written to the trace file, then
+ * forgotten. Memory is bounded by the histograms, one second of latencies, one analyzer chunk and the
+ * cited evidence, plus a few numbers per second of run: it does not grow with the number of requests.
+ * `finish` turns the fold into the ProfileResult and findings, thresholds evaluated on it
+ * (src/fold/threshold-context.ts, the same as a merge of shards). `snapshot` gives the cumulative figures
+ * while the run goes, for live outputs.
  */
 import type { FindingRecord, ProfileResult, RouteClass } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
-import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
+import type { OnlineRateLimitAnalyzer, OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
 import { LatencyHistograms } from './histograms.js';
-import { TimelineBuilder, findCapacity, isError } from './timeline.js';
-import { RateLimitSeriesBuilder } from './ratelimit-series.js';
+import { findCapacity } from './timeline.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';
-import { evaluateThreshold, type ThresholdContext } from './threshold.js';
+import { evaluateThreshold, type Family } from './threshold.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
+import { RunFold } from '../fold/run-fold.js';
+import type { StatusTally } from '../fold/tally.js';
+import { thresholdContext, type LatencyHistogram } from '../fold/threshold-context.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -30,6 +34,35 @@ export interface AggregatorOptions {
   trace?: TraceWriter;
   /** Chunking of the rate-limit analysis (defaults suit any run length). */
   rateLimit?: Omit<OnlineAnalyzeOptions, 'expected'>;
+  /** Live outputs: each is handed every response as it is folded in (see ResponseObserver). */
+  observers?: readonly ResponseObserver[];
+}
+
+/**
+ * A live output's hook (a metrics exporter): called once per response (status 0: a transport failure),
+ * after the response is folded in, with its route class. Keep it cheap — it runs on the hot path — and
+ * read cumulative figures from `LoadAggregator.snapshot()` when pushing rather than re-counting here.
+ */
+export interface ResponseObserver {
+  onResponse(s: SampleInput, routeClass: RouteClass): void;
+}
+
+/** The cumulative figures of a run so far (LoadAggregator.snapshot). */
+export interface FoldSnapshot {
+  /** Responses per class × status family (`error`: transport failures), and per class × status. */
+  counts: Record<RouteClass, Record<Family | 'error', number>>;
+  tally: StatusTally;
+  /** One latency histogram (µs) per class × family, uncorrected (from the actual send): cumulative, copies. */
+  histograms: Record<RouteClass, Record<Family, LatencyHistogram>>;
+  sent: Record<RouteClass, number>;
+  dropped: Record<RouteClass, number>;
+  /** 429 responses. */
+  refused: Record<RouteClass, number>;
+  /**
+   * Rate-limit violations so far: clauses the per-response checks found broken (one per clause and class)
+   * plus the analyzer's rows of the chunks analysed so far (it judges in chunks, so this lags a little).
+   */
+  violations: number;
 }
 
 export interface FinishInput {
@@ -41,26 +74,13 @@ export interface FinishInput {
   tracePath?: string;
 }
 
-interface ClassCounts {
-  /** Responses and transport failures. */
-  all: number;
-  errors: number;
-  byStatus: Map<number, number>;
-}
-
-const CLASSES: RouteClass[] = ['read', 'write'];
-
 /** Folds responses into the aggregates of one run. */
 export class LoadAggregator {
   private readonly hist: LatencyHistograms;
-  private readonly timeline = new TimelineBuilder();
-  private readonly series = new RateLimitSeriesBuilder();
+  private readonly fold: RunFold;
   private readonly verifier: ResponseVerifier;
   readonly rateLimit: OnlineRateLimitAnalyzer;
-  private readonly counts: Record<RouteClass, ClassCounts> = {
-    read: { all: 0, errors: 0, byStatus: new Map() },
-    write: { all: 0, errors: 0, byStatus: new Map() },
-  };
+  private readonly observers: readonly ResponseObserver[];
   private n = 0;
   private readonly limitStr = new LastString();
   private readonly resetStr = new LastString();
@@ -75,7 +95,9 @@ export class LoadAggregator {
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new LatencyHistograms(opts.plan.model === 'open');
     this.verifier = new ResponseVerifier(opts.target, opts.plan.name);
-    this.rateLimit = new OnlineRateLimitAnalyzer({ inFlight: maxInFlight(opts.plan), ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
+    this.fold = new RunFold({ inFlight: maxInFlight(opts.plan), ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
+    this.rateLimit = this.fold.rateLimit;
+    this.observers = opts.observers ?? [];
   }
 
   /** Responses folded in so far. */
@@ -83,20 +105,14 @@ export class LoadAggregator {
     return this.n;
   }
 
-  /** Folds one response (or transport failure) in; the recorder's sink. */
-  add(s: SampleInput): void {
+  /** Folds one response (or transport failure) in; the recorder's sink (`watermark`: see ResponseSink). */
+  add(s: SampleInput, watermark?: number): void {
     const i = this.n++;
     const route = this.opts.plan.routes[s.route]!;
     const cls = route.class;
-    const c = this.counts[cls];
-    c.all++;
-    c.byStatus.set(s.status, (c.byStatus.get(s.status) ?? 0) + 1);
-    if (isError(s.status)) c.errors++;
     const latency = latencyOf(s);
     const corrected = correctedLatencyOf(s);
     this.hist.record(cls, s.status, latency, corrected);
-    this.timeline.add(s.received, cls, s.status, this.hist.hasCorrected ? corrected : latency, s);
-    if (s.status !== 0) this.series.add(cls, s.received, s.status, s.remaining);
     this.verifier.add(i, s, route);
     const rl = toRateLimitSample(s, route, this.scratch);
     if (rl) {
@@ -106,8 +122,9 @@ export class LoadAggregator {
       rl.reset = this.resetStr.same(rl.reset);
       rl.retryAfter = this.retryAfterStr.same(rl.retryAfter);
       rl.errorCode = this.errorCodeStr.same(rl.errorCode);
-      this.rateLimit.push(rl);
     }
+    this.fold.add(cls, s.status, s.received, this.hist.hasCorrected ? corrected : latency, s, rl, watermark);
+    for (const o of this.observers) o.onResponse(s, cls);
     this.opts.trace?.write({
       t: Math.max(0, s.sent), latency: Math.max(0, latency), class: cls, method: route.method, path: route.template, status: s.status,
       limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter,
@@ -115,58 +132,49 @@ export class LoadAggregator {
     });
   }
 
-  /** Counts of one class (or both) whose status passes `keep`. */
-  private countWhere(cls: RouteClass | undefined, keep: (status: number) => boolean): number {
-    let n = 0;
-    for (const c of cls ? [cls] : CLASSES) for (const [st, k] of this.counts[c].byStatus) if (keep(st)) n += k;
-    return n;
+  /** The cumulative figures so far, for live outputs; `rec` gives the sends and drops. */
+  snapshot(rec: Pick<LoadRecorder, 'sentTotal' | 'droppedTotal'>): FoldSnapshot {
+    const tally = this.fold.tally;
+    const fam = (cls: RouteClass): Record<Family | 'error', number> => ({
+      '2xx': tally.count('2xx', cls), '429': tally.count('429', cls), other: tally.count('completed', cls) - tally.count('2xx', cls) - tally.count('429', cls), error: tally.count('transport', cls),
+    });
+    const hists = (cls: RouteClass): Record<Family, LatencyHistogram> =>
+      ({ '2xx': this.hist.merged(cls, '2xx', false), '429': this.hist.merged(cls, '429', false), other: this.hist.merged(cls, 'other', false) });
+    return {
+      counts: { read: fam('read'), write: fam('write') },
+      tally,
+      histograms: { read: hists('read'), write: hists('write') },
+      sent: { ...rec.sentTotal },
+      dropped: { ...rec.droppedTotal },
+      refused: { read: tally.count('429', 'read'), write: tally.count('429', 'write') },
+      violations: this.verifier.findings().filter((f) => f.clause.startsWith('8.ratelimit')).length + this.rateLimit.violationsSoFar,
+    };
   }
 
   /** The ProfileResult and findings of the run, from the aggregates (thresholds evaluated here). */
   finish(f: FinishInput): { result: ProfileResult; findings: FindingRecord[] } {
     const { plan, target } = this.opts;
     const { rec } = f;
-    const byStatus: Record<string, number> = {};
-    for (const c of CLASSES) for (const [st, k] of this.counts[c].byStatus) byStatus[st === 0 ? 'error' : String(st)] = (byStatus[st === 0 ? 'error' : String(st)] ?? 0) + k;
-    const byClass = { read: this.counts.read.all, write: this.counts.write.all };
-    const responses = this.countWhere(undefined, (st) => st !== 0);
+    const tally = this.fold.tally;
+    const byStatus = tally.byStatusRecord();
+    const byClass = { read: tally.byClass.read.records, write: tally.byClass.write.records };
+    const responses = tally.count('completed');
     const transport = rec.transportErrors;
     const dropped = rec.droppedTotal.read + rec.droppedTotal.write;
     const sent = rec.sentTotal.read + rec.sentTotal.write;
 
-    const analysis = this.rateLimit.finish();
+    const analysis = this.fold.analysis();
     const verified = this.verifier.findings();
     const findings = [...verified, ...violationFindings(analysis.violations, verified, plan.routes, target.assumptions.strict, plan.name)];
-    const points = this.timeline.finish(rec);
+    const points = this.fold.timelineRows(rec);
 
     const seconds = Math.max(f.elapsedMs / 1000, 1e-3);
-    const hist = this.hist;
-    const ctx: ThresholdContext = {
-      latency: (metric, cls, family) => {
-        const h = hist.merged(cls, family);
-        if (h.totalCount === 0) return null;
-        const v = metric === 'min' ? h.minNonZeroValue : metric === 'max' ? h.maxValue : metric === 'mean' ? h.mean
-          : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)));
-        return v / 1000;
-      },
-      count: (metric, cls) => {
-        if (metric === 'ratelimit.violations') return findings.filter((x) => x.clause.startsWith('8.ratelimit')).length;
-        if (metric === 'sent') return cls ? rec.sentTotal[cls] : sent;
-        if (metric === 'dropped') return cls ? rec.droppedTotal[cls] : dropped;
-        return this.countWhere(cls, (st) => (metric === 'completed' ? st !== 0 : metric === 'transport' ? st === 0 : metric === '429' ? st === 429
-          : st !== 0 && Math.floor(st / 100) === Number(metric[0])));
-      },
-      errorRate: (cls) => {
-        let n = 0;
-        let e = 0;
-        for (const c of cls ? [cls] : CLASSES) {
-          n += this.counts[c].all;
-          e += this.counts[c].errors;
-        }
-        return n === 0 ? null : e / n;
-      },
-      rps: (cls) => this.countWhere(cls, (st) => st !== 0) / seconds,
-    };
+    const ctx = thresholdContext({
+      tally, findings, seconds,
+      histogram: (cls, family) => this.hist.merged(cls, family),
+      sent: (cls) => (cls ? rec.sentTotal[cls] : sent),
+      dropped: (cls) => (cls ? rec.droppedTotal[cls] : dropped),
+    });
     const thresholds = plan.thresholds.map((t) => evaluateThreshold(t, ctx));
 
     let error = f.engineError;
@@ -186,11 +194,11 @@ export class LoadAggregator {
       config: plan.config,
       totals: { sent, completed: responses, dropped, errors: transport, byStatus, byClass },
       throughput: { meanRps: round(responses / seconds), peakRps: Math.max(0, ...(full.length ? full : points).map((p) => p.completed)) },
-      latency: hist.summaries(),
+      latency: this.hist.summaries(),
       timeline: points.map(({ errors: _e, ...p }) => p),
       thresholds,
       rateLimit: analysis,
-      rateLimitSeries: this.series.build(f.elapsedMs),
+      rateLimitSeries: this.fold.rateLimitSeries(f.elapsedMs),
       status,
     };
     if (f.tracePath) result.trace = f.tracePath;

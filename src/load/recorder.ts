@@ -26,10 +26,56 @@ export interface Progress {
  * and a recompile in every run after the first.
  */
 export interface ResponseSink {
-  add(s: SampleInput): void;
+  /**
+   * `watermark`, when the engine reports its sends as they go out: the earliest send (ms) still in flight
+   * once this response is in, or the response's own time when none is — every response sent before it
+   * has been handed over.
+   */
+  add(s: SampleInput, watermark?: number): void;
 }
 
 const COUNT_ONLY: ResponseSink = { add: () => undefined };
+
+/**
+ * Sends not answered yet, for the watermark: their times in send order (sends are recorded as they go out,
+ * so the times only grow), answered ones dropped lazily from the front. O(1) amortized per request.
+ */
+class InFlight {
+  private times: number[] = [];
+  private head = 0;
+  private readonly open = new Map<number, number>();
+
+  add(at: number): void {
+    this.times.push(at);
+    this.open.set(at, (this.open.get(at) ?? 0) + 1);
+  }
+
+  remove(at: number): void {
+    const n = this.open.get(at);
+    if (n === undefined) return;
+    if (n <= 1) this.open.delete(at);
+    else this.open.set(at, n - 1);
+  }
+
+  /** The earliest send still in flight (Infinity: none). */
+  earliest(): number {
+    while (this.head < this.times.length && !this.open.has(this.times[this.head]!)) this.head++;
+    if (this.head > 4096 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+    return this.head < this.times.length ? this.times[this.head]! : Infinity;
+  }
+}
+
+export interface RecorderOptions {
+  /**
+   * The engine calls `sent` as each request goes out, before its response (the open engine): the
+   * recorder then knows what is in flight and hands the sink a watermark with each response. An engine
+   * that records a send only with its response (the closed engine's batches) leaves it off.
+   */
+  sendsAsTheyGo?: boolean;
+}
 
 const bump = (arr: number[], s: number): void => {
   while (arr.length <= s) arr.push(0);
@@ -52,8 +98,12 @@ export class LoadRecorder {
   firstError: string | undefined;
   private completedPerSecond: number[] = [];
 
+  private readonly inFlight: InFlight | undefined;
+
   /** `sink` receives every response; without one, responses are only counted. */
-  constructor(private readonly sink: ResponseSink = COUNT_ONLY) {}
+  constructor(private readonly sink: ResponseSink = COUNT_ONLY, opts: RecorderOptions = {}) {
+    this.inFlight = opts.sendsAsTheyGo ? new InFlight() : undefined;
+  }
 
   /** Restarts the clock; only valid before anything was recorded. */
   restart(): void {
@@ -69,6 +119,7 @@ export class LoadRecorder {
   sent(cls: RouteClass, at: number): void {
     bump(this.sentPerSecond[cls], Math.max(0, Math.floor(at / 1000)));
     this.sentTotal[cls]++;
+    this.inFlight?.add(at);
   }
 
   /** Records one response (or transport failure) and hands it to the sink. */
@@ -80,7 +131,12 @@ export class LoadRecorder {
       this.transportErrors++;
       this.firstError ??= s.error;
     }
-    this.sink.add(s);
+    const f = this.inFlight;
+    if (f) {
+      f.remove(s.sent);
+      // With nothing in flight, what is sent next goes out after this response came in.
+      this.sink.add(s, Math.min(f.earliest(), s.received));
+    } else this.sink.add(s);
   }
 
   /** Records a request that could not be sent on time (intended at `intended` ms). */

@@ -48,7 +48,8 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
   const startedAt = new Date();
   const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking });
-  const rec = new LoadRecorder(agg);
+  // The open engine records each send as it goes out: the analysis gets the watermark of in-flight sends.
+  const rec = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
   try {

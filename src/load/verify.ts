@@ -7,8 +7,8 @@
  */
 import type { Exchange } from '../client/exchange.js';
 import { checkResponseHeaders } from '../checks/response-headers.js';
-import type { FindingRecord } from '../results/schema.js';
-import { ClauseGroups, refusalCodeBroken } from './findings.js';
+import type { FindingRecord, RouteClass } from '../results/schema.js';
+import { ClauseGroups, refusalCodeBroken, type CurlRoute } from './findings.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
@@ -101,8 +101,18 @@ function headersOf(s: HeaderFields): Record<string, string> {
   return h;
 }
 
-/** Verifies responses one at a time; `findings()` gives one finding per broken clause and class. */
-export class ResponseVerifier {
+/** What one response's verification reads besides its headers. */
+export interface VerifiedResponse extends HeaderFields {
+  status: number;
+  errorCode?: string;
+}
+
+/**
+ * The per-response verification of any load response — a live sample or a shard's trace record: the
+ * header checks (cached by everything they read) and the 429 body code, grouped into one finding per
+ * broken clause and class. A live run (ResponseVerifier) and a merge of shards both verify through it.
+ */
+export class HeaderVerifier {
   private readonly groups = new ClauseGroups();
   /**
    * The header checks' verdicts by everything they read (class, status, the RateLimit-* values, whether
@@ -116,13 +126,19 @@ export class ResponseVerifier {
    */
   private readonly plainVerdicts = new Map<number, ReturnType<typeof checkResponseHeaders>>();
 
-  constructor(private readonly target: Target, private readonly source: string) {}
+  /** `windowSeconds`: each class's stated window, which bounds Reset (none: unbounded). */
+  constructor(private readonly windowSeconds: Partial<Record<RouteClass, number>>) {}
 
-  /** Checks one response (`index`: its position in the run, for citing); transport failures are skipped. */
-  add(index: number, s: SampleInput, route: PlannedRoute): void {
+  /**
+   * Checks one response (transport failures, status 0, are skipped) of class `cls` on route `method`
+   * `template`; `start`/`total` its send time and latency; `curl` the route its findings reproduce;
+   * `cite(index, s)` names it in findings (called only for a response that broke something: pass one
+   * function for every response, not a closure per response).
+   */
+  check<R extends VerifiedResponse>(index: number, cls: RouteClass, method: string, template: string, s: R, start: number, total: number, curl: CurlRoute, cite: (index: number, s: R) => string): void {
     if (s.status === 0) return;
     const rid = requestIdState(s.requestId);
-    const window = this.target.assumptions.rateLimit[route.class]?.windowSeconds;
+    const window = this.windowSeconds[cls];
     const resetMax = window === undefined ? Infinity : Math.ceil(window);
     // Plain integers the checks accept stand for one token, so the verdict of a 2xx whose Remaining
     // counts down is computed once (Remaining must not exceed a plain Limit; Reset not the window).
@@ -133,13 +149,13 @@ export class ResponseVerifier {
     const ca = code(s.retryAfter, Infinity);
     let numeric = -1;
     if (cl >= 0 && cm >= 0 && cr >= 0 && ca >= 0 && s.status >= 0 && s.status < 1000) {
-      numeric = ((((((route.class === 'read' ? 0 : 1) * 1000 + s.status) * 2 + cl) * 2 + cm) * 2 + cr) * 2 + ca) * 3 + RID_CODE[rid];
+      numeric = ((((((cls === 'read' ? 0 : 1) * 1000 + s.status) * 2 + cl) * 2 + cm) * 2 + cr) * 2 + ca) * 3 + RID_CODE[rid];
     }
-    const key = numeric >= 0 ? '' : `${route.class}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
+    const key = numeric >= 0 ? '' : `${cls}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
       `${token(s.reset, resetMax)}|${token(s.retryAfter, Infinity)}|${rid}`;
     let verdict = numeric >= 0 ? this.plainVerdicts.get(numeric) : this.verdicts.get(key);
     if (!verdict) {
-      verdict = checkResponseHeaders(headerExchange(`load-${index + 1}`, route.method, route.template, s.status, s, s.sent, latencyOf(s)), { windowSeconds: window });
+      verdict = checkResponseHeaders(headerExchange(`load-${index + 1}`, method, template, s.status, s, start, total), { windowSeconds: window });
       if (numeric >= 0) this.plainVerdicts.set(numeric, verdict);
       else {
         if (this.verdicts.size >= 4096) this.verdicts.clear();
@@ -149,14 +165,40 @@ export class ResponseVerifier {
     const refused = refusalCodeBroken(s.status, s.errorCode);
     // Nearly every response breaks nothing: no citing closure for those.
     if (verdict.length === 0 && !refused) return;
-    const cite = (): string => citeSample(s, index);
-    for (const v of verdict) this.groups.note(v.clause, route.class, v.expected, v.actual, route, cite);
-    if (refused) this.groups.note('8.ratelimit.429-code', route.class, refused.expected, refused.actual, route, cite);
+    const name = (): string => cite(index, s);
+    for (const v of verdict) this.groups.note(v.clause, cls, v.expected, v.actual, curl, name);
+    if (refused) this.groups.note('8.ratelimit.429-code', cls, refused.expected, refused.actual, curl, name);
+  }
+
+  /** One finding per broken clause and class, in the order the clauses first broke. */
+  findings(strict: boolean, source: string): FindingRecord[] {
+    return this.groups.findings(strict, source);
+  }
+}
+
+const citeLive = (index: number, s: SampleInput): string => citeSample(s, index);
+
+/** Verifies a live run's responses one at a time; `findings()` gives one finding per broken clause and class. */
+export class ResponseVerifier {
+  private readonly verifier: HeaderVerifier;
+
+  constructor(private readonly target: Target, private readonly source: string) {
+    const windows: Partial<Record<RouteClass, number>> = {};
+    for (const c of ['read', 'write'] as const) {
+      const w = target.assumptions.rateLimit[c]?.windowSeconds;
+      if (w !== undefined) windows[c] = w;
+    }
+    this.verifier = new HeaderVerifier(windows);
+  }
+
+  /** Checks one response (`index`: its position in the run, for citing); transport failures are skipped. */
+  add(index: number, s: SampleInput, route: PlannedRoute): void {
+    if (s.status === 0) return;
+    this.verifier.check(index, route.class, route.method, route.template, s, s.sent, latencyOf(s), route, citeLive);
   }
 
   /** One finding per broken clause and class, in the order the clauses first broke. */
   findings(): FindingRecord[] {
-    return this.groups.findings(this.target.assumptions.strict, this.source);
+    return this.verifier.findings(this.target.assumptions.strict, this.source);
   }
 }
-

@@ -59,6 +59,11 @@ export class ViolationRows {
 
   constructor(private readonly maxPerRule = 100) {}
 
+  /** Rows kept so far (for live outputs: violations seen in the chunks analysed so far). */
+  get size(): number {
+    return this.entries.length;
+  }
+
   /** Every cited sample of the analysis, as sampleKey strings (to resolve to global indexes). */
   static citedKeys(a: RateLimitAnalysis): Set<string> {
     const keys = new Set<string>();

@@ -92,6 +92,15 @@ interface Budget {
   /** Global indexes of the budget's last two held samples (-1: none): a run of identical refusals is folded there. */
   lastHeld: number;
   prevHeld: number;
+  /**
+   * With a watermark (push's second argument): the send times the last held sample's run covers (it and
+   * the refusals folded into it), and the latest send of any other sample of the budget placed before it.
+   */
+  runLo: number;
+  runHi: number;
+  sentBeforeRun: number;
+  /** The latest send of any sample of the budget placed so far. */
+  maxSent: number;
   rows: WindowRow[];
   rowsLeftOut: number;
   /** The latest chunk's words on the budget (stated vs announced, inferred window, header dialects). */
@@ -147,6 +156,18 @@ export class OnlineRateLimitAnalyzer {
   private lastBudget: Budget | undefined;
   /** The chunk length in ms, recomputed when the window it derives from may have changed. */
   private chunkMsCache: number | undefined;
+  /** A budget's largest Reset grew since the chunk length was last computed. */
+  private windowGrew = false;
+  /**
+   * Samples pushed with a watermark and not yet placed, in arrival order (from waitFrom on), with their
+   * budgets: a refusal that may fold waits here until every response sent before the span its run would
+   * cover has arrived; what arrives after it waits behind it, so the buffer keeps arrival order.
+   */
+  private readonly waiting: ParsedSample[] = [];
+  private readonly waitingBudget: Budget[] = [];
+  private waitFrom = 0;
+  /** The latest watermark: every response sent before it has been pushed. */
+  private mark = -Infinity;
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
@@ -165,6 +186,11 @@ export class OnlineRateLimitAnalyzer {
     return this.peak;
   }
 
+  /** Violation rows found in the chunks analysed so far (a live output's running figure; finish() gives the verdict). */
+  get violationsSoFar(): number {
+    return this.rows.size;
+  }
+
   /** Chunks analysed so far. */
   get chunkCount(): number {
     return this.chunks;
@@ -179,29 +205,95 @@ export class OnlineRateLimitAnalyzer {
     return Math.min(Math.max(w, 1000), 3_600_000);
   }
 
-  /** Adds one sample (transport failures, status 0, are counted by nobody and skipped); `s` is copied, not kept. */
-  push(s: RateLimitSample): void {
+  /**
+   * Adds one sample (transport failures, status 0, are counted by nobody and skipped); `s` is copied, not
+   * kept. `watermark`, when the caller knows it: every response sent before that time (ms, the samples'
+   * clock) has been pushed, this one included — the earliest send still in flight. Given, a refusal is
+   * folded into its run only once every response of its budget sent within the span the folded run would
+   * cover has arrived and none of them is another kind of response (which could open a window inside the
+   * span), so each refusal counts in the window row the batch analysis puts it in, however responses of
+   * several connections or shards interleave. Until then it waits (with what arrives after it).
+   */
+  push(s: RateLimitSample, watermark?: number): void {
     if (!(s.status > 0)) return;
     const p = this.parser.parseInto(this.spare.pop() ?? reusableParsed(), s, 0);
-    const grew = this.count(p);
+    if (this.count(p)) this.windowGrew = true;
     this.maxLatency = Math.max(this.maxLatency, Math.min(s.receivedAt - s.sentAt, 60_000));
-    if (!this.fold(p)) {
-      const b = this.lastBudget!;
+    if (watermark === undefined && this.waitFrom === this.waiting.length) {
+      this.place(p, this.lastBudget!, this.fold(p, this.lastBudget!));
+      return;
+    }
+    this.waiting.push(p);
+    this.waitingBudget.push(this.lastBudget!);
+    this.settle(watermark ?? Infinity);
+  }
+
+  /**
+   * Raises the watermark (see push) and places every waiting sample it lets through; `settle(Infinity)`
+   * places them all (the end of the stream). Waiting is bounded (cacheSamples, at most a quarter of
+   * maxSamples): past that the oldest is placed unfolded; waiting samples count against maxSamples.
+   */
+  settle(watermark: number): void {
+    if (watermark > this.mark) this.mark = watermark;
+    while (this.waitFrom < this.waiting.length) {
+      const p = this.waiting[this.waitFrom]!;
+      const b = this.waitingBudget[this.waitFrom]!;
+      let folded = false;
+      if (this.mayFold(p, b)) {
+        const lo = Math.min(b.runLo, p.sentAt);
+        const hi = Math.max(b.runHi, p.sentAt);
+        if (!(this.mark > hi)) {
+          // Responses sent within the span may still arrive: wait, unless the wait grew past its bound.
+          if (this.waiting.length - this.waitFrom <= Math.min(this.cacheSamples, this.maxSamples >> 2)) return;
+        } else folded = b.sentBeforeRun < lo && !this.arrivesWithin(b, lo, hi);
+      }
+      this.waiting[this.waitFrom] = undefined as unknown as ParsedSample;
+      this.waitFrom++;
+      this.place(p, b, folded ? this.foldInto(p, b) : false);
+    }
+    // Emptied in place: in the common case every push drains the queue, so no array is made per response.
+    this.waiting.length = 0;
+    this.waitingBudget.length = 0;
+    this.waitFrom = 0;
+  }
+
+  /** Whether a sample of budget `b` waiting behind the head was sent within [lo, hi]. */
+  private arrivesWithin(b: Budget, lo: number, hi: number): boolean {
+    for (let i = this.waitFrom + 1; i < this.waiting.length; i++) {
+      if (this.waitingBudget[i] !== b) continue;
+      const t = this.waiting[i]!.sentAt;
+      if (t >= lo && t <= hi) return true;
+    }
+    return false;
+  }
+
+  /** Puts a counted sample in the buffer (or, `folded`, notes that it took its run's place) and cuts a chunk when due. */
+  private place(p: ParsedSample, b: Budget, folded: boolean): void {
+    if (!folded) {
       b.prevHeld = b.lastHeld;
       b.lastHeld = this.next;
+      b.sentBeforeRun = b.maxSent;
+      b.runLo = b.runHi = p.sentAt;
       this.buf.push(p);
       this.next++;
+    } else {
+      b.runLo = Math.min(b.runLo, p.sentAt);
+      b.runHi = Math.max(b.runHi, p.sentAt);
     }
-    if (this.buf.length > this.peak) this.peak = this.buf.length;
+    if (p.sentAt > b.maxSent) b.maxSent = p.sentAt;
+    // Waiting samples are held too: they count against the bound.
+    const held = this.buf.length + this.waiting.length - this.waitFrom;
+    if (held > this.peak) this.peak = held;
     const first = this.buf[this.newFrom - this.bufStart];
     // windowMs() only changes when a budget's largest Reset grows: recomputed then, not per sample.
-    if (grew || this.chunkMsCache === undefined) {
+    if (this.windowGrew || this.chunkMsCache === undefined) {
+      this.windowGrew = false;
       this.windowMsCache = this.windowMs();
       this.chunkMsCache = this.opts.chunkMs ?? Math.max(30_000, 30 * this.windowMsCache);
     }
-    const n = this.buf.length;
-    if (n >= this.maxSamples || (first && s.receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
-    else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(s.receivedAt)) this.analyzeChunk(this.cacheSamples);
+    const receivedAt = p.raw.receivedAt;
+    if (held >= this.maxSamples || (first && receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
+    else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(receivedAt)) this.analyzeChunk(this.cacheSamples);
   }
 
   /**
@@ -216,13 +308,12 @@ export class OnlineRateLimitAnalyzer {
   }
 
   /**
-   * Folds a refusal into its budget's run when the budget's last two held samples are refusals with the
-   * same header strings: it takes the last one's place and weight, if no chunk has analysed that one yet
-   * (a weight is final once analysed). True when folded.
+   * Whether a refusal may fold into its budget's run: the budget's last two held samples are refusals
+   * with the same header strings, no chunk has analysed the last one yet (a weight is final once
+   * analysed), and no Reset or Retry-After of the run has passed when it was sent.
    */
-  private fold(p: ParsedSample): boolean {
+  private mayFold(p: ParsedSample, b: Budget): boolean {
     if (!p.refused || this.opts.foldRefusals === false) return false;
-    const b = this.lastBudget!;
     const last = b.lastHeld;
     if (last < this.newFrom || b.prevHeld < this.bufStart) return false;
     const held = this.buf[last - this.bufStart]!;
@@ -231,11 +322,22 @@ export class OnlineRateLimitAnalyzer {
     // Once a Reset or Retry-After of the run has passed, a refusal is a rule's evidence (the budget should
     // be back): it is held. Until then its headers and time add nothing the run's ends do not show.
     const wait = Math.min(first.reset ?? Infinity, first.retryAfter ?? Infinity);
-    if (!(p.sentAt < first.receivedAt + wait * 1000)) return false;
+    return p.sentAt < first.receivedAt + wait * 1000;
+  }
+
+  /** The refusal takes the place and weight of its budget's last held sample. True. */
+  private foldInto(p: ParsedSample, b: Budget): true {
+    const last = b.lastHeld;
+    const held = this.buf[last - this.bufStart]!;
     p.weight = (held.weight ?? 1) + 1;
     this.buf[last - this.bufStart] = p;
     this.spare.push(held);
     return true;
+  }
+
+  /** Folds a refusal into its budget's run when it may (no watermark known). True when folded. */
+  private fold(p: ParsedSample, b: Budget): boolean {
+    return this.mayFold(p, b) && this.foldInto(p, b);
   }
 
   /** Counts the sample into its budget; true when a budget's largest Reset grew (or a budget began). */
@@ -247,7 +349,7 @@ export class OnlineRateLimitAnalyzer {
       const id = `${key}\u0000${s.class}`;
       b = this.budgets.get(id);
       if (!b) {
-        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, lastHeld: -1, prevHeld: -1, rows: [], rowsLeftOut: 0 }));
+        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, lastHeld: -1, prevHeld: -1, runLo: Infinity, runHi: -Infinity, sentBeforeRun: -Infinity, maxSent: -Infinity, rows: [], rowsLeftOut: 0 }));
         grew = true;
       }
       this.lastBudget = b;
@@ -382,6 +484,7 @@ export class OnlineRateLimitAnalyzer {
 
   /** Analyses what is left and returns the whole stream's analysis. */
   finish(): RateLimitAnalysis {
+    this.settle(Infinity);
     this.analyzeChunk(this.maxSamples, true);
     this.buf = [];
     this.bufStart = this.next;

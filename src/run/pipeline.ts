@@ -13,9 +13,9 @@ import { renderReports, type RenderSummary, type ReportFormat } from '../report/
 import { buildResults } from '../results/build.js';
 import { writeResults } from '../results/io.js';
 import type { CheckResult, FindingRecord, ProfileResult, Results } from '../results/schema.js';
-import { openTarget, type OpenTarget, type TargetOptions } from '../cli/session.js';
+import { openTarget, type OpenTarget, type TargetOptions } from './target.js';
 import type { Target } from '../target/schema.js';
-import type { Progress } from '../cli/progress.js';
+import type { Progress } from './progress.js';
 import { createRunDir, linkLatest } from './output.js';
 import { EMBEDDED_DURATIONS, EMBEDDED_LOAD_BUDGETS, RUN_PROFILES, writeSkipReason } from './phases.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rerunCommand } from '../../src/conformance/reproduction.js';
-import { openTarget } from '../../src/cli/session.js';
+import { openTarget } from '../../src/run/target.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { Results } from '../../src/results/schema.js';
 import { runCli } from '../support/cli.js';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
-import { mergeShardFiles } from '../../src/results/merge-files.js';
+import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import { traceToSamples } from '../../src/trace/samples.js';
 import { LIMIT, limiterTraces, writeShard } from './support/synthetic.js';
 import { runShard } from './support/shards.js';

@@ -4,7 +4,7 @@
  * as a live run does; the figures it gives are the same.
  */
 import { describe, expect, it } from 'vitest';
-import { TraceFold } from '../../src/results/merge-fold.js';
+import { TraceFold } from '../../src/distributed/merge-fold.js';
 import type { TraceRecord } from '../../src/trace/record.js';
 
 const WINDOW_S = 1;
@@ -29,15 +29,15 @@ function* records(perSecond: number, seconds: number): Generator<TraceRecord> {
 describe('merge fold memory', () => {
   it('holds a bounded number of samples whatever the number of records, with the same counts and timeline', () => {
     const maxSamples = 2000;
-    const fold = new TraceFold({ expected: { read: { limit: LIMIT, windowSeconds: WINDOW_S } }, maxSamples }, 1000);
+    const fold = new TraceFold({ expected: { read: { limit: LIMIT, windowSeconds: WINDOW_S } }, maxSamples }, 120_000);
     let n = 0;
     for (const r of records(400, 120)) {
       fold.add(0, 0, r, ++n);
     }
     expect(n).toBe(48_000);
     expect(fold.peakSamples).toBeLessThanOrEqual(maxSamples);
-    expect(fold.tally.read.records).toBe(48_000);
-    expect(fold.tally.read.byStatus.get(200)).toBe(120 * LIMIT);
+    expect(fold.tally.byClass.read.records).toBe(48_000);
+    expect(fold.tally.byClass.read.byStatus.get(200)).toBe(120 * LIMIT);
     const timeline = fold.timeline([{ offsetMs: 0, timeline: [] }]);
     expect(timeline).toHaveLength(120);
     expect(timeline.every((p) => p.completed === 400 && p.refused.read === 400 - LIMIT && p.p99 === 2)).toBe(true);

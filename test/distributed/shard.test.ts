@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SpgateError } from '../../src/errors.js';
 import { builtinProfileNames, loadProfile, type Profile } from '../../src/load/profile.js';
 import { planProfile } from '../../src/load/plan.js';
-import { parseShardSpec, shardProfile, shardTarget, splitInteger } from '../../src/load/shard.js';
+import { parseShardSpec, shardProfile, shardTarget, splitInteger } from '../../src/distributed/shard.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { prng } from '../support/prng.js';
 

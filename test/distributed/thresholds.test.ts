@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mergeShardFiles } from '../../src/results/merge-files.js';
+import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import { writeResults } from '../../src/results/io.js';
 import { Results } from '../../src/results/schema.js';
 import { limiterTraces, writeShard } from './support/synthetic.js';

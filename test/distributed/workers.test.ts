@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Results } from '../../src/results/schema.js';
-import { configErrorOf, parseWorkers, workerFailure, type WorkerOutcome } from '../../src/load/workers.js';
+import { configErrorOf, parseWorkers, workerFailure, type WorkerOutcome } from '../../src/distributed/workers.js';
 import { runCli, stackFrames } from '../support/cli.js';
 
 /** A short profile whose thresholds any working server meets (the merged verdict is what is tested). */

@@ -89,3 +89,90 @@ describe('online aggregation of a long run', () => {
     expect(rows.length + more).toBe(batchRows);
   });
 });
+
+describe('the watermark of in-flight sends (an engine that records each send as it goes out)', () => {
+  it('hands the sink the earliest send still in flight with each response; none without sendsAsTheyGo', () => {
+    const seen: Array<[number, number | undefined]> = [];
+    const sink = { add: (s: SampleInput, w?: number) => void seen.push([s.sent, w]) };
+    const rec = new LoadRecorder(sink, { sendsAsTheyGo: true });
+    const res = (sent: number, received: number): SampleInput => ({ route: 0, intended: NaN, sent, received, status: 200 });
+    for (const at of [1, 2, 3, 3]) rec.sent('read', at);
+    rec.response(res(2, 5));
+    rec.response(res(3, 6));
+    rec.response(res(1, 7));
+    rec.response({ ...res(3, 8), status: 0, error: 'reset' });
+    // With nothing left in flight, the watermark is the response's time: later sends go out after it.
+    expect(seen).toEqual([[2, 1], [3, 1], [1, 3], [3, 8]]);
+    const blind: Array<number | undefined> = [];
+    const closed = new LoadRecorder({ add: (_s, w) => void blind.push(w) });
+    closed.sent('read', 1);
+    closed.response(res(1, 2));
+    expect(blind).toEqual([undefined]);
+  });
+
+  it('a live fold of connections interleaved across window starts gives the batch analysis\'s window rows exactly', () => {
+    // Eight connections against a fixed window of 10 per second; window starts see refusals answered
+    // before the same window's (slow) admissions.
+    const plan = planProfile(profile, target);
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 100_000 } });
+    const rec = new LoadRecorder(agg, { sendsAsTheyGo: true });
+    const sends: SampleInput[] = [];
+    for (let w = 0; w < 8; w++) {
+      for (let i = 0; i < 30; i++) {
+        const sent = w * 1000 + 1 + i * 20;
+        const admitted = i < 10;
+        sends.push({
+          route: 0, intended: NaN, sent, received: sent + (admitted && w > 0 ? 250 : 1), status: admitted ? 200 : 429,
+          limit: '10', remaining: String(admitted ? 9 - i : 0), reset: '1', retryAfter: admitted ? undefined : '1',
+          requestId: `req_${w}_${i}`, errorCode: admitted ? undefined : 'rate_limit.exceeded',
+        });
+      }
+    }
+    // Every send goes out in time order, every response comes back in time order, interleaved.
+    const events = [...sends.map((s) => ({ at: s.sent, s, send: true })), ...sends.map((s) => ({ at: s.received, s, send: false }))]
+      .sort((a, b) => a.at - b.at || Number(a.send) - Number(b.send));
+    for (const e of events) {
+      if (e.send) rec.sent('read', e.s.sent);
+      else rec.response(e.s);
+    }
+    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: 8000, aborted: false });
+    const route = plan.routes[0]!;
+    const batch = analyzeRateLimits([...sends].sort((a, b) => a.received - b.received).map((s) => toRateLimitSample(s, route)!), { expected: target.assumptions.rateLimit });
+    expect(result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
+    expect(result.rateLimit.classes[0]!.windows.slice(1, 7).every((w) => w.admitted === 10 && w.refused === 20)).toBe(true);
+  });
+});
+
+describe('live outputs: observers and snapshot()', () => {
+  it('every observer sees every response with its class, and the snapshot is the figures the result ends with', () => {
+    const plan = planProfile(profile, target);
+    const seen: Array<[number, string]> = [];
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ onResponse: (s, cls) => void seen.push([s.status, cls]) }] });
+    const rec = new LoadRecorder(agg);
+    let last = 0;
+    for (const s of stream(20_000, 50, 3)) {
+      rec.sent('read', s.sent);
+      rec.response(s);
+      last = s.received;
+    }
+    rec.sent('read', last);
+    rec.response({ route: 0, intended: NaN, sent: last, received: last + 1, status: 0, error: 'connection reset' });
+    rec.drop('read', last);
+    const snap = agg.snapshot(rec);
+    expect(seen).toHaveLength(20_001);
+    expect(seen.every(([, cls]) => cls === 'read')).toBe(true);
+    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: last + 1, aborted: false });
+    const byStatus = result.totals.byStatus;
+    expect(snap.counts.read).toEqual({ '2xx': byStatus['200'], '429': byStatus['429'], other: 0, error: 1 });
+    expect(snap.counts.write).toEqual({ '2xx': 0, '429': 0, other: 0, error: 0 });
+    expect(snap.refused.read).toBe(byStatus['429']);
+    expect(snap.sent.read).toBe(result.totals.sent);
+    expect(snap.dropped.read).toBe(1);
+    for (const fam of ['2xx', '429'] as const) {
+      const summary = result.latency.find((l) => l.class === 'read' && l.family === fam && !l.corrected)!;
+      expect(snap.histograms.read[fam].totalCount).toBe(summary.count);
+    }
+    // The over-admitting limiter: chunks analysed so far already show violations.
+    expect(snap.violations).toBeGreaterThan(0);
+  });
+});

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { FAULTS, startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
-import { loadProfile } from '../../src/load/profile.js';
+import { loadProfile, parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { readTrace, traceToSamples } from '../../src/trace/index.js';
 
@@ -74,6 +74,25 @@ describe('chunked rate-limit analysis in a real run', () => {
       expect(result.rateLimit.violations).toEqual([]);
       expect(findings).toEqual([]);
       expect(result.rateLimit.classes.find((c) => c.class === 'read')?.observedLimit).toBe(60);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  // The open engine records each send as it goes out: the analysis folds refusals with the watermark of
+  // sends in flight, and a live run's analysis equals the batch analysis of its own trace, rows included.
+  it('open model over the budget: the live analysis equals the batch analysis of its trace exactly, window rows included', async () => {
+    const ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 30, write: 20, windowSeconds: 1 } });
+    try {
+      const target = targetFromInput(ref.target, 'embedded');
+      const profile = parseProfile({ name: 'open-over', description: 'reads at three times the budget', model: 'open', duration: 3, classes: { read: { rate: 90, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } }, 'test');
+      const tracePath = join(dir, 'open-over.ndjson');
+      const { result } = await runProfile({ target, profile, tracePath });
+      const records = await readTrace(tracePath);
+      expect(result.totals.byStatus['429']).toBeGreaterThan(0);
+      const batch = analyzeRateLimits(traceToSamples(records), { expected: target.assumptions.rateLimit });
+      expect(result.rateLimit.classes).toEqual(batch.classes);
+      expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
     } finally {
       await ref.close();
     }

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergedResults } from '../../src/cli/commands/merge.js';
 import { buildCtrf } from '../../src/report/ctrf.js';
 import { renderReports } from '../../src/report/index.js';
-import { mergeShardFiles } from '../../src/results/merge-files.js';
+import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import type { Results } from '../../src/results/schema.js';
 import { limiterTraces, writeShard } from '../distributed/support/synthetic.js';
 import { makeResults } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, statusText } from '../../src/cli/progress.js';
+import { createProgress, statusText } from '../../src/run/progress.js';
 
 function sink(isTTY: boolean) {
   const chunks: string[] = [];

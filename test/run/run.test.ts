@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/run/pipeline.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { createProgress } from '../../src/run/progress.js';
 import { readResults } from '../../src/results/io.js';
 import { CHROMIUM_ARGS, inspectReport } from '../report/inspect.js';
 import { CHROMIUM, chromiumPart, need } from '../support/optional.js';

@@ -9,9 +9,11 @@ import { runConformance, selectChecks, selectSuites, type ConformanceOutcome } f
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
+import { resultsHeader } from '../../run/header.js';
 import { exitCodeForVerdict } from '../../results/verdict.js';
 import { conformanceDryRun } from '../dry-run.js';
-import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
+import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
+import { openTarget, targetOptions } from '../../run/target.js';
 
 function intArg(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -75,7 +77,7 @@ export const conformanceCommand: SpgateCommand = {
 
     const results = buildResults({
       command: 'conformance',
-      target: { name: target.name, baseUrl: target.baseUrl, embedded: target.source === 'embedded' },
+      ...resultsHeader(target),
       seed,
       runs,
       startedAt,
@@ -88,7 +90,6 @@ export const conformanceCommand: SpgateCommand = {
       load: [],
       errors,
       failOnInconclusive: args.failOnInconclusive === true,
-      secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     const renderCode = await writeOutputs(results, args);
     if (failure !== undefined) throw failure;

@@ -11,13 +11,15 @@ import { loadProfile, type Profile } from '../../load/profile.js';
 import { parseThreshold } from '../../load/threshold.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
-import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../load/shard.js';
-import { parseWorkers } from '../../load/workers.js';
+import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../distributed/shard.js';
+import { parseWorkers } from '../../distributed/workers.js';
 import { autoWorkers, placeOf } from '../../load/auto-workers.js';
 import { availableParallelism } from 'node:os';
 import { buildResults } from '../../results/build.js';
-import { abortOnSignals, openTarget, printTargetWarnings, targetOptions, writeOutputs } from '../session.js';
-import { runLoadWorkers } from '../load-workers.js';
+import { resultsHeader } from '../../run/header.js';
+import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
+import { openTarget, targetOptions } from '../../run/target.js';
+import { runLoadWorkers } from '../../distributed/load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 import type { Target } from '../../target/schema.js';
 
@@ -149,7 +151,7 @@ export const loadCommand: SpgateCommand = {
     const results = buildResults({
       command: 'load',
       ...(runId ? { runId } : {}),
-      target: { name: target.name, baseUrl: target.baseUrl, embedded: target.source === 'embedded' },
+      ...resultsHeader(target),
       startedAt,
       finishedAt: new Date(),
       aborted,
@@ -159,7 +161,6 @@ export const loadCommand: SpgateCommand = {
       exchanges: [],
       load: [result],
       errors: result.error ? [result.error] : [],
-      secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),
     });
     const renderCode = await writeOutputs(results, args);
     if (aborted || result.status === 'error') return 3;

@@ -7,7 +7,7 @@ import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { summaryLines } from '../../load/print.js';
 import { buildResults } from '../../results/build.js';
-import { mergeShardFiles, type MergedFiles } from '../../results/merge-files.js';
+import { mergeShardFiles, type MergedFiles } from '../../distributed/merge-files.js';
 import type { Results } from '../../results/schema.js';
 import { writeOutputs } from '../session.js';
 

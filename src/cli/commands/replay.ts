@@ -4,7 +4,7 @@ import { SpgateError } from '../../errors.js';
 import { createClient } from '../../client/client.js';
 import { analyzeRateLimits } from '../../ratelimit/analyze.js';
 import { formatAnalysis, formatComparison } from '../../ratelimit/format.js';
-import { openTarget, targetOptions, type OpenTarget } from '../session.js';
+import { openTarget, targetOptions, type OpenTarget } from '../../run/target.js';
 import type { Target } from '../../target/schema.js';
 import { clientTimeouts } from '../../target/timeouts.js';
 import { readTrace } from '../../trace/reader.js';

@@ -5,10 +5,11 @@ import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { runPipeline } from '../../run/pipeline.js';
 import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
-import { createProgress } from '../progress.js';
+import { createProgress } from '../../run/progress.js';
 import { printRenderSummary } from '../render-summary.js';
 import { runDryRun } from '../dry-run.js';
-import { abortOnSignals, openTarget, targetOptions } from '../session.js';
+import { abortOnSignals } from '../session.js';
+import { openTarget, targetOptions } from '../../run/target.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { runProfile } from '../../../src/load/run.js';
 import type { Profile } from '../../../src/load/profile.js';
-import { ClockOrigin, shardProfile, shardRecord, shardTarget } from '../../../src/load/shard.js';
+import { ClockOrigin, shardProfile, shardRecord, shardTarget } from '../../../src/distributed/shard.js';
 import { familyOf, newHistogram, toMicros } from '../../../src/load/histograms.js';
 import { buildResults } from '../../../src/results/build.js';
 import { writeResults } from '../../../src/results/io.js';

@@ -1,7 +1,7 @@
 /**
  * `spgate load --workers N` (N > 1): checks every shard's plan (so a configuration error is one line before
  * anything is sent), gives the children one target (the target file, or a file describing the embedded
- * reference server this process serves), runs them (load/workers.ts), merges their results with the code
+ * reference server this process serves), runs them (distributed/workers.ts), merges their results with the code
  * `spgate merge` uses, prints and writes the merged run, and sets the exit code.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,12 +11,13 @@ import { SpgateError } from '../errors.js';
 import type { Profile } from '../load/profile.js';
 import { planProfile } from '../load/plan.js';
 import { summaryLines } from '../load/print.js';
-import { shardProfile, shardTarget } from '../load/shard.js';
-import { configErrorOf, runWorkers, workerFailure } from '../load/workers.js';
-import { mergeShardFiles } from '../results/merge-files.js';
+import { shardProfile, shardTarget } from './shard.js';
+import { configErrorOf, runWorkers, workerFailure } from './workers.js';
+import { mergeShardFiles } from './merge-files.js';
 import { targetFileOf } from '../target/resolve.js';
-import { mergedExitCode, mergedResults } from './commands/merge.js';
-import { abortOnSignals, writeOutputs, type OpenTarget } from './session.js';
+import { mergedExitCode, mergedResults } from '../cli/commands/merge.js';
+import { abortOnSignals, writeOutputs } from '../cli/session.js';
+import type { OpenTarget } from '../run/target.js';
 
 /** Time the children get to load before they all start sending together. */
 const STARTUP_MS = 2500;

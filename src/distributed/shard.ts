@@ -9,7 +9,7 @@ import { SpgateError } from '../errors.js';
 import type { ShardRecord } from '../results/schema.js';
 import { stripUserInfo } from '../results/build.js';
 import type { Target } from '../target/schema.js';
-import type { ClassMix, Profile, RateSpec } from './profile.js';
+import type { ClassMix, Profile, RateSpec } from '../load/profile.js';
 
 export interface ShardSpec {
   /** 0-based (a Kubernetes completion index or a CI matrix index, as is). */

@@ -4,7 +4,7 @@
  * one histogram holding every shard's responses, not an average of the shards' percentiles. Pure.
  */
 import * as hdr from 'hdr-histogram-js';
-import type { LatencySummary, RouteClass } from './schema.js';
+import type { LatencySummary, RouteClass } from '../results/schema.js';
 import type { Family } from '../load/threshold.js';
 import { CLASSES, FAMILIES, histogramKey as key, newHistogram, summarize } from '../load/histograms.js';
 

@@ -6,12 +6,13 @@
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
+import { compare, evaluateThreshold, parseThreshold } from '../load/threshold.js';
+import { thresholdContext } from '../fold/threshold-context.js';
 import { findCapacity } from '../load/timeline.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
-import type { FindingRecord, ProfileResult, RouteClass, ShardRecord } from './schema.js';
+import type { FindingRecord, ProfileResult, ShardRecord } from '../results/schema.js';
 
 export interface ShardInput {
   /** Where the shard's results came from (for messages). */
@@ -78,15 +79,16 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
       throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `shard ${s.shard.index}/${set.count}: its trace holds ${seen} responses but ${s.path} counts ${expected} (trace cut short or from another run)`);
     }
   }
-  const totals: ProfileResult['totals'] = { sent: 0, completed: 0, dropped: 0, errors: 0, byStatus: {}, byClass: { read: 0, write: 0 } };
+  // Responses are counted by the fold of every record (checked above against each shard's own count);
+  // sends and drops, which have no record, add up from the shards' results.
+  const tally = fold.tally;
+  const totals: ProfileResult['totals'] = {
+    sent: 0, completed: tally.count('completed'), dropped: 0, errors: tally.count('transport'), byStatus: tally.byStatusRecord(),
+    byClass: { read: tally.byClass.read.records, write: tally.byClass.write.records },
+  };
   for (const { result: r } of set.shards) {
     totals.sent += r.totals.sent;
-    totals.completed += r.totals.completed;
     totals.dropped += r.totals.dropped;
-    totals.errors += r.totals.errors;
-    for (const [k, v] of Object.entries(r.totals.byStatus)) totals.byStatus[k] = (totals.byStatus[k] ?? 0) + v;
-    totals.byClass.read += r.totals.byClass.read;
-    totals.byClass.write += r.totals.byClass.write;
   }
   const hist = new MergedHistograms(set.shards.map((s) => s.result.latency));
   const durationMs = mergedDurationMs(set);
@@ -99,35 +101,16 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const routes = routesOf(first.result.config);
   const findings = [...verified, ...violationFindings(analysis.violations, verified, routes, strict, first.result.name, ' across all shards')];
 
-  const tallyOf = (cls?: RouteClass): Array<[number, number]> =>
-    (cls ? [cls] : (['read', 'write'] as const)).flatMap((c) => [...fold.tally[c].byStatus.entries()]);
   const singleClass = routes.every((r) => r.class === routes[0]?.class);
-  const ctx: ThresholdContext = {
-    latency: (metric, cls, family) => {
-      const h = hist.merged(cls, family);
-      if (h.totalCount === 0) return null;
-      if (metric === 'min' || metric === 'max') return hist.range(cls, family)![metric];
-      return (metric === 'mean' ? h.mean : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)))) / 1000;
-    },
-    count: (metric, cls) => {
-      if (metric === 'ratelimit.violations') return findings.filter((f) => f.clause.startsWith('8.ratelimit')).length;
-      if (metric === 'sent') return cls ? fold.tally[cls].records : totals.sent;
-      // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
-      if (metric === 'dropped') return totals.dropped;
-      let n = 0;
-      for (const [st, k] of tallyOf(cls)) {
-        if (metric === 'completed' ? st !== 0 : metric === 'transport' ? st === 0 : metric === '429' ? st === 429
-          : st !== 0 && Math.floor(st / 100) === Number(metric[0])) n += k;
-      }
-      return n;
-    },
-    errorRate: (cls) => {
-      const ts = cls ? [fold.tally[cls]] : [fold.tally.read, fold.tally.write];
-      const n = ts.reduce((a, t) => a + t.records, 0);
-      return n === 0 ? null : ts.reduce((a, t) => a + t.errors, 0) / n;
-    },
-    rps: (cls) => (cls ? fold.tally[cls].completed : fold.tally.read.completed + fold.tally.write.completed) / seconds,
-  };
+  const ctx = thresholdContext({
+    tally: fold.tally, findings, seconds,
+    histogram: (cls, family) => hist.merged(cls, family),
+    range: (cls, family) => hist.range(cls, family),
+    // Results count sends per run, not per class: a class's sends are its responses and transport failures.
+    sent: (cls) => (cls ? fold.tally.byClass[cls].records : totals.sent),
+    // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
+    dropped: () => totals.dropped,
+  });
   const thresholds = first.result.thresholds.map((t) => {
     const parsed = parseThreshold(t.expression);
     if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
@@ -185,9 +168,4 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
 function routesOf(config: Record<string, unknown>): Array<{ class: string; method: string; path: string }> {
   const classes = (config.classes as Array<{ class: string; routes?: Array<{ method: string; path: string }> }> | undefined) ?? [];
   return classes.flatMap((c) => (c.routes ?? []).map((r) => ({ class: c.class, method: r.method, path: r.path })));
-}
-
-/** The Remaining-series bucket a single run of this length would use. */
-export function seriesBucketMs(durationMs: number): number {
-  return Math.max(100, Math.ceil(durationMs / 1500 / 100) * 100);
 }

@@ -12,6 +12,7 @@ import type { Target } from '../target/schema.js';
 import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
+import type { ResponseObserver } from '../metrics/source.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
@@ -30,6 +31,8 @@ export interface AggregatorOptions {
   trace?: TraceWriter;
   /** Chunking of the rate-limit analysis (defaults suit any run length). */
   rateLimit?: Omit<OnlineAnalyzeOptions, 'expected'>;
+  /** Told of every response as it is folded (the live metrics). */
+  observer?: ResponseObserver;
 }
 
 export interface FinishInput {
@@ -98,6 +101,7 @@ export class LoadAggregator {
     this.timeline.add(s.received, cls, s.status, this.hist.hasCorrected ? corrected : latency, s);
     if (s.status !== 0) this.series.add(cls, s.received, s.status, s.remaining);
     this.verifier.add(i, s, route);
+    this.opts.observer?.onResponse(s, route);
     const rl = toRateLimitSample(s, route, this.scratch);
     if (rl) {
       // The analyzer holds a chunk of samples (copies of this record): repeated header values share one

@@ -1,0 +1,116 @@
+/**
+ * Live metrics into a real Prometheus: the test starts Debian's prometheus with its remote-write receiver
+ * on a loopback port, runs short bounded load runs of the real CLI against the embedded reference server
+ * with `--metrics prometheus-rw=…`, and queries the series back through the HTTP API. The counts per route
+ * class × status family must equal the run's JSON results exactly, and a histogram_quantile over the pushed
+ * buckets must be answerable and land in the bucket of the run's own percentile — for one process and for
+ * two shards summed.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { need, prometheusPart, PROMETHEUS } from '../support/optional.js';
+import { Results, type ProfileResult } from '../../src/results/schema.js';
+import { DURATION_BUCKETS, METRICS } from '../../src/metrics/names.js';
+import { startPrometheus, type RunningPrometheus } from './support/prometheus.js';
+
+const part = prometheusPart();
+let prom: RunningPrometheus | undefined;
+
+beforeAll(async () => {
+  if (part.missing === undefined) prom = await startPrometheus(PROMETHEUS);
+});
+afterAll(async () => {
+  await prom?.stop();
+});
+
+const D = METRICS.requestDuration.prom;
+
+/** class|family → count of the run's JSON results (the uncorrected latency views; transport errors as `error`). */
+function expectedCounts(p: ProfileResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const l of p.latency) if (!l.corrected) out[`${l.class}|${l.family}`] = l.count;
+  if (p.totals.errors > 0) throw new Error('the run had transport errors; the test expects none');
+  return out;
+}
+
+async function countsOf(prom: RunningPrometheus, runId: string): Promise<Record<string, number>> {
+  const rows = await prom.query(`sum by (spgate_route_class, spgate_status_family) (${D}_count{spgate_run_id="${runId}"})`);
+  return Object.fromEntries(rows.map((r) => [`${r.metric.spgate_route_class}|${r.metric.spgate_status_family}`, Number(r.value[1])]));
+}
+
+/** The percentile the pushed buckets answer must fall in the bucket holding the run's own (HDR) percentile. */
+function expectSameBucket(estimateS: number, exactMs: number): void {
+  expect(Number.isFinite(estimateS)).toBe(true);
+  const i = DURATION_BUCKETS.findIndex((b) => estimateS <= b);
+  const hi = i < 0 ? Infinity : DURATION_BUCKETS[i]!;
+  const lo = i <= 0 ? 0 : DURATION_BUCKETS[i - 1]!;
+  const exact = exactMs / 1000;
+  // HDR values are exact to 3 significant digits: a value on a bound may read 0.1 % either side of it.
+  expect(exact, `estimate ${estimateS}s is in (${lo}, ${hi}]`).toBeGreaterThan(lo * 0.998);
+  expect(exact).toBeLessThanOrEqual(hi * 1.002);
+}
+
+describe('--metrics prometheus-rw into a real Prometheus', () => {
+  beforeEach((ctx) => need(ctx, part));
+
+  it('stores counts per class × status family equal to the JSON results, and answers histogram_quantile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
+    const json = join(dir, 'r.json');
+    const runId = `prom-one-${Date.now()}`;
+    const r = await runCli(['load', '--profile', 'class-isolation', '--duration', '3', '--json', json,
+      '--metrics', `prometheus-rw=${prom!.writeUrl}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('spgate: metrics:');
+    const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(doc.meta.runId).toBe(runId);
+    const p = doc.load[0]!;
+    const expected = expectedCounts(p);
+    // Refusals are part of what is compared: the profile exhausts the write budget.
+    expect(expected['write|429']).toBeGreaterThan(0);
+    expect(await countsOf(prom!, runId)).toEqual(expected);
+
+    const sel = `spgate_run_id="${runId}"`;
+    const one = async (q: string): Promise<number> => {
+      const rows = await prom!.query(q);
+      expect(rows, q).toHaveLength(1);
+      return Number(rows[0]!.value[1]);
+    };
+    expect(await one(`sum(${METRICS.sent.prom}{${sel}})`)).toBe(p.totals.sent);
+    expect(await one(`sum(${METRICS.dropped.prom}{${sel}})`)).toBe(p.totals.dropped);
+    expect(await one(`${METRICS.violations.prom}{${sel}}`)).toBe(doc.findings.filter((f) => f.clause.startsWith('8.ratelimit')).length);
+    expect(await one(`sum(${D}_count{${sel}, spgate_status_family="429"})`)).toBe(p.totals.byStatus['429']);
+    // Every series carries the run's labels; Remaining is a last-value gauge per class and key role.
+    const remaining = await prom!.query(`${METRICS.remaining.prom}{${sel}}`);
+    expect(remaining.map((x) => `${x.metric.spgate_route_class}|${x.metric.spgate_key_role}|${x.metric.spgate_profile}|${x.metric.spgate_shard}`).sort())
+      .toEqual(['read|admin|class-isolation|0/1', 'write|admin|class-isolation|0/1']);
+    for (const x of remaining) expect(Number.isInteger(Number(x.value[1]))).toBe(true);
+    // Pushed every interval, not only at the end.
+    expect(await one(`count_over_time(${METRICS.sent.prom}{${sel}, spgate_route_class="read"}[10m])`)).toBeGreaterThanOrEqual(2);
+
+    for (const cls of ['read', 'write'] as const) {
+      const est = await one(`histogram_quantile(0.95, sum by (le) (${D}_bucket{${sel}, spgate_route_class="${cls}", spgate_status_family="2xx"}))`);
+      const exact = p.latency.find((l) => l.class === cls && l.family === '2xx' && !l.corrected)!;
+      expectSameBucket(est, exact.p95);
+    }
+  });
+
+  it('adds up the shards of --workers 2: the sum over shards equals the merged results', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
+    const json = join(dir, 'r.json');
+    const runId = `prom-shards-${Date.now()}`;
+    const r = await runCli(['load', '--profile', 'smoke', '--duration', '2', '--workers', '2', '--json', json,
+      '--metrics', `prometheus-rw=${prom!.writeUrl}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 90_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(doc.meta.runId).toBe(runId);
+    const shards = await prom!.query(`count by (spgate_shard) (${D}_count{spgate_run_id="${runId}"})`);
+    expect(shards.map((s) => s.metric.spgate_shard).sort()).toEqual(['0/2', '1/2']);
+    expect(await countsOf(prom!, runId)).toEqual(expectedCounts(doc.load[0]!));
+    const est = await prom!.query(`histogram_quantile(0.5, sum by (le) (${D}_bucket{spgate_run_id="${runId}", spgate_route_class="read", spgate_status_family="2xx"}))`);
+    expect(est).toHaveLength(1);
+    expectSameBucket(Number(est[0]!.value[1]), doc.load[0]!.latency.find((l) => l.class === 'read' && l.family === '2xx' && !l.corrected)!.p50);
+  });
+});

@@ -19,6 +19,19 @@ import type { MetricsSink } from './pusher.js';
 import type { RunLabels } from './remote-write.js';
 import type { ObservedResponse, ObservedRoute } from './source.js';
 
+/** One line of an export failure: the HTTP status and the start of the answer when there was one. */
+function reasonOf(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; data?: unknown; name?: unknown } | undefined;
+  const message = typeof e?.message === 'string' ? e.message.split('\n')[0]!.trim() : '';
+  if (typeof e?.code === 'number') {
+    const body = typeof e.data === 'string' ? e.data.replace(/\s+/g, ' ').trim().slice(0, 160) : '';
+    return `HTTP ${e.code}${message ? ` ${message}` : ''}${body ? `: ${body}` : ''}`;
+  }
+  if (e?.name === 'TimeoutError' || /time(d)?\s?out/i.test(message)) return 'no answer in time';
+  if (typeof e?.code === 'string') return e.code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : e.code;
+  return message || 'export failed';
+}
+
 /** A reader that collects only when asked (the pusher's schedule). */
 class OnDemandReader extends MetricReader {
   protected override async onShutdown(): Promise<void> {}
@@ -96,7 +109,7 @@ export class OtlpSink implements MetricsSink {
     await new Promise<void>((resolve, reject) => {
       this.exporter.export(resourceMetrics, (r) => {
         if (r.code === 0) resolve();
-        else reject(r.error ?? new Error('export failed'));
+        else reject(new Error(reasonOf(r.error)));
       });
     });
   }

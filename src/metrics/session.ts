@@ -7,9 +7,7 @@
 import { MetricsState, type MetricsSnapshot } from './model.js';
 import type { MetricsOptions } from './options.js';
 import { EventLoopLag } from './lag.js';
-import { OtlpSink } from './otlp.js';
 import { PUSH_TIMEOUT_MS, Pusher, type MetricsSink } from './pusher.js';
-import { RemoteWriteSink } from './remote-write-sink.js';
 import type { RunLabels } from './remote-write.js';
 import type { LiveMetrics, ObservedResponse, ObservedRoute, ProfileMetrics, RunFigures } from './source.js';
 
@@ -21,9 +19,16 @@ export interface LiveMetricsOptions extends MetricsOptions {
   warn: (line: string) => void;
 }
 
-/** The live metrics of a command, or undefined when no `--metrics` was given. */
-export function createLiveMetrics(opts: LiveMetricsOptions): LiveMetrics | undefined {
+/**
+ * The live metrics of a command, or undefined when no `--metrics` was given. The sinks' libraries are
+ * loaded here, only for the kinds asked for (the OpenTelemetry SDK takes a noticeable time to load, and
+ * every other command would pay it).
+ */
+export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveMetrics | undefined> {
   if (opts.endpoints.length === 0) return undefined;
+  const kinds = new Set(opts.endpoints.map((e) => e.kind));
+  const { OtlpSink } = kinds.has('otlp') ? await import('./otlp.js') : { OtlpSink: undefined };
+  const { RemoteWriteSink } = kinds.has('prometheus-rw') ? await import('./remote-write-sink.js') : { RemoteWriteSink: undefined };
   const reported = new Set<string>();
   const report = (sink: MetricsSink, reason: string): void => {
     if (reported.has(sink.display)) return;
@@ -34,7 +39,7 @@ export function createLiveMetrics(opts: LiveMetricsOptions): LiveMetrics | undef
     start(profile: string, figures: () => RunFigures): ProfileMetrics {
       const run: RunLabels = { runId: opts.runId, profile, shard: opts.shard };
       const timeoutMs = Math.min(opts.intervalMs, PUSH_TIMEOUT_MS);
-      const sinks: MetricsSink[] = opts.endpoints.map((e) => (e.kind === 'otlp' ? new OtlpSink(e, run, timeoutMs) : new RemoteWriteSink(e, run)));
+      const sinks: MetricsSink[] = opts.endpoints.map((e) => (e.kind === 'otlp' ? new OtlpSink!(e, run, timeoutMs) : new RemoteWriteSink!(e, run)));
       const observers = sinks.filter((s) => s.onResponse !== undefined);
       const state = new MetricsState();
       const lag = new EventLoopLag();

@@ -161,6 +161,13 @@ describe('an invalid --metrics value is a usage error before anything is sent', 
     });
   }
 
+  it('spgate run --metrics with an unknown kind: the same one line, exit 2, nothing run', async () => {
+    const r = await runCli(['run', '--metrics', 'influx=http://127.0.0.1:8086/write']);
+    expect(r.code).toBe(2);
+    expect(errorLines(r.stderr)).toEqual(['spgate: SPGATE_ERR_USAGE: --metrics "influx=http://127.0.0.1:8086/write": expected KIND=URL with KIND one of prometheus-rw, otlp']);
+    expect(r.stdout).toBe('');
+  });
+
   it('--metrics-interval out of range', async () => {
     const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--metrics', 'otlp=http://127.0.0.1:1/v1/metrics', '--metrics-interval', '0']);
     expect(r.code).toBe(2);

@@ -14,6 +14,10 @@ import { runCli } from '../support/cli.js';
 import { need, prometheusPart, PROMETHEUS } from '../support/optional.js';
 import { Results, type ProfileResult } from '../../src/results/schema.js';
 import { DURATION_BUCKETS, METRICS } from '../../src/metrics/names.js';
+import { parseMetricsValue } from '../../src/metrics/options.js';
+import { createLiveMetrics } from '../../src/metrics/session.js';
+import { runPipeline } from '../../src/run/pipeline.js';
+import { createProgress } from '../../src/cli/progress.js';
 import { startPrometheus, type RunningPrometheus } from './support/prometheus.js';
 
 const part = prometheusPart();
@@ -112,5 +116,27 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     const est = await prom!.query(`histogram_quantile(0.5, sum by (le) (${D}_bucket{spgate_run_id="${runId}", spgate_route_class="read", spgate_status_family="2xx"}))`);
     expect(est).toHaveLength(1);
     expectSameBucket(Number(est[0]!.value[1]), doc.load[0]!.latency.find((l) => l.class === 'read' && l.family === '2xx' && !l.corrected)!.p50);
+  });
+
+  it('spgate run pushes each load phase under its profile label, counts equal to its results', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'spgate-prom-run-'));
+    const runId = `prom-run-${Date.now()}`;
+    const warnings: string[] = [];
+    const metrics = await createLiveMetrics({
+      endpoints: [parseMetricsValue(`prometheus-rw=${prom!.writeUrl}`)], intervalMs: 1000, runId, shard: '0/1', warn: (l) => warnings.push(l),
+    });
+    const r = await runPipeline({
+      seed: 5, runs: 3, outBase: out, command: 'spgate run (test)', signal: new AbortController().signal,
+      progress: createProgress({ write: () => true }, { live: false }),
+      suites: ['errors'], profiles: ['smoke', 'write-budget'], durationScale: 0.4, metrics, runId,
+    });
+    expect(warnings).toEqual([]);
+    expect(r.results.meta.runId).toBe(runId);
+    expect(r.results.load.map((p) => p.name)).toEqual(['smoke', 'write-budget']);
+    for (const p of r.results.load) {
+      const rows = await prom!.query(`sum by (spgate_route_class, spgate_status_family) (${D}_count{spgate_run_id="${runId}", spgate_profile="${p.name}"})`);
+      const got = Object.fromEntries(rows.map((x) => [`${x.metric.spgate_route_class}|${x.metric.spgate_status_family}`, Number(x.value[1])]));
+      expect(got, p.name).toEqual(expectedCounts(p));
+    }
   });
 });

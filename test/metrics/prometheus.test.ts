@@ -19,9 +19,12 @@ import { createLiveMetrics } from '../../src/metrics/session.js';
 import { runPipeline } from '../../src/run/pipeline.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { startPrometheus, type RunningPrometheus } from './support/prometheus.js';
+import { panelQueries, readDashboard, variableQueries } from './dashboard-queries.js';
 
 const part = prometheusPart();
 let prom: RunningPrometheus | undefined;
+/** The run of the first test, which the dashboard's queries are run on. */
+let firstRunId: string | undefined;
 
 beforeAll(async () => {
   if (part.missing === undefined) prom = await startPrometheus(PROMETHEUS);
@@ -64,6 +67,7 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
     const json = join(dir, 'r.json');
     const runId = `prom-one-${Date.now()}`;
+    firstRunId = runId;
     const r = await runCli(['load', '--profile', 'class-isolation', '--duration', '3', '--json', json,
       '--metrics', `prometheus-rw=${prom!.writeUrl}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -137,6 +141,24 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
       const rows = await prom!.query(`sum by (spgate_route_class, spgate_status_family) (${D}_count{spgate_run_id="${runId}", spgate_profile="${p.name}"})`);
       const got = Object.fromEntries(rows.map((x) => [`${x.metric.spgate_route_class}|${x.metric.spgate_status_family}`, Number(x.value[1])]));
       expect(got, p.name).toEqual(expectedCounts(p));
+    }
+  });
+
+  it('every query of examples/grafana-dashboard.json is PromQL Prometheus runs, and shows the run', async () => {
+    expect(firstRunId, 'the first test pushed a run').toBeDefined();
+    const fill = (q: string): string => q.replaceAll('$run_id', firstRunId!).replaceAll('$profile', '.*').replaceAll('$shard', '.*').replaceAll('$__rate_interval', '1m');
+    const d = readDashboard();
+    for (const { title, expr } of panelQueries(d)) {
+      const rows = await prom!.query(fill(expr));
+      // The run had no transport errors, and the engine measures no send slip yet: those panels are empty.
+      if (/status_family="error"|send_slip/.test(expr)) continue;
+      expect(rows.length, `${title}: ${expr}`).toBeGreaterThan(0);
+    }
+    // Grafana's label_values(metric, label) is the set of the label's values on the metric's series.
+    for (const v of variableQueries(d)) {
+      const m = /^label_values\((.+), (\w+)\)$/.exec(v)!;
+      const rows = await prom!.query(`count by (${m[2]}) (${fill(m[1]!)})`);
+      expect(rows.map((r) => r.metric[m[2]!]), v).toContain(m[2] === 'spgate_run_id' ? firstRunId : m[2] === 'spgate_profile' ? 'class-isolation' : '0/1');
     }
   });
 });

@@ -46,17 +46,18 @@ export class OtlpSink implements MetricsSink {
   private readonly reader = new OnDemandReader({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
   private readonly provider: MeterProvider;
   private readonly duration: Histogram;
-  private readonly base: Attributes;
   /** Attributes per route and family, made once (routes are the plan's objects). */
   private readonly attrs = new Map<ObservedRoute, Attributes[]>();
   private latest: MetricsSnapshot | undefined;
 
   constructor(endpoint: MetricsEndpoint, run: RunLabels, timeoutMs: number) {
     this.display = endpoint.display;
-    this.base = this.attributes({ runId: run.runId, profile: run.profile, shard: run.shard });
+    // The run's labels are the resource's attributes: the same on every point, and not hashed on every
+    // record (the SDK keys each record by its attributes: 7 of them cost 6 µs a response, 3 cost ~2 µs).
+    const runAttributes = this.attributes({ runId: run.runId, profile: run.profile, shard: run.shard });
     this.exporter = new OTLPMetricExporter({ url: endpoint.url, headers: endpoint.headers, timeoutMillis: timeoutMs, temporalityPreference: AggregationTemporality.CUMULATIVE });
     this.provider = new MeterProvider({
-      resource: resourceFromAttributes({ 'service.name': 'spgate', 'service.version': VERSION }),
+      resource: resourceFromAttributes({ 'service.name': 'spgate', 'service.version': VERSION, ...runAttributes }),
       readers: [this.reader],
       views: [{ instrumentName: METRICS.requestDuration.otel, aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM } }],
     });
@@ -74,7 +75,7 @@ export class OtlpSink implements MetricsSink {
     meter.addBatchObservableCallback((obs) => {
       const s = this.latest;
       if (!s) return;
-      const put = (o: Parameters<typeof obs.observe>[0], v: number, extra: Partial<Record<LabelKey, string>> = {}): void => obs.observe(o, v, { ...this.base, ...this.attributes(extra) });
+      const put = (o: Parameters<typeof obs.observe>[0], v: number, extra: Partial<Record<LabelKey, string>> = {}): void => obs.observe(o, v, this.attributes(extra));
       for (const cls of ['read', 'write'] as const) {
         put(sent, s.sent[cls], { routeClass: cls });
         put(dropped, s.dropped[cls], { routeClass: cls });
@@ -96,7 +97,7 @@ export class OtlpSink implements MetricsSink {
   onResponse(s: ObservedResponse, route: ObservedRoute): void {
     let perFamily = this.attrs.get(route);
     if (!perFamily) {
-      perFamily = FAMILIES.map((f) => ({ ...this.base, ...this.attributes({ method: route.method, routeClass: route.class, statusFamily: f }) }));
+      perFamily = FAMILIES.map((f) => this.attributes({ method: route.method, routeClass: route.class, statusFamily: f }));
       this.attrs.set(route, perFamily);
     }
     this.duration.record(Math.max(0, s.received - s.sent) / 1000, perFamily[FAMILIES.indexOf(statusFamily(s.status))]);

@@ -88,10 +88,14 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
     expect(duration.exponentialHistogram!.aggregationTemporality).toBe('AGGREGATION_TEMPORALITY_CUMULATIVE');
     const points = duration.exponentialHistogram!.dataPoints;
     const counts: Record<string, number> = {};
+    // The run's labels are on the resource (one per profile run), the series' own on each point.
+    const resources = (receiver.requests.at(-1)!.resourceMetrics as { resource: { attributes: KeyValue[] } }[]).map((x) => x.resource);
+    expect(resources).toHaveLength(1);
+    expect(attr(resources[0]!, LABELS.runId.otel)).toBe(runId);
+    expect(attr(resources[0]!, LABELS.profile.otel)).toBe('class-isolation');
+    expect(attr(resources[0]!, LABELS.shard.otel)).toBe('0/1');
+    expect(attr(resources[0]!, 'service.name')).toBe('spgate');
     for (const dp of points) {
-      expect(attr(dp, LABELS.runId.otel)).toBe(runId);
-      expect(attr(dp, LABELS.profile.otel)).toBe('class-isolation');
-      expect(attr(dp, LABELS.shard.otel)).toBe('0/1');
       expect(attr(dp, LABELS.method.otel)).toMatch(/^(GET|POST|PUT|DELETE|PATCH)$/);
       const buckets = [...(dp.positive?.bucketCounts ?? []), ...(dp.negative?.bucketCounts ?? [])].reduce((a, b) => a + b, 0);
       expect((dp.zeroCount ?? 0) + buckets).toBe(dp.count);

@@ -81,3 +81,14 @@ export function metricsArgs(values: unknown, intervalSeconds: unknown): string[]
   const list = values === undefined ? [] : (Array.isArray(values) ? values : [values]).map(String);
   return [...list.flatMap((v) => ['--metrics', v]), ...(intervalSeconds !== undefined ? ['--metrics-interval', String(intervalSeconds)] : [])];
 }
+
+/**
+ * A command line as results may record it (`spgate run` keeps it in meta.command): the user info of any
+ * URL in it masked, and the query of a `--metrics` value dropped.
+ */
+export function redactedCommandLine(argv: readonly string[]): string[] {
+  return argv.map((a) => {
+    const m = /^((?:--metrics=)?(?:prometheus-rw|otlp)=)(.*)$/.exec(a);
+    return m ? m[1] + masked(m[2]!) : a.replace(/\/\/[^/@\s]*@/g, '//***@');
+  });
+}

@@ -1,6 +1,6 @@
 /** `--metrics KIND=URL` and `--metrics-interval`, normalised once; bad values are one-line usage errors that never show credentials. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INTERVAL_SECONDS, metricsArgs, parseMetricsOptions, parseMetricsValue } from '../../src/metrics/options.js';
+import { DEFAULT_INTERVAL_SECONDS, metricsArgs, parseMetricsOptions, parseMetricsValue, redactedCommandLine } from '../../src/metrics/options.js';
 import { SpgateError } from '../../src/errors.js';
 
 function usage(f: () => unknown): string {
@@ -55,5 +55,12 @@ describe('parseMetricsOptions', () => {
   it('gives the same options to a child process', () => {
     expect(metricsArgs(['otlp=http://a/'], 2)).toEqual(['--metrics', 'otlp=http://a/', '--metrics-interval', '2']);
     expect(metricsArgs(undefined, undefined)).toEqual([]);
+  });
+});
+
+describe('redactedCommandLine', () => {
+  it('masks URL credentials and --metrics queries in the command line results record', () => {
+    expect(redactedCommandLine(['--metrics', 'prometheus-rw=https://u:pw-secret@m.example/api/v1/write?token=tk-secret', '--metrics=otlp=http://a:b-secret@c/v1/metrics', '--seed', '3', '--base-url', 'https://x:y-secret@api.example/v1']))
+      .toEqual(['--metrics', 'prometheus-rw=https://***@m.example/api/v1/write?…', '--metrics=otlp=http://***@c/v1/metrics', '--seed', '3', '--base-url', 'https://***@api.example/v1']);
   });
 });

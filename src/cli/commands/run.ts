@@ -9,7 +9,7 @@ import { createProgress } from '../progress.js';
 import { printRenderSummary } from '../render-summary.js';
 import { runDryRun } from '../dry-run.js';
 import { abortOnSignals, openTarget, targetOptions } from '../session.js';
-import { parseMetricsOptions } from '../../metrics/options.js';
+import { parseMetricsOptions, redactedCommandLine } from '../../metrics/options.js';
 import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
 export const runCommand: SpgateCommand = {
@@ -43,7 +43,8 @@ export const runCommand: SpgateCommand = {
     if (target.targetFile !== undefined) await (await openTarget(target)).close();
     const progress = createProgress(process.stderr);
     const abort = abortOnSignals((sig) => progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`));
-    const command = ['spgate', 'run', ...process.argv.slice(3)].join(' ');
+    // Recorded in the results: credentials of a --metrics URL must not be.
+    const command = ['spgate', 'run', ...redactedCommandLine(process.argv.slice(3))].join(' ');
     const runId = metrics.endpoints.length ? metricsRunId(undefined, 'run') : undefined;
     const live = runId ? await createLiveMetrics({ ...metrics, runId, shard: '0/1', warn: (line) => progress.note(line) }) : undefined;
     try {

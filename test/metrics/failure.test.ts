@@ -17,6 +17,8 @@ const metricsLines = (stderr: string): string[] => stderr.split('\n').filter((l)
 interface Endpoint {
   url: string;
   hits: number;
+  /** Headers of the last request. */
+  headers: Record<string, string | string[] | undefined>;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ async function endpoint(behaviour: number | 'silent'): Promise<Endpoint> {
   const ep = { hits: 0 } as Endpoint;
   const server: Server = createServer((req, res) => {
     ep.hits++;
+    ep.headers = req.headers;
     req.resume();
     if (behaviour === 'silent') return;
     req.on('end', () => res.writeHead(behaviour, { 'content-type': 'text/plain' }).end(`no thanks (${behaviour})\n`));
@@ -143,12 +146,17 @@ describe('a failing metrics endpoint is reported once and the run goes on', () =
     const bad = await endpoint(404);
     const good = await endpoint(204);
     open.push(bad, good);
-    const r = await loadWith([`otlp=${bad.url}/v1/metrics`, `prometheus-rw=${good.url}/api/v1/write`]);
+    const r = await loadWith([`otlp=${bad.url}/v1/metrics`, `prometheus-rw=${good.url.replace('//', '//writer:s3cret-pw@')}/api/v1/write`]);
     expect(r.code, r.stderr).toBe(0);
     const lines = metricsLines(r.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^spgate: metrics: otlp ${bad.url}/v1/metrics: .*404`));
     expect(good.hits).toBeGreaterThanOrEqual(2);
+    // Remote write 1.0's headers.
+    expect(good.headers).toMatchObject({ 'content-encoding': 'snappy', 'content-type': 'application/x-protobuf', 'x-prometheus-remote-write-version': '0.1.0' });
+    // The URL's user info travels as Basic authorization, and is printed nowhere.
+    expect(good.headers.authorization).toBe(`Basic ${Buffer.from('writer:s3cret-pw').toString('base64')}`);
+    expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
     expectIntactResults(r.json);
   });
 });

@@ -30,7 +30,7 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
   const { OtlpSink } = kinds.has('otlp') ? await import('./otlp.js') : { OtlpSink: undefined };
   const { RemoteWriteSink } = kinds.has('prometheus-rw') ? await import('./remote-write-sink.js') : { RemoteWriteSink: undefined };
   const reported = new Set<string>();
-  const report = (sink: MetricsSink, reason: string): void => {
+  const report = (sink: Pick<MetricsSink, 'display'>, reason: string): void => {
     if (reported.has(sink.display)) return;
     reported.add(sink.display);
     opts.warn(`spgate: metrics: ${sink.display}: ${reason} — the run goes on without it; retrying each push, not reported again`);
@@ -39,8 +39,16 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
     start(profile: string, figures: () => RunFigures): ProfileMetrics {
       const run: RunLabels = { runId: opts.runId, profile, shard: opts.shard };
       const timeoutMs = Math.min(opts.intervalMs, PUSH_TIMEOUT_MS);
-      const sinks: MetricsSink[] = opts.endpoints.map((e) => (e.kind === 'otlp' ? new OtlpSink!(e, run, timeoutMs) : new RemoteWriteSink!(e, run)));
-      const observers = sinks.filter((s) => s.onResponse !== undefined);
+      const sinks: MetricsSink[] = [];
+      for (const e of opts.endpoints) {
+        try {
+          sinks.push(e.kind === 'otlp' ? new OtlpSink!(e, run, timeoutMs) : new RemoteWriteSink!(e, run));
+        } catch (err) {
+          // An exporter that cannot even be set up (its OTEL_* environment, say) is one more failing endpoint.
+          report(e, err instanceof Error ? err.message.split('\n')[0]! : String(err));
+        }
+      }
+      let observers = sinks.filter((s) => s.onResponse !== undefined);
       const state = new MetricsState();
       const lag = new EventLoopLag();
       let final: { violations: number } | undefined;
@@ -54,7 +62,15 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
       return {
         onResponse(s: ObservedResponse, route: ObservedRoute): void {
           state.onResponse(s, route);
-          for (const o of observers) o.onResponse!(s, route);
+          for (const o of observers) {
+            try {
+              o.onResponse!(s, route);
+            } catch (err) {
+              // A sink that cannot take a response is dropped, never the run.
+              observers = observers.filter((x) => x !== o);
+              report(o, err instanceof Error ? err.message.split('\n')[0]! : String(err));
+            }
+          }
         },
         async finish(f: { violations: number }): Promise<void> {
           final = f;

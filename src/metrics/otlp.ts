@@ -53,7 +53,7 @@ export class OtlpSink implements MetricsSink {
   constructor(endpoint: MetricsEndpoint, run: RunLabels, timeoutMs: number) {
     this.display = endpoint.display;
     // The run's labels are the resource's attributes: the same on every point, and not hashed on every
-    // record (the SDK keys each record by its attributes: 7 of them cost 6 µs a response, 3 cost ~2 µs).
+    // record (the SDK keys each record by its attributes: 7 of them cost 6.5 µs a response, 3 cost 3.5 µs).
     const runAttributes = this.attributes({ runId: run.runId, profile: run.profile, shard: run.shard });
     this.exporter = new OTLPMetricExporter({ url: endpoint.url, headers: endpoint.headers, timeoutMillis: timeoutMs, temporalityPreference: AggregationTemporality.CUMULATIVE });
     this.provider = new MeterProvider({

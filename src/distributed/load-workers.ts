@@ -15,6 +15,7 @@ import { shardProfile, shardTarget } from './shard.js';
 import { configErrorOf, runWorkers, workerFailure } from './workers.js';
 import { mergeShardFiles } from './merge-files.js';
 import { targetFileOf } from '../target/resolve.js';
+import { metricsArgs } from '../metrics/options.js';
 import { mergedExitCode, mergedResults } from '../cli/commands/merge.js';
 import { abortOnSignals, writeOutputs } from '../cli/session.js';
 import type { OpenTarget } from '../run/target.js';
@@ -30,6 +31,8 @@ export async function runLoadWorkers(args: Record<string, unknown>, profile: Pro
     const target = opened.target;
     // Each shard judges and records the same thresholds, which merge then evaluates on the whole.
     const childArgs = ['--profile', String(args.profile), ...((args.threshold as unknown[] | undefined) ?? []).flatMap((t) => ['--threshold', String(t)])];
+    // Every shard pushes its own live metrics (labelled with its shard), under the run id they share.
+    childArgs.push(...metricsArgs(args.metrics, args.metricsInterval), ...(typeof args.runId === 'string' && args.runId !== '' ? ['--run-id', args.runId] : []));
     let targetFile: string;
     if (args.target !== undefined) {
       targetFile = String(args.target);

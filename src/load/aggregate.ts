@@ -14,7 +14,7 @@ import type { Target } from '../target/schema.js';
 import type { OnlineRateLimitAnalyzer, OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
-import type { Plan } from './plan.js';
+import type { Plan, PlannedRoute } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
 import { LatencyHistograms } from './histograms.js';
@@ -39,12 +39,12 @@ export interface AggregatorOptions {
 }
 
 /**
- * A live output's hook (a metrics exporter): called once per response (status 0: a transport failure),
- * after the response is folded in, with its route class. Keep it cheap — it runs on the hot path — and
+ * A live output's hook (a metrics exporter, src/metrics): called once per response (status 0: a transport
+ * failure), after the response is folded in, with its planned route (class, method, key role). Keep it cheap — it runs on the hot path — and
  * read cumulative figures from `LoadAggregator.snapshot()` when pushing rather than re-counting here.
  */
 export interface ResponseObserver {
-  onResponse(s: SampleInput, routeClass: RouteClass): void;
+  onResponse(s: SampleInput, route: PlannedRoute): void;
 }
 
 /** The cumulative figures of a run so far (LoadAggregator.snapshot). */
@@ -124,7 +124,7 @@ export class LoadAggregator {
       rl.errorCode = this.errorCodeStr.same(rl.errorCode);
     }
     this.fold.add(cls, s.status, s.received, this.hist.hasCorrected ? corrected : latency, s, rl, watermark);
-    for (const o of this.observers) o.onResponse(s, cls);
+    for (const o of this.observers) o.onResponse(s, route);
     this.opts.trace?.write({
       t: Math.max(0, s.sent), latency: Math.max(0, latency), class: cls, method: route.method, path: route.template, status: s.status,
       limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter,

@@ -7,6 +7,8 @@
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
+import type { LiveMetrics, RunFigures } from '../metrics/source.js';
+import { rateLimitViolations } from '../metrics/model.js';
 import { createTraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile } from './plan.js';
@@ -30,6 +32,8 @@ export interface RunProfileOptions {
   rateLimitChunking?: Omit<OnlineAnalyzeOptions, 'expected'>;
   /** Budgets earlier profiles of the same run learned (spgate run's phases share one). */
   budgetMemo?: BudgetMemo;
+  /** Live metrics (`--metrics`): told of every response, pushed periodically and at the end. */
+  metrics?: LiveMetrics;
 }
 
 export type { Progress };
@@ -47,9 +51,10 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
   const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
   const startedAt = new Date();
-  const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking });
+  const live = opts.metrics?.start(plan.name, (): RunFigures => ({ sent: rec.sentTotal, dropped: rec.droppedTotal }));
+  const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking, observers: live ? [live] : [] });
   // The open engine records each send as it goes out: the analysis gets the watermark of in-flight sends.
-  const rec = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
+  const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
   try {
@@ -62,5 +67,6 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const elapsedMs = rec.now();
   if (trace) await trace.close();
   const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
+  await live?.finish({ violations: rateLimitViolations(out.findings) });
   return withBudgetFindings(out, budgetFindings);
 }

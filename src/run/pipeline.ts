@@ -16,6 +16,7 @@ import type { CheckResult, FindingRecord, ProfileResult, Results } from '../resu
 import { openTarget, type OpenTarget, type TargetOptions } from './target.js';
 import type { Target } from '../target/schema.js';
 import type { Progress } from './progress.js';
+import type { LiveMetrics } from '../metrics/source.js';
 import { createRunDir, linkLatest } from './output.js';
 import { EMBEDDED_DURATIONS, EMBEDDED_LOAD_BUDGETS, RUN_PROFILES, writeSkipReason } from './phases.js';
 
@@ -36,6 +37,9 @@ export interface PipelineOptions extends TargetOptions {
   formats?: readonly ReportFormat[];
   /** An inconclusive check fails the run (--fail-on-inconclusive). */
   failOnInconclusive?: boolean;
+  /** Live metrics of the load phases (--metrics), and the run id they are labelled with. */
+  metrics?: LiveMetrics;
+  runId?: string;
 }
 
 export interface PipelineOutcome {
@@ -117,7 +121,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
         const base = EMBEDDED_DURATIONS[name as keyof typeof EMBEDDED_DURATIONS];
         const durationOverride = embedded && base !== undefined ? Math.max(1, base * (opts.durationScale ?? 1)) : undefined;
         const { result, findings: lf } = await runProfile({
-          target: phaseTarget, profile, signal, budgetMemo, ...(durationOverride !== undefined ? { durationOverride } : {}),
+          target: phaseTarget, profile, signal, budgetMemo, metrics: opts.metrics, ...(durationOverride !== undefined ? { durationOverride } : {}),
           onProgress: (p) => progress.update({ requests: p.sent, rate: p.lastSecondRps, refused: p.refused, detail: `${Math.floor(p.elapsed)}/${Math.round(p.durationSeconds)} s` }),
         });
         load.push(result);
@@ -146,6 +150,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
   const aborted = signal.aborted || conformanceAborted;
   const results = buildResults({
     command: opts.command,
+    ...(opts.runId ? { runId: opts.runId } : {}),
     target: { name: target.name, baseUrl: target.baseUrl, embedded },
     seed: opts.seed,
     runs: opts.runs,

@@ -147,7 +147,7 @@ describe('live outputs: observers and snapshot()', () => {
   it('every observer sees every response with its class, and the snapshot is the figures the result ends with', () => {
     const plan = planProfile(profile, target);
     const seen: Array<[number, string]> = [];
-    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ onResponse: (s, cls) => void seen.push([s.status, cls]) }] });
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ onResponse: (s, route) => void seen.push([s.status, route.class]) }] });
     const rec = new LoadRecorder(agg);
     let last = 0;
     for (const s of stream(20_000, 50, 3)) {

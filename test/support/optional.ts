@@ -1,9 +1,10 @@
 /**
  * The optional parts a few tests need: PNG charts (chartjs-node-canvas and the native `canvas`, which needs
- * cairo) and Chromium (the browser tests). Where a part is missing, the tests that need it skip with the
- * reason (test/support/summary-reporter.ts prints every skipped test and why), unless its variable
- * (SPGATE_REQUIRE_PNG=1, SPGATE_REQUIRE_CHROMIUM=1) makes a missing part a failure — .ci/run's full run
- * sets both, so a broken install cannot pass there as a row of skips.
+ * cairo), Chromium (the browser tests) and Prometheus (the live-metrics test against a real one). Where a
+ * part is missing, the tests that need it skip with the reason (test/support/summary-reporter.ts prints
+ * every skipped test and why), unless its variable (SPGATE_REQUIRE_PNG=1, SPGATE_REQUIRE_CHROMIUM=1,
+ * SPGATE_REQUIRE_PROMETHEUS=1) makes a missing part a failure — .ci/run's full run sets all three, so a
+ * broken install cannot pass there as a row of skips.
  */
 import { existsSync } from 'node:fs';
 import type { TestContext } from 'vitest';
@@ -13,7 +14,7 @@ export interface OptionalPart {
   /** Why the part cannot be used here; undefined when it can. */
   missing: string | undefined;
   /** The environment variable that turns a missing part into a failure. */
-  requireVar: 'SPGATE_REQUIRE_PNG' | 'SPGATE_REQUIRE_CHROMIUM';
+  requireVar: 'SPGATE_REQUIRE_PNG' | 'SPGATE_REQUIRE_CHROMIUM' | 'SPGATE_REQUIRE_PROMETHEUS';
 }
 
 /** Where the browser tests find Chromium: SPGATE_CHROMIUM_PATH, else Debian's /usr/bin/chromium. */
@@ -24,6 +25,17 @@ export function chromiumPart(): OptionalPart {
   return {
     missing: existsSync(CHROMIUM) ? undefined : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`,
     requireVar: 'SPGATE_REQUIRE_CHROMIUM',
+  };
+}
+
+/** Where the live-metrics test finds Prometheus: SPGATE_PROMETHEUS_PATH, else Debian's /usr/bin/prometheus. */
+export const PROMETHEUS = process.env.SPGATE_PROMETHEUS_PATH || '/usr/bin/prometheus';
+
+/** Prometheus (its remote-write receiver) for the live-metrics test, present or not. */
+export function prometheusPart(): OptionalPart {
+  return {
+    missing: existsSync(PROMETHEUS) ? undefined : `Prometheus is not installed at ${PROMETHEUS} (apt-get install -y prometheus)`,
+    requireVar: 'SPGATE_REQUIRE_PROMETHEUS',
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * `spgate load --profile NAME|FILE [--target FILE] [--base-url URL] [--duration S] [--trace FILE] [--json FILE] [--out DIR]
- *  [--workers N|auto] [--shard I/N [--start-at EPOCH_MS]]`.
+ *  [--workers N|auto] [--shard I/N [--start-at EPOCH_MS]] [--metrics KIND=URL...] [--metrics-interval S]`.
  * Without --target the embedded reference server is started on a loopback port. SIGINT/SIGTERM stop at
  * once; partial results are still written and the exit code is 3. `--workers` runs local shards in child
  * processes and merges them (load-workers.ts); `--shard` runs one slice of a distributed run for `merge`.
@@ -22,6 +22,8 @@ import { openTarget, targetOptions } from '../../run/target.js';
 import { runLoadWorkers } from '../../distributed/load-workers.js';
 import type { FindingRecord, ProfileResult } from '../../results/schema.js';
 import type { Target } from '../../target/schema.js';
+import { parseMetricsOptions } from '../../metrics/options.js';
+import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
 /** A --start-at further from now than this is a mistake (seconds instead of ms, a stale value), not a plan. */
 const MAX_START_DELAY_MS = 24 * 3600 * 1000;
@@ -72,8 +74,11 @@ export const loadCommand: SpgateCommand = {
       .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge' })
       .option('start-at', { type: 'string', describe: 'with --shard: start sending at this epoch time in ms, so shards begin together' })
       .option('run-id', { type: 'string', describe: "one id for the logical run, shared by every shard (CTRF's runId; default: SPGATE_RUN_ID, else derived from --start-at)" })
+      .option('metrics', { type: 'string', array: true, describe: 'push live metrics while the run goes: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)' })
+      .option('metrics-interval', { type: 'number', describe: `seconds between metrics pushes (default 5)` })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
+    const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
     const profile = withThresholds(loadProfile(String(args.profile)), ((args.threshold as unknown[] | undefined) ?? []).map(String));
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
@@ -86,6 +91,9 @@ export const loadCommand: SpgateCommand = {
       throw new SpgateError('SPGATE_ERR_USAGE', '--shard needs --target FILE: every shard must aim at the same deployment');
     }
     const tracePath = shard ? shardTracePath(args) : (args.trace as string | undefined);
+    const givenRunId = typeof args.runId === 'string' && args.runId !== '' ? args.runId : shard && startAt !== undefined ? `${profile.name}-${shard.count}-${startAt}` : undefined;
+    // Live metrics are labelled with a run id; the results then name the same one.
+    const runId = metrics.endpoints.length ? metricsRunId(givenRunId, profile.name) : givenRunId;
 
     const opened = await openTarget(targetOptions(args));
     const { target: whole, close } = opened;
@@ -133,6 +141,7 @@ export const loadCommand: SpgateCommand = {
         durationOverride: duration,
         signal: abort.signal,
         tracePath,
+        metrics: await createLiveMetrics({ ...metrics, runId: runId ?? '', shard: shard ? `${shard.index}/${shard.count}` : '0/1', warn: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`) }),
         onProgress: (p) => {
           clock.observe(p.elapsed);
           process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`);
@@ -147,7 +156,6 @@ export const loadCommand: SpgateCommand = {
 
     process.stdout.write(summaryLines(result, findings).join('\n') + '\n');
     const aborted = result.status === 'aborted';
-    const runId = typeof args.runId === 'string' && args.runId !== '' ? args.runId : shard && startAt !== undefined ? `${profile.name}-${shard.count}-${startAt}` : undefined;
     const results = buildResults({
       command: 'load',
       ...(runId ? { runId } : {}),

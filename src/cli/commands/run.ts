@@ -10,6 +10,8 @@ import { printRenderSummary } from '../render-summary.js';
 import { runDryRun } from '../dry-run.js';
 import { abortOnSignals } from '../session.js';
 import { openTarget, targetOptions } from '../../run/target.js';
+import { parseMetricsOptions, redactedCommandLine } from '../../metrics/options.js';
+import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
@@ -23,8 +25,11 @@ export const runCommand: SpgateCommand = {
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property check' })
       .option('json', { type: 'string', describe: 'also write results.json to this file' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan of every phase and send nothing' })
-      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' }),
+      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' })
+      .option('metrics', { type: 'string', array: true, describe: 'push live metrics of the load phases: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)' })
+      .option('metrics-interval', { type: 'number', describe: 'seconds between metrics pushes (default 5)' }),
   run: async (args) => {
+    const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
     const seed = args.seed === undefined ? randomInt(0, 2 ** 31) : Number(args.seed);
     const runs = Number(args.runs);
     if (!Number.isInteger(seed) || seed < 0) throw new SpgateError('SPGATE_ERR_USAGE', '--seed must be a non-negative integer');
@@ -39,7 +44,10 @@ export const runCommand: SpgateCommand = {
     if (target.targetFile !== undefined) await (await openTarget(target)).close();
     const progress = createProgress(process.stderr);
     const abort = abortOnSignals((sig) => progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`));
-    const command = ['spgate', 'run', ...process.argv.slice(3)].join(' ');
+    // Recorded in the results: credentials of a --metrics URL must not be.
+    const command = ['spgate', 'run', ...redactedCommandLine(process.argv.slice(3))].join(' ');
+    const runId = metrics.endpoints.length ? metricsRunId(undefined, 'run') : undefined;
+    const live = runId ? await createLiveMetrics({ ...metrics, runId, shard: '0/1', warn: (line) => progress.note(line) }) : undefined;
     try {
       progress.note(`spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`);
       const out = await runPipeline({
@@ -50,6 +58,7 @@ export const runCommand: SpgateCommand = {
         signal: abort.signal,
         progress,
         failOnInconclusive: args.failOnInconclusive === true,
+        ...(live ? { metrics: live, runId } : {}),
       });
       const r = out.results;
       const n = countResults(r);

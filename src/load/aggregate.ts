@@ -25,7 +25,7 @@ import { evaluateThreshold, type Family } from './threshold.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { StatusTally } from '../fold/tally.js';
-import { thresholdContext, type LatencyHistogram } from '../fold/threshold-context.js';
+import { rateLimitViolations, thresholdContext, type LatencyHistogram } from '../fold/threshold-context.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -147,7 +147,7 @@ export class LoadAggregator {
       sent: { ...rec.sentTotal },
       dropped: { ...rec.droppedTotal },
       refused: { read: tally.count('429', 'read'), write: tally.count('429', 'write') },
-      violations: this.verifier.findings().filter((f) => f.clause.startsWith('8.ratelimit')).length + this.rateLimit.violationsSoFar,
+      violations: rateLimitViolations(this.verifier.findings()) + this.rateLimit.violationsSoFar,
     };
   }
 

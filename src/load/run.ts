@@ -8,7 +8,7 @@ import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { LiveMetrics, RunFigures } from '../metrics/source.js';
-import { rateLimitViolations } from '../metrics/model.js';
+import { rateLimitViolations } from '../fold/threshold-context.js';
 import { createTraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile } from './plan.js';

@@ -4,7 +4,7 @@
  * route class × key role the last RateLimit-Remaining. Its size is that of the label combinations seen
  * (a few dozen), whatever the run's length; `snapshot()` copies it with the run's counters. Pure.
  */
-import type { FindingRecord, RouteClass } from '../results/schema.js';
+import type { RouteClass } from '../results/schema.js';
 import { DURATION_BUCKETS } from './names.js';
 import type { GeneratorLag, ObservedResponse, ObservedRoute, ResponseObserver, RunFigures } from './source.js';
 
@@ -153,9 +153,4 @@ export class MetricsState implements ResponseObserver {
       lag,
     };
   }
-}
-
-/** The rate-limit findings of a profile, counted as its `ratelimit.violations` threshold counts them. */
-export function rateLimitViolations(findings: readonly FindingRecord[]): number {
-  return findings.filter((f) => f.clause.startsWith('8.ratelimit')).length;
 }

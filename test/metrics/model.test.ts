@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MetricsState, rateLimitViolations, statusFamily } from '../../src/metrics/model.js';
+import { MetricsState, statusFamily } from '../../src/metrics/model.js';
+import { rateLimitViolations } from '../../src/fold/threshold-context.js';
 import { DURATION_BUCKETS, promLabelNames, promSeriesNames } from '../../src/metrics/names.js';
 import { encodeWriteRequest, leOf, seriesOf } from '../../src/metrics/remote-write.js';
 import type { ObservedRoute, RunFigures } from '../../src/metrics/source.js';

@@ -91,6 +91,8 @@ export const FAULTS = {
   'attachment-expiry-long': { description: 'signed URLs expire after one hour', catches: '4.6.expiry', by: 'conformance' },
   'attachment-external-200': { description: 'external attachments return a descriptor instead of 422', catches: '4.6.unavailable-422', by: 'conformance' },
   'attachment-deleted-downloadable': { description: 'attachments of deleted messages are downloadable', catches: '4.6.deleted', by: 'conformance' },
+  'attachment-url-never-expires': { description: 'signed download URLs are still served after their expiresAt', catches: '4.6.expiry', by: 'conformance' },
+  'attachment-url-wrong-file': { description: 'signed download URLs serve other bytes than the descriptor describes (one byte short of sizeBytes)', catches: '4.6.url-served', by: 'conformance' },
   'download-file-bytes': { description: 'attachment download answers the file bytes instead of a descriptor', catches: '4.6.descriptor', by: 'conformance' },
   // assistant
   'cancel-completed-200': { description: 'cancelling a completed turn answers 200', catches: '3.turn.cancel-completed-409', by: 'conformance' },

@@ -252,6 +252,15 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'attachment-external-200': async () => (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
   'attachment-deleted-downloadable': async () => (await h.api(`/messages/${h.ids.deletedMessageId}/attachments/0/download`)).status === 200,
+  'attachment-url-never-expires': async () => {
+    const r = await h.fx(`/messages/${h.ids.message.messageId}/expired-url`, 'POST', { index: h.ids.message.storedIndex });
+    return (await fetch(r.json.data.url)).status === 200;
+  },
+  'attachment-url-wrong-file': async () => {
+    const m = h.ids.message;
+    const d = (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`)).json;
+    return (await (await fetch(d.url)).arrayBuffer()).byteLength !== d.sizeBytes;
+  },
   'download-file-bytes': async () =>
     (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).text.startsWith('%PDF'),
   'receipt-undo-pending': async () => (await h.api(await turn('completed'))).json.data.actionConfirmations[0].undo.status === 'pending',

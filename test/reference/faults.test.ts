@@ -244,6 +244,12 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
     return (await h.fx(`/conversations/${id}`)).json.customer === null;
   },
+  'identity-lookup-finds-deleted': async () => {
+    const { identifier, customerId } = h.ids.pools.identityCustomers.at(-1);
+    await h.api(`/customers/${customerId}`, { method: 'DELETE' });
+    const r = await h.api(`/customers?${P('identityType')}=email&identityIdentifier=${encodeURIComponent(identifier)}`);
+    return r.json.data.some((c: { id: string }) => c.id === customerId);
+  },
   'delete-200-body': async () => !A().customerDeleteStatus.includes((await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status),
   'attachment-expiry-long': async () => {
     const m = h.ids.message;

@@ -125,7 +125,8 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
   const withCompany = !f.has('search-skips-company');
   const needle = q.search === null || q.search === '' ? null : caseSensitive ? q.search : q.search.toLowerCase();
   return (c) => {
-    if (c.deletedAt !== null && !showDeleted) return false;
+    // identity-lookup-finds-deleted: the identity index keeps a deleted customer's identities
+    if (c.deletedAt !== null && !showDeleted && !(q.idValue !== null && f.has('identity-lookup-finds-deleted'))) return false;
     if (q.externalId !== null && c.externalId !== q.externalId) return false;
     if (needle !== null) {
       const hit = caseSensitive

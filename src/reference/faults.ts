@@ -87,6 +87,7 @@ export const FAULTS = {
   'identity-lookup-finds-deleted': { description: 'the channel-identity lookup still resolves a soft-deleted customer (the lists and search leave it out)', catches: '3.customer.soft-delete-unlisted', by: 'conformance' },
   'delete-repeat-restores': { description: 'deleting a deleted customer again restores it (listed again), answering success', catches: '4.5.delete.idempotent', by: 'conformance' },
   'delete-hard': { description: 'delete removes the customer so its conversations no longer resolve it', catches: '3.customer.soft-delete-history', by: 'conformance' },
+  'delete-cascades': { description: 'delete removes the customer and its conversations (the history no longer answers)', catches: '3.customer.soft-delete-history', by: 'conformance' },
   'delete-200-body': { description: 'customer delete answers 200 with the customer instead of 204 (204 without a body in dialects that answer 200)', catches: '4.5.delete.status', by: 'conformance' },
   // attachments
   'attachment-expiry-long': { description: 'signed URLs expire after one hour', catches: '4.6.expiry', by: 'conformance' },

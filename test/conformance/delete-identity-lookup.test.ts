@@ -9,10 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { proxiedReference, verdict } from '../support/proxied-conformance.js';
+import type { ProxyHook } from '../checks/rewriting-proxy.js';
 
 const CHECK = 'customers.delete.unlisted';
 const ref = proxiedReference(() => startReferenceServer({ seed: 22, budgets: { read: 1e6, write: 1e6 } }));
-const pass = () => (_: unknown, forward: () => Promise<never>) => forward();
+const pass = (): ProxyHook => (_, forward) => forward();
 
 type Pool = Array<{ customerId: string; identifier: string }>;
 /** The target without a fixtures API, with `pool` as its identity customers (the server's own pool by default). */

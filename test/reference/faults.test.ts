@@ -250,6 +250,12 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const r = await h.api(`/customers?${P('identityType')}=email&identityIdentifier=${encodeURIComponent(identifier)}`);
     return r.json.data.some((c: { id: string }) => c.id === customerId);
   },
+  'delete-cascades': async () => {
+    const c = await uniqueCustomer();
+    const id = await conv({ customerId: c.id });
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.fx(`/conversations/${id}`)).status === 404;
+  },
   'delete-200-body': async () => !A().customerDeleteStatus.includes((await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status),
   'attachment-expiry-long': async () => {
     const m = h.ids.message;

@@ -159,6 +159,12 @@ export function deleteCustomer(app: App, call: Call): Reply {
     app.store.removeCustomer(c);
     return deleted(app, c);
   }
+  if (app.faults.has('delete-cascades')) {
+    // ON DELETE CASCADE: the customer and its conversation history are gone
+    for (const [id, conv] of app.store.conversations) if (conv.customerId === c.id) app.store.conversations.delete(id);
+    app.store.removeCustomer(c);
+    return deleted(app, c);
+  }
   c.deletedAt = app.clock();
   c.updatedAt = c.deletedAt;
   c.json = undefined;

@@ -178,23 +178,23 @@ async function driven(ctx: SuiteContext, cls: DrivenClass, request: RequestSpec)
   if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
   try {
     const d = await driveToRefusal(ctx, cls, request);
-    const t = new Recorder();
-    if (d.kind === 'over-admitted') {
-      t.add({
-        clause: '8.ratelimit.over-admission',
-        expected: `HTTP 429 once the ${d.budget} remaining ${cls}s were spent`,
-        actual: `${d.admitted.length} ${cls}s admitted${d.others ? ` (and ${d.others} not accepted)` : ''}`,
-        exchanges: d.admitted.slice(-2),
-      });
-      return t.outcome();
-    }
-    const refused = d.refused;
-    const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, refused.request.method) }).filter((v) => v.clause.startsWith('8.'));
-    for (const v of h) t.add(fromViolation(v, [refused]));
-    t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
-    const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
-    t.add(code ? fromViolation(code, [refused]) : undefined);
-    return t.outcome();
+    return await runCase(ctx, async (t) => {
+      if (d.kind === 'over-admitted') {
+        t.add({
+          clause: '8.ratelimit.over-admission',
+          expected: `HTTP 429 once the ${d.budget} remaining ${cls}s were spent`,
+          actual: `${d.admitted.length} ${cls}s admitted${d.others ? ` (and ${d.others} not accepted)` : ''}`,
+          exchanges: d.admitted.slice(-2),
+        });
+        return;
+      }
+      const refused = d.refused;
+      const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, refused.request.method) }).filter((v) => v.clause.startsWith('8.'));
+      for (const v of h) t.add(fromViolation(v, [refused]));
+      t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
+      const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
+      t.add(code ? fromViolation(code, [refused]) : undefined);
+    });
   } finally {
     if (ctx.fixtures) await ctx.fixtures.resetRateLimits();
   }

@@ -14,7 +14,7 @@ import { canonicalJson } from './model/conversation.js';
 import { cancelTurnRequest, getTurnRequest, sessionsRequest } from './model/requests.js';
 import { cannotJudge, dataOf } from './model/world.js';
 import { isPaginationKey } from './model/pagination-keys.js';
-import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignListing, foreignSessions, listedSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
+import { EXPIRY_TOLERANCE_MS, expiredSessions, foreignListing, foreignSessions, serverTime, sessionsOf, type ListedSession } from './model/sessions.js';
 
 
 /** A turn from the provider chain: pool pending turns may be cancelled; the others are only read. */
@@ -267,6 +267,8 @@ export const assistantSuite = defineSuite({
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { x } = await sessionsListing(ctx, rec);
+        // a listing without a data array shows no order (its shape is shapes.session's finding)
+        if (!readableListing(rec, x)) return;
         const data = (jsonObject(x)?.data ?? []) as Array<{ lastActivityAt?: unknown }>;
         const times = data.map((d) => Date.parse(String(d.lastActivityAt)));
         const ordered = times.every((t, i) => i === 0 || times[i - 1]! >= t);
@@ -281,6 +283,7 @@ export const assistantSuite = defineSuite({
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { x } = await sessionsListing(ctx, rec);
+        if (!readableListing(rec, x)) return;
         const data = (jsonObject(x)?.data ?? []) as Array<{ archivedAt?: unknown }>;
         const archived = data.filter((d) => d && typeof d.archivedAt === 'string' && d.archivedAt !== '');
         rec.expect(archived.length > 0, 'the conversation\'s archived chat to be listed (archivedAt set)', () => `listed ${data.length} chats, none archived`);
@@ -293,7 +296,8 @@ export const assistantSuite = defineSuite({
       needs: { data: { sessionsConversation: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { conversationId, x } = await sessionsListing(ctx, rec);
-        const list = listedSessions(jsonObject(x));
+        const list = readableListing(rec, x);
+        if (!list) return;
         rec.require(list.length > 0, 'the conversation\'s chats to be listed', () => 'an empty listing');
         const foreign = foreignSessions(list, conversationId);
         rec.expect(foreign.length === 0, `every listed chat to have conversationId ${conversationId}`,

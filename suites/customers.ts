@@ -7,6 +7,7 @@ import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
 import type { Exchange } from '../src/client/exchange.js';
 import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
+import { NEEDS } from '../src/conformance/fixtures/needs.js';
 import { cannotJudge, dataOf, observe } from './model/world.js';
 import { idsOf, inFullList, MAX_PAGES, unfinishedWalk } from './model/customer-list.js';
 
@@ -83,12 +84,14 @@ export const customersSuite = defineSuite({
     {
       id: 'customers.delete.unlisted',
       clause: '3.customer.soft-delete-unlisted',
-      title: 'a deleted customer no longer appears in the list, in text search or under its external id',
-      needs: WRITES,
+      title: 'a deleted customer no longer appears in the list, in text search, under its external id or in the channel-identity lookup',
+      needs: { writes: true, data: { identityCustomer: 1 } },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await disposableCustomer(ctx);
+        // 3: a deleted customer "no longer appears in lists"; 4.4's identity lookup answers a list (0 or 1 items)
+        const { customerId: id, identifier } = await dataOf(ctx).get('identityCustomer');
         const record = await recordOf(rec, id);
         const p = ctx.target.assumptions.params;
+        const lookup = { [p.identityType]: ctx.target.assumptions.identityTypeValue, identityIdentifier: identifier };
         const filters: Array<[string, Record<string, string>]> = [];
         // Pool customers have a unique email and externalId (docs/target-file.md); search by what is there.
         if (typeof record.email === 'string' && record.email) filters.push(['text search', { [p.search]: record.email }]);
@@ -97,12 +100,27 @@ export const customersSuite = defineSuite({
           const { found, x } = await listed(rec, query, id);
           rec.require(found === true, `the new customer to be found by ${what} before the delete`, () => describeAnswer(x), [x]);
         }
+        // the pool item must be what it says: its identity finds it before the delete
+        const before = await listed(rec, lookup, id);
+        if (before.found === undefined) return cannotJudge(rec, `the identity lookup before the delete answered ${describeAnswer(before.x)}`);
+        if (!before.found) {
+          throw new FixtureUnavailable(`the identity lookup (${p.identityType}=${ctx.target.assumptions.identityTypeValue}) does not find pool customer ${id} by its identifier before the delete (${before.x.id})`,
+            `list in ${NEEDS.identityCustomer.field} customers that own a channel identity of type assumptions.identityTypeValue with that identifier`);
+        }
         const del = await rec.send(deleteRequest(id));
         rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
         for (const [what, query] of filters) {
           const { found, x } = await listed(rec, query, id);
           rec.expect(found === false, `the deleted customer to be absent from ${what}`,
             () => (found ? `listed in ${x.id}` : describeAnswer(x)), [del, x]);
+        }
+        const after = await listed(rec, lookup, id);
+        const refused = (statusOf(after.x) ?? 0) >= 400 && (statusOf(after.x) ?? 0) < 500;
+        // a 4xx does not show the customer (whether it should be a list of 0 is 4.4.identity.result's concern)
+        if (after.found === undefined && !refused) cannotJudge(rec, `the identity lookup after the delete answered ${describeAnswer(after.x)}`);
+        else {
+          rec.expect(after.found !== true, 'the deleted customer not to be found by the channel-identity lookup (a list of 0 items)',
+            () => `the lookup answered it in ${after.x.id}`, [before.x, del, after.x]);
         }
         const full = await listedAfterDelete(rec, id);
         if (full) rec.expect(!full.found, 'the deleted customer to be absent from the unfiltered list', () => `listed in ${full.xs.at(-1)?.id}`, [del, ...full.xs]);
@@ -111,31 +129,35 @@ export const customersSuite = defineSuite({
     {
       id: 'customers.delete.history',
       clause: '3.customer.soft-delete-history',
-      title: 'after delete, the customer\'s conversation still answers and names it (and, where a fixtures API can show it, the retained record is marked deleted)',
+      title: 'after delete, the customer\'s conversation still answers and names it',
       needs: { writes: true, data: { customerConversation: 1 } },
-      async run(ctx) {
-        const out = await runCase(ctx, async (rec) => {
-          const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
-          const del = await rec.send(deleteRequest(id));
-          rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
-          // The spec shows no read of a conversation: an assign that keeps the team answers it.
-          const seen = await observe(rec, conversationId, null);
-          const shownCustomer = jsonObject(seen.x)?.customerId;
-          rec.expect(shownCustomer === id, `conversation ${conversationId} to keep customerId ${id}`, () => `customerId ${String(shownCustomer)}`, [del, seen.x]);
-          // The retained record itself is visible only to a fixtures API.
-          if (!ctx.fixtures) return;
-          const after = await ctx.fixtures.getConversation(conversationId);
-          const customer = after?.customer ?? null;
-          rec.expect(customer !== null && customer.id === id && customer.deleted,
-            `conversation ${conversationId} to still resolve customer ${id}, marked deleted`,
-            () => (customer ? `customer ${customer.id}, deleted ${String(customer.deleted)}` : 'no customer'), [del]);
-        });
-        // No operation the spec shows reads a customer by id, and lists leave deleted ones out (3): a hard
-        // delete that keeps the dangling customerId is told apart from a soft delete only by a fixtures API.
-        return out.status === 'passed' && !ctx.fixtures
-          ? { ...out, note: 'judged that the conversation keeps naming its customer; whether the customer record is retained is not observable through the operations the spec shows (a fixtures.api would show it)' }
-          : out;
-      },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
+        const del = await rec.send(deleteRequest(id));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
+        // The spec shows no read of a conversation: an assign that keeps the team answers it.
+        const seen = await observe(rec, conversationId, null);
+        const shownCustomer = jsonObject(seen.x)?.customerId;
+        rec.expect(shownCustomer === id, `conversation ${conversationId} to keep customerId ${id}`, () => `customerId ${String(shownCustomer)}`, [del, seen.x]);
+      }),
+    },
+    {
+      id: 'customers.delete.retained',
+      clause: '3.customer.soft-delete-history',
+      title: 'after delete, the customer record is retained behind its conversation, marked deleted (seen through a fixtures API)',
+      // No operation the spec shows reads a customer by id, and lists leave deleted ones out (3): a hard delete
+      // that keeps a dangling customerId is told apart from a soft delete only by a fixtures API.
+      needs: { writes: true, fixtures: true, data: { customerConversation: 1 } },
+      run: (ctx) => runCase(ctx, async (rec) => {
+        const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
+        const del = await rec.send(deleteRequest(id));
+        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
+        const after = await ctx.fixtures!.getConversation(conversationId);
+        const customer = after?.customer ?? null;
+        rec.expect(customer !== null && customer.id === id && customer.deleted,
+          `conversation ${conversationId} to still resolve customer ${id}, marked deleted`,
+          () => (customer ? `customer ${customer.id}, deleted ${String(customer.deleted)}` : 'no customer'), [del]);
+      }),
     },
   ],
 });

@@ -12,10 +12,11 @@ import { checkCodeThenStatus } from '../src/checks/assumed-status.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
 import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
-import { describeAnswer, Recorder, statusOf } from '../src/conformance/recorder.js';
+import { describeAnswer, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
 import { conversationId } from '../src/conformance/data.js';
 import { inconclusive } from '../src/conformance/inconclusive.js';
 import { listedKeys } from './model/status-list.js';
+import { resolveRequest, statusesRequest } from './model/requests.js';
 import { STATUS_KEY_PATTERN } from '../src/spec/resources.js';
 
 // First path segments of routes the spec names (or hints at): generated "unknown" paths avoid them.
@@ -106,8 +107,7 @@ export default defineSuite({
       id: 'errors.route-not-found',
       clause: '7.route.not-found',
       title: 'Unknown routes and resources answer route.not_found (with the assumed status, 404 by default)',
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         // Writes to resources that do not exist change nothing on a conforming server, but still need allowWrites.
         const missing = [
           { method: 'GET', path: '/messages/msg_spgate_missing/attachments/0/download', write: false },
@@ -130,8 +130,7 @@ export default defineSuite({
           const v = checkCodeThenStatus(x, 'route.not_found', '7.route.not-found', ctx.target.assumptions.statuses.notFound, '7.route.not-found-status');
           return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
         }, { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] }));
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'errors.unknown-status',
@@ -140,16 +139,15 @@ export default defineSuite({
       needs: { writes: true, data: { conversationId: 1 } },
       async run(ctx) {
         // The keys to avoid: GET /statuses, whose shape is not shown (4.10); shapes.statuses judges that read.
-        const listed = await ctx.send({ method: 'GET', path: '/statuses' });
+        const listed = await ctx.send(statusesRequest());
         const keys = statusOf(listed) === 200 ? listedKeys(listed.response?.json)?.map((k) => k.key) : undefined;
         if (!keys) inconclusive(`the workspace's status keys are unknown, so no key is known to be undefined: GET /statuses answered ${describeAnswer(listed)}`, 'a GET /statuses that answers 200 with a list spgate reads (see shapes.statuses)');
         const id = await conversationId(ctx);
         if (!id) return { status: 'inconclusive', cases: 0, reason: 'no conversation to address', remedy: 'fixtures.ids.conversationId or fixtures.command' };
-        const path = ctx.target.assumptions.resolvePath.replace('{conversationId}', encodeURIComponent(id));
         const want = ctx.target.assumptions.statuses.unknownStatus;
         const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);
         return checkProperty(ctx, keyArb, async (key, io) => {
-          const x = await io.send({ method: 'POST', path, json: { status: key } });
+          const x = await io.send(resolveRequest(ctx.target, id, { status: key }));
           const code = errorCode(x);
           if (code !== 'conversations.unknown_status') return { expected: `error.code "conversations.unknown_status" for status "${key}"`, actual: describeAnswer(x) };
           if (x.response?.status !== want) return { clause: '7.error.status-codes', expected: `HTTP ${want} (assumed) for conversations.unknown_status`, actual: describeAnswer(x) };

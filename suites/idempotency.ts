@@ -12,7 +12,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import { describeAnswer, isSuccess, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { readReplay, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
-import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest, uniqueSlug } from './model/requests.js';
+import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest, statusesRequest, uniqueSlug } from './model/requests.js';
 import { discardIfMadeUpRefused, observe, resolveTo, writableCollection, writableConversation } from './model/world.js';
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
@@ -160,7 +160,7 @@ function showState(s: ConversationState): string {
  * sockets in one tick and reaches the server together instead of staggered by connection set-up.
  */
 async function warmUp(rec: Recorder, n: number): Promise<void> {
-  await Promise.all(Array.from({ length: n }, () => rec.send({ method: 'GET', path: '/statuses', role: 'admin' })));
+  await Promise.all(Array.from({ length: n }, () => rec.send(statusesRequest())));
 }
 
 async function concurrentAssign(ctx: SuiteContext, rec: Recorder): Promise<void> {

@@ -8,7 +8,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckFailure, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { checkProperty, type CaseIO } from '../src/conformance/property.js';
-import { describeAnswer, expectStatus, fromViolation, Recorder } from '../src/conformance/recorder.js';
+import { describeAnswer, expectStatus, fromViolation, runCase } from '../src/conformance/recorder.js';
 import { freshMarker } from '../src/conformance/data.js';
 import { asPage, duplicates, pageProblem, traverse, type Traversal } from '../src/conformance/paging.js';
 import { inconclusive } from '../src/conformance/inconclusive.js';
@@ -77,7 +77,11 @@ async function rejects400(io: CaseIO | SuiteContext, query: Record<string, strin
 }
 
 function noCursor(x: Exchange): CheckOutcome {
-  return { status: 'failed', cases: 1, failures: [{ clause: '4.4.has-more', expected: 'a nextCursor with limit=2 (at least 3 customers listed)', actual: describeAnswer(x), exchanges: [x] }] };
+  return { status: 'failed', cases: 1, failures: [noCursorFailure(x)] };
+}
+
+function noCursorFailure(x: Exchange): CheckFailure {
+  return { clause: '4.4.has-more', expected: 'a nextCursor with limit=2 (at least 3 customers listed)', actual: describeAnswer(x), exchanges: [x] };
 }
 
 /**
@@ -134,47 +138,47 @@ function withCutNote(out: CheckOutcome, walks: { all: number; cut: number }): Ch
  */
 async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> {
   const victims = await ctx.data!.take('customer', 2);
-  const t = new Recorder();
-  const before = await traverse(ctx.send, { path: '/customers', query: {}, limit: 100, maxPages: WHOLE_LIST_PAGES });
-  if (before.problem) {
-    t.add({ clause: before.problem.clause, expected: `the whole customer list within ${WHOLE_LIST_PAGES} pages of 100`, actual: before.problem.actual, exchanges: before.exchanges.slice(-2) });
-    return t.outcome();
-  }
-  const unknown = victims.filter((v) => !before.ids.includes(v));
-  if (unknown.length) throw new FixtureUnavailable(`fixture customer ${unknown.join(', ')} is not in the customer list: give ids the target knows`);
-  // The first page ends at the earliest victim, so one deleted item lies before the cursor: an offset in
-  // disguise then skips the item after it, which a keyset cursor never does.
-  const first = Math.min(...victims.map((v) => before.ids.indexOf(v)));
-  // Pages no smaller than the walk's bound allows for the whole list.
-  const limit = Math.min(100, Math.max(first + 1, Math.ceil(before.ids.length / (WHOLE_LIST_PAGES * 4))));
-  const deleted: Exchange[] = [];
-  let deletedSeen = false;
-  const walk = await traverse(ctx.send, {
-    path: '/customers', query: {}, limit, maxPages: WHOLE_LIST_PAGES * 5,
-    between: async (_p, seen) => {
-      if (deleted.length || !victims.some((v) => seen.includes(v))) return;
-      deletedSeen = true;
-      for (const id of victims) deleted.push(await ctx.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` }));
-    },
+  return runCase(ctx, async (t) => {
+    const before = await traverse(ctx.send, { path: '/customers', query: {}, limit: 100, maxPages: WHOLE_LIST_PAGES });
+    if (before.problem) {
+      t.add({ clause: before.problem.clause, expected: `the whole customer list within ${WHOLE_LIST_PAGES} pages of 100`, actual: before.problem.actual, exchanges: before.exchanges.slice(-2) });
+      return;
+    }
+    const unknown = victims.filter((v) => !before.ids.includes(v));
+    if (unknown.length) throw new FixtureUnavailable(`fixture customer ${unknown.join(', ')} is not in the customer list: give ids the target knows`);
+    // The first page ends at the earliest victim, so one deleted item lies before the cursor: an offset in
+    // disguise then skips the item after it, which a keyset cursor never does.
+    const first = Math.min(...victims.map((v) => before.ids.indexOf(v)));
+    // Pages no smaller than the walk's bound allows for the whole list.
+    const limit = Math.min(100, Math.max(first + 1, Math.ceil(before.ids.length / (WHOLE_LIST_PAGES * 4))));
+    const deleted: Exchange[] = [];
+    let deletedSeen = false;
+    const walk = await traverse(ctx.send, {
+      path: '/customers', query: {}, limit, maxPages: WHOLE_LIST_PAGES * 5,
+      between: async (_p, seen) => {
+        if (deleted.length || !victims.some((v) => seen.includes(v))) return;
+        deletedSeen = true;
+        for (const id of victims) deleted.push(await ctx.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` }));
+      },
+    });
+    const refused = deleted.find((x) => !x.response || x.response.status >= 300);
+    if (refused) {
+      t.add({ clause: '4.5.delete.status', expected: 'the delete of a disposable customer to succeed', actual: describeAnswer(refused), exchanges: [refused] });
+      return;
+    }
+    if (walk.problem) {
+      t.add({ clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual, exchanges: walk.problem.exchanges });
+      return;
+    }
+    if (!deletedSeen) {
+      cannotJudge(t, `no pool customer was listed before the list's last page (${before.ids.length} customers, pages of ${limit}), so no delete went before the cursor`, 'fixtures.ids.pools.customers: customers listed early in the customer list, before its last page');
+      return;
+    }
+    const dup = duplicates(walk.ids);
+    t.add(dup.length ? { expected: 'no item twice while items are deleted between pages', actual: `repeated: ${dup.join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+    const skipped = before.ids.filter((id) => !victims.includes(id) && !walk.ids.includes(id));
+    t.add(skipped.length ? { expected: `every customer not deleted (${before.ids.length - victims.length}) listed once (limit ${limit})`, actual: `skipped ${skipped.slice(0, 5).join(', ')}`, exchanges: [...deleted, ...walk.exchanges.slice(0, 3)] } : undefined);
   });
-  const refused = deleted.find((x) => !x.response || x.response.status >= 300);
-  if (refused) {
-    t.add({ clause: '4.5.delete.status', expected: 'the delete of a disposable customer to succeed', actual: describeAnswer(refused), exchanges: [refused] });
-    return t.outcome();
-  }
-  if (walk.problem) {
-    t.add({ clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual, exchanges: walk.problem.exchanges });
-    return t.outcome();
-  }
-  if (!deletedSeen) {
-    cannotJudge(t, `no pool customer was listed before the list's last page (${before.ids.length} customers, pages of ${limit}), so no delete went before the cursor`, 'fixtures.ids.pools.customers: customers listed early in the customer list, before its last page');
-    return t.outcome();
-  }
-  const dup = duplicates(walk.ids);
-  t.add(dup.length ? { expected: 'no item twice while items are deleted between pages', actual: `repeated: ${dup.join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
-  const skipped = before.ids.filter((id) => !victims.includes(id) && !walk.ids.includes(id));
-  t.add(skipped.length ? { expected: `every customer not deleted (${before.ids.length - victims.length}) listed once (limit ${limit})`, actual: `skipped ${skipped.slice(0, 5).join(', ')}`, exchanges: [...deleted, ...walk.exchanges.slice(0, 3)] } : undefined);
-  return t.outcome();
 }
 
 export default defineSuite({
@@ -185,7 +189,7 @@ export default defineSuite({
       id: 'pagination.limit-bounds',
       clause: '4.4.limit.max',
       title: 'limit is honoured within 1..100; pages never exceed 100 items; the default is 25',
-      async run(ctx) {
+      run: (ctx) => runCase(ctx, async (t) => {
         // With created data 101 match, so every page is full; on the whole list a page is full when hasMore.
         const scope = await customerScope(ctx, 'lim', 101);
         const q = scope.query;
@@ -193,7 +197,6 @@ export default defineSuite({
         const full = (page: { data: unknown[]; hasMore: boolean }, n: number): boolean =>
           known ? page.data.length === n && page.hasMore : page.data.length === n || (!page.hasMore && page.data.length < n);
         const why = known ? ' (101 match)' : ' (or fewer on the last page)';
-        const t = new Recorder();
         const list = (limit: string | number | undefined) => ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit } });
         const dflt = await list(undefined);
         const dpage = asPage(dflt);
@@ -227,8 +230,7 @@ export default defineSuite({
           if (p) return { clause: p.clause, expected: p.expected, actual: p.actual };
           return full(page, n) ? undefined : { expected: `limit=${n}: ${n} items${why}`, actual: `${page.data.length} items, hasMore ${page.hasMore}` };
         }, known ? {} : { numRuns: Math.min(ctx.fc.numRuns, 10) }));
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'pagination.traversal',
@@ -306,19 +308,19 @@ export default defineSuite({
       clause: '4.4.has-more',
       title: 'hasMore is true exactly when nextCursor is a string, on every page',
       async run(ctx) {
-        const t = new Recorder();
         const walks = { all: 0, cut: 0 };
-        for (const limit of [1, 7, 100]) {
-          const walk = await traverse(ctx.send, { path: '/customers', query: {}, limit, maxPages: limit === 1 ? 5 : WHOLE_LIST_PAGES });
-          const p = walk.problem;
-          // The whole list may be long: the walk is cut short on purpose, and only page rules matter then.
-          const cut = cutWalk(walk);
-          t.add(p && !cut ? problemFailure(p) : undefined);
-          if (!p || cut) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
-          walks.all++;
-          if (cut) walks.cut++;
-        }
-        const out = t.outcome();
+        const out = await runCase(ctx, async (t) => {
+          for (const limit of [1, 7, 100]) {
+            const walk = await traverse(ctx.send, { path: '/customers', query: {}, limit, maxPages: limit === 1 ? 5 : WHOLE_LIST_PAGES });
+            const p = walk.problem;
+            // The whole list may be long: the walk is cut short on purpose, and only page rules matter then.
+            const cut = cutWalk(walk);
+            t.add(p && !cut ? problemFailure(p) : undefined);
+            if (!p || cut) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+            walks.all++;
+            if (cut) walks.cut++;
+          }
+        });
         // The 5-page walk of single items is cut on purpose; the last page is seen when a longer walk ends.
         if (out.status !== 'passed' || walks.cut < walks.all) return out;
         return { ...out, note: `every walk (${walks.all}) reached its page bound before the list's end: the pages walked were judged, a last page (hasMore false) was not seen` };
@@ -358,44 +360,45 @@ export default defineSuite({
         if (m !== undefined) await createMarked(ctx, `${m}zz`, 5);
         const { cursor, x } = await validCursor(ctx, scope.query);
         if (!cursor) return noCursor(x);
-        const t = new Recorder();
-        // Without created data the cursor comes from the unfiltered list; adding any filter changes the query.
-        const cases: Array<[string, Record<string, string | number>, string?]> = m !== undefined ? [
-          ['another search', { [s]: `${m}zz`, limit: 2, cursor }],
-          ['no filter', { limit: 2, cursor }],
-          ['an added external-id filter', { [s]: m, [ext]: `${m}-ext`, limit: 2, cursor }],
-          ['the articles list', { after: cursor }, '/authoring/articles'],
-        ] : [
-          ['an added search', { [s]: 'spgate-other-filter', limit: 2, cursor }],
-          ['an added external-id filter', { [ext]: 'spgate-other-filter', limit: 2, cursor }],
-          ['the articles list', { after: cursor }, '/authoring/articles'],
-        ];
-        for (const [what, query, path] of cases) {
-          const r = await rejects400(ctx, query, path);
-          t.add(r.ok ? undefined : { expected: `HTTP 400 for a customers cursor used with ${what}`, actual: describeAnswer(r.x), exchanges: [x, r.x] });
-        }
-        if (ctx.fixtures) await ctx.fixtures.createArticles(3);
-        const a = await ctx.send({ method: 'GET', path: '/authoring/articles' });
-        const after = (a.response?.json as { nextCursor?: unknown } | undefined)?.nextCursor;
-        if (typeof after === 'string' && after !== '') {
-          const r = await rejects400(ctx, { ...scope.query, limit: 2, cursor: after });
-          t.add(r.ok ? undefined : { expected: 'HTTP 400 for an articles cursor used on /customers', actual: describeAnswer(r.x), exchanges: [a, r.x] });
-          return t.outcome();
-        }
-        // The articles list's page size is not shown: a short list has no next cursor to present to /customers.
-        const out = t.outcome();
-        return out.status === 'passed' ? { ...out, note: `an articles cursor on /customers was not tried: GET /authoring/articles gave no nextCursor (${describeAnswer(a)})` } : out;
+        let note: string | undefined;
+        const out = await runCase(ctx, async (t) => {
+          // Without created data the cursor comes from the unfiltered list; adding any filter changes the query.
+          const cases: Array<[string, Record<string, string | number>, string?]> = m !== undefined ? [
+            ['another search', { [s]: `${m}zz`, limit: 2, cursor }],
+            ['no filter', { limit: 2, cursor }],
+            ['an added external-id filter', { [s]: m, [ext]: `${m}-ext`, limit: 2, cursor }],
+            ['the articles list', { after: cursor }, '/authoring/articles'],
+          ] : [
+            ['an added search', { [s]: 'spgate-other-filter', limit: 2, cursor }],
+            ['an added external-id filter', { [ext]: 'spgate-other-filter', limit: 2, cursor }],
+            ['the articles list', { after: cursor }, '/authoring/articles'],
+          ];
+          for (const [what, query, path] of cases) {
+            const r = await rejects400(ctx, query, path);
+            t.add(r.ok ? undefined : { expected: `HTTP 400 for a customers cursor used with ${what}`, actual: describeAnswer(r.x), exchanges: [x, r.x] });
+          }
+          if (ctx.fixtures) await ctx.fixtures.createArticles(3);
+          const a = await ctx.send({ method: 'GET', path: '/authoring/articles' });
+          const after = (a.response?.json as { nextCursor?: unknown } | undefined)?.nextCursor;
+          if (typeof after === 'string' && after !== '') {
+            const r = await rejects400(ctx, { ...scope.query, limit: 2, cursor: after });
+            t.add(r.ok ? undefined : { expected: 'HTTP 400 for an articles cursor used on /customers', actual: describeAnswer(r.x), exchanges: [a, r.x] });
+            return;
+          }
+          // The articles list's page size is not shown: a short list has no next cursor to present to /customers.
+          note = `an articles cursor on /customers was not tried: GET /authoring/articles gave no nextCursor (${describeAnswer(a)})`;
+        });
+        return out.status === 'passed' && note !== undefined ? { ...out, note } : out;
       },
     },
     {
       id: 'pagination.cursor-url-encoding',
       clause: '4.11.cursor.url-encoded',
       title: 'A URL-encoded cursor round-trips: the next page is the same however it is sent',
-      async run(ctx) {
+      run: (ctx) => runCase(ctx, async (t) => {
         const q = (await customerScope(ctx, 'enc', 5)).query;
         const { cursor, x } = await validCursor(ctx, q);
-        if (!cursor) return noCursor(x);
-        const t = new Recorder();
+        if (!cursor) return t.add(noCursorFailure(x));
         const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit: 2, cursor } });
         const filters = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`).join('');
         const viaPath = await ctx.send({ method: 'GET', path: `/customers?${filters}limit=2&cursor=${encodeURIComponent(cursor)}` });
@@ -404,8 +407,7 @@ export default defineSuite({
         t.add(a && b && JSON.stringify(a.data.map((d) => d.id)) === JSON.stringify(b.data.map((d) => d.id)) ? undefined : {
           expected: 'HTTP 200 and the same page for the cursor percent-encoded', actual: `${describeAnswer(viaQuery)} / ${describeAnswer(viaPath)}`, exchanges: [viaQuery, viaPath],
         });
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'pagination.search',
@@ -476,10 +478,9 @@ export default defineSuite({
       id: 'pagination.external-id',
       clause: '4.4.external-id',
       title: 'The external-id filter lists exactly the customers with that externalId',
-      async run(ctx) {
+      run: (ctx) => runCase(ctx, async (t) => {
         const m = await freshMarker(ctx, 'ext');
         const p = ctx.target.assumptions.params.externalId;
-        const t = new Recorder();
         const cases: Array<readonly [string, readonly string[]]> = [];
         // Why no externalId of the workspace was tried, when the list they come from could not be read.
         let unread: string | undefined;
@@ -513,21 +514,19 @@ export default defineSuite({
         }
         // Only "an unknown externalId lists nothing" was judged: a filter listing nothing at all would pass.
         if (unread) cannotJudge(t, `no externalId to filter by: ${unread}`);
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'pagination.identity',
       clause: '4.4.identity.pair',
       title: 'Identity type and identifier must come together; a lookup lists 0 or 1 customers',
       needs: { data: { identity: 1 } },
-      async run(ctx) {
+      run: (ctx) => runCase(ctx, async (t) => {
         const m = await freshMarker(ctx, 'idn');
         const type = ctx.target.assumptions.identityTypeValue;
         const { identifier: ident, customerId } = await ctx.data!.get('identity');
         const made = { id: customerId };
         const pt = ctx.target.assumptions.params.identityType;
-        const t = new Recorder();
         const v = ctx.target.assumptions.statuses.validation;
         for (const [query, what] of [[{ identityIdentifier: ident }, 'identityIdentifier without the identity type'], [{ [pt]: type }, 'identity type without identityIdentifier']] as const) {
           const x = await ctx.send({ method: 'GET', path: '/customers', query });
@@ -542,8 +541,7 @@ export default defineSuite({
             clause: '4.4.identity.result', expected: `a lookup of ${idv} to list ${want.length ? want[0] : 'nothing'} (0 or 1 items)`, actual: page ? `listed ${ids.join(', ') || 'nothing'}` : describeAnswer(x), exchanges: [x],
           });
         }
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'pagination.articles',
@@ -551,44 +549,46 @@ export default defineSuite({
       title: 'The articles list pages with after, has data and nextCursor and no hasMore',
       async run(ctx) {
         if (ctx.fixtures) await ctx.fixtures.createArticles(30);
-        const t = new Recorder();
-        const seen = new Set<string>();
-        let after: string | undefined;
-        const xs: Exchange[] = [];
-        for (let p = 0; p < 50; p++) {
-          const x = await ctx.send({ method: 'GET', path: '/authoring/articles', query: { after } });
-          xs.push(x);
-          const j = x.response?.json as { data?: unknown; nextCursor?: unknown; hasMore?: unknown } | undefined;
-          if (x.response?.status !== 200 || !j || !Array.isArray(j.data) || !('nextCursor' in j)) {
-            t.add({ expected: 'HTTP 200 with { data, nextCursor }', actual: describeAnswer(x), exchanges: [x] });
-            return t.outcome();
+        let note: string | undefined;
+        const out = await runCase(ctx, async (t) => {
+          const seen = new Set<string>();
+          let after: string | undefined;
+          const xs: Exchange[] = [];
+          for (let p = 0; p < 50; p++) {
+            const x = await ctx.send({ method: 'GET', path: '/authoring/articles', query: { after } });
+            xs.push(x);
+            const j = x.response?.json as { data?: unknown; nextCursor?: unknown; hasMore?: unknown } | undefined;
+            if (x.response?.status !== 200 || !j || !Array.isArray(j.data) || !('nextCursor' in j)) {
+              t.add({ expected: 'HTTP 200 with { data, nextCursor }', actual: describeAnswer(x), exchanges: [x] });
+              return;
+            }
+            if ('hasMore' in j) {
+              t.add({ expected: 'no hasMore key on the articles list', actual: `hasMore ${JSON.stringify(j.hasMore)}`, exchanges: [x] });
+              return;
+            }
+            const ids = (j.data as Array<{ id?: unknown }>).map((d) => (d && typeof d === 'object' && 'id' in d ? String(d.id) : JSON.stringify(d)));
+            const again = ids.filter((id) => seen.has(id));
+            if (again.length) {
+              t.add({ expected: 'each page after `after` to hold new articles', actual: `page ${p + 1} repeats ${again.slice(0, 3).join(', ')}`, exchanges: xs.slice(-2) });
+              return;
+            }
+            ids.forEach((id) => seen.add(id));
+            t.cases++;
+            if (j.nextCursor === null || j.nextCursor === '' || j.nextCursor === undefined) {
+              // One page never follows `after`: the paging this check exists for was not seen.
+              if (p === 0) cannotJudge(t, `the Help Center fits on one page of the articles list (${ids.length} articles): no nextCursor to follow as \`after\``, 'a workspace whose Help Center holds more articles than one page of GET /authoring/articles (25 by default on the reference server)');
+              return;
+            }
+            if (typeof j.nextCursor !== 'string') {
+              t.add({ expected: 'nextCursor a string, empty or null', actual: JSON.stringify(j.nextCursor), exchanges: [x] });
+              return;
+            }
+            after = j.nextCursor;
           }
-          if ('hasMore' in j) {
-            t.add({ expected: 'no hasMore key on the articles list', actual: `hasMore ${JSON.stringify(j.hasMore)}`, exchanges: [x] });
-            return t.outcome();
-          }
-          const ids = (j.data as Array<{ id?: unknown }>).map((d) => (d && typeof d === 'object' && 'id' in d ? String(d.id) : JSON.stringify(d)));
-          const again = ids.filter((id) => seen.has(id));
-          if (again.length) {
-            t.add({ expected: 'each page after `after` to hold new articles', actual: `page ${p + 1} repeats ${again.slice(0, 3).join(', ')}`, exchanges: xs.slice(-2) });
-            return t.outcome();
-          }
-          ids.forEach((id) => seen.add(id));
-          t.cases++;
-          if (j.nextCursor === null || j.nextCursor === '' || j.nextCursor === undefined) {
-            // One page never follows `after`: the paging this check exists for was not seen.
-            if (p === 0) cannotJudge(t, `the Help Center fits on one page of the articles list (${ids.length} articles): no nextCursor to follow as \`after\``, 'a workspace whose Help Center holds more articles than one page of GET /authoring/articles (25 by default on the reference server)');
-            return t.outcome();
-          }
-          if (typeof j.nextCursor !== 'string') {
-            t.add({ expected: 'nextCursor a string, empty or null', actual: JSON.stringify(j.nextCursor), exchanges: [x] });
-            return t.outcome();
-          }
-          after = j.nextCursor;
-        }
-        // A long Help Center is not a finding: the walk is bounded, and what it saw was judged.
-        const o = t.outcome();
-        return o.status === 'passed' ? { ...o, note: `walked the first 50 pages (${seen.size} articles) without reaching the end; judged those` } : o;
+          // A long Help Center is not a finding: the walk is bounded, and what it saw was judged.
+          note = `walked the first 50 pages (${seen.size} articles) without reaching the end; judged those`;
+        });
+        return out.status === 'passed' && note !== undefined ? { ...out, note } : out;
       },
     },
   ],

@@ -11,13 +11,14 @@ import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty, discard } from '../src/conformance/property.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
-import { assignValues } from './model/requests.js';
-import { jsonObject, describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
+import { assignValues, resolveRequest } from './model/requests.js';
+import { jsonObject, describeAnswer, fromViolation, runCase, statusOf } from '../src/conformance/recorder.js';
 import { storedAttachment } from '../src/conformance/data.js';
 import { listedKeys } from './model/status-list.js';
 import { AttachmentDescriptor, Collection, Conversation, CustomerPage, SessionList, STATUS_KEY_PATTERN, TurnEnvelope } from '../src/spec/resources.js';
 import { asPage } from '../src/conformance/paging.js';
 import { cannotJudge } from './model/world.js';
+import { inconclusive } from '../src/conformance/inconclusive.js';
 
 /** Assign cases over the assignee ids and teams the target names (assignValues), or made-up ones. */
 function conversationCase(values: { assigneeIds: readonly string[]; teams: readonly string[] }) {
@@ -97,7 +98,7 @@ export default defineSuite({
               method: 'POST', path: `/conversations/${id}/assign`,
               json: { ...(c.action.team !== undefined ? { team: c.action.team } : {}), ...(c.action.assigneeId !== undefined || c.action.team === undefined ? { assignee: { id: c.action.assigneeId ?? '' } } : {}) },
             })
-            : await io.send({ method: 'POST', path: ctx.target.assumptions.resolvePath.replace('{conversationId}', id), json: {} });
+            : await io.send(resolveRequest(ctx.target, id, {}));
           if (c.action.kind === 'assign' && refusedMadeUp(x, c.action.team, c.action.assigneeId)) return discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
           const v = judged(x);
           return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
@@ -111,8 +112,7 @@ export default defineSuite({
       id: 'shapes.customer',
       clause: '2.customer.shape',
       title: 'Customer list pages fit the model ({ data: [customer], hasMore, nextCursor })',
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         let cursor: string | undefined;
         for (let p = 0; p < 3; p++) {
           const x = await ctx.send({ method: 'GET', path: '/customers', query: { limit: 100, cursor } });
@@ -122,61 +122,53 @@ export default defineSuite({
           if (v || !page?.nextCursor) break;
           cursor = page.nextCursor;
         }
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.turn',
       clause: '2.turn.shape',
       title: 'GET of a pending and a completed chat turn answers 200 { data: <turn> } (4.1.turn.get) with a turn that fits the model',
       needs: { data: { readPendingTurn: 1, completedTurn: 1 } },
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         for (const state of ['pending', 'completed'] as const) {
           const turn = await ctx.data!.get(state === 'pending' ? 'readPendingTurn' : 'completedTurn');
           const x = await ctx.send({ method: 'GET', path: `/ai/assistant/sessions/${encodeURIComponent(turn.sessionId)}/turns/${encodeURIComponent(turn.turnId)}` });
           const v = checkDataEnvelope(x, TurnEnvelope, '4.1.turn.get', '2.turn.shape', `a ${state} turn`);
           t.add(v ? fromViolation(v, [x]) : undefined);
         }
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.session',
       clause: '2.session.shape',
       title: 'The chat session list fits the model ({ data: [session] })',
       needs: { data: { sessionsConversation: 1 } },
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         const convId = await ctx.data!.get('sessionsConversation');
         const x = await ctx.send({ method: 'GET', path: `/ai/conversations/${encodeURIComponent(convId)}/assistant/sessions` });
         const v = checkBodyShape(x, SessionList, '2.session.shape', 'a session list');
         t.add(v ? fromViolation(v, [x]) : undefined);
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.descriptor',
       clause: '2.descriptor.shape',
       title: 'The attachment download descriptor fits the model',
       needs: { data: { storedAttachment: 1 } },
-      async run(ctx) {
+      run: (ctx) => runCase(ctx, async (t) => {
         const att = await storedAttachment(ctx);
-        if (!att) return { status: 'inconclusive', cases: 0, reason: 'no stored attachment to download', remedy: 'fixtures.ids.message.storedIndex or fixtures.command' };
-        const t = new Recorder();
+        if (!att) inconclusive('no stored attachment to download', 'fixtures.ids.message.storedIndex or fixtures.command');
         const x = await ctx.send({ method: 'GET', path: `/messages/${encodeURIComponent(att.messageId)}/attachments/${att.index}/download` });
         const v = checkBodyShape(x, AttachmentDescriptor, '2.descriptor.shape', 'a download descriptor');
         t.add(v ? fromViolation(v, [x]) : undefined);
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.collection',
       clause: '2.collection.shape',
       title: 'A collection update answers a collection that fits the model',
       needs: { writes: true, roles: ['helpDelegated'], data: { collection: 1 } },
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         const col = await ctx.data!.get('collection');
         const x = await ctx.send({
           method: 'PUT', path: `/authoring/collections/${encodeURIComponent(col.id)}`, role: 'helpDelegated',
@@ -185,15 +177,13 @@ export default defineSuite({
         });
         const v = checkBodyShape(x, Collection, '2.collection.shape', 'a collection');
         t.add(v ? fromViolation(v, [x]) : undefined);
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.id-prefixes',
       clause: '2.id-prefixes',
       title: 'Ids carry the prefixes of part 2: customers cus_, conversations conv_, channel identities cid_, request ids req_',
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         // Answers that showed none of the ids they were read for: no finding there, and no absence of one either.
         const unseen: string[] = [];
         const look = (x: Exchange, ids: FoundId[]) => {
@@ -216,19 +206,16 @@ export default defineSuite({
         const miss = await ctx.send({ method: 'GET', path: '/spgate-no-such-route' });
         look(miss, []);
         if (unseen.length) cannotJudge(t, `customer or conversation ids were not seen: ${unseen.join('; ')}`, assignValues(ctx.target).supplied.teams ? undefined : 'fixtures.ids.teams: a team the workspace accepts');
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.me',
       clause: '4.10.me',
       title: 'GET /me answers 200 with a JSON object',
-      async run(ctx) {
-        const t = new Recorder();
+      run: (ctx) => runCase(ctx, async (t) => {
         const x = await ctx.send({ method: 'GET', path: '/me' });
         t.add(x.response?.status === 200 && jsonObject(x) ? undefined : { expected: 'HTTP 200 with a JSON object', actual: describeAnswer(x), exchanges: [x] });
-        return t.outcome();
-      },
+      }),
     },
     {
       id: 'shapes.statuses',

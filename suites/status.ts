@@ -11,7 +11,7 @@ import { FixtureUnavailable } from '../src/conformance/fixtures/provider.js';
 import { describeAnswer, errorCodeOf, jsonObject, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import type { ConversationState } from './model/conversation.js';
 import { runConversationModel } from './model/conversation-commands.js';
-import { type AssignBody, assignRequest, assignValues, resolveRequest } from './model/requests.js';
+import { type AssignBody, assignRequest, assignValues, resolveRequest, statusesRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
 import { cannotJudge, dataOf, discardIfMadeUpRefused, observe, resolveTo, shownState, writableConversation } from './model/world.js';
 import { completedWalk, expectedStatus, formOf, ResolveCoverage, typeOfStatus, type ResolveForm, type StartType } from './model/resolve-coverage.js';
@@ -29,7 +29,7 @@ const ANY_STATE_ACTIVE_WANTED = 2;
  * judge then (skipped naming the answer, unless it already failed); the others go on with the assumed keys.
  */
 async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed', every = true): Promise<string[]> {
-  const x = await rec.send({ method: 'GET', path: '/statuses', role: 'admin' });
+  const x = await rec.send(statusesRequest());
   if (every && statusOf(x) !== 200) cannotJudge(rec, `the workspace's ${type}-type status keys are unknown: GET /statuses answered ${describeAnswer(x)}`);
   const listed: ListedKey[] | undefined = statusOf(x) === 200 ? listedKeys(x.response?.json) : undefined;
   const a = ctx.target.assumptions;

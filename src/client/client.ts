@@ -8,7 +8,8 @@ import { SpgateError } from '../errors.js';
 import type { KeyRole } from '../target/schema.js';
 import { VERSION } from '../version.js';
 import type { Exchange } from './exchange.js';
-import { recordExchange, type RawExchange, type RawResponse } from './record.js';
+import { parseJsonBody, recordExchange, type RawExchange, type RawResponse } from './record.js';
+import { revealSignedUrl, SignedUrl } from './signed-url.js';
 import { createRedactor } from './redact.js';
 import { ClientAbort, classifyTransportError } from './transport-error.js';
 import { createDispatcher } from './transport.js';
@@ -61,7 +62,7 @@ export function createClient(opts: ClientOptions): HttpClient {
     return pool;
   };
 
-  const perform = async (url: URL, spec: Omit<RequestSpec, 'path'>, role: KeyRole | null | undefined): Promise<Exchange> => {
+  const perform = async (url: URL, spec: Omit<RequestSpec, 'path'>, role: KeyRole | null | undefined, how: Perform = {}): Promise<Exchange> => {
     const id = `x${++seq}`;
     const start = Date.now();
     const t0 = performance.now();
@@ -103,6 +104,8 @@ export function createClient(opts: ClientOptions): HttpClient {
     };
     const finish = (): Exchange => {
       raw.timings.total = elapsed();
+      how.onRaw?.(raw);
+      if (how.recordUrlAs !== undefined) hideUrl(raw, url, how.recordUrlAs);
       const exchange = recordExchange(raw, redactor);
       s.onExchange?.(exchange);
       return exchange;
@@ -131,7 +134,8 @@ export function createClient(opts: ClientOptions): HttpClient {
       const response: RawResponse = { status: res.statusCode, headers: collectHeaders(res.headers), text: '', bodyBytes: 0, complete: false };
       raw.response = response;
       bodyTimer = setTimeout(() => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)), s.bodyTimeoutMs);
-      await readBody(res.body, s.maxBodyBytes, response);
+      if (how.countBody) await countBody(res.body, response);
+      else await readBody(res.body, s.maxBodyBytes, response);
     } catch (err) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
       raw.error = classifyTransportError(reason instanceof ClientAbort ? reason : err);
@@ -170,6 +174,41 @@ export function createClient(opts: ClientOptions): HttpClient {
       // target on another origin must never receive it by default.
       return perform(url, spec, spec.role ?? null);
     },
+    async sendForSignedUrl(spec: RequestSpec, field: string, absoluteUrl?: string): Promise<{ exchange: Exchange; url?: SignedUrl }> {
+      let url: SignedUrl | undefined;
+      const onRaw = (raw: RawExchange): void => {
+        const r = raw.response;
+        if (r?.status !== 200 || !r.complete) return;
+        const ct = r.headers['content-type'];
+        const parsed = parseJsonBody(Array.isArray(ct) ? ct[0] : ct, r.text);
+        if (parsed.kind === 'parsed') url = SignedUrl.from(field.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), parsed.value));
+      };
+      if (absoluteUrl === undefined) {
+        const path = spec.path.startsWith('/') ? spec.path : `/${spec.path}`;
+        const role = spec.role === undefined ? (opts.secrets.admin ? 'admin' : null) : spec.role;
+        return { exchange: await perform(new URL(base.href.replace(/\/+$/, '') + path), spec, role, { onRaw }), url };
+      }
+      return { exchange: await perform(new URL(absoluteUrl), spec, spec.role ?? null, { onRaw }), url };
+    },
+    async fetchSigned(signed: SignedUrl, timeoutMs?: number): Promise<Exchange> {
+      // never a key: the URL is its own credential, and it may point at another origin. A storage service
+      // may redirect (a CDN to its bucket): followed a few hops, each hop's URL held like the first.
+      let hop = signed;
+      for (let i = 0; ; i++) {
+        let location: string | undefined;
+        const x = await perform(revealSignedUrl(hop), { method: 'GET', role: null, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, null, {
+          recordUrlAs: hop.redactedForm,
+          countBody: true,
+          onRaw: (raw) => {
+            const l = raw.response?.headers.location;
+            location = Array.isArray(l) ? l[0] : l;
+          },
+        });
+        const next = location !== undefined && REDIRECTS.has(x.response?.status ?? 0) ? SignedUrl.from(safeResolve(location, revealSignedUrl(hop))) : undefined;
+        if (!next || i >= MAX_SIGNED_REDIRECTS) return x;
+        hop = next;
+      }
+    },
     async close(): Promise<void> {
       closed = true;
       s.signal?.removeEventListener('abort', onClientAbort);
@@ -187,6 +226,54 @@ export function createClient(opts: ClientOptions): HttpClient {
       }));
     },
   };
+}
+
+/** How perform treats one call beyond sending it. */
+interface Perform {
+  /** Sees the unredacted call before it is recorded (sendForSignedUrl's one look at a signed URL). */
+  onRaw?: (raw: RawExchange) => void;
+  /** The request URL to record instead of the real one (a signed URL: its redacted form). */
+  recordUrlAs?: string;
+  /** Count the response body without keeping it (a file behind a signed URL: untrusted data, any size). */
+  countBody?: boolean;
+}
+
+/** Records a signed URL's call under `as`, with every trace of the URL's path and query gone from its error too. */
+function hideUrl(raw: RawExchange, url: URL, as: string): void {
+  raw.request.url = as;
+  // a redirect's Location is the next hop's signed URL
+  if (raw.response?.headers.location !== undefined) raw.response.headers = { ...raw.response.headers, location: '<redacted>' };
+  if (raw.error) {
+    let m = raw.error.message;
+    for (const part of [url.href, url.pathname + url.search, url.search.slice(1)]) if (part.length > 1) m = m.split(part).join('<redacted>');
+    raw.error = { ...raw.error, message: m };
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_SIGNED_REDIRECTS = 3;
+
+function safeResolve(location: string, base: URL): string | undefined {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Longest body fetchSigned counts before it stops (the read is bounded in time by the client too). */
+const SIGNED_BODY_CAP = 256 * 1024 * 1024;
+
+/** Counts a body's bytes, keeping none of them; beyond SIGNED_BODY_CAP throws too-large. */
+async function countBody(stream: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, into: RawResponse): Promise<void> {
+  for await (const chunk of stream) {
+    into.bodyBytes += chunk.length;
+    if (into.bodyBytes > SIGNED_BODY_CAP) {
+      stream.destroy();
+      throw new ClientAbort('too-large', `response body exceeds ${SIGNED_BODY_CAP} bytes`);
+    }
+  }
+  into.complete = true;
 }
 
 /** Reads a body up to `max` bytes; beyond it stops reading (destroying the socket) and throws too-large. */

@@ -1,6 +1,7 @@
 /** The client's public interface. Implemented in client.ts on undici; everything else depends only on this. */
 import type { KeyRole, Tls } from '../target/schema.js';
 import type { Exchange } from './exchange.js';
+import type { SignedUrl } from './signed-url.js';
 
 export interface RequestSpec {
   method: string;
@@ -48,5 +49,16 @@ export interface HttpClient {
   send(spec: RequestSpec): Promise<Exchange>;
   /** Sends to an absolute URL (fixtures API); no Authorization unless spec.role says so. */
   sendAbsolute(url: string, spec: Omit<RequestSpec, 'path'>): Promise<Exchange>;
+  /**
+   * Sends a request (to baseUrl + path, or to `absoluteUrl`) and hands back, beside its redacted exchange, the
+   * absolute URL in the 200 answer's JSON at `field` (a dotted path) as a SignedUrl: the one way code outside
+   * the client holds a signed URL, which it can fetch but never print.
+   */
+  sendForSignedUrl(spec: RequestSpec, field: string, absoluteUrl?: string): Promise<{ exchange: Exchange; url?: SignedUrl }>;
+  /**
+   * GETs a signed URL without Authorization (the URL is its own credential). The exchange records the URL as
+   * SignedUrl.redactedForm and the body's size, not its bytes (file contents are untrusted data).
+   */
+  fetchSigned(url: SignedUrl, timeoutMs?: number): Promise<Exchange>;
   close(): Promise<void>;
 }

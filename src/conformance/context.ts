@@ -6,6 +6,7 @@
  * because a shared or busy budget says nothing about the clause the check is about.
  */
 import type { Exchange } from '../client/exchange.js';
+import type { SignedUrl } from '../client/signed-url.js';
 import type { HttpClient, RequestSpec } from '../client/types.js';
 import { parseIntHeader, parseTextHeader, type IntHeader } from '../spec/headers.js';
 import type { Target } from '../target/schema.js';
@@ -94,9 +95,11 @@ export function createCheckContext(state: RunState, fc: { seed: number; numRuns:
   };
   const base = state.target.baseUrl.replace(/\/+$/, '');
 
-  const sendOnce = async (spec: RequestSpec): Promise<Exchange> => {
+  type Via = (spec: RequestSpec) => Promise<Exchange>;
+  const direct: Via = (spec) => state.client.send(spec);
+  const sendOnce = async (spec: RequestSpec, via: Via = direct): Promise<Exchange> => {
     if (state.signal.aborted) throw new RunAborted();
-    const x = await state.client.send(spec);
+    const x = await via(spec);
     state.requests++;
     if (x.request.url.startsWith(base)) state.observed.push(x);
     state.onRequest();
@@ -104,13 +107,13 @@ export function createCheckContext(state: RunState, fc: { seed: number; numRuns:
     return x;
   };
 
-  const send = async (spec: RequestSpec): Promise<Exchange> => {
+  const send = async (spec: RequestSpec, via: Via = direct): Promise<Exchange> => {
     const bound = state.target.assumptions.rateLimitWaitSeconds;
     const refused: Exchange[] = [];
     let waited = 0;
     let honoured = 0;
     for (let attempt = 0; ; attempt++) {
-      const x = await sendOnce(spec);
+      const x = await sendOnce(spec, via);
       if (x.response?.status !== 429) return x;
       refused.push(x);
       const retryAfter = parseIntHeader(x.response.headers, 'Retry-After');
@@ -143,8 +146,26 @@ export function createCheckContext(state: RunState, fc: { seed: number; numRuns:
 
   const ctx: SuiteContext = {
     target: state.target,
-    send,
-    sendOnce,
+    send: (spec) => send(spec),
+    sendOnce: (spec) => sendOnce(spec),
+    async sendForSignedUrl(spec, field) {
+      let url: SignedUrl | undefined;
+      const exchange = await send(spec, async (s) => {
+        const r = await state.client.sendForSignedUrl(s, field);
+        url = r.url;
+        return r.exchange;
+      });
+      return { exchange, ...(url ? { url } : {}) };
+    },
+    async fetchSigned(url) {
+      // not an API exchange (another path, maybe another origin): counted as a request, not observed
+      if (state.signal.aborted) throw new RunAborted();
+      const x = await state.client.fetchSigned(url);
+      state.requests++;
+      state.onRequest();
+      if (state.signal.aborted || x.error?.kind === 'aborted') throw new RunAborted();
+      return x;
+    },
     observed: () => state.observed,
     signal: state.signal,
     fc,

@@ -39,6 +39,14 @@ export function createFixturesClient(client: HttpClient, baseUrl: string): Fixtu
     deleteMessage: async (id) => {
       await call('POST', `/messages/${encodeURIComponent(id)}/delete`);
     },
+    async expiredDownloadUrl(messageId, index) {
+      const path = `/messages/${encodeURIComponent(messageId)}/expired-url`;
+      const { exchange: x, url } = await client.sendForSignedUrl({ method: 'POST', path: '', role: null, json: { index } }, 'data.url', root + path);
+      // a fixtures API without the route offers none; any other failure is a failed fixture call
+      if (x.response?.status === 404) return undefined;
+      if (x.response?.status !== 200 || !url) throw new FixtureError(`POST ${path}`, x);
+      return url;
+    },
     createSession: (input) => call('POST', '/sessions', input),
     createTurn: (input) => call('POST', '/turns', input),
     completeTurn: async (_sessionId, turnId) => {

@@ -3,6 +3,7 @@
  * docs/reference-server.md). Checks do not call it directly: it is one provider of the chain in
  * fixtures/ (fixtures/api-provider.ts), next to the target file's ids and pools and fixtures.command.
  */
+import type { SignedUrl } from '../client/signed-url.js';
 import type { KeyRole } from '../target/schema.js';
 
 export type AttachmentKind = 'stored' | 'external' | 'fetching';
@@ -31,6 +32,11 @@ export interface FixturesApi {
   getConversation(id: string): Promise<FixtureConversation | undefined>;
   createMessage(input: { conversationId: string; attachments: AttachmentKind[] }): Promise<{ id: string; attachments: Array<{ index: number; kind: AttachmentKind }> }>;
   deleteMessage(id: string): Promise<void>;
+  /**
+   * A signed URL of the message's stored attachment that has already expired (attachments.expiry cannot wait
+   * the five minutes out), held as a SignedUrl; undefined when this fixtures API offers none.
+   */
+  expiredDownloadUrl(messageId: string, index: number): Promise<SignedUrl | undefined>;
   createSession(input: { conversationId: string; owner: KeyRole; archived?: boolean; expired?: boolean; lastActivityAt?: string }): Promise<{ id: string }>;
   createTurn(input: { sessionId: string; owner: KeyRole; state: 'pending' | 'completed' }): Promise<{ id: string; sessionId: string }>;
   completeTurn(sessionId: string, turnId: string): Promise<void>;

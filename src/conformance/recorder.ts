@@ -10,7 +10,8 @@ import type { RequestSpec } from '../client/types.js';
 import { describeBody } from '../checks/envelope.js';
 import type { ClauseViolation } from '../checks/envelope.js';
 import type { ClauseId } from '../spec/clauses.js';
-import type { CheckFailure, CheckOutcome } from './suite.js';
+import type { SignedUrl } from '../client/signed-url.js';
+import type { CheckFailure, CheckOutcome, SuiteContext } from './suite.js';
 import { Inconclusive } from './inconclusive.js';
 
 /** "HTTP 401 code auth.invalid (x12) — body" for an exchange, or the transport error. */
@@ -39,6 +40,9 @@ export class CaseDiscard extends Error {
   }
 }
 
+/** What a Recorder sends through: a check's context (SuiteContext), or anything with its send. */
+export type Sender = { send(spec: RequestSpec): Promise<Exchange> } & Partial<Pick<SuiteContext, 'sendForSignedUrl' | 'fetchSigned'>>;
+
 /** Records the exchanges, cases and failures of one check (or one property run). */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
@@ -46,12 +50,28 @@ export class Recorder {
   /** Expectations evaluated (reported as the check's case count). */
   cases = 0;
 
-  constructor(private readonly sender?: { send(spec: RequestSpec): Promise<Exchange> }) {}
+  constructor(private readonly sender?: Sender) {}
 
   /** Sends through the context and keeps the exchange. */
   async send(spec: RequestSpec): Promise<Exchange> {
     if (!this.sender) throw new Error('this Recorder was made without a sender');
     const x = await this.sender.send(spec);
+    this.exchanges.push(x);
+    return x;
+  }
+
+  /** Sends like `send`, and hands back the signed URL at `field` of a 200 answer (SuiteContext.sendForSignedUrl). */
+  async sendForSignedUrl(spec: RequestSpec, field: string): Promise<{ exchange: Exchange; url?: SignedUrl }> {
+    if (!this.sender?.sendForSignedUrl) throw new Error('this Recorder was made without a signed-URL sender');
+    const r = await this.sender.sendForSignedUrl(spec, field);
+    this.exchanges.push(r.exchange);
+    return r;
+  }
+
+  /** Fetches a signed URL (SuiteContext.fetchSigned) and keeps its redacted exchange. */
+  async fetchSigned(url: SignedUrl): Promise<Exchange> {
+    if (!this.sender?.fetchSigned) throw new Error('this Recorder was made without a signed-URL sender');
+    const x = await this.sender.fetchSigned(url);
     this.exchanges.push(x);
     return x;
   }
@@ -97,7 +117,7 @@ export class Recorder {
 }
 
 /** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome. */
-export async function runCase(sender: { send(spec: RequestSpec): Promise<Exchange> }, body: (rec: Recorder) => Promise<void>): Promise<CheckOutcome> {
+export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<void>): Promise<CheckOutcome> {
   const rec = new Recorder(sender);
   try {
     await body(rec);

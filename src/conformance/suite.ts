@@ -6,6 +6,7 @@
 import type { ClauseId } from '../spec/clauses.js';
 import type { KeyRole, Target } from '../target/schema.js';
 import type { Exchange } from '../client/exchange.js';
+import type { SignedUrl } from '../client/signed-url.js';
 import type { RequestSpec } from '../client/types.js';
 import type { FixturesApi } from './fixtures.js';
 import type { DataNeeds } from './fixtures/needs.js';
@@ -34,6 +35,13 @@ export interface SuiteContext {
   data?: CheckData;
   /** fast-check parameters for this check: seed and numRuns, derived from --seed and --runs. */
   fc: { seed: number; numRuns: number };
+  /**
+   * Sends like `send` and hands back the absolute URL at `field` of a 200 answer's JSON as a SignedUrl (a
+   * credential the check can fetch but never print; the exchange is redacted like every other).
+   */
+  sendForSignedUrl(spec: RequestSpec, field: string): Promise<{ exchange: Exchange; url?: SignedUrl }>;
+  /** GETs a signed URL without a key; recorded under its redacted form, the body counted, not kept. */
+  fetchSigned(url: SignedUrl): Promise<Exchange>;
   /** Sends once, without waiting out a 429 (for checks that drive a budget); recorded like send. */
   sendOnce(spec: RequestSpec): Promise<Exchange>;
   /** Every API exchange recorded so far in this run (all suites), oldest first. */

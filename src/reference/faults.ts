@@ -84,13 +84,17 @@ export const FAULTS = {
   'priorities-drop-last': { description: 'GET /priorities leaves out the last priority (urgent)', catches: '4.10.priorities', by: 'conformance' },
   // customers
   'soft-delete-listed': { description: 'soft-deleted customers still appear in lists', catches: '3.customer.soft-delete-unlisted', by: 'conformance' },
+  'identity-lookup-finds-deleted': { description: 'the channel-identity lookup still resolves a soft-deleted customer (the lists and search leave it out)', catches: '3.customer.soft-delete-unlisted', by: 'conformance' },
   'delete-repeat-restores': { description: 'deleting a deleted customer again restores it (listed again), answering success', catches: '4.5.delete.idempotent', by: 'conformance' },
   'delete-hard': { description: 'delete removes the customer so its conversations no longer resolve it', catches: '3.customer.soft-delete-history', by: 'conformance' },
+  'delete-cascades': { description: 'delete removes the customer and its conversations (the history no longer answers)', catches: '3.customer.soft-delete-history', by: 'conformance' },
   'delete-200-body': { description: 'customer delete answers 200 with the customer instead of 204 (204 without a body in dialects that answer 200)', catches: '4.5.delete.status', by: 'conformance' },
   // attachments
   'attachment-expiry-long': { description: 'signed URLs expire after one hour', catches: '4.6.expiry', by: 'conformance' },
   'attachment-external-200': { description: 'external attachments return a descriptor instead of 422', catches: '4.6.unavailable-422', by: 'conformance' },
   'attachment-deleted-downloadable': { description: 'attachments of deleted messages are downloadable', catches: '4.6.deleted', by: 'conformance' },
+  'attachment-url-never-expires': { description: 'signed download URLs are still served after their expiresAt', catches: '4.6.expiry', by: 'conformance' },
+  'attachment-url-wrong-file': { description: 'signed download URLs serve other bytes than the descriptor describes (one byte short of sizeBytes)', catches: '4.6.url-served', by: 'conformance' },
   'download-file-bytes': { description: 'attachment download answers the file bytes instead of a descriptor', catches: '4.6.descriptor', by: 'conformance' },
   // assistant
   'cancel-completed-200': { description: 'cancelling a completed turn answers 200', catches: '3.turn.cancel-completed-409', by: 'conformance' },

@@ -5,6 +5,7 @@
 import { KEY_ROLES, type KeyRole } from '../target/schema.js';
 import type { App } from './app.js';
 import { jsonObject, type Parsed } from './handlers/input.js';
+import { signedFileUrl } from './files.js';
 import type { AttachmentKind } from './records.js';
 import { collectionObject, conversationObject, customerObject, sessionObject, turnObject } from './render.js';
 import { empty, fail, invalid, json, notFound, type Reply } from './reply.js';
@@ -15,7 +16,7 @@ const KINDS: readonly AttachmentKind[] = ['stored', 'external', 'fetching'];
 const optString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
 
 /** Dispatches a fixtures request (path below /_fixtures). */
-export function handleFixtures(app: App, method: string, path: string, body: Buffer | null): Reply {
+export function handleFixtures(app: App, method: string, path: string, body: Buffer | null, origin = 'http://127.0.0.1'): Reply {
   const segs = path.split('/').slice(1);
   const route = `${method} /${segs.map((s, i) => (i % 2 === 1 && segs.length > 1 && !isLiteral(s) ? ':id' : s)).join('/')}`;
   const id = segs[1] ?? '';
@@ -26,6 +27,7 @@ export function handleFixtures(app: App, method: string, path: string, body: Buf
     case 'GET /conversations/:id': return getConversation(app, id);
     case 'POST /messages': return withBody(body, (b) => createMessage(app, b));
     case 'POST /messages/:id/delete': return deleteMessage(app, id);
+    case 'POST /messages/:id/expired-url': return withBody(body, (b) => expiredUrl(app, id, b, origin));
     case 'POST /sessions': return withBody(body, (b) => createSession(app, b));
     case 'POST /turns': return withBody(body, (b) => createTurn(app, b));
     case 'POST /turns/:id/complete': return completeTurn(app, id);
@@ -40,7 +42,7 @@ export function handleFixtures(app: App, method: string, path: string, body: Buf
 }
 
 function isLiteral(seg: string): boolean {
-  return seg === 'delete' || seg === 'complete' || seg === 'reset';
+  return seg === 'delete' || seg === 'complete' || seg === 'reset' || seg === 'expired-url';
 }
 
 function withBody(body: Buffer | null, fn: (b: Record<string, unknown>) => Reply, optional = false): Reply {
@@ -113,6 +115,20 @@ function deleteMessage(app: App, id: string): Reply {
   if (!msg) return notFound('no such message');
   msg.deletedAt ??= app.clock();
   return empty(204);
+}
+
+/**
+ * A signed URL of a stored attachment as a download issued six minutes ago would have carried it: expired a
+ * minute ago (for attachments.expiry, which cannot wait five minutes). A credential like any signed URL.
+ */
+function expiredUrl(app: App, id: string, b: Record<string, unknown>, origin: string): Reply {
+  const msg = app.store.messages.get(id);
+  if (!msg) return notFound('no such message');
+  const index = b.index ?? 0;
+  const att = typeof index === 'number' ? msg.attachments[index] : undefined;
+  if (!att || att.kind !== 'stored') return invalid('index must name a stored attachment of the message');
+  const expiresAt = app.clock() - 60_000;
+  return json(200, { data: { url: signedFileUrl(app, origin, att, expiresAt), expiresAt: new Date(expiresAt).toISOString() } });
 }
 
 function ownerOf(app: App, owner: unknown): string | undefined {

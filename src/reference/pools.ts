@@ -15,7 +15,7 @@ export type Pools = NonNullable<FixtureIds['pools']>;
 export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'crowdedNewestChatId' | 'identity'> & { pools: Pools };
 
 /** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
-export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 30, customerConversations: 4 } as const;
+export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 30, customerConversations: 4, identityCustomers: 4 } as const;
 
 /** More chats than the 4.3 listing may return, so its cap can be seen. */
 const CROWDED_CHATS = 101;
@@ -80,8 +80,16 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
   for (let i = 0; i < CROWDED_CHATS; i++) newest = store.addSession({ conversationId: crowded.id, ownerId: admin.id }).id;
   const identifier = `identity.${tag}@example.com`;
   const owner = store.addCustomer({ name: `Identity Owner ${tag}`, email: identifier, externalId: `identity_${tag}`, createdAt: POOL_EPOCH + (POOL_SIZES.customers + POOL_SIZES.customerConversations) * 3_600_000 });
+  // last, so every id drawn before stays what it was: customers a check deletes, each with an email identity
+  const identityCustomers: Array<{ customerId: string; identifier: string }> = [];
+  for (let i = 0; i < POOL_SIZES.identityCustomers; i++) {
+    const n = String(i + 1).padStart(2, '0');
+    const email = `identity.pool.${tag}.${n}@example.com`;
+    const c = store.addCustomer({ name: `Identity Pool ${tag} ${n}`, email, externalId: `identity_pool_${tag}_${n}`, createdAt: POOL_EPOCH + (POOL_SIZES.customers + POOL_SIZES.customerConversations + 1 + i) * 3_600_000 });
+    identityCustomers.push({ customerId: c.id, identifier: email });
+  }
   return {
-    pools: { customers, conversations, pendingTurns, collections, customerConversations },
+    pools: { customers, conversations, pendingTurns, collections, customerConversations, identityCustomers },
     memberTurn,
     crowdedConversationId: crowded.id,
     crowdedNewestChatId: newest,

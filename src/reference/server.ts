@@ -11,6 +11,7 @@ import { authenticate } from './auth.js';
 import { bodyLimitOf, hasBody, readBody } from './body.js';
 import type { Connection } from './connections.js';
 import type { FaultSet } from './fault-set.js';
+import { FILES_PREFIX, filesOrigin, serveFile } from './files.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
 import { fail, notFound, send, type Reply, type SendOptions } from './reply.js';
@@ -77,13 +78,14 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const pathname = qi < 0 ? url : url.slice(0, qi);
   const method = req.method ?? 'GET';
   if (pathname.startsWith('/v1/')) return handleV1(app, req, res, requestId, method, pathname.slice(3), qi < 0 ? '' : url.slice(qi + 1));
+  if (pathname.startsWith(FILES_PREFIX)) return send(res, serveFile(app, method, pathname, qi < 0 ? '' : url.slice(qi + 1)), sendOpts(app, requestId, null));
   // with the fixtures API switched off /_fixtures is just another unknown path
   if (app.fixturesApi && (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/'))) {
     const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
     if (!body.ok) return tooLarge(app, req, res, requestId, null);
     let reply: Reply;
     try {
-      reply = handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body);
+      reply = handleFixtures(app, method, pathname.slice('/_fixtures'.length) || '/', body.body, filesOrigin(req.headers));
     } finally {
       app.store.touch(); // fixtures change data in place: no cached rendering may outlive the call
     }

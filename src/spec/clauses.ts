@@ -82,6 +82,8 @@ export const CLAUSES = [
   c('4.5.delete.status', '§4.5', 'assumed', 'Customer delete answers with the assumed success status'),
   c('4.6.descriptor', '§4.6', 'spec', 'Download returns a descriptor, no file bytes'),
   c('4.6.expiry', '§4.6', 'spec', 'The signed URL expires five minutes after issue'),
+  // 4.6 "temporary signed URL" of the descriptor, which names the file's sizeBytes: within its five minutes it serves that file
+  c('4.6.url-served', '§4.6', 'spec', 'Within its five minutes the signed URL serves the file the descriptor describes (sizeBytes)'),
   c('4.6.scopes', '§4.6', 'spec', 'Download requires both attachments:read and conversations:read (else 403)'),
   c('4.6.unavailable-422', '§4.6', 'spec', 'External URLs and provider attachments still being fetched return 422'),
   c('4.6.deleted', '§4.6', 'spec', 'Attachments of deleted messages are not downloadable'),

@@ -123,6 +123,8 @@ export const FixturePools = z.strictObject({
   collections: z.array(PoolCollection).optional(),
   /** A customer with one of its conversations: a check deletes the customer and reads the conversation. */
   customerConversations: z.array(z.strictObject({ customerId: z.string().min(1), conversationId: z.string().min(1) })).optional(),
+  /** Customers a check may delete, each owning a channel identity of type assumptions.identityTypeValue. */
+  identityCustomers: z.array(z.strictObject({ customerId: z.string().min(1), identifier: z.string().min(1) })).optional(),
 });
 export type FixturePools = z.infer<typeof FixturePools>;
 

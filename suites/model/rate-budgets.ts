@@ -58,6 +58,22 @@ function remainingOf(x: Exchange): number | undefined {
 }
 
 /**
+ * The first fall of RateLimit-Remaining by more than 1 between two consecutive accepted answers of one
+ * key and class sent back to back: each of them charges 1, so the rest is someone else's requests counted
+ * in the same budget (or a limiter charging more than a request). A rise (tokens given back) is not one.
+ */
+export function foreignFall(xs: readonly Exchange[]): string | undefined {
+  for (let i = 1; i < xs.length; i++) {
+    const a = remainingOf(xs[i - 1]!);
+    const b = remainingOf(xs[i]!);
+    if (a !== undefined && b !== undefined && a - b > 1) {
+      return `RateLimit-Remaining fell by ${a - b} between two back-to-back requests of this check (${a} in ${xs[i - 1]!.id}, then ${b} in ${xs[i]!.id})`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Reads the other class's Remaining (`probe`), spends SPENT accepted requests of `spent` class (`spend`),
  * reads it again: with its own budget it falls by at most the second probe itself, a window that rolled
  * over only raises it. Fails when it fell by half the spent requests or more (a shared budget falls by

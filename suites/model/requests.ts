@@ -60,6 +60,11 @@ export function assignRequest(conversationId: string, body: unknown, key?: strin
   };
 }
 
+/** GET /statuses (4.10; its answer is read with model/status-list's lenient reader). */
+export function statusesRequest(role: KeyRole = 'admin'): RequestSpec {
+  return { method: 'GET', path: '/statuses', role };
+}
+
 /** POST on the assumed resolve path (spec 4.8: the exact path is not shown). */
 export function resolveRequest(target: Target, conversationId: string, body: unknown, key?: string, role: KeyRole = 'admin'): RequestSpec {
   return {

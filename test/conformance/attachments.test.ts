@@ -3,7 +3,7 @@ import suite from '../../suites/attachments.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { proveSuite, runSuite } from './stateful-harness.js';
 
-proveSuite(suite, ['attachment-expiry-long', 'attachment-external-200', 'attachment-deleted-downloadable', 'attachments-single-scope', 'download-file-bytes', 'attachment-cross-workspace', 'attachments-conversations-scope-unchecked']);
+proveSuite(suite, ['attachment-expiry-long', 'attachment-external-200', 'attachment-deleted-downloadable', 'attachments-single-scope', 'download-file-bytes', 'attachment-cross-workspace', 'attachments-conversations-scope-unchecked', 'attachment-url-never-expires']);
 
 describe('attachment findings keep signed URLs out', () => {
   it('a failing descriptor check reports no URL signature anywhere in the outcome', async () => {

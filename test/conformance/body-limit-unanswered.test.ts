@@ -37,3 +37,20 @@ describe('read body-limit checks over within-limit bodies that get no answer', (
     expect(verdicts(out)['limits.read-body-routes']).toMatch(/^inconclusive: bodies within the limit got no answer to judge: .*HTTP 502/);
   });
 });
+
+describe('write body-limit checks over within-limit bodies that get no answer', () => {
+  const WRITES = ['limits.write-body', 'limits.write-body-routes'];
+  /** A gateway that fails (502) every write carrying a body that the server did not refuse with 413. */
+  const failsWrites: ProxyHook = async (req, forward) => {
+    const a = await forward();
+    if (req.method !== 'GET' && req.headers['content-type']?.startsWith('application/json') && a.status !== 413) throw new Error('upstream reset');
+    return a;
+  };
+
+  it('are inconclusive, naming the answer, when every write body within the limit is answered 502', async () => {
+    const out = await ref.run(failsWrites, { checks: WRITES, runs: 5 });
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)['limits.write-body']).toMatch(/^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/);
+    expect(verdicts(out)['limits.write-body-routes']).toMatch(/^inconclusive: bodies within the limit got no answer to judge: .*HTTP 502/);
+  });
+});

@@ -75,7 +75,8 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   // A repeat delete answering 404 is idempotent (same effect); the check judges that the customer stays unlisted.
   'customers.delete.idempotent': 'delete-repeat-restores',
   'customers.delete.unlisted': 'soft-delete-listed',
-  'customers.delete.history': 'delete-hard',
+  'customers.delete.history': 'delete-cascades',
+  'customers.delete.retained': 'delete-hard',
   // attachments
   'attachments.descriptor.json': 'download-file-bytes',
   'attachments.expiry': 'attachment-expiry-long',

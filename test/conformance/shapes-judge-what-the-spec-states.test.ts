@@ -155,9 +155,17 @@ describe('chat listings: a pass means judged', () => {
     expect(out.findings.map((f) => [f.clause, f.severity])).toEqual([['4.3.sessions.max-100', 'error']]);
   });
 
-  it('assistant.sessions.max-100 without the newest chat\'s id says in its pass what it did not judge', async () => {
-    const out = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, edit: withIds((i) => delete i.crowdedNewestChatId) });
-    expect(verdicts(out)['assistant.sessions.max-100']).toMatch(/^passed: judged the bound and the order only: .*crowdedNewestChatId/);
+  it('assistant.sessions.max-100 without the newest chat\'s id is inconclusive naming it (a LIMIT before the sort would look the same)', async () => {
+    const out = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, edit: withIds((i) => delete i.crowdedNewestChatId, true) });
+    expect(verdicts(out)['assistant.sessions.max-100']).toMatch(/^inconclusive: which 100 chats were listed .* unknown/);
+    expect(out.checks[0]!.remedy).toMatch(/fixtures\.ids\.crowdedNewestChatId/);
+  });
+
+  it('assistant.sessions.max-100 with a fixtures API judges the newest chat of the crowd it creates, without the target file\'s ids', async () => {
+    const out = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, edit: withIds((i) => { delete i.crowdedNewestChatId; delete i.crowdedConversationId; }) });
+    expect(verdicts(out)).toEqual({ 'assistant.sessions.max-100': 'passed' });
+    const bad = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, faults: ['sessions-limit-before-sort'], edit: withIds((i) => { delete i.crowdedNewestChatId; delete i.crowdedConversationId; }) });
+    expect(bad.findings.map((f) => f.clause)).toEqual(['4.3.sessions.max-100']);
   });
 });
 

@@ -41,6 +41,19 @@ describe('chat listings that could not be read', () => {
     expect(verdicts(out)['auth.other-workspace']).not.toMatch(/chats list/);
   });
 
+  it('assistant.owner-only is inconclusive, naming the answer, when the owner\'s own listing (what it judges by) shows no data array', async () => {
+    const out = await run(listings(undata, 'admin'), ['assistant.owner-only']);
+    expect(findings(out)).toEqual([]);
+    expect(verdicts(out)['assistant.owner-only']).toMatch(/^inconclusive: /);
+  });
+
+  it('assistant.sessions.order, archived and this-conversation are inconclusive too on a 200 listing without a data array', async () => {
+    const checks = ['assistant.sessions.order', 'assistant.sessions.archived', 'assistant.sessions.this-conversation'];
+    const out = await run(listings(undata), checks);
+    expect(findings(out)).toEqual([]);
+    for (const id of checks) expect(verdicts(out)[id]).toMatch(/^inconclusive: .*listing answered HTTP 200 .*no data array/);
+  });
+
   it('assistant.sessions.unexpired and max-100 are inconclusive, naming the answer, on a 200 listing without a data array', async () => {
     const out = await run(listings(undata), ['assistant.sessions.unexpired', 'assistant.sessions.max-100']);
     expect(findings(out)).toEqual([]);

@@ -19,7 +19,9 @@ describe('attachment download (4.6)', () => {
     const lifetime = Date.parse(d.expiresAt) - before;
     expect(lifetime).toBeGreaterThan(299_000);
     expect(lifetime).toBeLessThanOrEqual(301_000);
-    expect(d.url).toMatch(/^https:\/\/files\.reference\.invalid\/a\/file_\w+\?expires=\d+&signature=[\w-]+$/);
+    // a loopback URL the server itself serves (files.ts), on the origin the call came in on
+    expect(d.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/file_\w+\?expires=\d+&signature=[\w-]+$/);
+    expect(new URL(d.url).origin).toBe(new URL(h.server.baseUrl).origin);
     for (const i of [0, 2]) {
       const u = await h.api(`/messages/${msg.id}/attachments/${i}/download`);
       expect(u.status).toBe(422);

@@ -244,6 +244,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
     return (await h.fx(`/conversations/${id}`)).json.customer === null;
   },
+  'identity-lookup-finds-deleted': async () => {
+    const { identifier, customerId } = h.ids.pools.identityCustomers.at(-1);
+    await h.api(`/customers/${customerId}`, { method: 'DELETE' });
+    const r = await h.api(`/customers?${P('identityType')}=email&identityIdentifier=${encodeURIComponent(identifier)}`);
+    return r.json.data.some((c: { id: string }) => c.id === customerId);
+  },
+  'delete-cascades': async () => {
+    const c = await uniqueCustomer();
+    const id = await conv({ customerId: c.id });
+    await h.api(`/customers/${c.id}`, { method: 'DELETE' });
+    return (await h.fx(`/conversations/${id}`)).status === 404;
+  },
   'delete-200-body': async () => !A().customerDeleteStatus.includes((await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status),
   'attachment-expiry-long': async () => {
     const m = h.ids.message;
@@ -252,6 +264,15 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'attachment-external-200': async () => (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
   'attachment-deleted-downloadable': async () => (await h.api(`/messages/${h.ids.deletedMessageId}/attachments/0/download`)).status === 200,
+  'attachment-url-never-expires': async () => {
+    const r = await h.fx(`/messages/${h.ids.message.messageId}/expired-url`, 'POST', { index: h.ids.message.storedIndex });
+    return (await fetch(r.json.data.url)).status === 200;
+  },
+  'attachment-url-wrong-file': async () => {
+    const m = h.ids.message;
+    const d = (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`)).json;
+    return (await (await fetch(d.url)).arrayBuffer()).byteLength !== d.sizeBytes;
+  },
   'download-file-bytes': async () =>
     (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).text.startsWith('%PDF'),
   'receipt-undo-pending': async () => (await h.api(await turn('completed'))).json.data.actionConfirmations[0].undo.status === 'pending',

@@ -34,6 +34,7 @@ describe('--no-fixtures-api', () => {
     expect(pools.pendingTurns).toHaveLength(POOL_SIZES.pendingTurns);
     expect(pools.collections).toHaveLength(POOL_SIZES.collections);
     expect(pools.customerConversations).toHaveLength(POOL_SIZES.customerConversations);
+    expect(pools.identityCustomers).toHaveLength(POOL_SIZES.identityCustomers);
     const collections = pools.collections!.map((c) => (typeof c === 'string' ? { id: c, revision: NaN } : c));
     const all = [...pools.customers!, ...pools.conversations!, ...pools.pendingTurns!.map((t) => t.turnId), ...collections.map((c) => c.id)];
     expect(new Set(all).size).toBe(all.length);

@@ -3,10 +3,9 @@
  * minutes; never file bytes. External and still-fetching attachments are not downloadable (422).
  */
 import type { App, Call } from '../app.js';
-import type { AttachmentRecord } from '../records.js';
+import { fileBytes, filesOrigin, signedFileUrl } from '../files.js';
 import { fail, json, notFound, raw, type Reply } from '../reply.js';
 
-export const FILES_ORIGIN = 'https://files.reference.invalid';
 const FIVE_MINUTES = 5 * 60_000;
 const ONE_HOUR = 60 * 60_000;
 
@@ -32,19 +31,11 @@ export function downloadAttachment(app: App, call: Call): Reply {
   }
   if (f.has('download-file-bytes')) return raw(200, att.contentType, fileBytes(att));
   const expiresAt = app.clock() + (f.has('attachment-expiry-long') ? ONE_HOUR : FIVE_MINUTES);
-  const expires = Math.ceil(expiresAt / 1000);
-  const path = `/a/${att.fileId}`;
-  const url = `${FILES_ORIGIN}${path}?expires=${expires}&signature=${app.signUrl(path, expires)}`;
+  // the URL points back at this server (files.ts), on the origin the caller reached it by
+  const url = signedFileUrl(app, filesOrigin(call.headers), att, expiresAt);
   return json(200, {
     url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType,
     sizeBytes: f.has('descriptor-size-string') ? String(att.sizeBytes) : att.sizeBytes,
     ...(app.dialect.extras ? { object: 'attachment.download' } : {}),
   });
-}
-
-/** Stand-in contents of a stored file (the reference server keeps no files): a PDF header and padding. */
-function fileBytes(att: AttachmentRecord): Buffer {
-  const out = Buffer.alloc(att.sizeBytes, 0x20);
-  out.write('%PDF-1.4\n');
-  return out;
 }

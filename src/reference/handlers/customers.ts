@@ -125,7 +125,8 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
   const withCompany = !f.has('search-skips-company');
   const needle = q.search === null || q.search === '' ? null : caseSensitive ? q.search : q.search.toLowerCase();
   return (c) => {
-    if (c.deletedAt !== null && !showDeleted) return false;
+    // identity-lookup-finds-deleted: the identity index keeps a deleted customer's identities
+    if (c.deletedAt !== null && !showDeleted && !(q.idValue !== null && f.has('identity-lookup-finds-deleted'))) return false;
     if (q.externalId !== null && c.externalId !== q.externalId) return false;
     if (needle !== null) {
       const hit = caseSensitive
@@ -155,6 +156,12 @@ export function deleteCustomer(app: App, call: Call): Reply {
     return deleted(app, c);
   }
   if (app.faults.has('delete-hard')) {
+    app.store.removeCustomer(c);
+    return deleted(app, c);
+  }
+  if (app.faults.has('delete-cascades')) {
+    // ON DELETE CASCADE: the customer and its conversation history are gone
+    for (const [id, conv] of app.store.conversations) if (conv.customerId === c.id) app.store.conversations.delete(id);
     app.store.removeCustomer(c);
     return deleted(app, c);
   }

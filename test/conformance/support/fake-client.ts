@@ -22,14 +22,18 @@ export function fakeClient(answer: (spec: RequestSpec, n: number) => { status: n
       timings: { start: Date.now(), total: 1 },
     };
   };
+  const send = async (spec: RequestSpec): Promise<Exchange> => {
+    sent.push(spec);
+    const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString();
+    return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
+  };
   return {
     sent,
-    send: async (spec) => {
-      sent.push(spec);
-      const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString();
-      return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
-    },
+    send,
     sendAbsolute: async (url, spec) => make({ ...spec, path: '' }, url),
+    // the scripted answers carry no signed URL a test could fetch
+    sendForSignedUrl: async (spec) => ({ exchange: await send(spec) }),
+    fetchSigned: async (url) => make({ method: 'GET', path: '' }, url.redactedForm),
     close: async () => {},
   };
 }

@@ -11,7 +11,7 @@ import { targetFromInput } from '../../../src/target/resolve.js';
 import type { Target } from '../../../src/target/schema.js';
 
 /** Pool sizes: enough for one run of every suite. */
-export const POOL_SIZES = { customers: 12, conversations: 24, pendingTurns: 6, collections: 20, customerConversations: 2 };
+export const POOL_SIZES = { customers: 12, conversations: 24, pendingTurns: 6, collections: 20, customerConversations: 2, identityCustomers: 2 };
 
 /** Creates the pools and extra ids on `server` and returns a target without fixtures.api. */
 export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Target> {
@@ -40,6 +40,12 @@ export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Tar
       const [c] = await api.createCustomers([{ name: `History ${tag(i)}`, email: `${tag(i)}@history.test` }]);
       customerConversations.push({ customerId: c!.id, conversationId: (await api.createConversation({ customerId: c!.id })).id });
     }
+    const identityCustomers: Array<{ customerId: string; identifier: string }> = [];
+    for (const i of n('identityCustomers')) {
+      const identifier = `${tag(i)}@identity-pool.test`;
+      const [c] = await api.createCustomers([{ name: `Identity pool ${tag(i)}`, email: identifier, externalId: `idp-${tag(i)}`, identities: [{ type: 'email', identifier }] }]);
+      identityCustomers.push({ customerId: c!.id, identifier });
+    }
     const { id: memberConv } = await api.createConversation({});
     const ms = await api.createSession({ conversationId: memberConv, owner: 'member' });
     const memberTurn = { conversationId: memberConv, sessionId: ms.id, turnId: (await api.createTurn({ sessionId: ms.id, owner: 'member', state: 'pending' })).id };
@@ -55,7 +61,7 @@ export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Tar
       crowdedConversationId: crowded,
       crowdedNewestChatId,
       identity: { identifier, customerId: owner!.id },
-      pools: { customers: customers.map((c) => c.id), conversations, pendingTurns, collections, customerConversations },
+      pools: { customers: customers.map((c) => c.id), conversations, pendingTurns, collections, customerConversations, identityCustomers },
     };
     const input: TargetFileInput = { ...server.target, fixtures: { ids } };
     return targetFromInput(input, 'ids-only');

@@ -20,7 +20,8 @@ import { TimelineBuilder, findCapacity, isError } from './timeline.js';
 import { RateLimitSeriesBuilder } from './ratelimit-series.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';
-import { evaluateThreshold, type ThresholdContext } from './threshold.js';
+import { evaluateThreshold, generatorMetric, type ThresholdContext } from './threshold.js';
+import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 
 export interface AggregatorOptions {
@@ -39,6 +40,8 @@ export interface FinishInput {
   engineError?: string;
   aborted: boolean;
   tracePath?: string;
+  /** The generator's own lag and its verdict (generator-verdict.ts). */
+  generator?: GeneratorVerdict;
 }
 
 interface ClassCounts {
@@ -166,6 +169,7 @@ export class LoadAggregator {
         return n === 0 ? null : e / n;
       },
       rps: (cls) => this.countWhere(cls, (st) => st !== 0) / seconds,
+      generator: (metric) => generatorMetric(f.generator, metric),
     };
     const thresholds = plan.thresholds.map((t) => evaluateThreshold(t, ctx));
 
@@ -196,6 +200,10 @@ export class LoadAggregator {
     if (f.tracePath) result.trace = f.tracePath;
     if (error) result.error = error;
     if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds));
+    if (f.generator) {
+      result.generator = f.generator;
+      if (result.capacity) result.capacity = markLowerBound(result.capacity, f.generator);
+    }
     return { result, findings };
   }
 }

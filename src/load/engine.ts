@@ -7,6 +7,8 @@
  */
 import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
 import type { LoadRecorder } from './recorder.js';
+import type { ConnectionOptions } from 'node:tls';
+import type { GeneratorMeter } from './generator-meter.js';
 
 export interface EngineOptions {
   plan: Plan;
@@ -16,6 +18,10 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** caps.maxRps of the target (the open model's sliding-window guard; the closed model uses the plan's). */
   maxRps?: number;
+  /** TLS options for https targets (extra CA, client certificate and key, server name). */
+  connect?: ConnectionOptions;
+  /** Measures the generator's own lag (the open engine reports each send's slip to it). */
+  meter?: GeneratorMeter;
 }
 
 /** An engine runs a plan until its duration, its request cap or the signal ends it. */

@@ -16,6 +16,8 @@ import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
+import { GeneratorMeter } from './generator-meter.js';
+import { judgeGenerator } from './generator-verdict.js';
 
 export interface RunProfileOptions {
   target: Target;
@@ -48,15 +50,19 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const rec = new LoadRecorder(agg);
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
+  // The generator's own lag: CPU, event-loop delay and (open model) each send's slip behind the schedule.
+  const meter = new GeneratorMeter();
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps });
+    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, meter });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {
     if (ticker) clearInterval(ticker);
   }
   const elapsedMs = rec.now();
+  const dropped = rec.droppedTotal.read + rec.droppedTotal.write;
+  const generator = judgeGenerator({ ...meter.finish(), offered: rec.sentTotal.read + rec.sentTotal.write + dropped, dropped });
   if (trace) await trace.close();
-  const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
+  const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
   return withBudgetFindings(out, budgetFindings);
 }

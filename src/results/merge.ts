@@ -6,8 +6,9 @@
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { compare, evaluateThreshold, parseThreshold, type ThresholdContext } from '../load/threshold.js';
+import { compare, evaluateThreshold, generatorMetric, parseThreshold, type ThresholdContext } from '../load/threshold.js';
 import { findCapacity } from '../load/timeline.js';
+import { combineGenerators, markLowerBound } from '../load/generator-verdict.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
@@ -102,6 +103,9 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const tallyOf = (cls?: RouteClass): Array<[number, number]> =>
     (cls ? [cls] : (['read', 'write'] as const)).flatMap((c) => [...fold.tally[c].byStatus.entries()]);
   const singleClass = routes.every((r) => r.class === routes[0]?.class);
+  // Each shard measured its own generator; the merged run's verdict is the worst of them (generator-verdict.ts).
+  const generatorParts = set.shards.map((s) => s.result.generator);
+  const generator = generatorParts.every((g) => g !== undefined) ? combineGenerators(generatorParts.map((g) => g!)) : undefined;
   const ctx: ThresholdContext = {
     latency: (metric, cls, family) => {
       const h = hist.merged(cls, family);
@@ -127,6 +131,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
       return n === 0 ? null : ts.reduce((a, t) => a + t.errors, 0) / n;
     },
     rps: (cls) => (cls ? fold.tally[cls].completed : fold.tally.read.completed + fold.tally.write.completed) / seconds,
+    generator: (metric) => generatorMetric(generator, metric),
   };
   const thresholds = first.result.thresholds.map((t) => {
     const parsed = parseThreshold(t.expression);
@@ -178,6 +183,10 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   };
   if (error) result.error = error;
   if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds));
+  if (generator) {
+    result.generator = generator;
+    if (result.capacity) result.capacity = markLowerBound(result.capacity, generator);
+  }
   return { result, findings };
 }
 

@@ -10,6 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { startStation, type Station } from './support/station.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import type { Results } from '../../src/results/schema.js';
 
 let station: Station | undefined;
 afterEach(async () => {
@@ -17,13 +22,14 @@ afterEach(async () => {
   station = undefined;
 });
 
-function rampProfile(capacity: number) {
-  return parseProfile({
+function rampProfileInput(capacity: number) {
+  return {
     name: 'capacity-station', description: 'ramp past a known capacity', model: 'open', duration: 6, maxConnections: 64, dropAfterMs: 3000,
     classes: { read: { ramp: { start: Math.round(capacity / 4), stages: [{ duration: 6, target: capacity * 2 }] }, routes: [{ route: 'me' }] } },
     capacity: { p95Ms: 500, maxErrorPct: 1 },
-  }, 'test');
+  };
 }
+const rampProfile = (capacity: number) => parseProfile(rampProfileInput(capacity), 'test');
 
 describe('capacity is what the target served within the SLO, never the arrival rate', () => {
   it.each([[4, 10], [8, 10]] as const)('station serving %i at a time, %i ms each: reported at or below the truth', async (c, holdMs) => {
@@ -46,4 +52,25 @@ describe('capacity is what the target served within the SLO, never the arrival r
     }
     expect(cap.explanation).toContain('served');
   }, 30_000);
+
+  it('with --workers 2 (two generator processes, merged): still at or below the truth, each generator judged', async () => {
+    station = await startStation(4, 10);
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-capacity-'));
+    const profileFile = join(dir, 'profile.json');
+    const targetFile = join(dir, 'target.json');
+    const json = join(dir, 'results.json');
+    writeFileSync(profileFile, JSON.stringify(rampProfileInput(station.nominalRps)));
+    writeFileSync(targetFile, JSON.stringify({ baseUrl: station.url, keys: { admin: { key: 'pk_test_station_0123456789' } } }));
+    const run = await runCli(['load', '--profile', profileFile, '--target', targetFile, '--workers', '2', '--json', json], { timeoutMs: 90_000 });
+    expect(run.timedOut).toBe(false);
+    const result = (JSON.parse(readFileSync(json, 'utf8')) as Results).load[0]!;
+    const cap = result.capacity!;
+    process.stdout.write(`--workers 2, station 4×10ms: nominal ${station.nominalRps}, realized ${(await station.realizedRps()).toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)}\n`);
+    expect(result.merged?.count).toBe(2);
+    expect(result.generator?.processes).toBe(2);
+    expect(cap.firstBreachAt, cap.explanation).not.toBeNull();
+    expect(cap.rps!).toBeLessThanOrEqual(station.nominalRps * 1.05);
+    if (result.generator!.saturated) expect(cap.lowerBound).toBe(true);
+    else expect(cap.rps!).toBeGreaterThanOrEqual((await station.realizedRps()) * 0.85);
+  }, 120_000);
 });

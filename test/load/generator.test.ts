@@ -47,7 +47,7 @@ describe('generator verdict', () => {
   });
 
   it('a capacity measured with a saturated generator is a lower bound naming the remedy; otherwise untouched', () => {
-    const cap = { rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 12, explanation: 'x' };
+    const cap: { rps: number; sloP95Ms: number; maxErrorPct: number; firstBreachAt: number; explanation: string; lowerBound?: boolean; remedy?: string } = { rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 12, explanation: 'x' };
     expect(markLowerBound(cap, judgeGenerator(calm))).toEqual(cap);
     const marked = markLowerBound(cap, judgeGenerator({ ...calm, cpuShare: 0.99 }));
     expect(marked).toMatchObject({ rps: 380, lowerBound: true });

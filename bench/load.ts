@@ -20,7 +20,8 @@
  *    the least noisy view of what the closed engine adds to autocannon. Then long rounds (`…Long`): whole
  *    CPU_LONG_S runs of autocannon and spgate closed, alternating, where a run's one-time costs weigh as
  *    little as in a capacity run.
- * 3. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
+ * 3. Capacity: the `capacity` judgement against two stations of known capacity (capacityStations below).
+ * 4. Coordinated omission: a server that stalls 500 ms every 5 s, 200 requests/s for 12 s. The true p99 is
  *    computed from the schedule (each request intended inside a stall waits for its end); spgate's
  *    corrected p99 must be within 10 % of it (`coP99ErrorPct`). autocannon's figure is printed beside it.
  */
@@ -36,6 +37,7 @@ import { LoadRecorder } from '../src/load/recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
 import { startBareServer } from './support/bare-server.js';
 import { firstMessage, forkOnCore, HAS_TASKSET } from './support/children.js';
+import { startStation } from '../test/load/support/station.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONNECTIONS = 8;
@@ -344,10 +346,40 @@ function spgateWork(out: Record<string, number>): void {
   process.stdout.write(`spgate's own work per response (no network, best of 3): ${out.cpuUsSpgateWork.toFixed(2)} µs\n`);
 }
 
+/**
+ * The capacity judgement against stations of known capacity (test/load/support/station.ts, in their own
+ * process): C requests at a time, 10 ms each, a ramp from C/4 to 2C arrivals/s in 6 s, SLO p95 500 ms →
+ * per station the nominal capacity, what its timers really allowed, the reported figure, and whether the
+ * generator was saturated (then the figure is a lower bound) → `capacityC4Reported`, `…Realized`, ….
+ */
+async function capacityStations(out: Record<string, number>): Promise<void> {
+  for (const c of [4, 8]) {
+    const station = await startStation(c, 10);
+    try {
+      const profile = parseProfile({
+        name: 'bench-capacity', description: 'bench', model: 'open', duration: 6, maxConnections: 64, dropAfterMs: 3000,
+        classes: { read: { ramp: { start: station.nominalRps / 4, stages: [{ duration: 6, target: station.nominalRps * 2 }] }, routes: [{ route: 'me' }] } },
+        capacity: { p95Ms: 500, maxErrorPct: 1 },
+      }, 'bench');
+      const { result } = await runProfile({ target: station.target(), profile });
+      const realized = await station.realizedRps();
+      out[`capacityC${c}Nominal`] = station.nominalRps;
+      out[`capacityC${c}Realized`] = realized;
+      out[`capacityC${c}Reported`] = result.capacity?.rps ?? 0;
+      out[`capacityC${c}GeneratorSaturated`] = result.generator?.saturated ? 1 : 0;
+      process.stdout.write(`capacity station ${c}×10 ms: nominal ${station.nominalRps}/s · realized ${realized.toFixed(0)}/s · reported ${result.capacity?.rps ?? 'none'}/s` +
+        `${result.generator?.saturated ? ` (generator saturated: ${result.generator.reason}; a lower bound)` : ''}\n`);
+    } finally {
+      await station.close();
+    }
+  }
+}
+
 /** Runs every part and returns every figure. */
 export async function bench(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   spgateWork(out);
+  await capacityStations(out);
   await cpuPerResponse(out);
   const a = await startServer();
   try {

@@ -76,6 +76,8 @@ export class Http1Connection {
   private bodyBytes = 0;
   private keep = false;
   private parts: Buffer[] = [];
+  /** Responses completed on this connection (a response ending mid-chunk is told by it). */
+  private responses = 0;
 
   constructor(private readonly endpoint: Http1Endpoint, private readonly handler: Http1Handler, private readonly keepBody: (status: number) => boolean) {}
 
@@ -140,7 +142,14 @@ export class Http1Connection {
       this.pending = undefined;
     }
     let off = 0;
+    const seen = this.responses;
     while (off < chunk.length) {
+      if (this.responses !== seen) {
+        // Bytes after the end of a response, with one request in flight: the framing is lost. If the
+        // handler already sent the next request on this connection, that request fails (no misread answer).
+        this.fail('bytes after the end of a response');
+        return;
+      }
       if (!this.busy) {
         // Bytes nobody asked for: the connection's framing is lost.
         this.drop();
@@ -296,6 +305,7 @@ export class Http1Connection {
     this.head = blankHead();
     this.phase = HEAD;
     this.busy = false;
+    this.responses++;
     if (this.closeAfter) this.drop();
     this.handler.onResponse(this, head, body);
   }

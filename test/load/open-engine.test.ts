@@ -119,6 +119,30 @@ describe('the open engine\'s HTTP/1.1 parser', () => {
     expect(srv.conns()).toBe(2);
   });
 
+  it('bytes after the end of a response break the connection: the next request, sent at once as the engine does, fails instead of taking them as its answer', async () => {
+    const srv = await rawServer((s, n) => s.write(n === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 500 Stale\r\nContent-Length: 0\r\n\r\n' : 'HTTP/1.1 201 OK\r\nContent-Length: 0\r\n\r\n'));
+    const seen: Outcome[] = [];
+    const req = 'GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n';
+    const two = new Promise<void>((resolve) => {
+      const c = new Http1Connection(srv.endpoint, {
+        onResponse: (conn, head) => {
+          seen.push({ head });
+          if (seen.length === 1) conn.send(req);
+          else resolve();
+        },
+        onFailure: (_c, error) => {
+          seen.push({ error });
+          resolve();
+        },
+      }, () => false);
+      closers.push(() => c.destroy());
+      c.send(req);
+    });
+    await two;
+    expect(seen[0]!.head?.status).toBe(200);
+    expect(seen[1]).toEqual({ error: 'bytes after the end of a response' });
+  });
+
   it.each([
     ['a malformed status line', (s: net.Socket) => s.write('HTP/1.1 200 OK\r\n\r\n'), /malformed status line/],
     ['a body cut short', (s: net.Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"da'), /closed before the response ended|ECONNRESET/],

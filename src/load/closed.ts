@@ -123,6 +123,9 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       // Only a 429's body is read (its error code): the others are not decoded.
       setupClient: (client: unknown) => hookClient(client, onResponse, (status) => status === 429),
     };
+    // Client certificate and key for mTLS reach autocannon's tls.connect; note that autocannon 8 itself
+    // sets rejectUnauthorized: false, so the closed engine does not verify the server's certificate.
+    if (opts.connect) options.tlsOptions = opts.connect;
     if (amount !== undefined) options.amount = amount;
     if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));
     let timer: NodeJS.Timeout | undefined;

@@ -12,6 +12,9 @@ import { runProfile } from '../../src/load/run.js';
 import { summaryLines } from '../../src/load/print.js';
 import { ProfileResult } from '../../src/results/schema.js';
 import { startCountingServer, type CountingServer } from './support/counting-server.js';
+import { makeResults } from '../report/fixtures.js';
+import { buildMarkdown } from '../../src/report/markdown.js';
+import { profileSection } from '../../src/report/html/profile.js';
 
 const calm: GeneratorFigures = {
   processes: 1, wallMs: 10_000, cpuMs: 2_000, cpuShare: 0.2, eventLoopDelayP99Ms: 6, eventLoopDelayMaxMs: 12, sends: 5000,
@@ -53,6 +56,26 @@ describe('generator verdict', () => {
     expect(marked).toMatchObject({ rps: 380, lowerBound: true });
     expect(marked.remedy).toContain('--workers');
     expect(marked.explanation).toContain('lower bound');
+  });
+});
+
+describe('generator in the reports', () => {
+  it('a saturated generator is a Generator list item in markdown and a badge in the HTML section; a calm one only a muted line', () => {
+    const r = makeResults({ clean: true });
+    const p = r.load[0]!;
+    const saturated = judgeGenerator({ ...calm, cpuShare: 0.97, dropped: 12 });
+    p.generator = saturated;
+    p.capacity = markLowerBound({ rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 3, explanation: 'x' }, saturated);
+    const md = buildMarkdown(r);
+    expect(md).toContain('#### Generator');
+    expect(md).toMatch(/generator saturated \(CPU 97 % of a core; 12 of 5000 arrivals dropped\) — add generator processes: --workers 2.*lower bound/);
+    const html = String(profileSection(p, 0, []));
+    expect(html).toContain('generator saturated');
+    expect(html).toContain('at least');
+    p.generator = judgeGenerator(calm);
+    delete p.capacity;
+    expect(buildMarkdown(r)).not.toContain('#### Generator');
+    expect(String(profileSection(p, 0, []))).toContain('Generator kept up: CPU 20 % of a core');
   });
 });
 

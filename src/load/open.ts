@@ -136,7 +136,8 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     }
     while (st.queue.length && now - st.queue.peek() > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift());
     while (st.queue.length && st.idle.length) {
-      if (gate && !gate.tryTake(now)) break;
+      // The gate is asked with the send's own time: a stale `now` would let sends bunch past caps.maxRps.
+      if (gate && !gate.tryTake(recorder.now())) break;
       send(st, st.queue.shift());
     }
   }

@@ -114,18 +114,27 @@ export interface AutocannonConnection {
 }
 
 /**
- * The options autocannon needs for the target (spread into its options). autocannon cannot tunnel through
- * a proxy, so a run whose target a proxy applies to is refused with one line; it also never verifies the
- * server's certificate itself, which is why every https run first verifies it once (tls-preflight.ts).
+ * The load engines open their own connections and do not tunnel: a load run whose target a proxy applies to
+ * is refused with one line before anything is sent (conformance, init, replay and the budget probes do go
+ * through the proxy, with undici's dispatcher).
  */
-export function autocannonConnection(baseUrl: string, t: TransportOptions = {}): AutocannonConnection {
-  const proxy = proxyFor(baseUrl, t.env);
+export function refuseProxied(baseUrl: string, engine: string, env?: NodeJS.ProcessEnv): void {
+  const proxy = proxyFor(baseUrl, env);
   if (proxy) {
     throw new SpgateError(
       'SPGATE_ERR_PROXY_INVALID',
-      `the closed model (autocannon) cannot go through the proxy ${shownProxy(proxy)}: run the open model, or list the target's host in NO_PROXY`,
+      `${engine} cannot go through the proxy ${shownProxy(proxy)}: list the target's host in NO_PROXY, or generate the load where the target is reachable directly`,
     );
   }
+}
+
+/**
+ * The options autocannon needs for the target (spread into its options). autocannon cannot tunnel through
+ * a proxy (refuseProxied); it also never verifies the server's certificate itself, which is why every https
+ * run first verifies it once (tls-preflight.ts).
+ */
+export function autocannonConnection(baseUrl: string, t: TransportOptions = {}): AutocannonConnection {
+  refuseProxied(baseUrl, 'the closed model (autocannon)', t.env);
   if (!baseUrl.startsWith('https:')) return {};
   const o = tlsConnectOptions(t.tls);
   const tlsOptions: AutocannonConnection['tlsOptions'] = {};

@@ -9,6 +9,7 @@ import { SpgateError } from '../errors.js';
 import { compare, evaluateThreshold, parseThreshold } from '../load/threshold.js';
 import { thresholdContext } from '../fold/threshold-context.js';
 import { findCapacity } from '../load/timeline.js';
+import { combineGenerators, markLowerBound } from '../load/generator-verdict.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
@@ -102,6 +103,9 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const findings = [...verified, ...violationFindings(analysis.violations, verified, routes, strict, first.result.name, ' across all shards')];
 
   const singleClass = routes.every((r) => r.class === routes[0]?.class);
+  // Each shard measured its own generator; the merged run's verdict is the worst of them (generator-verdict.ts).
+  const generatorParts = set.shards.map((s) => s.result.generator);
+  const generator = generatorParts.every((g) => g !== undefined) ? combineGenerators(generatorParts.map((g) => g!)) : undefined;
   const ctx = thresholdContext({
     tally: fold.tally, findings, seconds,
     histogram: (cls, family) => hist.merged(cls, family),
@@ -110,6 +114,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     sent: (cls) => (cls ? fold.tally.byClass[cls].records : totals.sent),
     // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
     dropped: () => totals.dropped,
+    ...(generator ? { generator } : {}),
   });
   const thresholds = first.result.thresholds.map((t) => {
     const parsed = parseThreshold(t.expression);
@@ -161,6 +166,10 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   };
   if (error) result.error = error;
   if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds));
+  if (generator) {
+    result.generator = generator;
+    if (result.capacity) result.capacity = markLowerBound(result.capacity, generator);
+  }
   return { result, findings };
 }
 

@@ -4,7 +4,7 @@
  * duration. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
  */
 import type { FindingRecord, RouteClass } from '../results/schema.js';
-import type { Family, LatencyMetric, ThresholdContext } from '../load/threshold.js';
+import { generatorMetric, type Family, type GeneratorLike, type LatencyMetric, type ThresholdContext } from '../load/threshold.js';
 import type { StatusTally } from './tally.js';
 
 /** What a histogram view answers (hdr-histogram-js's Histogram, or anything that reads like one). */
@@ -27,6 +27,8 @@ export interface FoldFigures {
   dropped(cls?: RouteClass): number;
   /** The run's length (s), at least a millisecond. */
   seconds: number;
+  /** The generator's own lag and verdict (a merge: the worst of the shards'), when measured. */
+  generator?: GeneratorLike;
 }
 
 /** Rate-limit violations, as the `ratelimit.violations` threshold counts them: findings of a rate-limit clause. */
@@ -55,5 +57,6 @@ export function thresholdContext(f: FoldFigures): ThresholdContext {
     },
     errorRate: (cls) => f.tally.errorRate(cls),
     rps: (cls) => f.tally.count('completed', cls) / f.seconds,
+    generator: (metric) => generatorMetric(f.generator, metric),
   };
 }

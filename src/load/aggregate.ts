@@ -22,6 +22,7 @@ import { findCapacity } from './timeline.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';
 import { evaluateThreshold, type Family } from './threshold.js';
+import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { StatusTally } from '../fold/tally.js';
@@ -72,6 +73,8 @@ export interface FinishInput {
   engineError?: string;
   aborted: boolean;
   tracePath?: string;
+  /** The generator's own lag and its verdict (generator-verdict.ts). */
+  generator?: GeneratorVerdict;
 }
 
 /** Folds responses into the aggregates of one run. */
@@ -174,6 +177,7 @@ export class LoadAggregator {
       histogram: (cls, family) => this.hist.merged(cls, family),
       sent: (cls) => (cls ? rec.sentTotal[cls] : sent),
       dropped: (cls) => (cls ? rec.droppedTotal[cls] : dropped),
+      ...(f.generator ? { generator: f.generator } : {}),
     });
     const thresholds = plan.thresholds.map((t) => evaluateThreshold(t, ctx));
 
@@ -204,6 +208,10 @@ export class LoadAggregator {
     if (f.tracePath) result.trace = f.tracePath;
     if (error) result.error = error;
     if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds));
+    if (f.generator) {
+      result.generator = f.generator;
+      if (result.capacity) result.capacity = markLowerBound(result.capacity, f.generator);
+    }
     return { result, findings };
   }
 }

@@ -6,14 +6,17 @@
  * aggregator) in batches (response-batch.ts); nothing is kept per response here.
  * Single process on purpose: autocannon's workers would take per-response hooks out of our reach.
  */
+import { autocannonConnection } from '../client/transport.js';
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
 import { hookClient, type ResponseHook, type TaggedRequest } from './autocannon-client.js';
 import { describeTransportError, errorCodeOf, isDynamicRoute, maxInFlight, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
 import { ResponseBatch } from './response-batch.js';
+import { LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, headerSlot } from './header-slot.js';
 
 export type { EngineOptions };
+export { headerSlot };
 
 /**
  * The request list is at least this long (the weighted cycle repeated): autocannon deep-clones its request
@@ -23,51 +26,6 @@ const CYCLE_MIN = 64;
 
 /** The most a response waits in the batch before the recorder (and the progress line) sees it, ms. */
 const FLUSH_MS = 50;
-
-const NONE = 0;
-const LIMIT = 1;
-const REMAINING = 2;
-const RESET = 3;
-const RETRY_AFTER = 4;
-const REQUEST_ID = 5;
-
-/** `name` equals `lower` ignoring ASCII case (header names are ASCII tokens): no lowercased copy. */
-function sameName(name: string, lower: string): boolean {
-  for (let i = 0; i < lower.length; i++) {
-    let c = name.charCodeAt(i);
-    if (c >= 65 && c <= 90) c += 32;
-    if (c !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/**
- * `name` is `lower` in any case. A lowercase name is compared whole first (one comparison in the engine's
- * native code: the parser's header names are slices of a line, on which a loop of charCodeAt costs several
- * times more), then character by character ignoring case.
- */
-function isName(name: string, lower: string): boolean {
-  return name === lower || sameName(name, lower);
-}
-
-/**
- * Which captured header a raw header name is, whatever its case: by length first (only 11, 12, 15 and
- * 19-character names matter), then by one character where two names share a length, then whole, without
- * allocating a lowercased string per header.
- */
-export function headerSlot(name: string): number {
-  switch (name.length) {
-    case 11: return isName(name, 'retry-after') ? RETRY_AFTER : NONE;
-    case 12: return isName(name, 'x-request-id') ? REQUEST_ID : NONE;
-    case 15: {
-      // ratelimit-Limit or ratelimit-Reset: the eleventh character tells which to compare with.
-      const c = name.charCodeAt(10) | 32;
-      return c === 108 ? (isName(name, 'ratelimit-limit') ? LIMIT : NONE) : c === 114 ? (isName(name, 'ratelimit-reset') ? RESET : NONE) : NONE;
-    }
-    case 19: return isName(name, 'ratelimit-remaining') ? REMAINING : NONE;
-    default: return NONE;
-  }
-}
 
 /** Runs the closed model until the duration, the request cap or the signal ends it. */
 export async function runClosed(opts: EngineOptions): Promise<void> {
@@ -166,6 +124,9 @@ function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefi
       // Only a 429's body is read (its error code): the others are not decoded.
       setupClient: (client: unknown) => hookClient(client, onResponse, (status) => status === 429),
     };
+    // CA, client certificate and key reach autocannon's tls.connect; autocannon 8 itself sets
+    // rejectUnauthorized: false, so the server's certificate is verified once before the run (tls-preflight.ts).
+    Object.assign(options, autocannonConnection(opts.baseUrl, { tls: opts.tls }));
     if (amount !== undefined) options.amount = amount;
     if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));
     let timer: NodeJS.Timeout | undefined;

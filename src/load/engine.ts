@@ -8,6 +8,7 @@
 import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
 import type { LoadRecorder } from './recorder.js';
 import type { Tls } from '../target/schema.js';
+import type { GeneratorMeter } from './generator-meter.js';
 
 export interface EngineOptions {
   plan: Plan;
@@ -18,10 +19,12 @@ export interface EngineOptions {
   /** caps.maxRps of the target (the open model's sliding-window guard; the closed model uses the plan's). */
   maxRps?: number;
   /**
-   * The target's tls block. Engines connect only through client/transport.ts: the open model's dispatcher is
-   * `createDispatcher(origin, poolOptions, { tls })`, the closed model spreads `autocannonConnection(baseUrl, { tls })`.
+   * The target's tls block. Engines connect only through client/transport.ts: the open model's sockets take
+   * `tlsConnectOptions(tls)`, the closed model spreads `autocannonConnection(baseUrl, { tls })`.
    */
   tls?: Tls;
+  /** Measures the generator's own lag (the open engine reports each send's slip to it). */
+  meter?: GeneratorMeter;
 }
 
 /** An engine runs a plan until its duration, its request cap or the signal ends it. */

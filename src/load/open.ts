@@ -1,126 +1,194 @@
 /**
- * The open model on undici (Pool, pipelining 1): requests are scheduled at intended send times from each
- * class's arrival rate, whether or not earlier ones have completed. Latency is measured from the intended
- * time (coordinated-omission corrected, as wrk2) and from the actual send. A request that finds no free
- * connection is queued; one still unsent `dropAfterMs` after its intended time is counted as dropped.
+ * The open model: requests are scheduled at intended send times from each class's arrival rate, whether or
+ * not earlier ones have completed. Latency is measured from the intended time (coordinated-omission
+ * corrected, as wrk2) and from the actual send. An arrival that finds no free connection is queued; one
+ * still unsent `dropAfterMs` after its intended time is counted as dropped.
+ *
+ * Built for a generator that is not the bottleneck: each class has its own keep-alive HTTP/1.1
+ * connections (http1-connection.ts, pipelining 1) and static requests are prebuilt bytes; one scheduler
+ * timer admits due arrivals (a completion admits and sends too, so a freed connection takes the next due
+ * arrival at once); one 50 ms tick sweeps request deadlines and flushes responses to the recorder in
+ * batches (response-batch.ts). Nothing is allocated per request but a dynamic route's bytes. Every send's
+ * slip (sent − the moment the arrival was due and a connection was free) goes to the generator meter.
  */
-import { Pool } from 'undici';
+import { tlsConnectOptions } from '../client/transport.js';
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { PlannedClass } from './plan.js';
-import { errorCodeOf, joinHeader as first, maxInFlight, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
-import { deadlineSignal, describeBodyError, readLoadBody } from './request-bounds.js';
+import { errorCodeOf, isDynamicRoute, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
 import { RateGate } from './rate-gate.js';
+import { ResponseBatch } from './response-batch.js';
+import { Http1Connection, requestBytes, type Http1Endpoint, type Http1Handler, type Http1Head } from './http1-connection.js';
+import { RequestDeadline } from './request-bounds.js';
+import { ArrivalQueue } from './arrival-queue.js';
+
+/** Deadline sweep and batch flush period, ms (a deadline fires at most this late). */
+const TICK_MS = 50;
 
 interface ClassState {
   pc: PlannedClass;
   /** Intended send time (ms since start) of the next arrival. */
   next: number;
-  queue: number[];
+  queue: ArrivalQueue;
+  idle: Http1Connection[];
+  conns: Http1Connection[];
   inFlight: number;
 }
 
 /** Runs the open model until the duration, the request cap or the signal ends it. */
 export async function runOpen(opts: EngineOptions): Promise<void> {
-  const { plan, recorder } = opts;
+  const { plan, recorder, meter } = opts;
   const url = new URL(opts.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
-  const pool = new Pool(url.origin, {
-    connections: maxInFlight(plan),
-    pipelining: 1,
-    headersTimeout: plan.timeoutMs,
-    bodyTimeout: plan.timeoutMs,
-    connectTimeout: Math.min(plan.timeoutMs, 5000),
-  });
-  const inner = new AbortController();
-  // Every in-flight request listens on this one signal.
-  setMaxListeners(0, inner.signal);
+  const endpoint: Http1Endpoint = {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    tls: url.protocol === 'https:',
+    ...(url.protocol === 'https:' ? { connect: tlsConnectOptions(opts.tls) } : {}),
+  };
   const runId = randomUUID().slice(0, 8);
-  const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: 0, queue: [], inFlight: 0 }));
+  // Static routes are prebuilt bytes; a fresh Idempotency-Key or a {seq} body is built per request.
+  const prebuilt = plan.routes.map((route) => (isDynamicRoute(route) ? undefined
+    : Buffer.from(requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, opts.secrets, runId), route.body?.(0)))));
+  const bytesOf = (idx: number, seq: number): Buffer | string => {
+    const pre = prebuilt[idx];
+    if (pre) return pre;
+    const route = plan.routes[idx]!;
+    return requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, opts.secrets, runId, seq), route.body?.(seq));
+  };
+
+  const batch = new ResponseBatch(recorder, 256, false);
+  const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
   let scheduled = 0;
   let seq = 0;
-  let timer: NodeJS.Timeout | undefined;
   let finished = false;
+  let aborted = false;
+  let warming: ((ok: boolean) => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
   let done!: () => void;
   const allDone = new Promise<void>((r) => (done = r));
 
-  const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
-
-  const send = (st: ClassState, intended: number): void => {
-    const idx = pickRoute(st.pc, Math.random());
-    const route = plan.routes[idx]!;
-    const s = ++seq;
-    const headers = requestHeaders(route, opts.secrets, runId, s);
-    const body = route.body ? route.body(s) : undefined;
-    const sent = recorder.now();
-    recorder.sent(st.pc.class, sent);
-    st.inFlight++;
-    const deadline = deadlineSignal(inner.signal, plan.timeoutMs);
-    pool
-      .request({ origin: url.origin, path: prefix + route.path, method: route.method as 'GET', headers, body, signal: deadline.signal })
-      .then(
-        async (res) => {
-          const received = recorder.now();
-          const h = res.headers;
-          let errorCode: string | undefined;
-          // A body cut short (reset, deadline) is a transport error, not a completed response.
-          const read = await readLoadBody(res.body, res.statusCode === 429, h['content-length']);
-          if (read.error !== undefined) {
-            if (!inner.signal.aborted) recorder.response({ route: idx, intended, sent, received: recorder.now(), status: 0, error: read.error });
-            return;
-          }
-          if (res.statusCode === 429) errorCode = errorCodeOf(read.text);
-          recorder.response({
-            route: idx, intended, sent, received, status: res.statusCode,
-            limit: first(h['ratelimit-limit']), remaining: first(h['ratelimit-remaining']), reset: first(h['ratelimit-reset']),
-            retryAfter: first(h['retry-after']), requestId: first(h['x-request-id']), errorCode,
-          });
-        },
-        (err: unknown) => {
-          if (inner.signal.aborted) return;
-          const at = recorder.now();
-          recorder.response({ route: idx, intended, sent, received: at, status: 0, error: describeBodyError(err) });
-        },
-      )
-      .catch(() => undefined)
-      .finally(() => {
-        deadline.clear();
-        st.inFlight--;
-        pump();
-      });
+  const handler: Http1Handler = {
+    onResponse(conn: Http1Connection, h: Http1Head, body: string | undefined) {
+      if (warming) return warming(true);
+      if (aborted) return;
+      const received = recorder.now();
+      const r = batch.next();
+      r.route = conn.route;
+      r.intended = conn.intended;
+      r.sent = conn.sent;
+      r.received = received;
+      r.status = h.status;
+      r.limit = h.limit;
+      r.remaining = h.remaining;
+      r.reset = h.reset;
+      r.retryAfter = h.retryAfter;
+      r.requestId = h.requestId;
+      r.errorCode = h.status === 429 ? errorCodeOf(body) : undefined;
+      r.error = undefined;
+      released(conn, received);
+    },
+    onFailure(conn: Http1Connection, error: string) {
+      if (warming) return warming(false);
+      if (aborted) return;
+      const received = recorder.now();
+      const r = batch.next();
+      r.route = conn.route;
+      r.intended = conn.intended;
+      r.sent = conn.sent;
+      r.received = received;
+      r.status = 0;
+      r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
+      r.error = error;
+      released(conn, received);
+    },
   };
 
-  const pump = (): void => {
+  const states: ClassState[] = plan.classes.map((pc) => {
+    const conns = Array.from({ length: plan.maxConnections }, () => new Http1Connection(endpoint, handler, (status) => status === 429));
+    return { pc, next: 0, queue: new ArrivalQueue(), idle: [...conns].reverse(), conns, inFlight: 0 };
+  });
+  states.forEach((st, i) => st.conns.forEach((c) => (c.tag = i)));
+
+  /** A request ended: the record is committed, the connection is free and takes the next due arrival. */
+  function released(conn: Http1Connection, at: number): void {
+    const st = states[conn.tag]!;
+    batch.commit(st.pc.class);
+    st.inFlight--;
+    conn.freedAt = at;
+    st.idle.push(conn);
+    if (finished) return;
+    admit(st, at);
+    if (st.inFlight === 0 && st.queue.length === 0 && scheduleOver()) pump();
+  }
+
+  const capped = (): boolean => plan.maxRequests !== undefined && scheduled >= plan.maxRequests;
+  const scheduleOver = (): boolean => capped() || states.every((st) => st.next >= plan.durationMs);
+
+  /** Queues the arrivals due by `now`, drops the overdue ones, and sends while a connection is free. */
+  function admit(st: ClassState, now: number): void {
+    const end = plan.durationMs;
+    // The schedule never exceeds the duration or the request cap.
+    while (st.next <= now && st.next < end && !capped()) {
+      st.queue.push(st.next);
+      scheduled++;
+      const rate = st.pc.rateAt!(st.next / 1000);
+      st.next += rate > 0 ? 1000 / rate : 10;
+    }
+    while (st.queue.length && now - st.queue.peek() > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift());
+    while (st.queue.length && st.idle.length) {
+      // The gate is asked with the send's own time: a stale `now` would let sends bunch past caps.maxRps.
+      if (gate && !gate.tryTake(recorder.now())) break;
+      send(st, st.queue.shift());
+    }
+  }
+
+  function send(st: ClassState, intended: number): void {
+    const conn = st.idle.pop()!;
+    const idx = pickRoute(st.pc, Math.random());
+    const sent = recorder.now();
+    conn.route = idx;
+    conn.intended = intended;
+    conn.sent = sent;
+    recorder.sent(st.pc.class, sent);
+    // The generator's own lateness: from when the arrival was due and a connection was free.
+    meter?.slip(sent - Math.max(intended, conn.freedAt));
+    st.inFlight++;
+    conn.send(bytesOf(idx, ++seq));
+  }
+
+  function pump(): void {
+    timer = undefined;
+    timerAt = Infinity;
     if (finished) return;
     const now = recorder.now();
-    const end = plan.durationMs;
-    for (const st of states) {
-      // Arrivals due by now join the queue; the schedule never exceeds the duration or the request cap.
-      while (st.next <= now && st.next < end && (plan.maxRequests === undefined || scheduled < plan.maxRequests)) {
-        st.queue.push(st.next);
-        scheduled++;
-        const rate = st.pc.rateAt!(st.next / 1000);
-        st.next += rate > 0 ? 1000 / rate : 10;
-      }
-      while (st.queue.length && now - st.queue[0]! > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift()!);
-      while (st.queue.length && st.inFlight < plan.maxConnections) {
-        if (gate && !gate.tryTake(recorder.now())) break;
-        send(st, st.queue.shift()!);
-      }
-    }
-    const capped = plan.maxRequests !== undefined && scheduled >= plan.maxRequests;
-    const scheduling = !capped && states.some((st) => st.next < end);
+    for (const st of states) admit(st, now);
+    const over = scheduleOver();
     const busy = states.some((st) => st.queue.length > 0 || st.inFlight > 0);
-    if (!scheduling && !busy) {
-      finish();
-      return;
-    }
+    if (over && !busy) return finish();
+    let wake = now + TICK_MS;
+    if (!over) for (const st of states) if (st.next < plan.durationMs && st.next < wake) wake = st.next;
+    // Queued arrivals wait for a connection (a completion sends them) or for their drop time.
+    for (const st of states) if (st.queue.length) wake = Math.min(wake, st.queue.peek() + plan.dropAfterMs + 0.001, now + 5);
+    arm(wake, now);
+  }
+
+  function arm(at: number, now: number): void {
+    if (timer && timerAt <= at) return;
     if (timer) clearTimeout(timer);
-    let wait = 50;
-    if (scheduling) wait = Math.min(...states.filter((st) => st.next < end).map((st) => st.next)) - now;
-    if (states.some((st) => st.queue.length > 0)) wait = Math.min(wait, 5);
-    timer = setTimeout(pump, Math.max(0, wait));
-  };
+    timerAt = at;
+    timer = setTimeout(pump, Math.max(0, at - now));
+  }
+
+  /** The 50 ms tick: request deadlines (one sweep instead of a timer per request) and the batch flush. */
+  const tick = setInterval(() => {
+    const now = recorder.now();
+    for (const st of states) {
+      if (st.inFlight === 0) continue;
+      for (const c of st.conns) if (c.busy && now - c.sent > plan.timeoutMs) c.fail(new RequestDeadline(plan.timeoutMs).message);
+    }
+    batch.flush();
+  }, TICK_MS);
 
   const finish = (): void => {
     if (finished) return;
@@ -131,29 +199,44 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
 
   const abort = (): void => {
     // Stop at once: nothing more is sent; in-flight requests are cancelled and not recorded.
-    for (const st of states) st.queue.length = 0;
-    inner.abort();
+    aborted = true;
+    for (const st of states) {
+      st.queue.clear();
+      for (const c of st.conns) c.destroy();
+    }
     finish();
   };
   if (opts.signal?.aborted) abort();
   else opts.signal?.addEventListener('abort', abort, { once: true });
 
-  // One request outside /v1 (no budget) loads undici's parser and opens a connection, so the first
-  // scheduled requests are not measured late for reasons that belong to the client, not the server.
-  await warmUp(pool, url.origin, Math.min(plan.timeoutMs, 2000));
-  recorder.restart();
-  if (!finished) pump();
-  await allDone;
-  opts.signal?.removeEventListener('abort', abort);
-  await pool.destroy().catch(() => undefined);
+  try {
+    // One request outside /v1 (no budget) opens a connection and warms the parser, so the first
+    // scheduled requests are not measured late for reasons that belong to the client, not the server.
+    if (!finished) await warmUp(states[0]!.conns[0]!, url.host, Math.min(plan.timeoutMs, 2000), (w) => (warming = w));
+    warming = undefined;
+    recorder.restart();
+    meter?.restart();
+    if (!finished) pump();
+    await allDone;
+  } finally {
+    clearInterval(tick);
+    batch.flush();
+    opts.signal?.removeEventListener('abort', abort);
+    for (const st of states) for (const c of st.conns) c.destroy();
+  }
 }
 
-
-async function warmUp(pool: Pool, origin: string, timeoutMs: number): Promise<void> {
-  try {
-    const res = await pool.request({ origin, path: '/', method: 'HEAD', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    await res.body.dump();
-  } catch {
-    // An unreachable target shows up in the run itself, with every request failing.
-  }
+/** Sends `HEAD /` on one connection and waits for its end (or `timeoutMs`); an unreachable target shows in the run. */
+function warmUp(conn: Http1Connection, host: string, timeoutMs: number, set: (w: ((ok: boolean) => void) | undefined) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => end(false), timeoutMs);
+    const end = (ok: boolean): void => {
+      clearTimeout(timer);
+      set(undefined);
+      if (!ok) conn.destroy();
+      resolve();
+    };
+    set(end);
+    conn.send(`HEAD / HTTP/1.1\r\nhost: ${host}\r\n\r\n`, true);
+  });
 }

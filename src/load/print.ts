@@ -4,6 +4,7 @@
  */
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Progress } from './recorder.js';
+import { generatorLine } from './generator-verdict.js';
 
 const f1 = (n: number): string => (Math.round(n * 10) / 10).toString();
 
@@ -32,7 +33,8 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
     out.push(`  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`);
   }
   out.push(`  rate-limit violations: ${r.rateLimit.violations.length}${r.rateLimit.violations.length ? ` (${[...new Set(r.rateLimit.violations.map((v) => v.rule))].join(', ')})` : ''}`);
-  if (r.capacity) out.push(`  capacity: ${r.capacity.rps ?? 'none'} rps — ${r.capacity.explanation}`);
+  if (r.capacity) out.push(`  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps — ${r.capacity.explanation}`);
+  if (r.generator?.saturated) out.push(`  ${generatorLine(r.generator)}`);
   for (const th of r.thresholds) out.push(`  ${th.ok ? 'ok  ' : 'FAIL'} ${th.expression} (actual ${th.actual})`);
   for (const f of findings) out.push(`  finding [${f.severity}] ${f.clause}: ${f.title} — ${f.actual}`);
   return out;

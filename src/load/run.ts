@@ -16,9 +16,11 @@ import { discoverAndPlan, withBudgetFindings, type BudgetMemo } from './discover
 import { LoadRecorder, type Progress } from './recorder.js';
 import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
-import { autocannonConnection } from '../client/transport.js';
+import { refuseProxied } from '../client/transport.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
+import { GeneratorMeter } from './generator-meter.js';
+import { judgeGenerator } from './generator-verdict.js';
 
 export interface RunProfileOptions {
   target: Target;
@@ -44,8 +46,8 @@ const ENGINES: Record<'closed' | 'open', Engine> = { closed: runClosed, open: ru
 export async function runProfile(opts: RunProfileOptions): Promise<{ result: ProfileResult; findings: FindingRecord[] }> {
   const { target, profile } = opts;
   const filePlan = planProfile(profile, target, opts.durationOverride);
-  // autocannon cannot tunnel through a proxy: a closed-model run that would need one is refused before sending.
-  if (filePlan.model === 'closed') autocannonConnection(target.baseUrl, { tls: target.tls });
+  // The engines do not tunnel through a proxy: a run that would need one is refused before sending.
+  refuseProxied(target.baseUrl, filePlan.model === 'closed' ? 'the closed model (autocannon)' : 'the open model');
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
@@ -57,16 +59,20 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
+  // The generator's own lag: CPU, event-loop delay and (open model) each send's slip behind the schedule.
+  const meter = new GeneratorMeter();
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls });
+    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {
     if (ticker) clearInterval(ticker);
   }
   const elapsedMs = rec.now();
+  const dropped = rec.droppedTotal.read + rec.droppedTotal.write;
+  const generator = judgeGenerator({ ...meter.finish(), offered: rec.sentTotal.read + rec.sentTotal.write + dropped, dropped });
   if (trace) await trace.close();
-  const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath });
+  const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
   await live?.finish({ violations: rateLimitViolations(out.findings) });
   return withBudgetFindings(out, budgetFindings);
 }

@@ -10,11 +10,14 @@ export type LatencyMetric = 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'me
 export type CountMetric = 'sent' | 'completed' | 'dropped' | 'transport' | '2xx' | '4xx' | '5xx' | '429' | 'ratelimit.violations';
 export type RateMetric = 'errors' | 'rps';
 export type Family = '2xx' | '429' | 'other';
+/** The generator's own lag (generator-verdict.ts): `generator.saturated == false`, `generator.slip_p99 < 5ms`. */
+export type GeneratorMetric = 'saturated' | 'slip_p50' | 'slip_p99' | 'slip_max' | 'cpu' | 'eld_p99' | 'eld_max';
 
 export type Threshold =
   | { kind: 'latency'; expression: string; class?: RouteClass; family?: Family; metric: LatencyMetric; op: ThresholdOp; value: number }
   | { kind: 'count'; expression: string; class?: RouteClass; metric: CountMetric; op: ThresholdOp; value: number }
-  | { kind: 'rate'; expression: string; class?: RouteClass; metric: RateMetric; op: ThresholdOp; value: number };
+  | { kind: 'rate'; expression: string; class?: RouteClass; metric: RateMetric; op: ThresholdOp; value: number }
+  | { kind: 'generator'; expression: string; metric: GeneratorMetric; op: ThresholdOp; value: number };
 
 export type ParseResult = { ok: true; threshold: Threshold } | { ok: false; error: string };
 
@@ -22,14 +25,19 @@ const LATENCY = new Set<string>(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mea
 const COUNTS = new Set<string>(['sent', 'completed', 'dropped', 'transport', '2xx', '4xx', '5xx', '429', 'ratelimit.violations']);
 const CLASS_LESS = new Set<string>(['ratelimit.violations']);
 const FAMILIES = new Set<string>(['2xx', '429', 'other']);
-const RE = /^\s*([a-z0-9.]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*(ms|s|%)?\s*$/i;
+const GENERATOR = new Set<string>(['saturated', 'slip_p50', 'slip_p99', 'slip_max', 'cpu', 'eld_p99', 'eld_max']);
+const RE = /^\s*([a-z0-9._]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?|true|false)\s*(ms|s|%)?\s*$/i;
 
 /** Parses one threshold expression; errors are one line naming what is wrong. */
 export function parseThreshold(expression: string): ParseResult {
   const m = RE.exec(expression);
   if (!m) return { ok: false, error: `"${expression}" is not "<metric> <op> <number>[ms|s|%]"` };
   const [, selector, op, num, unit] = m as unknown as [string, string, ThresholdOp, string, string | undefined];
-  let parts = selector.toLowerCase().split('.');
+  const bad = (why: string): ParseResult => ({ ok: false, error: `"${expression}": ${why}` });
+  const lowerSel = selector.toLowerCase();
+  if (lowerSel.startsWith('generator.')) return parseGenerator(expression, lowerSel.slice('generator.'.length), op, num.toLowerCase(), unit, bad);
+  if (/^(true|false)$/i.test(num)) return bad('true and false compare generator.saturated only');
+  let parts = lowerSel.split('.');
   let cls: RouteClass | undefined;
   if (parts[0] === 'read' || parts[0] === 'write') {
     cls = parts[0];
@@ -42,7 +50,6 @@ export function parseThreshold(expression: string): ParseResult {
   }
   const metric = parts.join('.');
   const raw = Number(num);
-  const bad = (why: string): ParseResult => ({ ok: false, error: `"${expression}": ${why}` });
   if (LATENCY.has(metric)) {
     if (unit === '%') return bad('latency takes ms or s, not %');
     const value = unit === 's' ? raw * 1000 : raw;
@@ -63,7 +70,52 @@ export function parseThreshold(expression: string): ParseResult {
     if (unit) return bad('rps takes no unit');
     return { ok: true, threshold: { kind: 'rate', expression, class: cls, metric: 'rps', op, value: raw } };
   }
-  return bad(`unknown metric "${selector}" (latency: p50 p90 p95 p99 p999 min mean max; counts: ${[...COUNTS].join(' ')}; rates: errors rps)`);
+  return bad(`unknown metric "${selector}" (latency: p50 p90 p95 p99 p999 min mean max; counts: ${[...COUNTS].join(' ')}; rates: errors rps; generator.${[...GENERATOR].join(' generator.')})`);
+}
+
+/** `generator.<metric>`: saturated (true/false or 1/0), slip and event-loop delay in ms/s, cpu as a share of a core. */
+function parseGenerator(expression: string, metric: string, op: ThresholdOp, num: string, unit: string | undefined, bad: (why: string) => ParseResult): ParseResult {
+  if (!GENERATOR.has(metric)) return bad(`unknown generator metric "${metric}" (generator.${[...GENERATOR].join(' generator.')})`);
+  const bool = num === 'true' || num === 'false';
+  if (metric === 'saturated') {
+    if (unit) return bad('generator.saturated takes true or false');
+    if (op !== '==' && op !== '!=') return bad('generator.saturated compares with == or !=');
+    if (!bool && num !== '0' && num !== '1') return bad('generator.saturated takes true or false');
+    return { ok: true, threshold: { kind: 'generator', expression, metric, op, value: num === 'true' || num === '1' ? 1 : 0 } };
+  }
+  if (bool) return bad(`generator.${metric} is a number`);
+  const raw = Number(num);
+  if (metric === 'cpu') {
+    if (unit === 'ms' || unit === 's') return bad('generator.cpu is a share of one core: use % or a fraction');
+    return { ok: true, threshold: { kind: 'generator', expression, metric, op, value: unit === '%' ? raw / 100 : raw } };
+  }
+  if (unit === '%') return bad(`generator.${metric} takes ms or s, not %`);
+  return { ok: true, threshold: { kind: 'generator', expression, metric: metric as GeneratorMetric, op, value: unit === 's' ? raw * 1000 : raw } };
+}
+
+/** A generator metric of a run's verdict, or null when the run has none (or, for slip, no measured send). */
+export function generatorMetric(g: GeneratorLike | undefined, metric: GeneratorMetric): number | null {
+  if (!g) return null;
+  switch (metric) {
+    case 'saturated': return g.saturated ? 1 : 0;
+    case 'slip_p50': return g.slipP50Ms;
+    case 'slip_p99': return g.slipP99Ms;
+    case 'slip_max': return g.slipMaxMs;
+    case 'cpu': return g.cpuShare;
+    case 'eld_p99': return g.eventLoopDelayP99Ms;
+    case 'eld_max': return g.eventLoopDelayMaxMs;
+  }
+}
+
+/** The fields of a generator verdict the thresholds read. */
+export interface GeneratorLike {
+  saturated: boolean;
+  slipP50Ms: number | null;
+  slipP99Ms: number | null;
+  slipMaxMs: number | null;
+  cpuShare: number;
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
 }
 
 /** What the evaluator needs from a run; every function returns null when there is no data (e.g. no responses). */
@@ -73,6 +125,8 @@ export interface ThresholdContext {
   /** Requests sent (the denominator of `errors`). */
   errorRate(cls?: RouteClass): number | null;
   rps(cls?: RouteClass): number;
+  /** A generator metric (generatorMetric); absent or null when the run measured none. */
+  generator?(metric: GeneratorMetric): number | null;
 }
 
 /** Compares with the operator; exported for the property tests. */
@@ -113,6 +167,13 @@ export function evaluateThreshold(t: Threshold, ctx: ThresholdContext): Threshol
       const v = ctx.errorRate(t.class);
       if (v === null) return { expression: t.expression, ok: true, actual: 'no requests' };
       return { expression: t.expression, ok: compare(v, t.op, t.value), actual: `${round(v * 100)}%` };
+    }
+    case 'generator': {
+      const v = ctx.generator?.(t.metric) ?? null;
+      // Not measured is not a pass: the threshold exists to say the generator kept up.
+      if (v === null) return { expression: t.expression, ok: false, actual: 'not measured' };
+      const actual = t.metric === 'saturated' ? String(v === 1) : t.metric === 'cpu' ? `${round(v * 100)}% of a core` : `${round(v)}ms`;
+      return { expression: t.expression, ok: compare(v, t.op, t.value), actual };
     }
   }
 }

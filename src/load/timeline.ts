@@ -191,7 +191,10 @@ export class TimelineBuilder {
 }
 
 export interface CapacityResult {
-  /** Highest offered rate (sent + dropped per second) met before the SLO first broke; null if never met. */
+  /**
+   * The most responses the target served (2xx, completed) in one second while the SLO still held: what it
+   * actually did, never the arrival rate offered to it; null if the SLO never held.
+   */
   rps: number | null;
   sloP95Ms: number;
   maxErrorPct: number;
@@ -200,15 +203,28 @@ export interface CapacityResult {
   explanation: string;
 }
 
-/** Finds the highest per-second rate still meeting the SLO, stopping at the first second that breaks it. */
+/**
+ * The capacity of the target under an arrival rate that ramps up: the highest per-second count of 2xx
+ * responses completed in a second that met the SLO (p95 of the open model's corrected latency, measured
+ * from each request's intended send time so the queue's lag is in it; errors, and dropped arrivals, at
+ * most maxErrorPct), among the seconds before the SLO first broke. An offered rate is never credited: while
+ * arrivals outrun the target its queue grows, so a second can meet the SLO at an arrival rate the target
+ * is not serving; what completed in that second is what it served. Error bounds: above the sustained
+ * capacity by less than one response per request the target serves at once (a count per second catches
+ * at most one extra completion per concurrent slot: a fraction of about its service time in seconds);
+ * below it by what the ramp adds between the knee and the first second whose p95 shows the queue (a ramp
+ * whose queue reaches the SLO latency only after a full second past the knee loses nothing).
+ * `lastFullSecond`: seconds from it on are partial and not judged.
+ */
 export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number): CapacityResult {
   let best: number | null = null;
+  let bestOffered = 0;
   let breach: number | null = null;
   let why = '';
   for (const p of points) {
     if (p.t >= lastFullSecond) break;
     const offered = p.sent + p.dropped;
-    if (offered === 0) continue;
+    if (offered === 0 && p.completed === 0) continue;
     const errPct = ((p.errors + p.dropped) / Math.max(1, p.completed + p.dropped)) * 100;
     const slow = p.p95 !== null && p.p95 > slo.p95Ms;
     if (slow || errPct > slo.maxErrorPct) {
@@ -216,10 +232,15 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
       why = slow ? `p95 ${p.p95}ms > ${slo.p95Ms}ms` : `errors ${errPct.toFixed(2)}% > ${slo.maxErrorPct}%`;
       break;
     }
-    best = Math.max(best ?? 0, offered);
+    const served = p.byFamily['2xx'] ?? 0;
+    if (best === null || served > best) {
+      best = served;
+      bestOffered = offered;
+    }
   }
+  const at = best === null ? '' : ` (${bestOffered} arrivals offered in that second)`;
   const explanation = breach === null
-    ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held at every rate offered, up to ${best ?? 0} rps: capacity is at least that`
-    : `the SLO broke at second ${breach} (${why}); the highest rate that met it before then was ${best ?? 'none'} rps`;
+    ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held throughout; the target served up to ${best ?? 0} responses/s${at}: capacity is at least that`
+    : `the SLO broke at second ${breach} (${why}); before then the target served at most ${best ?? 'no'} responses/s within it${at}`;
   return { rps: best, sloP95Ms: slo.p95Ms, maxErrorPct: slo.maxErrorPct, firstBreachAt: breach, explanation };
 }

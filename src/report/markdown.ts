@@ -98,6 +98,9 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
     const breachedRows = r.load.flatMap((p) => p.thresholds.filter((t) => !t.ok).map((t) => `- **${mdText(p.name, 60)}**: \`${mdText(t.expression, 100)}\` breached (actual ${mdText(t.actual, 100)})`));
     const violationRows = r.load.flatMap((p) => p.rateLimit.violations.map((v) => `- **${mdText(p.name, 60)}** ${mdText(clauseLabel(v.rule), 80)}${v.class ? ` (${v.class})` : ''}: ${mdText(v.message, 200)}`));
     if (breachedRows.length || violationRows.length) out.push(...breachedRows.slice(0, maxRows), ...violationRows.slice(0, maxRows), '');
+    // The generator was the bottleneck: its figures are partly its own, and a capacity is a lower bound.
+    const saturated = r.load.filter((p) => p.generator?.saturated).map((p) => `- **${mdText(p.name, 60)}**: generator saturated (${mdText(p.generator!.reason ?? '', 200)}) — ${mdText(p.generator!.remedy ?? '', 120)}${p.capacity?.lowerBound ? '; its capacity figure is a lower bound' : ''}`);
+    if (saturated.length) out.push('#### Generator', '', ...saturated.slice(0, maxRows), '');
     const pngs = opts.pngs;
     if (pngs && pngs.size > 0) {
       chartsForResults(r).forEach((charts) => {

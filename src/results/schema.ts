@@ -241,6 +241,30 @@ export const ProfileResult = z.object({
     maxErrorPct: z.number(),
     firstBreachAt: z.number().nullable(),
     explanation: z.string(),
+    /** Measured with a saturated generator: the target may serve more; `remedy` says how to measure it. */
+    lowerBound: z.boolean().optional(),
+    remedy: z.string().optional(),
+  }).optional(),
+  /**
+   * How the load generator kept up (src/load/generator-verdict.ts): CPU over wall time, event-loop delay,
+   * send-time slip against the schedule (open model), and whether the schedule could not be kept.
+   */
+  generator: z.object({
+    processes: z.number().int().positive(),
+    wallMs: z.number(),
+    cpuMs: z.number(),
+    cpuShare: z.number(),
+    eventLoopDelayP99Ms: z.number(),
+    eventLoopDelayMaxMs: z.number(),
+    sends: z.number().int(),
+    slipP50Ms: z.number().nullable(),
+    slipP99Ms: z.number().nullable(),
+    slipMaxMs: z.number().nullable(),
+    offered: z.number().int(),
+    dropped: z.number().int(),
+    saturated: z.boolean(),
+    reason: z.string().nullable(),
+    remedy: z.string().nullable(),
   }).optional(),
   /** Set by `spgate load --shard i/N`: which slice of a distributed run this is, for `spgate merge`. */
   shard: ShardRecord.optional(),

@@ -41,6 +41,14 @@ function rateLimitTables(p: ProfileResult): SafeHtml {
   </tbody></table>`}`;
 }
 
+/** The generator's own lag in one line; a saturated generator as a warning naming the remedy. */
+function generatorLine(g: NonNullable<ProfileResult['generator']>): SafeHtml {
+  const figures = `CPU ${Math.round(g.cpuShare * 100)} % of a core${g.processes > 1 ? ` (busiest of ${g.processes} processes)` : ''} · event-loop delay p99 ${g.eventLoopDelayP99Ms} ms${g.slipP99Ms !== null ? ` · send-time slip p99 ${g.slipP99Ms} ms` : ''}`;
+  return g.saturated
+    ? html`<p class="generator"><span class="badge failed">generator saturated</span> ${g.reason ?? ''} — the schedule was not kept; latency and drops are partly the generator's. ${g.remedy ?? ''}</p>`
+    : html`<p class="muted generator">Generator kept up: ${figures}.</p>`;
+}
+
 /** The section of one profile with its chart canvases (drawn by the page script). */
 export function profileSection(p: ProfileResult, index: number, charts: ChartSpec[]): SafeHtml {
   const t = p.totals;
@@ -56,7 +64,8 @@ export function profileSection(p: ProfileResult, index: number, charts: ChartSpe
     ${tile('p50', fmtMs(profileP50(p)))}${tile('p99', fmtMs(profileP99(p)))}${tile('429s', fmtInt(refused))}${tile('transport errors', fmtInt(t.errors), t.errors > 0)}${tile('dropped', fmtInt(t.dropped), t.dropped > 0)}
   </div>
   <p class="muted">Status codes: ${statuses.length ? statuses.map(([code, k]) => `${code} × ${fmtInt(k)}`).join(' · ') : 'none'} · read ${fmtInt(t.byClass.read)}, write ${fmtInt(t.byClass.write)}</p>
-  ${p.capacity ? html`<p><strong>Capacity:</strong> ${p.capacity.rps !== null ? `${fmtRps(p.capacity.rps)}` : 'the SLO was never met'} (SLO p95 &lt; ${p.capacity.sloP95Ms} ms, errors ≤ ${p.capacity.maxErrorPct} %) — ${p.capacity.explanation}</p>` : ''}
+  ${p.capacity ? html`<p><strong>Capacity:</strong> ${p.capacity.rps !== null ? `${p.capacity.lowerBound ? 'at least ' : ''}${fmtRps(p.capacity.rps)}` : 'the SLO was never met'} (SLO p95 &lt; ${p.capacity.sloP95Ms} ms, errors ≤ ${p.capacity.maxErrorPct} %) — ${p.capacity.explanation}</p>` : ''}
+  ${p.generator ? generatorLine(p.generator) : ''}
   ${((p.config.notes as unknown[] | undefined) ?? []).filter((n): n is string => typeof n === 'string').map((n) => html`<p class="muted">note: ${n}</p>`)}
   <h4>Thresholds</h4>${thresholdsTable(p)}
   ${charts.length ? html`<div class="charts">${charts.map(chartFigure)}</div>` : html`<p class="muted">No timeline was recorded, so there are no charts.</p>`}

@@ -1,0 +1,218 @@
+/**
+ * The open engine's own HTTP/1.1 connection (src/load/http1-connection.ts) and the engine around it: every
+ * framing a server may legitimately use (Content-Length split byte by byte, chunked with extensions and
+ * trailers, 100 Continue, HTTP/1.0 read to close, Connection: close, repeated and mixed-case headers) is
+ * read right, and every broken one (bad status line, reset mid-body, a TLS certificate the client does not
+ * trust) is one transport-error line, never a completed response. Then whole runs against the hostile
+ * server: deadlines, huge bodies, connections the server closes, an unreachable target.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import tls from 'node:tls';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Http1Connection, type Http1Endpoint, type Http1Head } from '../../src/load/http1-connection.js';
+import { parseProfile } from '../../src/load/profile.js';
+import { runProfile } from '../../src/load/run.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import { startHostileServer, type HostileServer, HUGE_BODY_BYTES } from '../support/hostile-server.js';
+
+type Outcome = { head?: Http1Head; body?: string; error?: string };
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  while (closers.length) closers.pop()!();
+});
+
+/** A raw server answering each request with `respond`; returns its endpoint and connection count. */
+async function rawServer(respond: (sock: net.Socket, n: number) => void, secure?: { key: string; cert: string }): Promise<{ endpoint: Http1Endpoint; conns: () => number }> {
+  let conns = 0;
+  let requests = 0;
+  const onSock = (sock: net.Socket): void => {
+    conns++;
+    let buf = '';
+    sock.on('data', (d) => {
+      buf += d.toString('latin1');
+      while (buf.includes('\r\n\r\n')) {
+        buf = buf.slice(buf.indexOf('\r\n\r\n') + 4);
+        respond(sock, requests++);
+      }
+    });
+    sock.on('error', () => undefined);
+  };
+  const server = secure ? tls.createServer(secure, onSock) : net.createServer(onSock);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => server.close());
+  const port = (server.address() as net.AddressInfo).port;
+  return { endpoint: { host: '127.0.0.1', port, tls: !!secure }, conns: () => conns };
+}
+
+/** A connection whose next outcome `get()` resolves with. */
+function client(endpoint: Http1Endpoint, keep = true): { get: () => Promise<Outcome> } {
+  let done: ((o: Outcome) => void) | undefined;
+  const c = new Http1Connection(endpoint, { onResponse: (_c, head, body) => done?.({ head, body }), onFailure: (_c, error) => done?.({ error }) }, () => keep);
+  closers.push(() => c.destroy());
+  return {
+    get: () => new Promise<Outcome>((r) => {
+      done = r;
+      c.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
+    }),
+  };
+}
+
+/** One GET on a fresh connection. */
+const once = (endpoint: Http1Endpoint, keep = true): Promise<Outcome> => client(endpoint, keep).get();
+
+/** Writes `text` one byte per write (with a tick between), then `after`. */
+function trickle(sock: net.Socket, text: string): void {
+  let i = 0;
+  const step = (): void => {
+    if (i >= text.length || sock.destroyed) return;
+    sock.write(text[i++]!);
+    setImmediate(step);
+  };
+  step();
+}
+
+describe('the open engine\'s HTTP/1.1 parser', () => {
+  it('reads a Content-Length response written one byte at a time, with repeated and mixed-case headers', async () => {
+    const body = '{"error":{"code":"rate_limit.exceeded"}}';
+    const { endpoint } = await rawServer((s) => trickle(s, `HTTP/1.1 429 Too Many Requests\r\nRateLimit-Limit: 10\r\nratelimit-limit: 20\r\nRATELIMIT-REMAINING:0\r\nRateLimit-Reset:  3 \r\nRetry-After: 3\r\nX-Request-Id: r1\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+    const o = await once(endpoint);
+    expect(o.error).toBeUndefined();
+    expect(o.head).toMatchObject({ status: 429, limit: '10, 20', remaining: '0', reset: '3', retryAfter: '3', requestId: 'r1' });
+    expect(o.body).toBe(body);
+  });
+
+  it('reads a chunked body split anywhere, with chunk extensions and trailers', async () => {
+    const { endpoint } = await rawServer((s) => trickle(s, 'HTTP/1.1 429 x\r\nTransfer-Encoding: chunked\r\nRateLimit-Limit: 5\r\n\r\n5;ext=1\r\n{"err\r\n18\r\nor":{"code":"too_many"}}\r\n0\r\nX-Trailer: t\r\n\r\n'));
+    const o = await once(endpoint);
+    expect(o.error).toBeUndefined();
+    expect(o.body).toBe('{"error":{"code":"too_many"}}');
+    expect(o.head!.limit).toBe('5');
+  });
+
+  it('skips a 100 Continue, and does not decode a body it was not asked to keep', async () => {
+    const { endpoint } = await rawServer((s) => s.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}'));
+    const o = await once(endpoint, false);
+    expect(o.head!.status).toBe(200);
+    expect(o.body).toBeUndefined();
+  });
+
+  it('reads an HTTP/1.0 body to the close, and opens a new connection for the next request', async () => {
+    const srv = await rawServer((s) => s.end('HTTP/1.0 200 OK\r\nX-Request-Id: a\r\n\r\n{"data":1}'));
+    const c = client(srv.endpoint);
+    expect(await c.get()).toMatchObject({ head: { status: 200, requestId: 'a' }, body: '{"data":1}' });
+    expect((await c.get()).head?.status).toBe(200);
+    expect(srv.conns()).toBe(2);
+  });
+
+  it('keeps the connection across requests, and reconnects after Connection: close', async () => {
+    const srv = await rawServer((s, n) => s.write(`HTTP/1.1 200 OK\r\nContent-Length: 0\r\n${n === 1 ? 'Connection: close\r\n' : ''}\r\n`));
+    const c = client(srv.endpoint);
+    await c.get();
+    await c.get();
+    expect(srv.conns()).toBe(1);
+    expect((await c.get()).head?.status).toBe(200);
+    expect(srv.conns()).toBe(2);
+  });
+
+  it('bytes after the end of a response break the connection: the next request, sent at once as the engine does, fails instead of taking them as its answer', async () => {
+    const srv = await rawServer((s, n) => s.write(n === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 500 Stale\r\nContent-Length: 0\r\n\r\n' : 'HTTP/1.1 201 OK\r\nContent-Length: 0\r\n\r\n'));
+    const seen: Outcome[] = [];
+    const req = 'GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n';
+    const two = new Promise<void>((resolve) => {
+      const c = new Http1Connection(srv.endpoint, {
+        onResponse: (conn, head) => {
+          seen.push({ head });
+          if (seen.length === 1) conn.send(req);
+          else resolve();
+        },
+        onFailure: (_c, error) => {
+          seen.push({ error });
+          resolve();
+        },
+      }, () => false);
+      closers.push(() => c.destroy());
+      c.send(req);
+    });
+    await two;
+    expect(seen[0]!.head?.status).toBe(200);
+    expect(seen[1]).toEqual({ error: 'bytes after the end of a response' });
+  });
+
+  it.each([
+    ['a malformed status line', (s: net.Socket) => s.write('HTP/1.1 200 OK\r\n\r\n'), /malformed status line/],
+    ['a body cut short', (s: net.Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"da'), /closed before the response ended|ECONNRESET/],
+    ['a reset before any byte', (s: net.Socket) => s.resetAndDestroy(), /ECONNRESET|closed before/],
+    ['two different Content-Lengths', (s: net.Socket) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'), /invalid content-length/],
+  ] as const)('%s is a transport error', async (_n, respond, message) => {
+    const { endpoint } = await rawServer(respond);
+    const o = await once(endpoint);
+    expect(o.head).toBeUndefined();
+    expect(o.error).toMatch(message);
+  });
+
+  describe('https', () => {
+    let key = '';
+    let cert = '';
+    beforeAll(() => {
+      const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-tls-'));
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      key = readFileSync(join(dir, 'k.pem'), 'utf8');
+      cert = readFileSync(join(dir, 'c.pem'), 'utf8');
+    });
+
+    it('talks TLS with the connect options it is given, and names the certificate problem without them', async () => {
+      const { endpoint } = await rawServer((s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}'), { key, cert });
+      expect((await once({ ...endpoint, connect: { ca: cert } })).head?.status).toBe(200);
+      expect((await once(endpoint)).error).toMatch(/SELF_SIGNED|CERT/);
+    });
+  });
+});
+
+describe('open engine runs against a hostile server', () => {
+  let server: HostileServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const profile = (timeoutMs = 10_000) => parseProfile({ name: 'e', description: 'd', model: 'open', duration: 1, timeoutMs, maxConnections: 4, classes: { read: { rate: 10, routes: [{ route: 'me' }] } } }, 't');
+  const target = (url: string) => targetFromInput({ baseUrl: url, keys: { admin: { key: 'pk_test_engine_0123456789' } } }, 't');
+
+  it('slow-body: each request ends at the deadline, as a transport error naming it', async () => {
+    server = await startHostileServer('slow-body');
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-'));
+    const tracePath = join(dir, 't.ndjson');
+    const { result } = await runProfile({ target: target(server.url), profile: profile(300), tracePath });
+    expect(result.totals.sent).toBeGreaterThan(0);
+    expect(result.totals.errors).toBe(result.totals.sent);
+    const errors = readFileSync(tracePath, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { error?: string }).error);
+    expect(new Set(errors)).toEqual(new Set(['timeout: no complete response within 300 ms']));
+  });
+
+  it('huge-body: a declared 50 MB body counts as a response and is not read', async () => {
+    server = await startHostileServer('huge-body');
+    const { result } = await runProfile({ target: target(server.url), profile: profile() });
+    expect(result.totals.completed).toBeGreaterThan(0);
+    expect(result.totals.errors).toBe(0);
+    expect(server.hits.bodyBytesSent).toBeLessThan(HUGE_BODY_BYTES);
+  });
+
+  it.each(['early-close', 'http10'] as const)('%s: every request sent is accounted for, answered or failed', async (mode) => {
+    server = await startHostileServer(mode);
+    const { result } = await runProfile({ target: target(server.url), profile: profile() });
+    expect(result.totals.sent).toBeGreaterThan(0);
+    expect(result.totals.completed + result.totals.errors).toBe(result.totals.sent);
+    expect(result.totals.completed).toBeGreaterThan(0);
+  });
+
+  it('refused: the run is an error naming the target unreachable', async () => {
+    server = await startHostileServer('refused');
+    const { result } = await runProfile({ target: target(server.url), profile: profile() });
+    expect(result.status).toBe('error');
+    expect(result.error).toMatch(/target unreachable: ECONNREFUSED/);
+  });
+});

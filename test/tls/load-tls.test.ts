@@ -5,7 +5,7 @@
  * client certificate the run stops with one SPGATE_ERR_TLS line before a request is sent. A proxied target
  * is refused for load in either model (the engines do not tunnel).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../../src/ref
 import { refuseProxied } from '../../src/client/transport.js';
 import { errorLines, runCli, stackFrames } from '../support/cli.js';
 import { makePki, type Pki } from './pki.js';
-import { startTerminator, type Terminator } from './servers.js';
+import { startTerminator, terminatedTargetFile, type Terminator } from './servers.js';
 
 let dir: string;
 let pki: Pki;
@@ -33,10 +33,7 @@ afterAll(async () => {
 });
 
 function targetFile(name: string, tls: Record<string, unknown>): string {
-  const origin = `https://127.0.0.1:${mtls.port}`;
-  const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ ...ref.target, baseUrl: `${origin}/v1`, fixtures: { ...ref.target.fixtures, api: `${origin}/_fixtures` }, tls }));
-  return path;
+  return terminatedTargetFile(dir, ref.target, mtls.port, name, tls);
 }
 
 interface Counted {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { errorLines, runCli, stackFrames } from '../support/cli.js';
 import { makePki, type Pki } from './pki.js';
-import { startTerminator, type Terminator } from './servers.js';
+import { startTerminator, terminatedTargetFile, type Terminator } from './servers.js';
 
 let dir: string;
 let pki: Pki;
@@ -32,10 +32,7 @@ afterAll(async () => {
 });
 
 function targetFile(name: string, tls: Record<string, unknown>): string {
-  const origin = `https://127.0.0.1:${mtls.port}`;
-  const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ ...ref.target, baseUrl: `${origin}/v1`, fixtures: { ...ref.target.fixtures, api: `${origin}/_fixtures` }, tls }));
-  return path;
+  return terminatedTargetFile(dir, ref.target, mtls.port, name, tls);
 }
 
 describe('spgate replay against an mTLS target', () => {

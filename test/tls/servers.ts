@@ -7,6 +7,8 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { STAGING_HOST, type Pki } from './pki.js';
 
 export interface Terminator {
@@ -103,4 +105,15 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * Writes `<dir>/<name>.json`: the reference server's target file pointed at `https://127.0.0.1:<port>` (the
+ * terminator in front of it), API and fixtures API alike, with the given tls block; returns its path.
+ */
+export function terminatedTargetFile(dir: string, target: object & { fixtures?: object }, port: number, name: string, tls: Record<string, unknown>): string {
+  const origin = `https://127.0.0.1:${port}`;
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ ...target, baseUrl: `${origin}/v1`, fixtures: { ...target.fixtures, api: `${origin}/_fixtures` }, tls }));
+  return path;
 }

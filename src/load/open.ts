@@ -17,6 +17,9 @@ interface ClassState {
   /** Intended send time (ms since start) of the next arrival. */
   next: number;
   queue: number[];
+  /** Explicit schedule: the route of each queued send (parallel to queue), and the next send's position. */
+  routeQueue: number[];
+  cursor: number;
   inFlight: number;
 }
 
@@ -36,7 +39,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
   // Every in-flight request listens on this one signal.
   setMaxListeners(0, inner.signal);
   const runId = randomUUID().slice(0, 8);
-  const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: 0, queue: [], inFlight: 0 }));
+  const states: ClassState[] = plan.classes.map((pc) => ({ pc, next: pc.schedule ? (pc.schedule[0]?.atMs ?? Infinity) : 0, queue: [], routeQueue: [], cursor: 0, inFlight: 0 }));
   let scheduled = 0;
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -46,8 +49,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
 
   const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
 
-  const send = (st: ClassState, intended: number): void => {
-    const idx = pickRoute(st.pc, Math.random());
+  const send = (st: ClassState, intended: number, idx = pickRoute(st.pc, Math.random())): void => {
     const route = plan.routes[idx]!;
     const s = ++seq;
     const headers = requestHeaders(route, opts.secrets, runId, s);
@@ -96,16 +98,28 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     const end = plan.durationMs;
     for (const st of states) {
       // Arrivals due by now join the queue; the schedule never exceeds the duration or the request cap.
-      while (st.next <= now && st.next < end && (plan.maxRequests === undefined || scheduled < plan.maxRequests)) {
+      const sched = st.pc.schedule;
+      while (sched && st.next <= now && st.next < end && (plan.maxRequests === undefined || scheduled < plan.maxRequests)) {
+        st.queue.push(st.next);
+        st.routeQueue.push(sched[st.cursor]!.idx);
+        scheduled++;
+        st.next = sched[++st.cursor]?.atMs ?? Infinity;
+      }
+      while (!sched && st.next <= now && st.next < end && (plan.maxRequests === undefined || scheduled < plan.maxRequests)) {
         st.queue.push(st.next);
         scheduled++;
         const rate = st.pc.rateAt!(st.next / 1000);
         st.next += rate > 0 ? 1000 / rate : 10;
       }
-      while (st.queue.length && now - st.queue[0]! > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift()!);
+      while (st.queue.length && now - st.queue[0]! > plan.dropAfterMs) {
+        recorder.drop(st.pc.class, st.queue.shift()!);
+        st.routeQueue.shift();
+      }
       while (st.queue.length && st.inFlight < plan.maxConnections) {
         if (gate && !gate.tryTake(recorder.now())) break;
-        send(st, st.queue.shift()!);
+        const intended = st.queue.shift()!;
+        if (sched) send(st, intended, st.routeQueue.shift()!);
+        else send(st, intended);
       }
     }
     const capped = plan.maxRequests !== undefined && scheduled >= plan.maxRequests;

@@ -10,7 +10,8 @@ import { analyzeCommand } from './analyze.js';
 import { replayCommand } from './replay.js';
 import { initCommand } from './init.js';
 import { mergeCommand } from './merge.js';
+import { shrinkCommand } from './shrink.js';
 
 export const commands: SpgateCommand[] = [
-  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand, mergeCommand, initCommand,
+  runCommand, conformanceCommand, loadCommand, serveCommand, reportCommand, compareCommand, analyzeCommand, replayCommand, shrinkCommand, mergeCommand, initCommand,
 ];

@@ -49,6 +49,8 @@ export interface SearchOptions {
 export interface SearchResult {
   original: Best;
   best: Best;
+  /** Every schedule kept, the original first and the best last (to back off along when the best proves flaky). */
+  kept: Best[];
   steps: Array<{ step: string; sends: number; accepted: boolean; rate: Rate }>;
   /** Why the search ended: done, or which bound stopped it. */
   stopped: 'done' | 'requests' | 'time' | 'interrupted';
@@ -114,6 +116,7 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   const original: Best = { schedule: opts.schedule, records: first.last.records, analysis: first.last.analysis, rate: first.rate };
   opts.onStep?.(`original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}`);
   let best = original;
+  const kept: Best[] = [original];
   const hint = (): ShrinkHint => ({
     violation: best.analysis.violations.find((v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class)),
     windowMs: windowOf(best.analysis, opts.signature),
@@ -129,12 +132,21 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
       const accepted = m.last !== undefined && m.rate.reproduced >= original.rate.reproduced && m.rate.attempts === original.rate.attempts;
       steps.push({ step: c.step, sends: c.schedule.length, accepted, rate: m.rate });
       opts.onStep?.(`${accepted ? 'kept' : 'rejected'}: ${c.step} → ${c.schedule.length} requests, reproduced ${m.rate.reproduced}/${m.rate.attempts}`);
-      if (accepted) best = { schedule: c.schedule, records: m.last!.records, analysis: m.last!.analysis, rate: m.rate };
+      if (accepted) kept.push((best = { schedule: c.schedule, records: m.last!.records, analysis: m.last!.analysis, rate: m.rate }));
       next = gen.next(accepted);
     }
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
     stopped = err.why;
   }
-  return { original, best, steps, stopped, sent };
+  return { original, best, kept, steps, stopped, sent };
+}
+
+/**
+ * Whether a final measurement (k of m) reproduces "at least as often as the original" did (k0 of n0): the
+ * original's rate less one attempt of the final measurement, for the sampling error of a few attempts.
+ */
+export function asOftenAs(final: Rate, original: Rate): boolean {
+  if (final.attempts === 0 || final.reproduced === 0) return false;
+  return final.reproduced / final.attempts >= original.reproduced / original.attempts - 1 / final.attempts - 1e-9;
 }

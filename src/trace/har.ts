@@ -53,12 +53,16 @@ function invalid(source: string, why: string): SpgateError {
   return new SpgateError('SPGATE_ERR_HAR_INVALID', `${source}: ${why}`);
 }
 
-/** The error code of a JSON error envelope in a HAR response body, if the HAR kept the body. */
-function errorCodeOf(content: unknown): string | undefined {
+/** The response body the HAR kept, if it kept one. */
+function bodyOf(content: unknown): string | undefined {
   const c = content as { text?: unknown; encoding?: unknown } | undefined;
   if (typeof c?.text !== 'string') return undefined;
+  return c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
+}
+
+/** The error code of a JSON error envelope. */
+function errorCodeOf(text: string): string | undefined {
   try {
-    const text = c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
     const code = (JSON.parse(text) as { error?: { code?: unknown } })?.error?.code;
     return typeof code === 'string' ? sanitizeText(code) : undefined;
   } catch {
@@ -124,8 +128,12 @@ export function harToRecords(har: unknown, source: string, opts: HarOptions = {}
     for (const [field, name] of spec) if (headers.has(name)) (rec as Record<string, unknown>)[field] = headers.get(name);
     const raw = Object.fromEntries(rate.map((n) => [n, sanitizeText(headers.get(n)!)]));
     if (Object.keys(raw).length > 0) rec.headers = raw;
-    const code = status === 429 ? errorCodeOf(e?.response?.content) : undefined;
-    if (code !== undefined) rec.errorCode = code;
+    if (status === 429) {
+      const body = bodyOf(e?.response?.content);
+      const code = body === undefined ? undefined : errorCodeOf(body);
+      if (code !== undefined) rec.errorCode = code;
+      if (body === undefined) rec.bodyRecorded = false;
+    }
     if (status === 0) rec.error = sanitizeText(String(e?.response?._error ?? 'no response recorded in the HAR'));
     rows.push({ start: started, rec });
   }

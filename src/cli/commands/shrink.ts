@@ -17,7 +17,7 @@ import { traceChartInput } from '../../shrink/chart-input.js';
 import { fidelityOf, formatFidelity } from '../../shrink/fidelity.js';
 import { scheduleProfile } from '../../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../../shrink/schedule.js';
-import { searchMinimal, type SearchResult } from '../../shrink/search.js';
+import { asOftenAs, searchMinimal, type SearchResult } from '../../shrink/search.js';
 import { describeSignature, pickSignature, shows } from '../../shrink/signature.js';
 import { clientTimeouts } from '../../target/timeouts.js';
 import { readTraceInput } from '../../trace/input.js';
@@ -109,6 +109,7 @@ export const shrinkCommand: SpgateCommand = {
       checkReplayBounds(records, target, 1, maxDuration);
       const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, ...clientTimeouts(target) });
       let search: SearchResult;
+      let chosen: SearchResult['best'] | undefined;
       let final: { rate: { reproduced: number; attempts: number }; last?: Attempt; errors: number[] } = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
       try {
         const runner = createAttemptRunner({ client, target, maxWaitMs: maxWait * 1000, signal: abort.signal, known: records });
@@ -119,12 +120,16 @@ export const shrinkCommand: SpgateCommand = {
           attempt: (s) => runner.run(s),
           onStep: (line) => process.stderr.write(`  ${line}\n`),
         });
-        // The final rate, over --times attempts of the minimal schedule (skipped once interrupted).
-        if (!abort.signal.aborted) {
-          for (let i = 0; i < times && !abort.signal.aborted; i++) {
+        // The final rate, over --times attempts of the minimal schedule (skipped once interrupted). A
+        // schedule that proves to reproduce less often than the original did (a window-phase bug kept by
+        // luck in a few attempts) is dropped for the one kept before it.
+        for (let i = search.kept.length - 1; i >= 0 && !abort.signal.aborted; i--) {
+          const cand = search.kept[i]!;
+          final = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
+          for (let k = 0; k < times && !abort.signal.aborted; k++) {
             let a: Attempt;
             try {
-              a = await runner.run(search.best.schedule);
+              a = await runner.run(cand.schedule);
             } catch (err) {
               if (err instanceof SpgateError && err.code === 'SPGATE_ERR_ABORTED') break;
               throw err;
@@ -136,15 +141,18 @@ export const shrinkCommand: SpgateCommand = {
               final.last = a;
             }
           }
+          chosen = cand;
+          if (abort.signal.aborted || asOftenAs(final.rate, search.original.rate) || i === 0) break;
+          process.stderr.write(`  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one\n`);
         }
       } finally {
         await client.close();
       }
       const interrupted = abort.signal.aborted;
       if (!interrupted && final.rate.reproduced === 0) {
-        throw new SpgateError('SPGATE_ERR_NOT_REPRODUCED', `the shrunk schedule (${search.best.schedule.length} requests) stopped reproducing: 0/${final.rate.attempts} in the final measurement (it reproduced ${search.best.rate.reproduced}/${search.best.rate.attempts} during the search); nothing written`);
+        throw new SpgateError('SPGATE_ERR_NOT_REPRODUCED', `the schedule stopped reproducing: ${(chosen ?? search.best).schedule.length} requests, 0/${final.rate.attempts} in the final measurement (${(chosen ?? search.best).rate.reproduced}/${(chosen ?? search.best).rate.attempts} during the search); nothing written`);
       }
-      const best = search.best;
+      const best = chosen ?? search.best;
       const minimal: TraceRecord[] = final.last?.records ?? best.records;
       const minimalAnalysis = final.last?.analysis ?? best.analysis;
       const rate = final.rate.attempts > 0 ? final.rate : best.rate;

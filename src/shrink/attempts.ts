@@ -11,7 +11,7 @@ import type { Target } from '../target/schema.js';
 import type { TraceRecord } from '../trace/record.js';
 import { replayTrace } from '../trace/replay.js';
 import { traceToSamples } from '../trace/samples.js';
-import { fullAgainAt, msResetBudgets, notStartedFull } from './budget-wait.js';
+import { fullAgainAt, msResetBudgets, notStartedFull, resetUnits } from './budget-wait.js';
 import { asRecords, type Send } from './schedule.js';
 
 /** Attempts that did not start from a full budget are repeated this often before giving up. */
@@ -71,8 +71,18 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
         if (out.records.length > 0 && answered.length === 0) {
           throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${opts.target.baseUrl} answered none of ${out.records.length} requests (${out.records[0]!.error ?? 'no response'})`);
         }
-        for (const b of msResetBudgets(out.records)) msReset.add(b);
-        const full = fullAgainAt(out.records, msReset);
+        // Reset's unit: what this attempt shows (three falls or more), else what the trace showed. When only
+        // the trace said ms (the limiter may have been fixed since), the seconds reading is taken if it is
+        // within --max-wait: waiting longer than needed is slow, never wrong.
+        const units = resetUnits(out.records);
+        for (const [b, unit] of units) {
+          if (unit === 'ms') msReset.add(b);
+          else msReset.delete(b);
+        }
+        const inSeconds = fullAgainAt(out.records);
+        const shownMs = [...msReset].some((b) => units.get(b) === 'ms');
+        const secondsFit = inSeconds.atMs !== null && out.originMs + inSeconds.atMs - performance.now() <= opts.maxWaitMs;
+        const full = msReset.size === 0 || (!shownMs && secondsFit) ? inSeconds : fullAgainAt(out.records, msReset);
         if (full.atMs === null) {
           throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `the responses of ${full.unclaimed.join(', ')} carry neither RateLimit-Reset nor Retry-After: nothing says when the budget is full again`);
         }

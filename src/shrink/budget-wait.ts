@@ -27,8 +27,26 @@ const int = (v: string | undefined): number | null => (v !== undefined && /^\d+$
  */
 export function msResetBudgets(records: readonly TraceRecord[]): Set<string> {
   const out = new Set<string>();
+  for (const [id, unit] of resetUnits(records)) if (unit === 'ms') out.add(id);
+  return out;
+}
+
+/**
+ * The unit each budget's Reset counts, where the records can tell: three or more ordered falls of Reset
+ * (fewer say nothing either way, and the caller keeps what it knew). A limiter fixed between attempts
+ * switches back to seconds this way.
+ */
+export function resetUnits(records: readonly TraceRecord[]): Map<string, 'ms' | 's'> {
+  const out = new Map<string, 'ms' | 's'>();
   for (const g of groupSamples(parseSamples(traceToSamples(records)))) {
-    if (resetCountsMs(g)) out.add(g.key ? `${g.class} (key ${g.key})` : g.class);
+    let falls = 0;
+    let last: { reset: number; receivedAt: number } | undefined;
+    for (const s of g.bySent) {
+      if (s.reset === null || (last && s.sentAt < last.receivedAt)) continue;
+      if (last && last.reset > s.reset) falls += 1;
+      last = { reset: s.reset, receivedAt: s.receivedAt };
+    }
+    if (falls >= 3) out.set(g.key ? `${g.class} (key ${g.key})` : g.class, resetCountsMs(g) ? 'ms' : 's');
   }
   return out;
 }

@@ -32,7 +32,7 @@ async function recorded(faults: FaultName[], rate = 20) {
 }
 
 function oneLine(run: { stderr: string; stdout: string }) {
-  return { errors: errorLines(run.stderr).map((l) => l.replace(/: .*$/, '')), frames: stackFrames(run.stdout + run.stderr) };
+  return { errors: errorLines(run.stderr).map((l) => `spgate: ${/SPGATE_ERR_[A-Z_]+/.exec(l)![0]}`), frames: stackFrames(run.stdout + run.stderr) };
 }
 
 describe('spgate shrink, bad input', () => {
@@ -123,6 +123,7 @@ describe('spgate replay --times', () => {
     const { targetPath, trace } = await recorded(['ratelimit-reset-ms'], 10);
     server!.setFaults([]);
     const run = await runCli(['replay', trace, '--target', targetPath, '--times', '2'], { timeoutMs: 60_000 });
+    expect({ out: run.stdout, errors: errorLines(run.stderr) }).toMatchObject({ errors: [] });
     expect(run.stdout).toContain('reproduced 0/2 (8.ratelimit.reset-plausible on read (key admin))');
     expect(run.code).toBe(0);
   });

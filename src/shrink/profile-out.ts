@@ -28,11 +28,20 @@ function templateShape(p: string): string {
   return p.replace(/\{[^}]+\}/g, '{}');
 }
 
+/** How the minimal schedule is repeated in the profile. */
+export interface Repeat {
+  /** Copies of the schedule (a window-phase bug that shows 9 times in 10 is missed by all three 1 time in 1000). */
+  times: number;
+  /** ms from one copy's start to the next: the schedule and the wait for a full budget, from the headers. */
+  periodMs: number;
+}
+
 /** Builds and validates the profile (the same zod schema as every profile file). */
-export function scheduleProfile(schedule: readonly Send[], signature: ViolationSignature, name = 'repro'): ProfileInput {
+export function scheduleProfile(schedule: readonly Send[], signature: ViolationSignature, name = 'repro', repeat: Repeat = { times: 1, periodMs: 0 }): ProfileInput {
   const classes: ProfileInput['classes'] = {};
+  const copies = Array.from({ length: repeat.times }, (_, k) => schedule.map((s) => ({ ...s, t: s.t + k * repeat.periodMs }))).flat();
   for (const cls of ['read', 'write'] as const) {
-    const mine = schedule.filter((s) => s.class === cls);
+    const mine = copies.filter((s) => s.class === cls);
     if (mine.length === 0) continue;
     const routes: Route[] = [];
     const index = new Map<string, number>();
@@ -49,9 +58,9 @@ export function scheduleProfile(schedule: readonly Send[], signature: ViolationS
   }
   const profile: ProfileInput = {
     name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repro',
-    description: `Minimal reproduction of ${describeSignature(signature)} (spgate shrink): ${schedule.length} requests over ${(spanMs(schedule) / 1000).toFixed(3)} s. Start it with the budget full; it fails while the limiter has the bug and passes once it is fixed.`,
+    description: `Minimal reproduction of ${describeSignature(signature)} (spgate shrink): ${schedule.length} requests over ${(spanMs(schedule) / 1000).toFixed(3)} s${repeat.times > 1 ? `, sent ${repeat.times} times ${(repeat.periodMs / 1000).toFixed(1)} s apart (the budget full again before each)` : ''}. Start it with the budget full; it fails while the limiter has the bug and passes once it is fixed.`,
     model: 'open',
-    duration: Math.ceil(spanMs(schedule) / 1000 + 1),
+    duration: Math.ceil(spanMs(copies) / 1000 + 1),
     classes,
     thresholds: ['ratelimit.violations == 0'],
   };

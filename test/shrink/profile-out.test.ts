@@ -45,6 +45,13 @@ describe('scheduleProfile', () => {
     expect(JSON.stringify(p)).not.toContain('pk_');
   });
 
+  it('repeats the schedule, each copy a period after the last (a window-phase bug gets three chances)', () => {
+    const p = scheduleProfile(sends.slice(0, 2), { rule: 'r' }, 'x', { times: 3, periodMs: 2500 });
+    expect(p.classes.read!.schedule!.map((s) => s.atMs)).toEqual([0, 5.5, 2500, 2505.5, 5000, 5005.5]);
+    expect(p.duration).toBe(7);
+    expect(p.description).toContain('sent 3 times 2.5 s apart');
+  });
+
   it('is planned exactly: every send at its offset on its route', () => {
     const plan = planProfile(parseProfile(scheduleProfile(sends, { rule: 'r' }), 'x'), target());
     const read = plan.classes.find((c) => c.class === 'read')!;

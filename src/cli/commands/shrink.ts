@@ -17,6 +17,7 @@ import { traceChartInput } from '../../shrink/chart-input.js';
 import { fidelityOf, formatFidelity } from '../../shrink/fidelity.js';
 import { scheduleProfile } from '../../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../../shrink/schedule.js';
+import { fullAgainAt, msResetBudgets } from '../../shrink/budget-wait.js';
 import { asOftenAs, searchMinimal, type SearchResult } from '../../shrink/search.js';
 import { describeSignature, pickSignature, shows } from '../../shrink/signature.js';
 import { clientTimeouts } from '../../target/timeouts.js';
@@ -26,6 +27,9 @@ import { traceToSamples } from '../../trace/samples.js';
 import { sanitizeRecord } from '../../trace/sanitize.js';
 import { abortOnSignals, openTarget, targetOptions } from '../session.js';
 import { checkReplayBounds } from './replay.js';
+
+/** Copies of the minimal schedule in the regression profile. */
+const PROFILE_COPIES = 3;
 
 function positive(args: Record<string, unknown>, name: string, flag: string, integer = false): number {
   const v = Number(args[name]);
@@ -161,7 +165,11 @@ export const shrinkCommand: SpgateCommand = {
       // Outputs, each whole or not at all.
       await writeWhole(traceOut, minimal.map((r) => JSON.stringify(sanitizeRecord(r))).join('\n') + '\n');
       if (typeof args.profileOut === 'string') {
-        const profile = scheduleProfile(best.schedule, signature, `repro-${signature.rule.replace(/^8\.ratelimit\./, '')}-${signature.class ?? 'all'}`);
+        // Three copies, each after the wait for a full budget the minimal trace's headers claim (plus a second).
+        const full = fullAgainAt(minimal, new Set([...msResetBudgets(records), ...msResetBudgets(minimal)]));
+        const t0 = minimal.reduce((m, r) => Math.min(m, r.t), Infinity);
+        const periodMs = Math.ceil((full.atMs !== null ? full.atMs - t0 : spanMs(best.schedule) + 1000) + 1000);
+        const profile = scheduleProfile(best.schedule, signature, `repro-${signature.rule.replace(/^8\.ratelimit\./, '')}-${signature.class ?? 'all'}`, { times: PROFILE_COPIES, periodMs });
         await writeWhole(args.profileOut, JSON.stringify(profile, null, 2) + '\n');
       }
       const summary = {

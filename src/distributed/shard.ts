@@ -65,6 +65,8 @@ export function shardProfile(profile: Profile, shard: ShardSpec): { profile: Pro
     }
     if (mix.rate !== undefined) out.rate = scaleRate(mix.rate, k);
     if (mix.ramp) out.ramp = { start: mix.ramp.start * k, stages: mix.ramp.stages.map((s) => ({ ...s, target: s.target * k })) };
+    // An explicit schedule is dealt out send by send: together the shards send it once.
+    if (mix.schedule) out.schedule = mix.schedule.filter((_, i) => i % shard.count === shard.index);
     classes[cls] = out;
   }
   const next: Profile = { ...profile, classes };

@@ -57,6 +57,8 @@ export function autoWorkers(o: { cores: number; place: TargetPlace; profile: Pro
     }
   } else {
     bounds.push([profile.maxConnections, `${profile.maxConnections} connection(s)`]);
+    // A reproduction's timing is kept best by one process.
+    if (profile.classes.read?.schedule || profile.classes.write?.schedule) bounds.push([1, 'an explicit schedule']);
   }
   if (o.caps.maxRps !== undefined) bounds.push([Math.floor(o.caps.maxRps), `caps.maxRps ${o.caps.maxRps}`]);
   if (o.caps.maxRequests !== undefined) bounds.push([o.caps.maxRequests, `caps.maxRequests ${o.caps.maxRequests}`]);

@@ -31,6 +31,9 @@ interface ClassState {
   queue: ArrivalQueue;
   idle: Http1Connection[];
   conns: Http1Connection[];
+  /** Explicit schedule: the route of each queued send (parallel to queue), and the next send's position. */
+  routes: number[];
+  cursor: number;
   inFlight: number;
 }
 
@@ -106,7 +109,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
 
   const states: ClassState[] = plan.classes.map((pc) => {
     const conns = Array.from({ length: plan.maxConnections }, () => new Http1Connection(endpoint, handler, (status) => status === 429));
-    return { pc, next: 0, queue: new ArrivalQueue(), idle: [...conns].reverse(), conns, inFlight: 0 };
+    return { pc, next: pc.schedule ? (pc.schedule[0]?.atMs ?? Infinity) : 0, queue: new ArrivalQueue(), idle: [...conns].reverse(), conns, inFlight: 0, routes: [], cursor: 0 };
   });
   states.forEach((st, i) => st.conns.forEach((c) => (c.tag = i)));
 
@@ -129,23 +132,33 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
   function admit(st: ClassState, now: number): void {
     const end = plan.durationMs;
     // The schedule never exceeds the duration or the request cap.
+    // An explicit schedule (a regression profile) fixes each send's time and route; a rate draws the route.
+    const sched = st.pc.schedule;
     while (st.next <= now && st.next < end && !capped()) {
       st.queue.push(st.next);
       scheduled++;
-      const rate = st.pc.rateAt!(st.next / 1000);
-      st.next += rate > 0 ? 1000 / rate : 10;
+      if (sched) {
+        st.routes.push(sched[st.cursor]!.idx);
+        st.next = sched[++st.cursor]?.atMs ?? Infinity;
+      } else {
+        const rate = st.pc.rateAt!(st.next / 1000);
+        st.next += rate > 0 ? 1000 / rate : 10;
+      }
     }
-    while (st.queue.length && now - st.queue.peek() > plan.dropAfterMs) recorder.drop(st.pc.class, st.queue.shift());
+    while (st.queue.length && now - st.queue.peek() > plan.dropAfterMs) {
+      recorder.drop(st.pc.class, st.queue.shift());
+      if (sched) st.routes.shift();
+    }
     while (st.queue.length && st.idle.length) {
       // The gate is asked with the send's own time: a stale `now` would let sends bunch past caps.maxRps.
       if (gate && !gate.tryTake(recorder.now())) break;
-      send(st, st.queue.shift());
+      const intended = st.queue.shift();
+      send(st, intended, sched ? st.routes.shift()! : pickRoute(st.pc, Math.random()));
     }
   }
 
-  function send(st: ClassState, intended: number): void {
+  function send(st: ClassState, intended: number, idx: number): void {
     const conn = st.idle.pop()!;
-    const idx = pickRoute(st.pc, Math.random());
     const sent = recorder.now();
     conn.route = idx;
     conn.intended = intended;
@@ -202,6 +215,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     aborted = true;
     for (const st of states) {
       st.queue.clear();
+      st.routes.length = 0;
       for (const c of st.conns) c.destroy();
     }
     finish();

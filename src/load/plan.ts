@@ -46,6 +46,8 @@ export interface PlannedClass {
   rateAt?: (t: number) => number;
   /** Open model: the highest rate rateAt reaches. */
   peakRate?: number;
+  /** Open model, explicit schedule: sends by intended time (ms since start) and route index, sorted. */
+  schedule?: Array<{ atMs: number; idx: number }>;
   /** Dry run: the rate is a multiple of a budget that the run will first discover from the headers. */
   budgetPending?: { budgetFactor: number; fallback: number };
 }
@@ -168,9 +170,12 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
       continue;
     }
     const planned: PlannedRoute[] = [];
+    // The schedule names routes by their index in the profile: which planned route each became.
+    const byRef: Array<PlannedRoute | undefined> = [];
     for (const ref of mix.routes) {
       const r = planRoute(ref, target, routes.length);
       if (r.skip) notes.push(`route left out: ${r.skip}`);
+      byRef.push(r.route);
       if (r.route) {
         routes.push(r.route);
         planned.push(r.route);
@@ -181,6 +186,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     const cumulative = planned.map((r) => (acc += r.weight));
     const pc: PlannedClass = { class: cls, routes: planned, cumulative };
     if (profile.model === 'closed') pc.connections = mix.connections;
+    else if (mix.schedule) planSchedule(pc, mix.schedule, byRef, target, notes);
     else {
       const b = budgetOf(target, cls, budgets);
       const f = rateFunction(mix, b, pending, cls, durationS, notes);
@@ -259,6 +265,25 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
   };
 }
 
+/**
+ * An explicit schedule is sent as written: sends of left-out routes are dropped (and said), and a schedule
+ * above caps.maxRps is refused rather than scaled, since a slowed-down reproduction reproduces nothing.
+ */
+function planSchedule(pc: PlannedClass, schedule: NonNullable<ClassMix['schedule']>, byRef: Array<PlannedRoute | undefined>, target: Target, notes: string[]): void {
+  const sends = schedule.flatMap((s) => (byRef[s.route] ? [{ atMs: s.atMs, idx: byRef[s.route]!.idx }] : [])).sort((a, b) => a.atMs - b.atMs);
+  if (sends.length < schedule.length) notes.push(`${pc.class}: ${schedule.length - sends.length} scheduled send(s) of left-out routes dropped`);
+  const perSecond = new Map<number, number>();
+  for (const s of sends) perSecond.set(Math.floor(s.atMs / 1000), (perSecond.get(Math.floor(s.atMs / 1000)) ?? 0) + 1);
+  const peak = Math.max(0, ...perSecond.values());
+  if (target.caps.maxRps !== undefined && peak > target.caps.maxRps) {
+    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `the ${pc.class} schedule peaks at ${peak} requests/s, above the target's caps.maxRps ${target.caps.maxRps} (a slowed-down schedule would not reproduce)`);
+  }
+  pc.schedule = sends;
+  pc.rateAt = (t) => perSecond.get(Math.floor(t)) ?? 0;
+  pc.peakRate = peak;
+  notes.push(`${pc.class}: explicit schedule of ${sends.length} sends`);
+}
+
 /** Scales every class down so the combined peak rate stays within caps.maxRps. */
 function applyRateCap(model: 'closed' | 'open', classes: PlannedClass[], maxRps: number | undefined, notes: string[]): void {
   if (maxRps === undefined) return;
@@ -268,10 +293,12 @@ function applyRateCap(model: 'closed' | 'open', classes: PlannedClass[], maxRps:
     notes.push(`closed model limited to caps.maxRps ${maxRps} in total`);
     return;
   }
-  const peak = classes.reduce((s, c) => s + (c.peakRate ?? 0), 0);
+  // Schedules are checked against the cap as they are (planSchedule), never scaled.
+  const scalable = classes.filter((c) => !c.schedule);
+  const peak = scalable.reduce((s, c) => s + (c.peakRate ?? 0), 0);
   if (peak <= maxRps) return;
   const k = maxRps / peak;
-  for (const c of classes) {
+  for (const c of scalable) {
     const f = c.rateAt!;
     c.rateAt = (t) => f(t) * k;
     c.peakRate = c.peakRate! * k;

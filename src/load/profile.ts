@@ -54,6 +54,17 @@ export const Bursts = z.strictObject({
 });
 export type Bursts = z.infer<typeof Bursts>;
 
+/**
+ * Open model, explicit schedule: every send by its offset from the start (ms) and its route (an index into
+ * the class's routes, each with its key role). `spgate shrink --profile-out` writes one: a rate-limit bug's
+ * minimal reproduction, replayed exactly.
+ */
+export const ScheduledSend = z.strictObject({
+  atMs: z.number().nonnegative(),
+  route: z.number().int().nonnegative(),
+});
+export type ScheduledSend = z.infer<typeof ScheduledSend>;
+
 const ClassMix = z.strictObject({
   routes: z.array(RouteRef).min(1, 'needs at least one route'),
   /** Closed model: concurrent connections, each sending its next request when the last one completes. */
@@ -63,6 +74,8 @@ const ClassMix = z.strictObject({
   /** Open model: ramping arrival rate (rate goes linearly to each stage's target). */
   ramp: Ramp.optional(),
   bursts: Bursts.optional(),
+  /** Open model: the explicit schedule of sends, instead of a rate or a ramp. */
+  schedule: z.array(ScheduledSend).min(1).optional(),
 });
 export type ClassMix = z.infer<typeof ClassMix>;
 
@@ -95,12 +108,17 @@ export const Profile = z
       if (p.model === 'closed' && mix.connections === undefined) {
         ctx.addIssue({ code: 'custom', path: ['classes', c, 'connections'], message: 'the closed model needs connections' });
       }
-      if (p.model === 'open' && (mix.rate === undefined) === (mix.ramp === undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['classes', c], message: 'the open model needs exactly one of rate or ramp' });
+      const shapes = [mix.rate, mix.ramp, mix.schedule].filter((x) => x !== undefined).length;
+      if (p.model === 'open' && shapes !== 1) {
+        ctx.addIssue({ code: 'custom', path: ['classes', c], message: 'the open model needs exactly one of rate, ramp or schedule' });
       }
-      if (p.model === 'closed' && (mix.rate || mix.ramp || mix.bursts)) {
-        ctx.addIssue({ code: 'custom', path: ['classes', c], message: 'rate, ramp and bursts belong to the open model' });
+      if (p.model === 'closed' && (mix.rate || mix.ramp || mix.bursts || mix.schedule)) {
+        ctx.addIssue({ code: 'custom', path: ['classes', c], message: 'rate, ramp, bursts and schedule belong to the open model' });
       }
+      mix.schedule?.forEach((send, i) => {
+        if (send.route >= mix.routes.length) ctx.addIssue({ code: 'custom', path: ['classes', c, 'schedule', i, 'route'], message: `no route ${send.route} (the class has ${mix.routes.length})` });
+        if (send.atMs >= p.duration * 1000) ctx.addIssue({ code: 'custom', path: ['classes', c, 'schedule', i, 'atMs'], message: `${send.atMs} ms is not within the duration (${p.duration} s)` });
+      });
       if (mix.bursts && !mix.rate) ctx.addIssue({ code: 'custom', path: ['classes', c, 'bursts'], message: 'bursts need a constant rate' });
       mix.routes.forEach((r, i) => {
         const method = 'route' in r ? undefined : r.method;

@@ -119,6 +119,7 @@ export class SampleParser {
     r.retryAfter = s.retryAfter;
     r.requestId = s.requestId;
     r.errorCode = s.errorCode;
+    r.bodyRecorded = s.bodyRecorded;
     r.key = s.key;
     r.dialect = s.dialect;
     r.policyWindow = s.policyWindow;
@@ -156,7 +157,7 @@ function emptyParsed(raw: RateLimitSample): ParsedSample {
 export function reusableParsed(): ParsedSample {
   return emptyParsed({
     sentAt: 0, receivedAt: 0, class: 'read', status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined,
-    requestId: undefined, errorCode: undefined, key: undefined, dialect: undefined, policyWindow: undefined,
+    requestId: undefined, errorCode: undefined, bodyRecorded: undefined, key: undefined, dialect: undefined, policyWindow: undefined,
   });
 }
 

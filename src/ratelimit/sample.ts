@@ -19,6 +19,8 @@ export interface RateLimitSample {
   requestId?: string;
   /** error.code of the body, when the body was an error envelope (429 bodies are parsed). */
   errorCode?: string;
+  /** False when the trace holds no body for this response (a HAR saved without content): the 429 code is not judged. */
+  bodyRecorded?: boolean;
   /** Key role / connection the request was sent with (budgets are per key). */
   key?: string;
   /**

@@ -27,7 +27,7 @@ export const JSON_SCHEMAS: readonly JsonSchemaEntry[] = [
   {
     file: 'profile.schema.json',
     title: 'spgate load profile',
-    description: 'A load profile: model, duration, per-class route mix and rates, thresholds. Reference: docs/profiles.md. Cross-field rules (the closed model needs connections, the open model exactly one of rate or ramp, thresholds that parse) are checked by spgate when it loads the file.',
+    description: 'A load profile: model, duration, per-class route mix and rates, thresholds. Reference: docs/profiles.md. Cross-field rules (the closed model needs connections, the open model exactly one of rate, ramp or schedule, the routes and offsets of a schedule within the class and duration, thresholds that parse) are checked by spgate when it loads the file.',
     schema: Profile,
   },
 ];

@@ -3,13 +3,16 @@
  * fixture ids, so a trace recorded against one deployment replays against another. Pure.
  */
 import type { FixtureIds } from '../target/schema.js';
+import { templateValues } from '../load/routes.js';
 
 export type Filled = { ok: true; path: string } | { ok: false; missing: string };
 
 /** Values for each placeholder name the spec's routes use, from the fixtures. */
 export function placeholderValues(ids: FixtureIds): Record<string, string | undefined> {
   const turn = ids.completedTurn ?? ids.pendingTurn;
+  // A load run's trace keeps its profile's template names ({sessionsConversationId}, {storedIndex}, …).
   return {
+    ...templateValues(ids),
     conversationId: ids.conversationId,
     customerId: ids.customerId,
     messageId: ids.message?.messageId,

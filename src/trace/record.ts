@@ -21,6 +21,8 @@ export const TraceRecord = z.object({
   retryAfter: z.string().optional(),
   requestId: z.string().optional(),
   errorCode: z.string().optional(),
+  /** False when no body was recorded for the response (a HAR without content): its error code is unknown, not absent. */
+  bodyRecorded: z.boolean().optional(),
   /** Key role the request used (never the key itself). */
   key: z.string().optional(),
   error: z.string().optional(),

@@ -21,6 +21,10 @@ export interface ReplayOptions {
 
 export interface ReplayOutcome {
   records: TraceRecord[];
+  /** performance.now() when the schedule's offset 0 was due: record times are relative to it. */
+  originMs: number;
+  /** Per request sent, how late it went out against its scheduled offset (ms; negative is early). */
+  sendErrors: number[];
   /** Records not sent, with why (a placeholder the target's fixtures cannot fill). */
   skipped: Array<{ t: number; path: string; reason: string }>;
 }
@@ -32,6 +36,7 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
   const t0 = sorted[0]?.t ?? 0;
   const start = performance.now();
   const out: TraceRecord[] = [];
+  const sendErrors: number[] = [];
   const skipped: ReplayOutcome['skipped'] = [];
   const pending: Promise<void>[] = [];
   for (const rec of sorted) {
@@ -45,6 +50,7 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
     const wait = due - (performance.now() - start);
     if (wait > 1) await sleep(wait, opts.signal);
     const sentAt = performance.now() - start;
+    sendErrors.push(sentAt - due);
     const role = roleFor(rec.key, opts.target);
     const json = replayBody(rec.method, rec.path);
     pending.push(
@@ -57,7 +63,7 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
   }
   await Promise.all(pending);
   out.sort((a, b) => a.t - b.t);
-  return { records: out, skipped };
+  return { records: out, skipped, originMs: start, sendErrors };
 }
 
 /** The key role to use: the trace's role when the target has a key for it, else admin. */

@@ -36,6 +36,7 @@ export function recordToSample(r: TraceRecord, offsetMs = 0): RateLimitSample {
   }
   if (r.requestId !== undefined) s.requestId = r.requestId;
   if (r.errorCode !== undefined) s.errorCode = r.errorCode;
+  if (r.bodyRecorded !== undefined) s.bodyRecorded = r.bodyRecorded;
   if (r.key !== undefined) s.key = r.key;
   return s;
 }

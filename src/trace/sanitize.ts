@@ -49,6 +49,7 @@ export function sanitizeRecord(r: TraceRecord): TraceRecord {
   if (r.retryAfter !== undefined) out.retryAfter = r.retryAfter;
   if (r.requestId !== undefined) out.requestId = sanitizeText(r.requestId);
   if (r.errorCode !== undefined) out.errorCode = r.errorCode;
+  if (r.bodyRecorded !== undefined) out.bodyRecorded = r.bodyRecorded;
   if (r.key !== undefined) out.key = sanitizeKeyRole(r.key);
   if (r.error !== undefined) out.error = sanitizeText(r.error);
   return out;

@@ -1,10 +1,10 @@
-/** `spgate analyze TRACE.ndjson` — rate-limit analysis of a recorded trace. */
+/** `spgate analyze TRACE.ndjson|FILE.har` — rate-limit analysis of a recorded trace or a HAR file. */
 import { writeFile } from 'node:fs/promises';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { analyzeRateLimits, type AnalyzeOptions } from '../../ratelimit/analyze.js';
 import { formatAnalysis } from '../../ratelimit/format.js';
-import { readTrace } from '../../trace/reader.js';
+import { readTraceInput } from '../../trace/input.js';
 import { traceToSamples } from '../../trace/samples.js';
 
 /** Builds the analyzer's expected budgets from --read-limit/--write-limit/--window. */
@@ -26,10 +26,11 @@ export function expectedFromArgs(args: Record<string, unknown>): AnalyzeOptions 
 
 export const analyzeCommand: SpgateCommand = {
   command: 'analyze <trace>',
-  describe: 'rate-limit analysis of a recorded NDJSON trace (exit 1 when the limiter broke a rule)',
+  describe: 'rate-limit analysis of a recorded NDJSON trace or a HAR 1.2 file (exit 1 when the limiter broke a rule)',
   builder: (y) =>
     y
-      .positional('trace', { type: 'string', describe: 'NDJSON trace file (from --trace)', demandOption: true })
+      .positional('trace', { type: 'string', describe: 'NDJSON trace file (from --trace), or a .har file', demandOption: true })
+      .option('key-role', { type: 'string', describe: 'HAR: the key role of its first API key (further keys: ROLE#2, …)', default: 'admin' })
       .option('json', { type: 'string', describe: 'also write the analysis as JSON to FILE' })
       .option('read-limit', { type: 'number', describe: 'expected read budget per window' })
       .option('write-limit', { type: 'number', describe: 'expected write budget per window' })
@@ -37,7 +38,8 @@ export const analyzeCommand: SpgateCommand = {
       .option('strict', { type: 'boolean', describe: 'judge against the stated budget even where the headers announce another' }),
   run: async (args) => {
     const opts = expectedFromArgs(args);
-    const records = await readTrace(String(args.trace));
+    const { records, ignored, format } = await readTraceInput(String(args.trace), { keyRole: String(args.keyRole ?? 'admin') });
+    if (format === 'har') process.stdout.write(`HAR: ${records.length} API request(s) read${ignored > 0 ? `, ${ignored} other entr${ignored === 1 ? 'y' : 'ies'} ignored` : ''}.\n`);
     const analysis = analyzeRateLimits(traceToSamples(records), opts);
     process.stdout.write(formatAnalysis(analysis));
     if (typeof args.json === 'string') {

@@ -67,6 +67,12 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./replay.js')).replayCommand,
   },
   {
+    name: 'shrink',
+    command: 'shrink <trace>',
+    describe: 'find the smallest request schedule that still shows a trace\'s rate-limit violation against the live target',
+    load: async () => (await import('./shrink.js')).shrinkCommand,
+  },
+  {
     name: 'merge',
     command: 'merge <results..>',
     describe: "merge the results of a distributed run's shards (load --shard i/N); thresholds are judged on the whole",

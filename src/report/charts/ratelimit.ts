@@ -33,8 +33,11 @@ function seriesDatasets(series: NonNullable<ProfileResult['rateLimitSeries']>, c
   return out;
 }
 
+/** What the chart reads of a profile's result (a shrink page hands in a trace's, built the same way). */
+export type RateLimitChartInput = Pick<ProfileResult, 'name' | 'durationMs' | 'timeline' | 'rateLimit' | 'rateLimitSeries'>;
+
 /** Builds the chart; classes without samples are left out. */
-export function rateLimitChart(p: ProfileResult, id: string): ChartSpec {
+export function rateLimitChart(p: RateLimitChartInput, id: string): ChartSpec {
   const datasets: ChartDataset[] = [];
   const classes: RouteClass[] = ['read', 'write'];
   let maxLimit = 0;

@@ -1,0 +1,113 @@
+/**
+ * Runs a schedule against the live target as one attempt: wait until the budgets the last attempt used are
+ * full again (from its headers, see budget-wait.ts), replay, check the attempt really started full (else
+ * wait and try again, three times at most), analyze. Shared by `spgate shrink` and `spgate replay --times`.
+ */
+import type { HttpClient } from '../client/types.js';
+import { SpgateError } from '../errors.js';
+import { analyzeRateLimits } from '../ratelimit/analyze.js';
+import type { RateLimitAnalysis } from '../results/schema.js';
+import type { Target } from '../target/schema.js';
+import type { TraceRecord } from '../trace/record.js';
+import { replayTrace } from '../trace/replay.js';
+import { traceToSamples } from '../trace/samples.js';
+import { fullAgainAt, msResetBudgets, notStartedFull, resetUnits } from './budget-wait.js';
+import { asRecords, type Send } from './schedule.js';
+
+/** Attempts that did not start from a full budget are repeated this often before giving up. */
+const START_TRIES = 3;
+
+export interface Attempt {
+  records: TraceRecord[];
+  analysis: RateLimitAnalysis;
+  /** How late each request went out against its schedule (ms). */
+  sendErrors: number[];
+  /** Requests sent, including attempts repeated because the budget was not full. */
+  sent: number;
+  /** Ms spent waiting for the budget before this attempt. */
+  waitedMs: number;
+}
+
+export interface AttemptRunnerOptions {
+  client: HttpClient;
+  target: Target;
+  /** The longest wait for a budget to be full again (ms). */
+  maxWaitMs: number;
+  signal?: AbortSignal;
+  /** Records of the original trace: they tell whether a budget's Reset counts ms (then waits are read in ms). */
+  known?: readonly TraceRecord[];
+}
+
+export interface AttemptRunner {
+  run(schedule: readonly Send[]): Promise<Attempt>;
+}
+
+/** A runner that remembers when the budgets it used are full again; attempts are sequential. */
+export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
+  const msReset = opts.known ? msResetBudgets(opts.known) : new Set<string>();
+  let fullAt: { at: number; what: string } | undefined;
+
+  const waitForBudget = async (): Promise<number> => {
+    if (!fullAt) return 0;
+    const wait = fullAt.at - performance.now();
+    if (wait <= 0) return 0;
+    if (wait > opts.maxWaitMs) {
+      throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `${fullAt.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`);
+    }
+    await sleep(wait, opts.signal);
+    return wait;
+  };
+
+  return {
+    async run(schedule) {
+      let sent = 0;
+      let waitedMs = 0;
+      for (let tries = 1; ; tries++) {
+        waitedMs += await waitForBudget();
+        if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
+        const out = await replayTrace(asRecords(schedule), { client: opts.client, target: opts.target, speed: 1, ...(opts.signal ? { signal: opts.signal } : {}) });
+        sent += out.records.length;
+        const answered = out.records.filter((r) => r.status > 0);
+        if (out.records.length > 0 && answered.length === 0) {
+          throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${opts.target.baseUrl} answered none of ${out.records.length} requests (${out.records[0]!.error ?? 'no response'})`);
+        }
+        // Reset's unit: what this attempt shows (three falls or more), else what the trace showed. When only
+        // the trace said ms (the limiter may have been fixed since), the seconds reading is taken if it is
+        // within --max-wait: waiting longer than needed is slow, never wrong.
+        const units = resetUnits(out.records);
+        for (const [b, unit] of units) {
+          if (unit === 'ms') msReset.add(b);
+          else msReset.delete(b);
+        }
+        const inSeconds = fullAgainAt(out.records);
+        const shownMs = [...msReset].some((b) => units.get(b) === 'ms');
+        const secondsFit = inSeconds.atMs !== null && out.originMs + inSeconds.atMs - performance.now() <= opts.maxWaitMs;
+        const full = msReset.size === 0 || (!shownMs && secondsFit) ? inSeconds : fullAgainAt(out.records, msReset);
+        if (full.atMs === null) {
+          throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `the responses of ${full.unclaimed.join(', ')} carry neither RateLimit-Reset nor Retry-After: nothing says when the budget is full again`);
+        }
+        const l = full.latest!;
+        fullAt = { at: out.originMs + full.atMs, what: `the ${l.budget} budget is full again ${l.claimSeconds} ${l.unit === 'ms' ? 'ms (Reset counts ms)' : 's'} after its last response` };
+        const notFull = notStartedFull(out.records);
+        if (notFull.length > 0 && !opts.signal?.aborted) {
+          if (tries < START_TRIES) continue;
+          throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `the ${notFull.join(' and ')} budget was not full at the start of ${START_TRIES} attempts in a row, though each waited for the time its headers claimed`);
+        }
+        return { records: out.records, analysis: analyzeRateLimits(traceToSamples(out.records)), sendErrors: out.sendErrors, sent, waitedMs };
+      }
+    },
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

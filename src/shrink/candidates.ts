@@ -1,0 +1,128 @@
+/**
+ * The search strategy of `spgate shrink`, apart from any I/O: a generator that proposes smaller schedules
+ * and is told whether each one still reproduced (then it becomes the current schedule). Steps, cheapest
+ * and largest first: cut the schedule after the violation, start it one window before the violation, drop
+ * the class the violation is not about, one key role, one route per class, then delta debugging (drop
+ * one of n equal chunks, n doubling up to MAX_CHUNKS), then merge long gaps. Every proposal is strictly
+ * smaller (fewer sends, or as many over a shorter span, or fewer keys/routes) and none is proposed twice.
+ */
+import type { RateLimitViolation } from '../results/schema.js';
+import { rebase, scheduleKey, spanMs, type Send } from './schedule.js';
+import type { ViolationSignature } from './signature.js';
+
+/** Delta debugging stops at this many chunks: finer cuts cost an attempt each and rarely matter to a limiter. */
+export const MAX_CHUNKS = 8;
+
+export interface Candidate {
+  schedule: Send[];
+  /** What the step did, for the progress lines and the report. */
+  step: string;
+}
+
+export interface ShrinkHint {
+  /** The violation as the latest reproducing attempt showed it (times on the schedule's clock). */
+  violation: RateLimitViolation | undefined;
+  /** The analyzer's window for the violation's budget, ms (null when unknown). */
+  windowMs: number | null;
+}
+
+/** Strictly smaller: fewer sends; as many over a shorter span; or as many, as long, with fewer keys or routes. */
+export function isSmaller(a: readonly Send[], b: readonly Send[]): boolean {
+  if (a.length !== b.length) return a.length < b.length;
+  if (spanMs(a) !== spanMs(b)) return spanMs(a) < spanMs(b);
+  return distinct(a) < distinct(b);
+}
+
+function distinct(s: readonly Send[]): number {
+  return new Set(s.map((x) => `${x.key ?? ''} ${x.method} ${x.path}`)).size;
+}
+
+/**
+ * Proposes candidates from `initial`; `hint()` is read before each step (it follows the current schedule).
+ * Send the generator `true` when the last candidate reproduced (it becomes current), `false` otherwise.
+ */
+export function* shrinkCandidates(initial: readonly Send[], signature: ViolationSignature, hint: () => ShrinkHint): Generator<Candidate, Send[], boolean | undefined> {
+  let current = rebase(initial);
+  const tried = new Set<string>([scheduleKey(current)]);
+  // Yields the candidate if new and smaller; returns whether it was accepted.
+  function* propose(schedule: Send[], step: string): Generator<Candidate, boolean, boolean | undefined> {
+    const s = rebase(schedule);
+    if (s.length === 0 || !isSmaller(s, current)) return false;
+    const k = scheduleKey(s);
+    if (tried.has(k)) return false;
+    tried.add(k);
+    const ok = (yield { schedule: s, step }) === true;
+    if (ok) current = s;
+    return ok;
+  }
+
+  // 1. Nothing after the violation's last cited response matters to it.
+  const h1 = hint();
+  const cited = h1.violation?.samples.map((x) => x.t) ?? [];
+  if (cited.length > 0) {
+    const last = Math.max(...cited);
+    yield* propose(current.filter((x) => x.t <= last + 0.001), 'cut after the violation');
+  }
+  // 2. Start one window before the violation, then at its window (the budget is full at every attempt's start).
+  const h2 = hint();
+  const v2 = h2.violation;
+  if (v2) {
+    const first = Math.min(...v2.samples.map((x) => x.t), v2.window?.start ?? Infinity);
+    const W = h2.windowMs ?? 1000;
+    for (const from of [first - 2 * W, first - W, v2.window?.start ?? first, first]) {
+      if (yield* propose(current.filter((x) => x.t >= from - 0.001), `start ${((first - from) / 1000).toFixed(1)} s before the violation`)) break;
+    }
+  }
+  // 3. The other class, when the violation is about one.
+  if (signature.class !== undefined) yield* propose(current.filter((x) => x.class === signature.class), `only ${signature.class} requests`);
+  // 4. One key role; one route per class.
+  const keys = [...new Set(current.map((x) => x.key))];
+  if (keys.length > 1) {
+    const key = signature.key ?? mostFrequent(current.map((x) => x.key ?? ''));
+    yield* propose(current.map((x) => withKey(x, key)), `one key role (${key || 'none'})`);
+  }
+  for (const cls of ['read', 'write'] as const) {
+    const routes = current.filter((x) => x.class === cls).map((x) => `${x.method} ${x.path}`);
+    if (new Set(routes).size < 2) continue;
+    const top = mostFrequent(routes);
+    const [method, path] = [top.slice(0, top.indexOf(' ')), top.slice(top.indexOf(' ') + 1)];
+    yield* propose(current.map((x) => (x.class === cls ? { ...x, method, path } : x)), `one ${cls} route (${top})`);
+  }
+  // 5. Delta debugging: drop one of n chunks; after a success retry at n − 1, else double n.
+  let n = 2;
+  while (current.length >= 2 && n <= Math.min(MAX_CHUNKS, current.length)) {
+    let removed = false;
+    const size = Math.ceil(current.length / n);
+    for (let i = 0; i < n && !removed; i++) {
+      const from = i * size;
+      if (from >= current.length) break;
+      const kept = [...current.slice(0, from), ...current.slice(from + size)];
+      removed = yield* propose(kept, `drop requests ${from + 1}–${Math.min(current.length, from + size)} of ${current.length}`);
+    }
+    n = removed ? Math.max(2, n - 1) : n * 2;
+  }
+  // 6. Merge long gaps: idle time longer than half a window becomes half a window.
+  const W = hint().windowMs ?? 1000;
+  const gap = W / 2;
+  const merged: Send[] = [];
+  let shift = 0;
+  current.forEach((x, i) => {
+    if (i > 0) shift += Math.max(0, x.t - current[i - 1]!.t - gap);
+    merged.push({ ...x, t: x.t - shift });
+  });
+  yield* propose(merged, `gaps longer than ${gap} ms merged`);
+  return current;
+}
+
+function withKey(x: Send, key: string): Send {
+  const { key: _old, ...rest } = x;
+  return key === '' ? rest : { ...rest, key };
+}
+
+function mostFrequent(xs: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let best = xs[0] ?? '';
+  for (const [x, c] of counts) if (c > (counts.get(best) ?? 0)) best = x;
+  return best;
+}

@@ -1,0 +1,158 @@
+/**
+ * Issue 23, end to end: for each real limiter library's misconfiguration (test/limiters) and a reference
+ * server limiter fault, a trace recorded from an open-model run is shrunk by the real CLI against the live
+ * target. The minimal schedule must be at most a few windows long and a small multiple of the budget in
+ * requests, reproduce at least 9 times in 10, and its regression profile must fail on the faulty limiter
+ * and pass on the correct one. The cases run concurrently: their time is mostly spent waiting for budgets.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadProfile, parseProfile, type ProfileInput } from '../../src/load/profile.js';
+import { runProfile } from '../../src/load/run.js';
+import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
+import { readTrace } from '../../src/trace/reader.js';
+import { traceToSamples } from '../../src/trace/samples.js';
+import { startReferenceServer } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import type { Target } from '../../src/target/schema.js';
+import { runCli } from '../support/cli.js';
+import { tempDir, writeJson } from '../support/target-file.js';
+import { startExpressServer } from '../limiters/support/express-server.js';
+import { startFastifyServer } from '../limiters/support/fastify-server.js';
+import { startFlexibleServer } from '../limiters/support/flexible-server.js';
+import { MISCONFIGS } from '../limiters/support/limiters.js';
+import { targetFor, type LimitedServer } from '../limiters/support/server.js';
+
+interface Case {
+  name: string;
+  rule: string;
+  class: 'read' | 'write';
+  /** The budget and window the violation is about (for the bounds). */
+  budget: number;
+  windowSeconds: number;
+  /** The open-model run whose trace is shrunk. */
+  record: Omit<ProfileInput, 'name' | 'description' | 'model'>;
+  /** Faulty and fixed targets; `fix` may switch the same server. */
+  start(): Promise<{ faulty: Target; fixed: () => Promise<Target>; close: () => Promise<void> }>;
+}
+
+const misconfig = (name: string) => MISCONFIGS.find((m) => m.name.startsWith(name))!;
+
+/** A limiter-library case: the misconfigured server, and the same library configured correctly. */
+function libraryCase(prefix: string, correct: (b: (typeof MISCONFIGS)[number]['budgets']) => Promise<LimitedServer>): Case['start'] {
+  return async () => {
+    const m = misconfig(prefix);
+    const bad = await m.start(m.budgets);
+    let good: LimitedServer | undefined;
+    return {
+      faulty: targetFor('faulty', bad.url),
+      fixed: async () => targetFor('fixed', (good = await correct(m.budgets)).url),
+      close: async () => {
+        await bad.close();
+        await good?.close();
+      },
+    };
+  };
+}
+
+const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const }] };
+const CASES: Case[] = [
+  {
+    name: 'express-rate-limit, one store for read and write', rule: '8.ratelimit.classes-isolated', class: 'read', budget: 20, windowSeconds: 1,
+    record: { duration: 3, classes: { read: { routes: [{ route: 'me' }], rate: 10 }, write: { routes: [{ route: 'assign' }], rate: 4 } } },
+    start: libraryCase('express-rate-limit: read and write sharing', (budgets) => startExpressServer({ budgets })),
+  },
+  {
+    name: '@fastify/rate-limit, two stores behind one port', rule: '8.ratelimit.over-admission', class: 'read', budget: 20, windowSeconds: 3,
+    record: { duration: 8, classes: { read: { ...READS, rate: 40 } } },
+    start: libraryCase('@fastify/rate-limit', (budgets) => startFastifyServer({ budgets })),
+  },
+  {
+    name: 'rate-limiter-flexible, Reset in ms', rule: '8.ratelimit.reset-plausible', class: 'read', budget: 15, windowSeconds: 1,
+    record: { duration: 3, classes: { read: { routes: [{ route: 'me' }], rate: 30 } } },
+    start: libraryCase('rate-limiter-flexible: RateLimit-Reset', (budgets) => startFlexibleServer({ budgets })),
+  },
+  {
+    name: 'rate-limiter-flexible, Remaining before the count', rule: '8.ratelimit.under-admission', class: 'write', budget: 5, windowSeconds: 1,
+    record: { duration: 3, classes: { write: { routes: [{ route: 'assign' }], rate: 10 } } },
+    start: libraryCase('rate-limiter-flexible: Remaining', (budgets) => startFlexibleServer({ budgets })),
+  },
+  {
+    name: 'express-rate-limit, windowMs 1', rule: '8.ratelimit.over-admission', class: 'read', budget: 20, windowSeconds: 1,
+    record: { duration: 3, classes: { read: { ...READS, rate: 150 } } },
+    start: libraryCase('express-rate-limit: the window', (budgets) => startExpressServer({ budgets })),
+  },
+  {
+    name: 'reference server, fault ratelimit-early-429', rule: '8.ratelimit.under-admission', class: 'read', budget: 10, windowSeconds: 1,
+    record: { duration: 3, classes: { read: { routes: [{ route: 'me' }], rate: 20 } } },
+    start: async () => {
+      const s = await startReferenceServer({ faults: ['ratelimit-early-429'], budgets: { read: 10, write: 5, windowSeconds: 1 } });
+      const target = targetFromInput(s.describe({ budgets: false }), 'reference');
+      return {
+        faulty: target,
+        fixed: async () => {
+          s.setFaults([]);
+          return target;
+        },
+        close: () => s.close(),
+      };
+    },
+  },
+];
+
+const table: string[] = [];
+afterAll(() => {
+  // The issue asks for this table; it is printed, never asserted on (times measure the shared machine).
+  process.stdout.write(['misconfiguration | original requests | shrunk requests | reproduced | shrink time', ...table].join('\n') + '\n');
+});
+
+describe.concurrent('spgate shrink against misconfigured limiters', () => {
+  it.each(CASES)('$name: small, reproduces ≥ 9/10, regression profile fails then passes', async (c) => {
+    const env = await c.start();
+    try {
+      const dir = tempDir('spgate-shrink-');
+      const original = join(dir, 'original.ndjson');
+      const record = parseProfile({ name: 'record', description: 'the run that saw the bug', model: 'open', thresholds: [], ...c.record }, 'record');
+      // The recording is the user's input: under a loaded machine the analyzer may name the same bug under a
+      // neighbouring rule (Remaining before the count: remaining-decreases instead of under-admission); a user
+      // would shrink the trace that shows the rule, so the harness records until one does (three runs at most).
+      for (let i = 0; i < 3; i++) {
+        await runProfile({ target: env.faulty, profile: record, tracePath: original });
+        if (analyzeRateLimits(traceToSamples(await readTrace(original))).violations.some((v) => v.rule === c.rule)) break;
+        await new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
+      }
+      const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
+      const targetFile = writeJson(dir, 'target.json', { name: 'faulty', baseUrl: env.faulty.baseUrl, keys, allowWrites: true, fixtures: { ids: env.faulty.fixtures.ids } });
+      const [minPath, profilePath, jsonPath] = ['min.ndjson', 'repro.json', 'shrink.json'].map((f) => join(dir, f)) as [string, string, string];
+      const run = await runCli(['shrink', original, '--target', targetFile, '--trace-out', minPath, '--profile-out', profilePath, '--json', jsonPath, '--rule', c.rule, '--attempts', '2', '--times', '10', '--max-time', '420'], { timeoutMs: 560_000 });
+      expect(run.timedOut).toBe(false);
+      expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 1, stderr: [] });
+      const out = JSON.parse(readFileSync(jsonPath, 'utf8')) as { original: { requests: number }; minimal: { requests: number; spanMs: number; rate: { reproduced: number; attempts: number } }; seconds: number; violation: { rule: string; class: string } };
+      expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
+      expect(out.minimal.rate.attempts).toBe(10);
+      expect(out.minimal.rate.reproduced).toBeGreaterThanOrEqual(9);
+      expect(out.minimal.spanMs).toBeLessThanOrEqual(3 * c.windowSeconds * 1000);
+      expect(out.minimal.requests).toBeLessThanOrEqual(4 * c.budget);
+      expect(out.minimal.requests).toBeLessThan(out.original.requests);
+      expect(run.stdout).toContain(`Re-run: spgate replay ${minPath} --target ${targetFile} --times 10 --rule ${c.rule}`);
+      for (const text of [run.stdout, run.stderr, readFileSync(minPath, 'utf8'), readFileSync(profilePath, 'utf8'), readFileSync(join(dir, 'min.html'), 'utf8')]) {
+        for (const secret of Object.values(env.faulty.secrets)) expect(text).not.toContain(secret);
+      }
+      table.push(`${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s`);
+
+      // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
+      // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
+      const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
+      const profile = loadProfile(profilePath);
+      await settle();
+      const bad = await runProfile({ target: env.faulty, profile });
+      expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({ status: 'failed', rules: expect.arrayContaining([c.rule]) });
+      await settle();
+      const good = await runProfile({ target: await env.fixed(), profile });
+      expect({ status: good.result.status, violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`), thresholds: good.result.thresholds.filter((t) => !t.ok) }).toEqual({ status: 'passed', violations: [], thresholds: [] });
+    } finally {
+      await env.close();
+    }
+  }, 600_000);
+});

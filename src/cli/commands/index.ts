@@ -57,7 +57,7 @@ export const commands: CommandEntry[] = [
   {
     name: 'analyze',
     command: 'analyze <trace>',
-    describe: 'rate-limit analysis of a recorded NDJSON trace (exit 1 when the limiter broke a rule)',
+    describe: 'rate-limit analysis of a recorded NDJSON trace or a HAR 1.2 file (exit 1 when the limiter broke a rule)',
     load: async () => (await import('./analyze.js')).analyzeCommand,
   },
   {

@@ -96,7 +96,12 @@ describe('secrets never reach an output', () => {
 
     const loadOut = join(dir, 'load');
     const trace = join(dir, 'trace.ndjson');
-    const load = await runCli(['load', '--target', target, '--profile', 'smoke', '--duration', '2', '--trace', trace, '--out', loadOut], { env });
+    // The smoke mix with downloads weighted up: routes are drawn at random, and the trace must hold downloads.
+    const smoke = JSON.parse(readFileSync(new URL('../../profiles/smoke.json', import.meta.url), 'utf8')) as { $schema?: string; classes: { read: { routes: Array<{ route: string; weight?: number }> } } };
+    delete smoke.$schema;
+    smoke.classes.read.routes = smoke.classes.read.routes.map((r) => (r.route === 'downloadAttachment' ? { ...r, weight: 20 } : r));
+    const profile = writeJson(dir, 'smoke-downloads.json', smoke);
+    const load = await runCli(['load', '--target', target, '--profile', profile, '--duration', '2', '--trace', trace, '--out', loadOut], { env });
     expect([0, 1], load.stderr).toContain(load.code);
     const traceText = readFileSync(trace, 'latin1');
     expect(traceText).toMatch(/attachments\/\{storedIndex\}\/download|attachments\/[^"]*\/download/);

@@ -41,7 +41,8 @@ export interface AggregatorOptions {
 
 /**
  * A live output's hook (a metrics exporter, src/metrics): called once per response (status 0: a transport
- * failure), after the response is folded in, with its planned route (class, method, key role). Keep it cheap — it runs on the hot path — and
+ * failure), after the response is folded in, with its planned route (class, method, key role). Keep it
+ * cheap — it runs on the hot path — and
  * read cumulative figures from `LoadAggregator.snapshot()` when pushing rather than re-counting here.
  */
 export interface ResponseObserver {

@@ -1,9 +1,10 @@
 /**
- * What the live metrics read from a load run, as a small interface of their own: every response as it
+ * What the live metrics read from a load run, through the fold's observer hook: every response as it
  * arrives (`onResponse`), and the run's cumulative counters when a push is due (`figures()`). The load
  * run hands both over (load/run.ts); the live outputs keep cumulative state only, nothing per response.
  */
 import type { RouteClass } from '../results/schema.js';
+import type { ResponseObserver } from '../load/aggregate.js';
 
 /** What the metrics read of one response (a load sample: times in ms since the run's start). */
 export interface ObservedResponse {
@@ -23,10 +24,11 @@ export interface ObservedRoute {
   keyRole: string;
 }
 
-/** Receives every response of a run as it is folded. */
-export interface ResponseObserver {
-  onResponse(s: ObservedResponse, route: ObservedRoute): void;
-}
+/**
+ * What the metrics read of each response: the fold's one observer hook (load/aggregate.ts). Its sample and
+ * planned route carry at least ObservedResponse and ObservedRoute, all a metrics observer reads.
+ */
+export type { ResponseObserver } from '../load/aggregate.js';
 
 /** The generator's own lag since the previous push, in seconds (the engine's measurement, when it has one). */
 export interface GeneratorLag {

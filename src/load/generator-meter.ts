@@ -16,6 +16,8 @@ const ELD_RESOLUTION_MS = 5;
 export class GeneratorMeter {
   private readonly eld: IntervalHistogram = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
   private readonly slips: hdr.Histogram = newHistogram();
+  /** The largest slip since the last takeSlipMax (ms), for the live metrics; -1: no send since. */
+  private slipMaxSince = -1;
   private cpu0 = process.cpuUsage();
   private wall0 = performance.now();
 
@@ -34,6 +36,14 @@ export class GeneratorMeter {
   /** One send's slip behind the schedule, ms (negative values are clock noise and count as 0). */
   slip(ms: number): void {
     this.slips.recordValue(ms > 0 ? Math.round(ms * 1000) : 0);
+    if (ms > this.slipMaxSince) this.slipMaxSince = ms > 0 ? ms : 0;
+  }
+
+  /** The largest send slip (s) since the previous call, or undefined when nothing was sent (the live metrics). */
+  takeSlipMax(): number | undefined {
+    const max = this.slipMaxSince;
+    this.slipMaxSince = -1;
+    return max < 0 ? undefined : max / 1000;
   }
 
   /** Stops measuring and returns the figures of the span since the last restart. */

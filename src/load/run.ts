@@ -53,14 +53,17 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
   const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
   const startedAt = new Date();
-  const live = opts.metrics?.start(plan.name, (): RunFigures => ({ sent: rec.sentTotal, dropped: rec.droppedTotal }));
+  // The generator's own lag: CPU, event-loop delay and (open model) each send's slip behind the schedule.
+  const meter = new GeneratorMeter();
+  const live = opts.metrics?.start(plan.name, (): RunFigures => {
+    const sendSlipMax = meter.takeSlipMax();
+    return { sent: rec.sentTotal, dropped: rec.droppedTotal, ...(sendSlipMax !== undefined ? { lag: { sendSlipMax } } : {}) };
+  });
   const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking, observers: live ? [live] : [] });
   // The open engine records each send as it goes out: the analysis gets the watermark of in-flight sends.
   const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
-  // The generator's own lag: CPU, event-loop delay and (open model) each send's slip behind the schedule.
-  const meter = new GeneratorMeter();
   try {
     await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter });
   } catch (err) {

@@ -54,7 +54,8 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
       let final: { violations: number } | undefined;
       const snapshot = (): MetricsSnapshot => {
         const f = figures();
-        const measured = f.lag ?? { eventLoopDelayMax: lag.takeMax() };
+        // The event-loop delay is measured here; the engine gives its send slip (open model) when it has one.
+        const measured = { eventLoopDelayMax: lag.takeMax(), ...f.lag };
         return state.snapshot(final ? { ...f, violations: final.violations } : f, measured, Date.now());
       };
       const pusher = new Pusher({ sinks, intervalMs: opts.intervalMs, snapshot, report });

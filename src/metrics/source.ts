@@ -30,7 +30,7 @@ export interface ObservedRoute {
  */
 export type { ResponseObserver } from '../load/aggregate.js';
 
-/** The generator's own lag since the previous push, in seconds (the engine's measurement, when it has one). */
+/** The generator's own lag since the previous push, in seconds. */
 export interface GeneratorLag {
   /** Largest event-loop delay. */
   eventLoopDelayMax?: number;
@@ -44,7 +44,7 @@ export interface RunFigures {
   dropped: Readonly<Record<RouteClass, number>>;
   /** Rate-limit findings, once judged (the final push). */
   violations?: number;
-  /** The engine's own lag measurement; without it the pusher measures the event-loop delay itself. */
+  /** The engine's send slip since the previous push (open model); the pusher measures the event-loop delay itself. */
   lag?: GeneratorLag;
 }
 

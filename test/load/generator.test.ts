@@ -11,6 +11,7 @@ import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { summaryLines } from '../../src/load/print.js';
 import { ProfileResult } from '../../src/results/schema.js';
+import { GeneratorMeter } from '../../src/load/generator-meter.js';
 import { startCountingServer, type CountingServer } from './support/counting-server.js';
 import { makeResults } from '../report/fixtures.js';
 import { buildMarkdown } from '../../src/report/markdown.js';
@@ -162,5 +163,25 @@ describe('a run measures its own generator', () => {
     const lines = summaryLines(result, findings).filter((l) => l.includes('generator saturated'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('--workers');
+  });
+});
+
+describe('GeneratorMeter.takeSlipMax (the live metrics\' send slip)', () => {
+  it('gives the largest slip since the previous call, in seconds, and nothing when nothing was sent', () => {
+    const m = new GeneratorMeter();
+    try {
+      expect(m.takeSlipMax()).toBeUndefined();
+      m.slip(2);
+      m.slip(7.5);
+      m.slip(-1);
+      expect(m.takeSlipMax()).toBe(0.0075);
+      expect(m.takeSlipMax()).toBeUndefined();
+      m.slip(-0.2);
+      expect(m.takeSlipMax()).toBe(0);
+      // The run's own figures are unaffected by the live readings.
+      expect(m.finish().sends).toBe(4);
+    } finally {
+      m.finish();
+    }
   });
 });

@@ -16,7 +16,6 @@ import { ResponseBatch } from './response-batch.js';
 import { LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, headerSlot } from './header-slot.js';
 
 export type { EngineOptions };
-export { headerSlot };
 
 /**
  * The request list is at least this long (the weighted cycle repeated): autocannon deep-clones its request

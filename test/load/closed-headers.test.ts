@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headerSlot } from '../../src/load/closed.js';
+import { headerSlot } from '../../src/load/header-slot.js';
 
 const NAMES = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id'];
 /** The match by lowercasing, as the engine used to do it. */

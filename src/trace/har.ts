@@ -6,6 +6,7 @@
  * through the trace sanitizer. What a HAR cannot say is inferred: the route class from the method (spec
  * part 8), the route template from the path, the key role from `--key-role` (default admin).
  */
+import { errorCodeOf as envelopeErrorCode } from '../load/engine.js';
 import { readFile } from 'node:fs/promises';
 import { SpgateError } from '../errors.js';
 import { NAMED_ROUTES } from '../load/routes.js';
@@ -60,14 +61,10 @@ function bodyOf(content: unknown): string | undefined {
   return c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
 }
 
-/** The error code of a JSON error envelope. */
+/** The error code of a JSON error envelope, made safe to print. */
 function errorCodeOf(text: string): string | undefined {
-  try {
-    const code = (JSON.parse(text) as { error?: { code?: unknown } })?.error?.code;
-    return typeof code === 'string' ? sanitizeText(code) : undefined;
-  } catch {
-    return undefined;
-  }
+  const code = envelopeErrorCode(text);
+  return code === undefined ? undefined : sanitizeText(code);
 }
 
 /** Converts a parsed HAR document; throws SPGATE_ERR_HAR_INVALID when it is not HAR or has no usable entry. */

@@ -2,8 +2,8 @@
  * One TLS handshake with an https target before a command sends anything, with the target file's tls
  * options and through the proxy that applies: a certificate that is not trusted, a name that does not match,
  * a client certificate the server requires or refuses, each becomes one line (SPGATE_ERR_TLS) naming the
- * host, the check that failed and the option that fixes it — instead of every request failing alike. It
- * also verifies the server for engines that cannot (autocannon never checks a certificate).
+ * host, the check that failed and the option that fixes it — instead of every request failing alike (the
+ * load engines' own sockets verify the certificate too, with the same options, on every connection).
  *
  * Under TLS 1.3 the server judges the client certificate after the client's handshake is done, so the
  * preflight then sends `HEAD /` (no key, nothing of the API) and waits for the first bytes of an answer or

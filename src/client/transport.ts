@@ -107,12 +107,6 @@ export function createDispatcher(origin: string, pool: Pool.Options, t: Transpor
   return new Pool(origin, { ...pool, ...(secure ? { connect: { ...tls } } : {}) });
 }
 
-/** autocannon's connection options (it takes tlsOptions and servername) for a run against `baseUrl`. */
-export interface AutocannonConnection {
-  tlsOptions?: { ca?: string | string[]; cert?: string; key?: string };
-  servername?: string;
-}
-
 /**
  * The load engines open their own connections and do not tunnel: a load run whose target a proxy applies to
  * is refused with one line before anything is sent (conformance, init, replay and the budget probes do go
@@ -126,22 +120,4 @@ export function refuseProxied(baseUrl: string, engine: string, env?: NodeJS.Proc
       `${engine} cannot go through the proxy ${shownProxy(proxy)}: list the target's host in NO_PROXY, or generate the load where the target is reachable directly`,
     );
   }
-}
-
-/**
- * The options autocannon needs for the target (spread into its options). autocannon cannot tunnel through
- * a proxy (refuseProxied); it also never verifies the server's certificate itself, which is why every https
- * run first verifies it once (tls-preflight.ts).
- */
-export function autocannonConnection(baseUrl: string, t: TransportOptions = {}): AutocannonConnection {
-  refuseProxied(baseUrl, 'the closed model (autocannon)', t.env);
-  if (!baseUrl.startsWith('https:')) return {};
-  const o = tlsConnectOptions(t.tls);
-  const tlsOptions: AutocannonConnection['tlsOptions'] = {};
-  if (o.ca !== undefined) tlsOptions.ca = o.ca as string[];
-  if (typeof o.cert === 'string' && typeof o.key === 'string') {
-    tlsOptions.cert = o.cert;
-    tlsOptions.key = o.key;
-  }
-  return { ...(Object.keys(tlsOptions).length > 0 ? { tlsOptions } : {}), ...(o.servername !== undefined ? { servername: o.servername } : {}) };
 }

@@ -1,155 +1,173 @@
 /**
- * The closed model on autocannon: one autocannon instance per route class, each connection sending its
- * next request when the previous one completes. Every response passes through `onResponse` (hooked into
- * each autocannon client by autocannon-client.ts), where only the raw RateLimit-* strings, status, time
- * and a 429's error code are captured and handed to the recorder (and from there to the online
- * aggregator) in batches (response-batch.ts); nothing is kept per response here.
- * Single process on purpose: autocannon's workers would take per-response hooks out of our reach.
+ * The closed model: each class has a fixed number of keep-alive connections (http1-connection.ts, the open
+ * engine's), and each connection sends its next request the moment the previous one ends. Routes follow the
+ * class's weighted cycle (one cursor per class, so the mix is exact over the class, whatever the number of
+ * connections). A class with a rate cap (caps.maxRps shared out by the plan) sends no faster than it, over a
+ * sliding window (rate-gate.ts); a request cap is shared out over the classes.
+ *
+ * Every send is recorded as it goes out (the recorder's in-flight watermark works as in the open model),
+ * every response is recorded when it ends, through the same batches. At the duration, nothing more is sent
+ * and the requests in flight are awaited (each within the request deadline); an abort drops them at once.
+ * A connection whose request failed waits for the next tick before it sends again, so an unreachable target
+ * is tried a bounded number of times a second rather than in a tight loop.
  */
-import { autocannonConnection } from '../client/transport.js';
-import autocannon from 'autocannon';
-import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
-import { hookClient, type ResponseHook, type TaggedRequest } from './autocannon-client.js';
-import { describeTransportError, errorCodeOf, isDynamicRoute, maxInFlight, requestHeaders, weightedCycle, type EngineOptions } from './engine.js';
+import { maxInFlight, weightedCycle, type EngineOptions } from './engine.js';
+import { RateGate } from './rate-gate.js';
 import { ResponseBatch } from './response-batch.js';
-import { LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, headerSlot } from './header-slot.js';
+import { Http1Connection, type Http1Handler } from './http1-connection.js';
+import { RequestDeadline } from './request-bounds.js';
+import { endpointOf, fillFailure, fillResponse, requestSource } from './socket-requests.js';
 
 export type { EngineOptions };
 
-/**
- * The request list is at least this long (the weighted cycle repeated): autocannon deep-clones its request
- * context each time it wraps around the list, which for a one-route class would be once per request.
- */
-const CYCLE_MIN = 64;
+/** Deadline sweep, batch flush and retry period, ms. */
+const TICK_MS = 50;
 
-/** The most a response waits in the batch before the recorder (and the progress line) sees it, ms. */
-const FLUSH_MS = 50;
+interface ClassState {
+  pc: PlannedClass;
+  conns: Http1Connection[];
+  cycle: number[];
+  cursor: number;
+  /** Sends this class may still make (Infinity: no request cap). */
+  left: number;
+  inFlight: number;
+  gate: RateGate | undefined;
+  /** Connections waiting for the rate gate or the next tick. */
+  waiting: Http1Connection[];
+}
 
 /** Runs the closed model until the duration, the request cap or the signal ends it. */
 export async function runClosed(opts: EngineOptions): Promise<void> {
-  const { plan } = opts;
-  const totalConns = maxInFlight(plan);
-  const batch = new ResponseBatch(opts.recorder);
-  const flusher = setInterval(() => batch.flush(), FLUSH_MS);
-  try {
-    await Promise.all(plan.classes.map((pc) => {
-      const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : undefined;
-      return runClass(opts, pc, share, batch);
-    }));
-  } finally {
-    clearInterval(flusher);
-    batch.flush();
-  }
-}
-
-function runClass(opts: EngineOptions, pc: PlannedClass, amount: number | undefined, batch: ResponseBatch): Promise<void> {
   const { plan, recorder } = opts;
-  const url = new URL(opts.baseUrl);
-  const prefix = url.pathname.replace(/\/$/, '');
-  const runId = randomUUID().slice(0, 8);
+  const endpoint = endpointOf(opts.baseUrl, opts.tls);
+  const bytesOf = requestSource(plan, opts.baseUrl, opts.secrets);
+  const batch = new ResponseBatch(recorder);
+  const totalConns = maxInFlight(plan);
   let seq = 0;
-  // autocannon gives a per-connection rate of floor(overall / connections), where 0 means unlimited.
-  let connections = pc.connections ?? 1;
-  if (pc.maxRps !== undefined) connections = Math.min(connections, Math.max(1, Math.floor(pc.maxRps)));
-  if (amount !== undefined) connections = Math.min(connections, amount);
-  // Static routes are built into request buffers once; only routes with a fresh Idempotency-Key or a
-  // sequence-numbered body are rebuilt per request. The weighted cycle keeps the mix in proportion.
-  const cycle = weightedCycle(pc);
-  const requests: TaggedRequest[] = Array.from({ length: Math.ceil(CYCLE_MIN / cycle.length) }, () => cycle).flat().map((idx) => {
-    const route = plan.routes[idx]!;
-    const headers = requestHeaders(route, opts.secrets, runId);
-    const req: TaggedRequest = { spgateRoute: idx, method: route.method as autocannon.Request['method'], path: prefix + route.path, headers };
-    const dynamic = isDynamicRoute(route);
-    if (route.body && !dynamic) req.body = route.body(0);
-    if (dynamic) {
-      req.setupRequest = (r: autocannon.Request) => {
-        const n = ++seq;
-        return { ...r, headers: requestHeaders(route, opts.secrets, runId, n), body: route.body ? route.body(n) : undefined };
-      };
-    }
-    return req;
-  });
+  let stopped = false;
+  let aborted = false;
+  let gateTimer: NodeJS.Timeout | undefined;
+  let done!: () => void;
+  const allDone = new Promise<void>((r) => (done = r));
 
-  // Called once per response with autocannon's raw header array: no header object is built.
-  const onResponse: ResponseHook = (req, status, body, raw, durationMs) => {
-    const received = recorder.now();
-    const sent = received - durationMs;
-    let limit: string | undefined;
-    let remaining: string | undefined;
-    let reset: string | undefined;
-    let retryAfter: string | undefined;
-    let requestId: string | undefined;
-    if (raw) {
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        const slot = headerSlot(raw[i]!);
-        if (slot === NONE) continue;
-        const v = raw[i + 1]!;
-        switch (slot) {
-          case LIMIT: limit = limit === undefined ? v : `${limit}, ${v}`; break;
-          case REMAINING: remaining = remaining === undefined ? v : `${remaining}, ${v}`; break;
-          case RESET: reset = reset === undefined ? v : `${reset}, ${v}`; break;
-          case RETRY_AFTER: retryAfter = retryAfter === undefined ? v : `${retryAfter}, ${v}`; break;
-          case REQUEST_ID: requestId = requestId === undefined ? v : `${requestId}, ${v}`; break;
-        }
-      }
-    }
-    const r = batch.next();
-    r.route = req?.spgateRoute ?? pc.routes[0]!.idx;
-    r.sent = sent;
-    r.received = received;
-    r.status = status;
-    r.limit = limit;
-    r.remaining = remaining;
-    r.reset = reset;
-    r.retryAfter = retryAfter;
-    r.requestId = requestId;
-    r.errorCode = status === 429 ? errorCodeOf(body) : undefined;
-    r.error = undefined;
-    batch.commit(pc.class);
+  const handler: Http1Handler = {
+    onResponse(conn, h, body) {
+      if (aborted) return;
+      const received = recorder.now();
+      fillResponse(batch.next(), conn, h, body, received);
+      ended(conn, false);
+    },
+    onFailure(conn, error) {
+      if (aborted) return;
+      fillFailure(batch.next(), conn, error, recorder.now());
+      ended(conn, true);
+    },
   };
 
-  return new Promise<void>((resolve, reject) => {
-    const options: autocannon.Options = {
-      url: url.origin,
-      connections,
-      pipelining: 1,
-      // autocannon rounds fractional durations; the exact duration is enforced by the timer below.
-      duration: Math.ceil(plan.durationMs / 1000) + 1,
-      timeout: Math.ceil(plan.timeoutMs / 1000),
-      // autocannon only notices stop() on its sampling tick: 50 ms keeps stops and aborts prompt.
-      sampleInt: 50,
-      requests,
-      // Only a 429's body is read (its error code): the others are not decoded.
-      setupClient: (client: unknown) => hookClient(client, onResponse, (status) => status === 429),
-    };
-    // CA, client certificate and key reach autocannon's tls.connect; autocannon 8 itself sets
-    // rejectUnauthorized: false, so the server's certificate is verified once before the run (tls-preflight.ts).
-    Object.assign(options, autocannonConnection(opts.baseUrl, { tls: opts.tls }));
-    if (amount !== undefined) options.amount = amount;
-    if (pc.maxRps !== undefined) options.overallRate = Math.max(connections, Math.floor(pc.maxRps));
-    let timer: NodeJS.Timeout | undefined;
-    const instance = autocannon(options, (err) => {
-      if (timer) clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', stop);
-      if (err) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve();
+  const states: ClassState[] = plan.classes.map((pc, tag) => {
+    const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : Infinity;
+    let n = pc.connections ?? 1;
+    if (pc.maxRps !== undefined) n = Math.min(n, Math.max(1, Math.floor(pc.maxRps)));
+    n = Math.max(1, Math.min(n, share));
+    const conns = Array.from({ length: n }, () => {
+      const c = new Http1Connection(endpoint, handler, (status) => status === 429);
+      c.tag = tag;
+      return c;
     });
-    const stop = (): void => instance.stop();
-    // `amount` makes autocannon ignore the duration, and it rounds fractional ones: the timer is exact.
-    timer = setTimeout(stop, plan.durationMs);
-    if (opts.signal?.aborted) stop();
-    opts.signal?.addEventListener('abort', stop, { once: true });
-    instance.on('reqError', (err: unknown) => {
-      const at = recorder.now();
-      const r = batch.next();
-      r.route = pc.routes[0]!.idx;
-      r.sent = at;
-      r.received = at;
-      r.status = 0;
-      r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
-      r.error = describeTransportError(err);
-      batch.commit(pc.class);
-    });
+    return { pc, conns, cycle: weightedCycle(pc), cursor: 0, left: share, inFlight: 0, gate: pc.maxRps !== undefined ? new RateGate(pc.maxRps) : undefined, waiting: [] };
   });
+
+  /** A request ended: its record is committed and the connection sends again (after a tick if it failed). */
+  function ended(conn: Http1Connection, failed: boolean): void {
+    const st = states[conn.tag]!;
+    batch.commit(st.pc.class);
+    st.inFlight--;
+    if (failed) st.waiting.push(conn);
+    else next(st, conn);
+    if (stopped && allIdle()) done();
+  }
+
+  /** Sends the class's next request on `conn`, unless the run is over or the rate gate says wait. */
+  function next(st: ClassState, conn: Http1Connection): void {
+    if (stopped || st.left <= 0) {
+      if (!stopped && states.every((s) => s.left <= 0)) stop();
+      return;
+    }
+    const now = recorder.now();
+    if (st.gate && !st.gate.tryTake(now)) {
+      st.waiting.push(conn);
+      armGate(st.gate.availableAt() - now);
+      return;
+    }
+    st.left--;
+    const idx = st.cycle[st.cursor]!;
+    st.cursor = st.cursor + 1 === st.cycle.length ? 0 : st.cursor + 1;
+    conn.route = idx;
+    conn.intended = NaN;
+    conn.sent = now;
+    recorder.sent(st.pc.class, now);
+    st.inFlight++;
+    conn.send(bytesOf(idx, ++seq));
+  }
+
+  /** Sends on every waiting connection the gate (or the retry delay) now lets through. */
+  function release(): void {
+    for (const st of states) {
+      const waiting = st.waiting.splice(0);
+      for (const c of waiting) next(st, c);
+    }
+  }
+
+  function armGate(delayMs: number): void {
+    if (gateTimer) return;
+    gateTimer = setTimeout(() => {
+      gateTimer = undefined;
+      release();
+    }, Math.max(1, delayMs));
+  }
+
+  const allIdle = (): boolean => states.every((s) => s.inFlight === 0);
+
+  /** The duration is over or the request caps are used up: nothing more is sent; in-flight requests end. */
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    for (const st of states) st.waiting.length = 0;
+    if (allIdle()) done();
+  }
+
+  /** The 50 ms tick: request deadlines, failed connections' retries, the batch flush. */
+  const tick = setInterval(() => {
+    const now = recorder.now();
+    for (const st of states) {
+      if (st.inFlight === 0) continue;
+      for (const c of st.conns) if (c.busy && now - c.sent > plan.timeoutMs) c.fail(new RequestDeadline(plan.timeoutMs).message);
+    }
+    if (!stopped) release();
+    batch.flush();
+  }, TICK_MS);
+
+  const abort = (): void => {
+    // Stop at once: nothing more is sent; in-flight requests are cancelled and not recorded.
+    aborted = true;
+    for (const st of states) for (const c of st.conns) c.destroy();
+    stopped = true;
+    done();
+  };
+  if (opts.signal?.aborted) abort();
+  else opts.signal?.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(stop, plan.durationMs);
+
+  try {
+    if (!aborted) for (const st of states) for (const c of st.conns) next(st, c);
+    await allDone;
+  } finally {
+    clearTimeout(timer);
+    if (gateTimer) clearTimeout(gateTimer);
+    clearInterval(tick);
+    batch.flush();
+    opts.signal?.removeEventListener('abort', abort);
+    for (const st of states) for (const c of st.conns) c.destroy();
+  }
 }

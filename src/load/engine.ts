@@ -19,8 +19,8 @@ export interface EngineOptions {
   /** caps.maxRps of the target (the open model's sliding-window guard; the closed model uses the plan's). */
   maxRps?: number;
   /**
-   * The target's tls block. Engines connect only through client/transport.ts: the open model's sockets take
-   * `tlsConnectOptions(tls)`, the closed model spreads `autocannonConnection(baseUrl, { tls })`.
+   * The target's tls block: both engines' sockets take `tlsConnectOptions(tls)` (client/transport.ts, through
+   * socket-requests.ts endpointOf).
    */
   tls?: Tls;
   /** Measures the generator's own lag (the open engine reports each send's slip to it). */
@@ -40,9 +40,8 @@ export function maxInFlight(plan: Plan): number {
 
 /**
  * The period of the smooth round robin over integer weights (their sum over their gcd: one route gives 1,
- * weights 3 and 1 give 4), when at most 60; else 60. autocannon builds every request of the cycle for every
- * connection before the first is sent, so a needlessly long cycle is start-up cost, and a whole period
- * keeps the proportions exact.
+ * weights 3 and 1 give 4), when at most 60; else 60. The closed engine walks it with one cursor per class:
+ * a whole period keeps the proportions exact.
  */
 export function cyclePeriod(pc: PlannedClass, max = 60): number {
   const ws = pc.routes.map((r) => r.weight);

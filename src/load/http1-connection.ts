@@ -1,9 +1,9 @@
 /**
- * One keep-alive HTTP/1.1 connection of the open-model engine, with its own small response parser. The
- * open model used undici: per request a promise chain, a body stream, an AbortController and a timer for the
- * whole-request deadline — about five times autocannon's CPU per response, so a capacity run measured the
- * generator's ceiling. Here a request is one socket write of a prebuilt buffer, and a response is parsed
- * straight out of the socket's chunks: status line, the framing headers (Content-Length, chunked
+ * One keep-alive HTTP/1.1 connection of the load engines (both models), with its own small response
+ * parser. The open model used undici: per request a promise chain, a body stream, an AbortController and a
+ * timer for the whole-request deadline — about five times autocannon's CPU per response, so a capacity run
+ * measured the generator's ceiling. Here a request is one socket write of a prebuilt buffer, and a response
+ * is parsed straight out of the socket's chunks: status line, the framing headers (Content-Length, chunked
  * Transfer-Encoding, Connection) and the headers the verifier reads; a body is skipped undecoded unless the
  * engine asked to keep it (429 bodies, for their error code). Pipelining 1; the connection is opened on
  * first use and again after the server closes it. `connect` options (CA, client certificate, server name)

@@ -59,7 +59,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     return requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, opts.secrets, runId, seq), route.body?.(seq));
   };
 
-  const batch = new ResponseBatch(recorder, 256, false);
+  const batch = new ResponseBatch(recorder);
   const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
   let scheduled = 0;
   let seq = 0;

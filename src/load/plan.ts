@@ -40,7 +40,7 @@ export interface PlannedClass {
   cumulative: number[];
   /** Closed model. */
   connections?: number;
-  /** Closed model: autocannon overallRate cap for this class (from target.caps.maxRps). */
+  /** Closed model: this class's share of target.caps.maxRps (the engine's sliding-window rate gate). */
   maxRps?: number;
   /** Open model: arrival rate (requests/s) at t seconds after start. */
   rateAt?: (t: number) => number;

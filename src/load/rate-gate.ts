@@ -25,4 +25,9 @@ export class RateGate {
     if (this.filled < this.k) this.filled++;
     return true;
   }
+
+  /** When the next slot opens (ms; at most `now` when one is open). */
+  availableAt(): number {
+    return this.filled === this.k ? this.ring[this.next]! + this.windowMs : 0;
+  }
 }

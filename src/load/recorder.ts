@@ -70,9 +70,9 @@ class InFlight {
 
 export interface RecorderOptions {
   /**
-   * The engine calls `sent` as each request goes out, before its response (the open engine): the
-   * recorder then knows what is in flight and hands the sink a watermark with each response. An engine
-   * that records a send only with its response (the closed engine's batches) leaves it off.
+   * The engine calls `sent` as each request goes out, before its response (both load engines do): the
+   * recorder then knows what is in flight and hands the sink a watermark with each response. A recorder fed
+   * only responses (synthetic ones in tests and benchmarks) leaves it off.
    */
   sendsAsTheyGo?: boolean;
 }

@@ -25,8 +25,7 @@ export class ResponseBatch {
   private readonly classes: RouteClass[];
   private n = 0;
 
-  /** `countSent`: the flush also counts each request as sent (the closed engine learns of a send only from its response). */
-  constructor(private readonly recorder: LoadRecorder, private readonly size = 256, private readonly countSent = true) {
+  constructor(private readonly recorder: LoadRecorder, private readonly size = 256) {
     this.records = Array.from({ length: size }, emptyRecord);
     this.classes = Array.from({ length: size }, (): RouteClass => 'read');
   }
@@ -54,7 +53,6 @@ export class ResponseBatch {
     this.n = 0;
     for (let i = 0; i < n; i++) {
       const r = this.records[i]!;
-      if (this.countSent) this.recorder.sent(this.classes[i]!, r.sent);
       this.recorder.response(r);
     }
   }

@@ -47,7 +47,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const { target, profile } = opts;
   const filePlan = planProfile(profile, target, opts.durationOverride);
   // The engines do not tunnel through a proxy: a run that would need one is refused before sending.
-  refuseProxied(target.baseUrl, filePlan.model === 'closed' ? 'the closed model (autocannon)' : 'the open model');
+  refuseProxied(target.baseUrl, `the ${filePlan.model} model`);
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
@@ -60,8 +60,8 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
     return { sent: rec.sentTotal, dropped: rec.droppedTotal, ...(sendSlipMax !== undefined ? { lag: { sendSlipMax } } : {}) };
   });
   const agg = new LoadAggregator({ plan, target: analysisTarget, trace, rateLimit: opts.rateLimitChunking, observers: live ? [live] : [] });
-  // The open engine records each send as it goes out: the analysis gets the watermark of in-flight sends.
-  const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: plan.model === 'open' });
+  // Both engines record each send as it goes out: the analysis gets the watermark of in-flight sends.
+  const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: true });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
   try {

@@ -79,14 +79,19 @@ describe('chunked rate-limit analysis in a real run', () => {
     }
   });
 
-  // The open engine records each send as it goes out: the analysis folds refusals with the watermark of
-  // sends in flight, and a live run's analysis equals the batch analysis of its own trace, rows included.
-  it('open model over the budget: the live analysis equals the batch analysis of its trace exactly, window rows included', async () => {
+  // Both engines record each send as it goes out: the analysis folds refusals with the watermark of sends
+  // in flight, and a live run's analysis equals the batch analysis of its own trace, rows included. The
+  // closed model at full speed on eight connections interleaves responses across every window start.
+  const overBudget = {
+    open: { model: 'open', duration: 3, classes: { read: { rate: 90, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } },
+    closed: { model: 'closed', duration: 3, classes: { read: { connections: 8, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } },
+  } as const;
+  it.each(['open', 'closed'] as const)('%s model over the budget: the live analysis equals the batch analysis of its trace exactly, window rows included', async (model) => {
     const ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 30, write: 20, windowSeconds: 1 } });
     try {
       const target = targetFromInput(ref.target, 'embedded');
-      const profile = parseProfile({ name: 'open-over', description: 'reads at three times the budget', model: 'open', duration: 3, classes: { read: { rate: 90, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } }, 'test');
-      const tracePath = join(dir, 'open-over.ndjson');
+      const profile = parseProfile({ name: `${model}-over`, description: 'reads over the budget', ...overBudget[model] }, 'test');
+      const tracePath = join(dir, `${model}-over.ndjson`);
       const { result } = await runProfile({ target, profile, tracePath });
       const records = await readTrace(tracePath);
       expect(result.totals.byStatus['429']).toBeGreaterThan(0);

@@ -61,9 +61,9 @@ describe('ResponseBatch', () => {
         expect(s).toMatchObject({ route: i % 3, sent: i, received: i + 0.5, status: g.status, remaining: g.remaining, error: g.error, requestId: g.status === 0 ? undefined : `req_${i}` });
         expect(s.errorCode).toBe(g.status === 429 ? 'rate_limited' : undefined);
       });
-      // The recorder's own counts: sends per class, refusals, transport failures.
-      expect(rec.sentTotal.read).toBe(list.filter((g) => g.cls === 'read').length);
-      expect(rec.sentTotal.write).toBe(list.filter((g) => g.cls === 'write').length);
+      // The recorder's own counts: refusals, transport failures. Sends are counted by the engines as they
+      // go out, never a second time by the batch.
+      expect(rec.sentTotal.read + rec.sentTotal.write).toBe(0);
       expect(rec.refused).toBe(list.filter((g) => g.status === 429).length);
       expect(rec.transportErrors).toBe(list.filter((g) => g.status === 0).length);
       expect(rec.completed).toBe(list.length);

@@ -1,7 +1,6 @@
 /**
  * `spgate load` against a target that requires a client certificate: both engines connect with the target
- * file's tls block (the open model's own sockets through tlsConnectOptions, the closed model's autocannon
- * through autocannonConnection), so every response is answered and none is a transport error; without the
+ * file's tls block (their own sockets through tlsConnectOptions), so every response is answered and none is a transport error; without the
  * client certificate the run stops with one SPGATE_ERR_TLS line before a request is sent. A proxied target
  * is refused for load in either model (the engines do not tunnel).
  */
@@ -66,7 +65,7 @@ describe('spgate load against an mTLS target', () => {
 
   it('a proxied target is refused for load in either model, naming the engine and not the credentials', () => {
     const env = { HTTPS_PROXY: 'http://user:secret@proxy.internal:3128' };
-    for (const engine of ['the open model', 'the closed model (autocannon)']) {
+    for (const engine of ['the open model', 'the closed model']) {
       expect(() => refuseProxied('https://api.example.com/v1', engine, env)).toThrow(new RegExp(`${engine.replace(/[()]/g, '\\$&')} cannot go through the proxy http://proxy\\.internal:3128`));
       expect(() => refuseProxied('https://api.example.com/v1', engine, env)).not.toThrow(/secret/);
     }

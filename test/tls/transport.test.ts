@@ -1,15 +1,17 @@
 /**
  * The transport helper the load engines take their connection options from (client/transport.ts): the
- * proxy rule from the environment, and — against the mTLS terminator — an undici dispatcher (the open model's
- * way) and autocannon's options (the closed model's way) that complete requests with the target's tls
- * block and fail without it.
+ * proxy rule from the environment, and — against the mTLS terminator — an undici dispatcher (conformance,
+ * probes, init, replay) and the load engines' own keep-alive sockets (socket-requests.ts endpointOf) that
+ * complete requests with the target's tls block and fail without it: no client certificate, or a server
+ * certificate the options do not trust (the sockets verify it on every connection).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autocannonConnection, bypassed, createDispatcher, proxyFor, tlsConnectOptions } from '../../src/client/transport.js';
+import { bypassed, createDispatcher, proxyFor, refuseProxied, tlsConnectOptions } from '../../src/client/transport.js';
+import { Http1Connection } from '../../src/load/http1-connection.js';
+import { endpointOf } from '../../src/load/socket-requests.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { Tls } from '../../src/target/schema.js';
 import { makePki, STAGING_HOST, type Pki } from './pki.js';
@@ -109,24 +111,32 @@ describe('connection options for the load engines', () => {
     expect(proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`)).toBe(1);
   });
 
-  it("autocannon's options complete requests against the mTLS target", async () => {
-    const baseUrl = `https://127.0.0.1:${mtls.port}/v1`;
-    const run = (extra: object): Promise<autocannon.Result> => autocannon({
-      url: `https://127.0.0.1:${mtls.port}`,
-      connections: 1,
-      amount: 5,
-      timeout: 5,
-      requests: [{ method: 'GET', path: '/v1/me', headers: { authorization: `Bearer ${key}` } }],
-      ...extra,
+  /** One GET /v1/me on a load engine's socket: the status, or the failure's one line. */
+  function socketGet(baseUrl: string, t: Tls | undefined): Promise<number | string> {
+    return new Promise((resolve) => {
+      const conn = new Http1Connection(endpointOf(baseUrl, t), {
+        onResponse: (c, head) => { c.destroy(); resolve(head.status); },
+        onFailure: (c, error) => { c.destroy(); resolve(error); },
+      }, () => false);
+      const host = new URL(baseUrl).host;
+      conn.send(`GET /v1/me HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${key}\r\n\r\n`);
     });
-    const ok = await run(autocannonConnection(baseUrl, { tls, env: {} }));
-    expect(ok['2xx']).toBe(5);
-    const without = await run(autocannonConnection(baseUrl, { tls: Tls.parse({ ca: pki.caCert }), env: {} }));
-    expect(without['2xx']).toBe(0);
+  }
+
+  it("the load engines' sockets complete requests against the mTLS target with the tls block, and not without it", async () => {
+    const baseUrl = `https://127.0.0.1:${mtls.port}/v1`;
+    expect(await socketGet(baseUrl, tls)).toBe(200);
+    // No client certificate: the terminator refuses the handshake.
+    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert }))).toEqual(expect.any(String));
+    // The internal CA not given: the sockets refuse the server's certificate themselves.
+    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }))).toMatch(/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/);
+    // The server name given by the tls block is the one verified (the certificate names the staging host).
+    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: STAGING_HOST }))).toBe(200);
+    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: 'elsewhere.test' }))).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altname|CERT/i);
   });
 
-  it('autocannon cannot tunnel: a proxied closed-model run is refused with one line', () => {
-    expect(() => autocannonConnection(`https://${STAGING_HOST}/v1`, { tls, env: { HTTPS_PROXY: 'http://u:pw@proxy.internal:3128' } }))
-      .toThrow(/closed model \(autocannon\) cannot go through the proxy http:\/\/proxy\.internal:3128/);
+  it('the load engines cannot tunnel: a proxied load run is refused with one line', () => {
+    expect(() => refuseProxied(`https://${STAGING_HOST}/v1`, 'the closed model', { HTTPS_PROXY: 'http://u:pw@proxy.internal:3128' }))
+      .toThrow(/closed model cannot go through the proxy http:\/\/proxy\.internal:3128/);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Every command of the CLI, in the order --help lists them. Only the name, usage and one-line description
- * live here; a command's module (its options and its libraries: undici, autocannon, fast-check, chart.js,
+ * live here; a command's module (its options and its libraries: undici, fast-check, chart.js,
  * the zod schemas) is imported only when that command runs, so `spgate --help` and `--version` load
  * none of them. test/cli/commands-index.test.ts keeps these lines equal to the modules' own.
  */

@@ -1,0 +1,68 @@
+/**
+ * What both load engines share on top of their keep-alive connections (http1-connection.ts): the endpoint a
+ * target's base URL names (with the target's TLS options), each route's request bytes (static routes built
+ * once, a fresh Idempotency-Key or `{seq}` body built per request), and filling one response record from a
+ * parsed head or a failure. The engines differ only in when they send.
+ */
+import { randomUUID } from 'node:crypto';
+import { tlsConnectOptions } from '../client/transport.js';
+import type { Tls } from '../target/schema.js';
+import type { Plan } from './plan.js';
+import type { SampleInput } from './samples.js';
+import { errorCodeOf, isDynamicRoute, requestHeaders } from './engine.js';
+import { requestBytes, type Http1Connection, type Http1Endpoint, type Http1Head } from './http1-connection.js';
+
+/** The host, port and TLS options the engines' connections open to. */
+export function endpointOf(baseUrl: string, tls: Tls | undefined): Http1Endpoint {
+  const url = new URL(baseUrl);
+  const https = url.protocol === 'https:';
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port) || (https ? 443 : 80),
+    tls: https,
+    ...(https ? { connect: tlsConnectOptions(tls) } : {}),
+  };
+}
+
+/** The bytes of one request of route `idx`, `seq` numbering the run's dynamic requests. */
+export type RequestSource = (idx: number, seq: number) => Buffer | string;
+
+/** Builds every static route's bytes once; dynamic routes are built per request. */
+export function requestSource(plan: Plan, baseUrl: string, secrets: Partial<Record<string, string>>): RequestSource {
+  const url = new URL(baseUrl);
+  const prefix = url.pathname.replace(/\/$/, '');
+  const runId = randomUUID().slice(0, 8);
+  const build = (idx: number, seq?: number): string => {
+    const route = plan.routes[idx]!;
+    return requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, secrets, runId, seq), route.body?.(seq ?? 0));
+  };
+  const prebuilt = plan.routes.map((route, idx) => (isDynamicRoute(route) ? undefined : Buffer.from(build(idx))));
+  return (idx, seq) => prebuilt[idx] ?? build(idx, seq);
+}
+
+/** Fills `r` with the response `conn` just completed (its route and send times ride on the connection). */
+export function fillResponse(r: SampleInput, conn: Http1Connection, h: Http1Head, body: string | undefined, received: number): void {
+  r.route = conn.route;
+  r.intended = conn.intended;
+  r.sent = conn.sent;
+  r.received = received;
+  r.status = h.status;
+  r.limit = h.limit;
+  r.remaining = h.remaining;
+  r.reset = h.reset;
+  r.retryAfter = h.retryAfter;
+  r.requestId = h.requestId;
+  r.errorCode = h.status === 429 ? errorCodeOf(body) : undefined;
+  r.error = undefined;
+}
+
+/** Fills `r` with the failure of the request `conn` had in flight: status 0 and one line naming it. */
+export function fillFailure(r: SampleInput, conn: Http1Connection, error: string, received: number): void {
+  r.route = conn.route;
+  r.intended = conn.intended;
+  r.sent = conn.sent;
+  r.received = received;
+  r.status = 0;
+  r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
+  r.error = error;
+}

@@ -16,8 +16,7 @@ import { maxInFlight, weightedCycle, type EngineOptions } from './engine.js';
 import { RateGate } from './rate-gate.js';
 import { ResponseBatch } from './response-batch.js';
 import { Http1Connection, type Http1Handler } from './http1-connection.js';
-import { RequestDeadline } from './request-bounds.js';
-import { endpointOf, fillFailure, fillResponse, requestSource } from './socket-requests.js';
+import { endpointOf, fillFailure, fillResponse, requestSource, sweepDeadlines } from './socket-requests.js';
 
 export type { EngineOptions };
 
@@ -142,7 +141,7 @@ export async function runClosed(opts: EngineOptions): Promise<void> {
     const now = recorder.now();
     for (const st of states) {
       if (st.inFlight === 0) continue;
-      for (const c of st.conns) if (c.busy && now - c.sent > plan.timeoutMs) c.fail(new RequestDeadline(plan.timeoutMs).message);
+      sweepDeadlines(st.conns, now, plan.timeoutMs);
     }
     if (!stopped) release();
     batch.flush();

@@ -11,14 +11,12 @@
  * batches (response-batch.ts). Nothing is allocated per request but a dynamic route's bytes. Every send's
  * slip (sent − the moment the arrival was due and a connection was free) goes to the generator meter.
  */
-import { tlsConnectOptions } from '../client/transport.js';
-import { randomUUID } from 'node:crypto';
 import type { PlannedClass } from './plan.js';
-import { errorCodeOf, isDynamicRoute, pickRoute, requestHeaders, type EngineOptions } from './engine.js';
+import { pickRoute, type EngineOptions } from './engine.js';
 import { RateGate } from './rate-gate.js';
 import { ResponseBatch } from './response-batch.js';
-import { Http1Connection, requestBytes, type Http1Endpoint, type Http1Handler, type Http1Head } from './http1-connection.js';
-import { RequestDeadline } from './request-bounds.js';
+import { Http1Connection, type Http1Handler, type Http1Head } from './http1-connection.js';
+import { endpointOf, fillFailure, fillResponse, requestSource, sweepDeadlines } from './socket-requests.js';
 import { ArrivalQueue } from './arrival-queue.js';
 
 /** Deadline sweep and batch flush period, ms (a deadline fires at most this late). */
@@ -40,24 +38,9 @@ interface ClassState {
 /** Runs the open model until the duration, the request cap or the signal ends it. */
 export async function runOpen(opts: EngineOptions): Promise<void> {
   const { plan, recorder, meter } = opts;
-  const url = new URL(opts.baseUrl);
-  const prefix = url.pathname.replace(/\/$/, '');
-  const endpoint: Http1Endpoint = {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-    tls: url.protocol === 'https:',
-    ...(url.protocol === 'https:' ? { connect: tlsConnectOptions(opts.tls) } : {}),
-  };
-  const runId = randomUUID().slice(0, 8);
-  // Static routes are prebuilt bytes; a fresh Idempotency-Key or a {seq} body is built per request.
-  const prebuilt = plan.routes.map((route) => (isDynamicRoute(route) ? undefined
-    : Buffer.from(requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, opts.secrets, runId), route.body?.(0)))));
-  const bytesOf = (idx: number, seq: number): Buffer | string => {
-    const pre = prebuilt[idx];
-    if (pre) return pre;
-    const route = plan.routes[idx]!;
-    return requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, opts.secrets, runId, seq), route.body?.(seq));
-  };
+  const host = new URL(opts.baseUrl).host;
+  const endpoint = endpointOf(opts.baseUrl, opts.tls);
+  const bytesOf = requestSource(plan, opts.baseUrl, opts.secrets);
 
   const batch = new ResponseBatch(recorder);
   const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
@@ -76,33 +59,14 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
       if (warming) return warming(true);
       if (aborted) return;
       const received = recorder.now();
-      const r = batch.next();
-      r.route = conn.route;
-      r.intended = conn.intended;
-      r.sent = conn.sent;
-      r.received = received;
-      r.status = h.status;
-      r.limit = h.limit;
-      r.remaining = h.remaining;
-      r.reset = h.reset;
-      r.retryAfter = h.retryAfter;
-      r.requestId = h.requestId;
-      r.errorCode = h.status === 429 ? errorCodeOf(body) : undefined;
-      r.error = undefined;
+      fillResponse(batch.next(), conn, h, body, received);
       released(conn, received);
     },
     onFailure(conn: Http1Connection, error: string) {
       if (warming) return warming(false);
       if (aborted) return;
       const received = recorder.now();
-      const r = batch.next();
-      r.route = conn.route;
-      r.intended = conn.intended;
-      r.sent = conn.sent;
-      r.received = received;
-      r.status = 0;
-      r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
-      r.error = error;
+      fillFailure(batch.next(), conn, error, received);
       released(conn, received);
     },
   };
@@ -198,7 +162,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     const now = recorder.now();
     for (const st of states) {
       if (st.inFlight === 0) continue;
-      for (const c of st.conns) if (c.busy && now - c.sent > plan.timeoutMs) c.fail(new RequestDeadline(plan.timeoutMs).message);
+      sweepDeadlines(st.conns, now, plan.timeoutMs);
     }
     batch.flush();
   }, TICK_MS);
@@ -226,7 +190,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
   try {
     // One request outside /v1 (no budget) opens a connection and warms the parser, so the first
     // scheduled requests are not measured late for reasons that belong to the client, not the server.
-    if (!finished) await warmUp(states[0]!.conns[0]!, url.host, Math.min(plan.timeoutMs, 2000), (w) => (warming = w));
+    if (!finished) await warmUp(states[0]!.conns[0]!, host, Math.min(plan.timeoutMs, 2000), (w) => (warming = w));
     warming = undefined;
     recorder.restart();
     meter?.restart();

@@ -11,6 +11,7 @@ import type { Plan } from './plan.js';
 import type { SampleInput } from './samples.js';
 import { errorCodeOf, isDynamicRoute, requestHeaders } from './engine.js';
 import { requestBytes, type Http1Connection, type Http1Endpoint, type Http1Head } from './http1-connection.js';
+import { RequestDeadline } from './request-bounds.js';
 
 /** The host, port and TLS options the engines' connections open to. */
 export function endpointOf(baseUrl: string, tls: Tls | undefined): Http1Endpoint {
@@ -65,4 +66,9 @@ export function fillFailure(r: SampleInput, conn: Http1Connection, error: string
   r.status = 0;
   r.limit = r.remaining = r.reset = r.retryAfter = r.requestId = r.errorCode = undefined;
   r.error = error;
+}
+
+/** Fails every request of `conns` in flight longer than `timeoutMs` at `now` (the engines' 50 ms sweep). */
+export function sweepDeadlines(conns: readonly Http1Connection[], now: number, timeoutMs: number): void {
+  for (const c of conns) if (c.busy && now - c.sent > timeoutMs) c.fail(new RequestDeadline(timeoutMs).message);
 }

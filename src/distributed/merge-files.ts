@@ -68,7 +68,7 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   }));
   await kWayMerge(streams, (index, offset, r, seq, watermark) => {
     fold.add(index, offset, r, seq, watermark);
-    writer?.write({ ...r, t: offset + r.t });
+    writer?.write(shiftRecord(r, offset));
   });
   await writer?.close();
   const { result, findings } = mergeProfile(set, fold);
@@ -77,6 +77,11 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const ids = new Set(inputs.map((i) => i.doc.meta.runId));
   const [runId] = ids;
   return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()), ...(ids.size === 1 && runId ? { runId } : {}) };
+}
+
+/** A shard's record on the merged clock: its send and intended send times moved by the shard's offset. */
+export function shiftRecord(r: TraceRecord, offsetMs: number): TraceRecord {
+  return r.intended === undefined ? { ...r, t: offsetMs + r.t } : { ...r, t: offsetMs + r.t, intended: offsetMs + r.intended };
 }
 
 /**

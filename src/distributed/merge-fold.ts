@@ -9,6 +9,7 @@
 import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { TraceRecord } from '../trace/record.js';
 import { recordToSample } from '../trace/samples.js';
+import { traceLatency } from '../trace/latency.js';
 import type { TimelineRow } from '../load/timeline.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { StatusTally } from '../fold/tally.js';
@@ -42,8 +43,9 @@ export class TraceFold {
     this.perShard.set(shard, (this.perShard.get(shard) ?? 0) + 1);
     const received = offsetMs + r.t + r.latency;
     this.verifier.add(shard, seq, r);
-    // Latency percentiles are from the actual send: trace records carry no intended time.
-    this.fold.add(r.class, r.status, received, r.latency, r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
+    // The timeline's latency (per-second percentiles, the capacity judgement) in the live run's view: from
+    // the intended send time where the record carries one (open model), so the queue's lag is in it.
+    this.fold.add(r.class, r.status, received, traceLatency(r), r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
   }
 
   /** The most rate-limit samples held at once (bounded by the analyzer's chunk, not by the run's length). */

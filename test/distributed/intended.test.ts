@@ -14,7 +14,7 @@ import { correctedLatencyOf, type SampleInput } from '../../src/load/samples.js'
 import { findCapacity, type TimelineRow } from '../../src/load/timeline.js';
 import { responseRecord } from '../../src/trace/from-response.js';
 import { traceLatency } from '../../src/trace/latency.js';
-import { readRecords } from './support/shards.js';
+import { percentilesOf, readRecords } from './support/shards.js';
 import { queuedShard, ROUTE, SLO, writeQueuedShard } from './support/queued.js';
 
 const ORIGIN = 1_700_000_000_000;
@@ -37,8 +37,6 @@ function singleFold(parts: SampleInput[][]): { rows: TimelineRow[]; lastFullSeco
   return { rows: fold.timelineRows({ sentPerSecond: { read: [], write: [] }, droppedPerSecond: { read: [], write: [] } }), lastFullSecond: Math.floor(Math.round(durationMs) / 1000) };
 }
 
-const percentiles = (rows: Array<Pick<TimelineRow, 't' | 'completed' | 'p50' | 'p95' | 'p99'>>): unknown[] => rows.map((r) => [r.t, r.completed, r.p50, r.p95, r.p99]);
-
 async function merge(parts: SampleInput[][], toRecord?: (s: SampleInput) => ReturnType<typeof responseRecord>): Promise<Awaited<ReturnType<typeof mergeShardFiles>> & { traceOut: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-intended-'));
   const paths = await Promise.all(parts.map((p, i) => writeQueuedShard(dir, i, parts.length, p, ORIGIN + i * OFFSET, toRecord)));
@@ -54,7 +52,7 @@ describe('merged open-model runs: latency from the intended send time', () => {
     expect(lag).toBeGreaterThan(SLO.p95Ms * 5);
     const { result } = await merge(parts);
     const yard = singleFold(parts);
-    expect(percentiles(result.timeline)).toEqual(percentiles(yard.rows));
+    expect(percentilesOf(result.timeline)).toEqual(percentilesOf(yard.rows));
     const truth = findCapacity(yard.rows, SLO, yard.lastFullSecond);
     expect(truth.firstBreachAt).not.toBeNull();
     expect(result.capacity).toEqual(truth);

@@ -4,7 +4,9 @@
  * per-second timeline, Remaining series and online rate-limit analysis a live run folds its responses into)
  * plus the per-response verification. Records arrive in order of response time, as they do in a live run,
  * with the watermark of sends not yet answered, so memory is bounded the same way and the figures are
- * those of one fold of every shard's responses. Pure; the I/O feeds it.
+ * those of one fold of every shard's responses. The timeline's latency is the live run's view (corrected
+ * from the intended send time in the open model: src/trace/latency.ts); the rate-limit samples keep the
+ * actual send and response times, as the live run's do. Pure; the I/O feeds it.
  */
 import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { TraceRecord } from '../trace/record.js';

@@ -16,6 +16,7 @@ import { traceLatency } from '../../src/trace/latency.js';
 import { TraceRecord } from '../../src/trace/record.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from '../../src/load/samples.js';
 import type { PlannedRoute } from '../../src/load/plan.js';
+import { scheduleOf } from '../../src/shrink/schedule.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spgate-intended-'));
 const route: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers?limit=25', idempotencyKey: false, keyRole: 'admin', weight: 1 };
@@ -56,6 +57,11 @@ describe('trace records with an intended send time', () => {
     const err = await readTrace(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpgateError);
     expect((err as SpgateError).message).toMatch(/bad\.ndjson:2: not a trace record \(intended: /);
+  });
+
+  it('replay and shrink schedule at the recorded sends (what the limiter saw), not at the intended times', () => {
+    const records = [responseRecord(sample(0, 40, 50), route), responseRecord(sample(10, 90, 100), route)];
+    expect(scheduleOf(records).map((x) => x.t)).toEqual([0, 50]);
   });
 
   it('HAR entries have no intended time: their latency is from the send', () => {

@@ -12,7 +12,7 @@ import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
 import { readResults } from '../results/io.js';
 import { TraceFold } from './merge-fold.js';
-import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, type ShardInput, type ShardSet } from './merge.js';
+import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, shiftRecord, type ShardInput, type ShardSet } from './merge.js';
 import type { FindingRecord, ProfileResult, Results } from '../results/schema.js';
 
 export interface MergeFilesOptions {
@@ -77,11 +77,6 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const ids = new Set(inputs.map((i) => i.doc.meta.runId));
   const [runId] = ids;
   return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()), ...(ids.size === 1 && runId ? { runId } : {}) };
-}
-
-/** A shard's record on the merged clock: its send and intended send times moved by the shard's offset. */
-export function shiftRecord(r: TraceRecord, offsetMs: number): TraceRecord {
-  return r.intended === undefined ? { ...r, t: offsetMs + r.t } : { ...r, t: offsetMs + r.t, intended: offsetMs + r.intended };
 }
 
 /**

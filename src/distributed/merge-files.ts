@@ -12,7 +12,7 @@ import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
 import { readResults } from '../results/io.js';
 import { TraceFold } from './merge-fold.js';
-import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, type ShardInput, type ShardSet } from './merge.js';
+import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, shiftRecord, type ShardInput, type ShardSet } from './merge.js';
 import type { FindingRecord, ProfileResult, Results } from '../results/schema.js';
 
 export interface MergeFilesOptions {
@@ -68,7 +68,7 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   }));
   await kWayMerge(streams, (index, offset, r, seq, watermark) => {
     fold.add(index, offset, r, seq, watermark);
-    writer?.write({ ...r, t: offset + r.t });
+    writer?.write(shiftRecord(r, offset));
   });
   await writer?.close();
   const { result, findings } = mergeProfile(set, fold);

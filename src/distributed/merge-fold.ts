@@ -4,11 +4,14 @@
  * per-second timeline, Remaining series and online rate-limit analysis a live run folds its responses into)
  * plus the per-response verification. Records arrive in order of response time, as they do in a live run,
  * with the watermark of sends not yet answered, so memory is bounded the same way and the figures are
- * those of one fold of every shard's responses. Pure; the I/O feeds it.
+ * those of one fold of every shard's responses. The timeline's latency is the live run's view (corrected
+ * from the intended send time in the open model: src/trace/latency.ts); the rate-limit samples keep the
+ * actual send and response times, as the live run's do. Pure; the I/O feeds it.
  */
 import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { TraceRecord } from '../trace/record.js';
 import { recordToSample } from '../trace/samples.js';
+import { traceLatency } from '../trace/latency.js';
 import type { TimelineRow } from '../load/timeline.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { StatusTally } from '../fold/tally.js';
@@ -42,8 +45,9 @@ export class TraceFold {
     this.perShard.set(shard, (this.perShard.get(shard) ?? 0) + 1);
     const received = offsetMs + r.t + r.latency;
     this.verifier.add(shard, seq, r);
-    // Latency percentiles are from the actual send: trace records carry no intended time.
-    this.fold.add(r.class, r.status, received, r.latency, r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
+    // The timeline's latency (per-second percentiles, the capacity judgement) in the live run's view: from
+    // the intended send time where the record carries one (open model), so the queue's lag is in it.
+    this.fold.add(r.class, r.status, received, traceLatency(r), r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
   }
 
   /** The most rate-limit samples held at once (bounded by the analyzer's chunk, not by the run's length). */

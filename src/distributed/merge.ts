@@ -13,6 +13,7 @@ import { combineGenerators, markLowerBound } from '../load/generator-verdict.js'
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
+import type { TraceRecord } from '../trace/record.js';
 import type { FindingRecord, ProfileResult, ShardRecord } from '../results/schema.js';
 
 export interface ShardInput {
@@ -63,6 +64,11 @@ export function checkShardSet(inputs: ShardInput[], missingWhy = new Map<number,
 /** Milliseconds between the merged origin and this shard's start. */
 export function offsetOf(set: ShardSet, s: ShardInput): number {
   return s.shard.startedAtEpochMs - set.originMs;
+}
+
+/** A shard's record on the merged clock: its send and intended send times moved by the shard's offset. */
+export function shiftRecord(r: TraceRecord, offsetMs: number): TraceRecord {
+  return r.intended === undefined ? { ...r, t: offsetMs + r.t } : { ...r, t: offsetMs + r.t, intended: offsetMs + r.intended };
 }
 
 /** The merged run's duration (ms): from the origin to the last shard's end. */

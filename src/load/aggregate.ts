@@ -14,6 +14,7 @@ import type { Target } from '../target/schema.js';
 import type { OnlineRateLimitAnalyzer, OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
+import { responseRecord } from '../trace/from-response.js';
 import type { Plan, PlannedRoute } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
@@ -129,11 +130,7 @@ export class LoadAggregator {
     }
     this.fold.add(cls, s.status, s.received, this.hist.hasCorrected ? corrected : latency, s, rl, watermark);
     for (const o of this.observers) o.onResponse(s, route);
-    this.opts.trace?.write({
-      t: Math.max(0, s.sent), latency: Math.max(0, latency), class: cls, method: route.method, path: route.template, status: s.status,
-      limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter,
-      requestId: s.requestId, errorCode: s.errorCode, key: route.keyRole, error: s.error,
-    });
+    this.opts.trace?.write(responseRecord(s, route));
   }
 
   /** The cumulative figures so far, for live outputs; `rec` gives the sends and drops. */

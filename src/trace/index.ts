@@ -4,3 +4,4 @@ export { createTraceWriter, type TraceWriter } from './writer.js';
 export { readTrace, parseTraceLine } from './reader.js';
 export { traceToSamples, sampleToRecord } from './samples.js';
 export { sanitizePath, sanitizeText, sanitizeRecord } from './sanitize.js';
+export { traceLatency } from './latency.js';

@@ -5,10 +5,17 @@
 import { z } from 'zod';
 
 export const TraceRecord = z.object({
-  /** ms since the run started, when the request was (intended to be) sent. */
+  /** ms since the run started, when the request was actually sent. */
   t: z.number().nonnegative(),
-  /** ms from send to response headers (or to the error). */
+  /** ms from the actual send (`t`) to response headers (or to the error). */
   latency: z.number().nonnegative(),
+  /**
+   * ms since the run started, when the request was intended to go out (open model: its arrival on the
+   * schedule). Written only when it differs from `t`, so closed-model traces, traces of older versions and
+   * of other tools have none: their latency is from the send. With it, the coordinated-omission corrected
+   * latency is `t + latency - intended` (see traceLatency in latency.ts).
+   */
+  intended: z.number().nonnegative().optional(),
   class: z.enum(['read', 'write']),
   method: z.string(),
   /** Route template, e.g. "/customers" or "/conversations/{conversationId}/assign" — never a signed URL. */

@@ -38,6 +38,7 @@ export function sanitizeRecord(r: TraceRecord): TraceRecord {
   const out: TraceRecord = {
     t: r.t,
     latency: r.latency,
+    ...(r.intended !== undefined ? { intended: r.intended } : {}),
     class: r.class,
     method: r.method,
     path: sanitizePath(r.path),

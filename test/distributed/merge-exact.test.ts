@@ -9,11 +9,13 @@ import { runProfile } from '../../src/load/run.js';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { decodeSummary } from '../../src/distributed/merge-hdr.js';
 import { mergeShardFiles, type MergedFiles } from '../../src/distributed/merge-files.js';
+import { shiftRecord } from '../../src/distributed/merge.js';
+import { traceLatency } from '../../src/trace/latency.js';
 import { ProfileResult } from '../../src/results/schema.js';
 import { traceToSamples } from '../../src/trace/samples.js';
 import type { Target } from '../../src/target/schema.js';
 import type { TraceRecord } from '../../src/trace/record.js';
-import { figures, histogramsOf, minMax, readRecords, runShard } from './support/shards.js';
+import { figures, histogramsOf, minMax, percentilesOf, readRecords, runShard, timelineOf } from './support/shards.js';
 
 let ref: RunningReferenceServer;
 let target: Target;
@@ -48,6 +50,24 @@ describe('spgate merge of shards run against the reference server', () => {
       expect(figures(decodeSummary(s))).toEqual(figures(h));
       expect({ min: s.min, max: s.max }).toEqual(minMax(h));
     }
+  });
+
+  it('one process, open model: its corrected histograms and per-second percentiles are those of its trace records read with their intended times', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-merge-'));
+    const tracePath = join(dir, 'one.ndjson');
+    const { result } = await runProfile({ target, profile: loadProfile('smoke'), durationOverride: 1.5, tracePath });
+    const records = readRecords(tracePath);
+    // Open model: (nearly) every request went out after its intended time, and says so.
+    expect(records.filter((r) => r.intended !== undefined).length).toBeGreaterThan(records.length / 2);
+    const fromTrace = histogramsOf(records, traceLatency);
+    const corrected = result.latency.filter((s) => s.corrected);
+    expect(corrected.length).toBeGreaterThan(0);
+    for (const s of corrected) {
+      const h = fromTrace.get(`${s.class}|${s.family}`)!;
+      expect(figures(decodeSummary(s))).toEqual(figures(h));
+      expect({ min: s.min, max: s.max }).toEqual(minMax(h));
+    }
+    expect(percentilesOf(result.timeline)).toEqual(percentilesOf(timelineOf(records, traceLatency)));
   });
 
   it('closed model, 3 shards: merged counts and histograms equal those of every shard response seen by one process', async () => {
@@ -109,6 +129,15 @@ describe('spgate merge of shards run against the reference server', () => {
       expect(figures(decodeSummary(s))).toEqual(figures(h));
       expect({ min: s.min, max: s.max }).toEqual(minMax(h));
     }
+    // Corrected: lossless too, from the intended send times the records carry.
+    for (const s of r.latency.filter((x) => x.corrected)) {
+      const h = histogramsOf(records, traceLatency).get(`${s.class}|${s.family}`)!;
+      expect(figures(decodeSummary(s))).toEqual(figures(h));
+    }
+    // The per-second percentiles (and so the capacity judgement) are one fold's of every shard's corrected latency.
+    const starts = merged.set.shards.map((s) => s.shard.startedAtEpochMs - merged.set.originMs);
+    const onOneClock = records.map((x) => shiftRecord(x, starts[x.shard]!));
+    expect(percentilesOf(r.timeline)).toEqual(percentilesOf(timelineOf(onOneClock, traceLatency)));
     expect(merged.findings.map((f) => f.actual)).toEqual([]);
     expect(r.status).toBe('passed');
   });

@@ -9,6 +9,8 @@ import { runProfile } from '../../../src/load/run.js';
 import type { Profile } from '../../../src/load/profile.js';
 import { ClockOrigin, shardProfile, shardRecord, shardTarget } from '../../../src/distributed/shard.js';
 import { familyOf, newHistogram, toMicros } from '../../../src/load/histograms.js';
+import { RunFold } from '../../../src/fold/run-fold.js';
+import type { TimelineRow } from '../../../src/load/timeline.js';
 import { buildResults } from '../../../src/results/build.js';
 import { writeResults } from '../../../src/results/io.js';
 import type { ProfileResult, Results } from '../../../src/results/schema.js';
@@ -43,8 +45,11 @@ export function readRecords(path: string): TraceRecord[] {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => TraceRecord.parse(JSON.parse(l)));
 }
 
-/** HDR histograms (µs) of the records' latencies per class × family: what one process records for them. */
-export function histogramsOf(records: TraceRecord[]): Map<string, hdr.Histogram> {
+/**
+ * HDR histograms (µs) of the records' latencies per class × family: what one process records for them
+ * (`latency`: which view; the corrected one is traceLatency).
+ */
+export function histogramsOf(records: TraceRecord[], latency: (r: TraceRecord) => number = (r) => r.latency): Map<string, hdr.Histogram> {
   const out = new Map<string, hdr.Histogram>();
   for (const r of records) {
     const fam = familyOf(r.status);
@@ -52,7 +57,7 @@ export function histogramsOf(records: TraceRecord[]): Map<string, hdr.Histogram>
     const k = `${r.class}|${fam}`;
     let h = out.get(k);
     if (!h) out.set(k, (h = newHistogram()));
-    h.recordValue(toMicros(r.latency));
+    h.recordValue(toMicros(latency(r)));
   }
   return out;
 }
@@ -68,4 +73,17 @@ export function figures(h: hdr.Histogram): number[] {
 /** Exact min and max in ms, as a summary reports them. */
 export function minMax(h: hdr.Histogram): { min: number; max: number } {
   return { min: Math.round(h.minNonZeroValue) / 1000, max: Math.round(h.maxValue) / 1000 };
+}
+
+/** The per-second timeline of one fold of the records (times on one clock), with the given latency view, as a single run folds them. */
+export function timelineOf(records: TraceRecord[], latency: (r: TraceRecord) => number): TimelineRow[] {
+  const fold = new RunFold({});
+  const byReceived = [...records].sort((a, b) => a.t + a.latency - (b.t + b.latency));
+  for (const r of byReceived) fold.add(r.class, r.status, r.t + r.latency, latency(r), r, undefined);
+  return fold.timelineRows({ sentPerSecond: { read: [], write: [] }, droppedPerSecond: { read: [], write: [] } });
+}
+
+/** What a timeline says of latency per second: [second, responses, p50, p95, p99]. */
+export function percentilesOf(rows: Array<Pick<TimelineRow, 't' | 'completed' | 'p50' | 'p95' | 'p99'>>): unknown[] {
+  return rows.map((r) => [r.t, r.completed, r.p50, r.p95, r.p99]);
 }

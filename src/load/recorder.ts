@@ -37,34 +37,66 @@ export interface ResponseSink {
 const COUNT_ONLY: ResponseSink = { add: () => undefined };
 
 /**
- * Sends not answered yet, for the watermark: their times in send order (sends are recorded as they go out,
- * so the times only grow), answered ones dropped lazily from the front. O(1) amortized per request.
+ * Sends not answered yet, for the watermark: their times in send order in a typed-array window (sends are
+ * recorded as they go out, so the times only grow), each with an answered flag. An answer finds its send by
+ * binary search over the window (a few hundred requests in flight at most take a handful of steps); the
+ * earliest unanswered send is the window's first entry once answered ones are dropped from the front.
+ * Nothing is allocated per request (a Map keyed by send times allocated a number per entry and cost four
+ * times as much).
  */
 class InFlight {
-  private times: number[] = [];
+  private times = new Float64Array(1024);
+  private answered = new Uint8Array(1024);
   private head = 0;
-  private readonly open = new Map<number, number>();
+  private tail = 0;
 
   add(at: number): void {
-    this.times.push(at);
-    this.open.set(at, (this.open.get(at) ?? 0) + 1);
+    if (this.tail === this.times.length) this.makeRoom();
+    this.times[this.tail] = at;
+    this.answered[this.tail] = 0;
+    this.tail++;
   }
 
+  /** Marks the earliest unanswered send at `at` answered (a time never added is ignored). */
   remove(at: number): void {
-    const n = this.open.get(at);
-    if (n === undefined) return;
-    if (n <= 1) this.open.delete(at);
-    else this.open.set(at, n - 1);
+    const times = this.times;
+    let lo = this.head;
+    let hi = this.tail;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (times[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.tail && times[i] === at; i++) {
+      if (this.answered[i] === 0) {
+        this.answered[i] = 1;
+        return;
+      }
+    }
   }
 
   /** The earliest send still in flight (Infinity: none). */
   earliest(): number {
-    while (this.head < this.times.length && !this.open.has(this.times[this.head]!)) this.head++;
-    if (this.head > 4096 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
+    while (this.head < this.tail && this.answered[this.head] === 1) this.head++;
+    return this.head < this.tail ? this.times[this.head]! : Infinity;
+  }
+
+  /** Moves the window to the front, or doubles it when it is full of sends in flight. */
+  private makeRoom(): void {
+    const live = this.tail - this.head;
+    if (live * 2 > this.times.length) {
+      const times = new Float64Array(this.times.length * 2);
+      const answered = new Uint8Array(this.times.length * 2);
+      times.set(this.times.subarray(this.head, this.tail));
+      answered.set(this.answered.subarray(this.head, this.tail));
+      this.times = times;
+      this.answered = answered;
+    } else {
+      this.times.copyWithin(0, this.head, this.tail);
+      this.answered.copyWithin(0, this.head, this.tail);
     }
-    return this.head < this.times.length ? this.times[this.head]! : Infinity;
+    this.head = 0;
+    this.tail = live;
   }
 }
 

@@ -31,26 +31,25 @@ export const MAX_SCALE = 20;
 export const MAX_BUCKETS = 160;
 const MIN_SCALE = -10;
 
-/** The bucket index of v at MAX_SCALE: bucket i holds (base^i, base^(i+1)], base = 2^(2^-scale). */
-function indexAtMaxScale(v: number): number {
-  return Math.ceil(Math.log2(v) * 2 ** MAX_SCALE) - 1;
+/** The bucket index of v at `scale`: bucket i holds (base^i, base^(i+1)], base = 2^(2^-scale). */
+function indexAt(v: number, scale: number): number {
+  return Math.ceil(Math.log2(v) * 2 ** scale) - 1;
 }
 
 /**
  * The exponential histogram of a distribution, at the largest scale (≤ 20) whose buckets span it in at most
- * `maxBuckets`, as the SDK's own aggregation chooses: a bucket at scale s-1 is two of scale s merged, so
- * the indexes at a lower scale are those at MAX_SCALE shifted right.
+ * `maxBuckets`, as the SDK's own aggregation chooses (it depends on the smallest and largest value only).
  */
 export function exponentialOf(s: Pick<RequestSeries, 'lows' | 'counts'>, maxBuckets = MAX_BUCKETS): Exponential {
   const n = s.lows.length;
   if (n === 0) return { scale: MAX_SCALE, offset: 0, bucketCounts: [] };
-  const idx = new Float64Array(n);
-  for (let i = 0; i < n; i++) idx[i] = indexAtMaxScale(s.lows[i]!);
+  const lo = s.lows[0]!;
+  const hi = s.lows[n - 1]!;
   let scale = MAX_SCALE;
-  const at = (i: number): number => Math.floor(idx[i]! / 2 ** (MAX_SCALE - scale));
-  while (scale > MIN_SCALE && at(n - 1) - at(0) + 1 > maxBuckets) scale--;
-  const offset = at(0);
-  const bucketCounts = new Array<number>(at(n - 1) - offset + 1).fill(0);
-  for (let i = 0; i < n; i++) bucketCounts[at(i) - offset]! += s.counts[i]!;
+  while (scale > MIN_SCALE && indexAt(hi, scale) - indexAt(lo, scale) + 1 > maxBuckets) scale--;
+  const offset = indexAt(lo, scale);
+  const bucketCounts = new Array<number>(indexAt(hi, scale) - offset + 1).fill(0);
+  const factor = 2 ** scale;
+  for (let i = 0; i < n; i++) bucketCounts[Math.ceil(Math.log2(s.lows[i]!) * factor) - 1 - offset]! += s.counts[i]!;
   return { scale, offset, bucketCounts };
 }

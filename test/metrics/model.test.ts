@@ -16,7 +16,7 @@ import { DURATION_BUCKETS, promLabelNames, promSeriesNames } from '../../src/met
 import { encodeWriteRequest, leOf, seriesOf } from '../../src/metrics/remote-write.js';
 import type { RunFigures } from '../../src/metrics/source.js';
 import type { FindingRecord } from '../../src/results/schema.js';
-import { GET, GET2, POST, TestFold } from './support/fold.js';
+import { GET, GET2, GET_OTHER, POST, TestFold } from './support/fold.js';
 
 const figures: RunFigures = { sent: { read: 7, write: 3 }, dropped: { read: 1, write: 0 } };
 const run = { runId: 'r1', profile: 'smoke', shard: '0/1' };
@@ -104,6 +104,13 @@ describe('the snapshot of the fold', () => {
       { class: 'read', keyRole: 'readOnly', value: 40 },
       { class: 'write', keyRole: 'admin', value: 0 },
     ]);
+    // Two routes of one class and key role: the gauge is the latest of either.
+    fold.add(GET_OTHER, 1, 200, '5');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 5 });
+    fold.add(GET, 1, 200, '4');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 4 });
+    fold.add(GET_OTHER, 1, 200, '3');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 3 });
     expect(['7', ' 12 ', '', '1e3', '0x1', '1234567890123456', '+3'].map(plainInteger)).toEqual([7, 12, -1, -1, -1, -1, -1]);
   });
 

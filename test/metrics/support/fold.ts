@@ -17,7 +17,9 @@ export interface TestRoute {
 export const GET: TestRoute = { class: 'read', method: 'GET', keyRole: 'admin' };
 export const GET2: TestRoute = { class: 'read', method: 'GET', keyRole: 'readOnly' };
 export const POST: TestRoute = { class: 'write', method: 'POST', keyRole: 'admin' };
-export const ROUTES: readonly TestRoute[] = [GET, GET2, POST];
+/** Another read route with the admin key: the same Remaining gauge as GET. */
+export const GET_OTHER: TestRoute = { class: 'read', method: 'GET', keyRole: 'admin' };
+export const ROUTES: readonly TestRoute[] = [GET, GET2, POST, GET_OTHER];
 
 export class TestFold {
   readonly hist = new FoldHistograms(ROUTES, false);

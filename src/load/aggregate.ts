@@ -7,27 +7,27 @@
  * cited evidence, plus a few numbers per second of run: it does not grow with the number of requests.
  * `finish` turns the fold into the ProfileResult and findings, thresholds evaluated on it
  * (src/fold/threshold-context.ts, the same as a merge of shards). `snapshot` gives the cumulative figures
- * while the run goes, for live outputs.
+ * while the run goes: the live outputs (src/metrics) read them there, and keep no count of their own.
  */
-import type { FindingRecord, ProfileResult, RouteClass } from '../results/schema.js';
+import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Target } from '../target/schema.js';
 import type { OnlineRateLimitAnalyzer, OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
 import { responseRecord } from '../trace/from-response.js';
-import type { Plan, PlannedRoute } from './plan.js';
+import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
-import { LatencyHistograms } from './histograms.js';
 import { findCapacity } from './timeline.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';
-import { evaluateThreshold, type Family } from './threshold.js';
+import { evaluateThreshold } from './threshold.js';
 import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 import { RunFold } from '../fold/run-fold.js';
-import type { StatusTally } from '../fold/tally.js';
-import { rateLimitViolations, thresholdContext, type LatencyHistogram } from '../fold/threshold-context.js';
+import { FoldHistograms, type FoldSeries } from '../fold/histograms.js';
+import { LastRemaining, type RemainingGauge } from '../fold/last-remaining.js';
+import { thresholdContext } from '../fold/threshold-context.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -36,36 +36,30 @@ export interface AggregatorOptions {
   trace?: TraceWriter;
   /** Chunking of the rate-limit analysis (defaults suit any run length). */
   rateLimit?: Omit<OnlineAnalyzeOptions, 'expected'>;
-  /** Live outputs: each is handed every response as it is folded in (see ResponseObserver). */
-  observers?: readonly ResponseObserver[];
+  /** Live outputs: each is handed the fold once, and reads its cumulative figures when it pushes. */
+  observers?: readonly FoldObserver[];
 }
 
 /**
- * A live output's hook (a metrics exporter, src/metrics): called once per response (status 0: a transport
- * failure), after the response is folded in, with its planned route (class, method, key role). Keep it
- * cheap — it runs on the hot path — and
- * read cumulative figures from `LoadAggregator.snapshot()` when pushing rather than re-counting here.
+ * A live output's hook (a metrics exporter, src/metrics): `attach` is called once, when the aggregator is
+ * made; the output then reads the cumulative figures from `fold.snapshot()` whenever it pushes. Nothing of
+ * it runs per response: every count and duration is the fold's.
  */
-export interface ResponseObserver {
-  onResponse(s: SampleInput, route: PlannedRoute): void;
+export interface FoldObserver {
+  attach(fold: FoldSource): void;
 }
 
-/** The cumulative figures of a run so far (LoadAggregator.snapshot). */
+/** What a live output reads of the fold. */
+export interface FoldSource {
+  snapshot(): FoldSnapshot;
+}
+
+/** The cumulative figures of a run so far (LoadAggregator.snapshot): live views, to be read at once. */
 export interface FoldSnapshot {
-  /** Responses per class × status family (`error`: transport failures), and per class × status. */
-  counts: Record<RouteClass, Record<Family | 'error', number>>;
-  tally: StatusTally;
-  /** One latency histogram (µs) per class × family, uncorrected (from the actual send): cumulative, copies. */
-  histograms: Record<RouteClass, Record<Family, LatencyHistogram>>;
-  sent: Record<RouteClass, number>;
-  dropped: Record<RouteClass, number>;
-  /** 429 responses. */
-  refused: Record<RouteClass, number>;
-  /**
-   * Rate-limit violations so far: clauses the per-response checks found broken (one per clause and class)
-   * plus the analyzer's rows of the chunks analysed so far (it judges in chunks, so this lags a little).
-   */
-  violations: number;
+  /** Durations per class × method × status family (`error`: transport failures), each with its count and sum. */
+  series: FoldSeries[];
+  /** The last RateLimit-Remaining per class × key role. */
+  remaining: RemainingGauge[];
 }
 
 export interface FinishInput {
@@ -81,11 +75,11 @@ export interface FinishInput {
 
 /** Folds responses into the aggregates of one run. */
 export class LoadAggregator {
-  private readonly hist: LatencyHistograms;
+  private readonly hist: FoldHistograms;
+  private readonly remaining: LastRemaining;
   private readonly fold: RunFold;
   private readonly verifier: ResponseVerifier;
   readonly rateLimit: OnlineRateLimitAnalyzer;
-  private readonly observers: readonly ResponseObserver[];
   private n = 0;
   private readonly limitStr = new LastString();
   private readonly resetStr = new LastString();
@@ -98,11 +92,12 @@ export class LoadAggregator {
   };
 
   constructor(private readonly opts: AggregatorOptions) {
-    this.hist = new LatencyHistograms(opts.plan.model === 'open');
+    this.hist = new FoldHistograms(opts.plan.routes, opts.plan.model === 'open');
+    this.remaining = new LastRemaining(opts.plan.routes);
     this.verifier = new ResponseVerifier(opts.target, opts.plan.name);
     this.fold = new RunFold({ inFlight: maxInFlight(opts.plan), ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
     this.rateLimit = this.fold.rateLimit;
-    this.observers = opts.observers ?? [];
+    for (const o of opts.observers ?? []) o.attach(this);
   }
 
   /** Responses folded in so far. */
@@ -117,7 +112,8 @@ export class LoadAggregator {
     const cls = route.class;
     const latency = latencyOf(s);
     const corrected = correctedLatencyOf(s);
-    this.hist.record(cls, s.status, latency, corrected);
+    this.hist.record(s.route, cls, s.status, latency, corrected);
+    this.remaining.add(s.route, s.status, s.remaining);
     this.verifier.add(i, s, route);
     const rl = toRateLimitSample(s, route, this.scratch);
     if (rl) {
@@ -129,27 +125,12 @@ export class LoadAggregator {
       rl.errorCode = this.errorCodeStr.same(rl.errorCode);
     }
     this.fold.add(cls, s.status, s.received, this.hist.hasCorrected ? corrected : latency, s, rl, watermark);
-    for (const o of this.observers) o.onResponse(s, route);
     this.opts.trace?.write(responseRecord(s, route));
   }
 
-  /** The cumulative figures so far, for live outputs; `rec` gives the sends and drops. */
-  snapshot(rec: Pick<LoadRecorder, 'sentTotal' | 'droppedTotal'>): FoldSnapshot {
-    const tally = this.fold.tally;
-    const fam = (cls: RouteClass): Record<Family | 'error', number> => ({
-      '2xx': tally.count('2xx', cls), '429': tally.count('429', cls), other: tally.count('completed', cls) - tally.count('2xx', cls) - tally.count('429', cls), error: tally.count('transport', cls),
-    });
-    const hists = (cls: RouteClass): Record<Family, LatencyHistogram> =>
-      ({ '2xx': this.hist.merged(cls, '2xx', false), '429': this.hist.merged(cls, '429', false), other: this.hist.merged(cls, 'other', false) });
-    return {
-      counts: { read: fam('read'), write: fam('write') },
-      tally,
-      histograms: { read: hists('read'), write: hists('write') },
-      sent: { ...rec.sentTotal },
-      dropped: { ...rec.droppedTotal },
-      refused: { read: tally.count('429', 'read'), write: tally.count('429', 'write') },
-      violations: rateLimitViolations(this.verifier.findings()) + this.rateLimit.violationsSoFar,
-    };
+  /** The cumulative figures so far, for live outputs (live views: read them at once). */
+  snapshot(): FoldSnapshot {
+    return { series: this.hist.series(), remaining: this.remaining.gauges() };
   }
 
   /** The ProfileResult and findings of the run, from the aggregates (thresholds evaluated here). */

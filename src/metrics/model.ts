@@ -1,25 +1,21 @@
 /**
- * The cumulative state the live metrics push, folded one response at a time: per route class × status
- * family × method a request count, a sum of durations and counts in the explicit DURATION_BUCKETS, and per
- * route class × key role the last RateLimit-Remaining. Its size is that of the label combinations seen
- * (a few dozen), whatever the run's length; `snapshot()` copies it with the run's counters. Pure.
+ * What one push sends, made from the fold's cumulative figures (load/aggregate.ts `snapshot()`): the live
+ * metrics keep no count of their own. Each duration series of the fold (route class × method × status
+ * family) becomes its count, its exact sum and its distribution — the non-empty buckets of its HDR
+ * histogram, each as its lowest value and its count — from which the encoders derive their own buckets
+ * (remote write: the explicit DURATION_BUCKETS, OTLP: an exponential histogram; see buckets.ts). The
+ * distribution is read at once from the fold's live histograms, so a push that goes out later still sends
+ * the figures of one moment. Pure.
  */
 import type { RouteClass } from '../results/schema.js';
-import { DURATION_BUCKETS } from './names.js';
-import type { GeneratorLag, ObservedResponse, ObservedRoute, ResponseObserver, RunFigures } from './source.js';
+import type { FoldSnapshot } from '../load/aggregate.js';
+import type { FoldSeries, SeriesFamily } from '../fold/histograms.js';
+import type { RemainingGauge } from '../fold/last-remaining.js';
+import type { GeneratorLag, RunFigures } from './source.js';
 
 /** Status families of the request metrics: the results' three, and `error` for a transport failure. */
-export type StatusFamily = '2xx' | '429' | 'other' | 'error';
-
-/** The family of a status, as the results' latency summaries name it (0: transport failure). */
-export function statusFamily(status: number): StatusFamily {
-  if (status === 0) return 'error';
-  if (status >= 200 && status < 300) return '2xx';
-  if (status === 429) return '429';
-  return 'other';
-}
-
-const FAMILY_INDEX: Record<StatusFamily, number> = { '2xx': 0, '429': 1, other: 2, error: 3 };
+export type StatusFamily = SeriesFamily;
+export type { RemainingGauge };
 
 /** One request series: cumulative figures of one class × family × method. */
 export interface RequestSeries {
@@ -27,17 +23,14 @@ export interface RequestSeries {
   family: StatusFamily;
   method: string;
   count: number;
-  /** Sum of the durations, seconds. */
+  /** Sum of the durations, seconds (exact: the fold keeps it). */
   sum: number;
-  /** Cumulative counts at or below each DURATION_BUCKETS bound (the +Inf bucket is `count`). */
-  buckets: number[];
-}
-
-/** The last RateLimit-Remaining of one class and key role. */
-export interface RemainingGauge {
-  class: RouteClass;
-  keyRole: string;
-  value: number;
+  /**
+   * The distribution: the lowest value (seconds) of each non-empty HDR bucket, ascending, and its count.
+   * Every value a bucket holds is at most 1/1024 of it (HDR with 3 significant digits), or 1 µs, above it.
+   */
+  lows: Float64Array;
+  counts: Float64Array;
 }
 
 /** Everything one push sends. */
@@ -52,105 +45,49 @@ export interface MetricsSnapshot {
   lag: GeneratorLag;
 }
 
-interface Series {
-  class: RouteClass;
-  family: StatusFamily;
-  method: string;
-  count: number;
-  sum: number;
-  /** Per bucket, not cumulative; the last slot is above the largest bound. */
-  perBucket: Float64Array;
+/** What an hdr-histogram-js JsHistogram answers of its counts array (the fold's histograms are JsHistograms). */
+interface IndexedHistogram {
+  maxValue: number;
+  countsArrayIndex(value: number): number;
+  getCountAtIndex(index: number): number;
+  valueFromIndex(index: number): number;
 }
 
-/** Index of the first bound ≥ v (DURATION_BUCKETS.length: above them all). */
-function bucketOf(v: number): number {
-  let lo = 0;
-  let hi = DURATION_BUCKETS.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (v <= DURATION_BUCKETS[mid]!) hi = mid;
-    else lo = mid + 1;
+function indexed(h: FoldSeries['histogram']): IndexedHistogram {
+  const x = h as unknown as Partial<IndexedHistogram>;
+  if (typeof x.getCountAtIndex !== 'function' || typeof x.valueFromIndex !== 'function' || typeof x.countsArrayIndex !== 'function') {
+    throw new Error('the fold\'s histograms must be JsHistograms (useWebAssembly: false)');
   }
-  return lo;
+  return x as IndexedHistogram;
 }
 
-/** A RateLimit-Remaining header as a non-negative integer, or undefined when it is not one. */
-function plainInteger(v: string | undefined): number | undefined {
-  if (v === undefined || !/^\s*\d{1,15}\s*$/.test(v)) return undefined;
-  return Number(v);
+/** The distribution of one fold series, seconds. */
+export function requestSeries(s: FoldSeries): RequestSeries {
+  const h = indexed(s.histogram);
+  const last = h.countsArrayIndex(h.maxValue);
+  let n = 0;
+  for (let i = 0; i <= last; i++) if (h.getCountAtIndex(i) > 0) n++;
+  const lows = new Float64Array(n);
+  const counts = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i <= last; i++) {
+    const c = h.getCountAtIndex(i);
+    if (c === 0) continue;
+    lows[k] = h.valueFromIndex(i) / 1e6;
+    counts[k++] = c;
+  }
+  return { class: s.class, family: s.family, method: s.method, count: s.histogram.totalCount, sum: s.sumMs / 1000, lows, counts };
 }
 
-/** The live metrics' fold of one profile run. */
-export class MetricsState implements ResponseObserver {
-  private readonly series = new Map<string, Series>();
-  /** The four family slots of each route seen (routes are the plan's objects): no key string per response. */
-  private readonly byRoute = new Map<ObservedRoute, (Series | undefined)[]>();
-  private readonly remaining = new Map<string, RemainingGauge>();
-  private readonly remainingByRoute = new Map<ObservedRoute, RemainingGauge>();
-
-  /** Folds one response in. */
-  onResponse(s: ObservedResponse, route: ObservedRoute): void {
-    const family = statusFamily(s.status);
-    let slots = this.byRoute.get(route);
-    if (!slots) {
-      slots = [undefined, undefined, undefined, undefined];
-      this.byRoute.set(route, slots);
-    }
-    const fi = FAMILY_INDEX[family];
-    const series = slots[fi] ?? (slots[fi] = this.seriesOf(route.class, family, route.method));
-    const seconds = Math.max(0, s.received - s.sent) / 1000;
-    series.count++;
-    series.sum += seconds;
-    series.perBucket[bucketOf(seconds)]!++;
-    if (s.status !== 0 && s.remaining !== undefined) {
-      const v = plainInteger(s.remaining);
-      if (v !== undefined) this.gaugeOf(route).value = v;
-    }
-  }
-
-  private seriesOf(cls: RouteClass, family: StatusFamily, method: string): Series {
-    const key = `${cls}|${family}|${method}`;
-    let s = this.series.get(key);
-    if (!s) {
-      s = { class: cls, family, method, count: 0, sum: 0, perBucket: new Float64Array(DURATION_BUCKETS.length + 1) };
-      this.series.set(key, s);
-    }
-    return s;
-  }
-
-  private gaugeOf(route: ObservedRoute): RemainingGauge {
-    let g = this.remainingByRoute.get(route);
-    if (g) return g;
-    const key = `${route.class}|${route.keyRole}`;
-    g = this.remaining.get(key);
-    if (!g) {
-      g = { class: route.class, keyRole: route.keyRole, value: 0 };
-      this.remaining.set(key, g);
-    }
-    this.remainingByRoute.set(route, g);
-    return g;
-  }
-
-  /** Label combinations held (the state's size: it does not grow with the number of responses). */
-  get seriesCount(): number {
-    return this.series.size + this.remaining.size;
-  }
-
-  /** A copy of the cumulative figures, with the run's counters, at epoch ms `at`. */
-  snapshot(figures: RunFigures, lag: GeneratorLag, at: number): MetricsSnapshot {
-    const requests: RequestSeries[] = [...this.series.values()].map((s) => {
-      let acc = 0;
-      const buckets = DURATION_BUCKETS.map((_, i) => (acc += s.perBucket[i]!));
-      return { class: s.class, family: s.family, method: s.method, count: s.count, sum: s.sum, buckets };
-    });
-    return {
-      at,
-      requests,
-      sent: { ...figures.sent },
-      dropped: { ...figures.dropped },
-      remaining: [...this.remaining.values()].map((g) => ({ ...g })),
-      ...(figures.violations !== undefined ? { violations: figures.violations } : {}),
-      lag,
-    };
-  }
+/** The snapshot a push sends: the fold's figures read now, with the run's counters, at epoch ms `at`. */
+export function metricsSnapshot(fold: FoldSnapshot, figures: RunFigures, lag: GeneratorLag, at: number): MetricsSnapshot {
+  return {
+    at,
+    requests: fold.series.map(requestSeries),
+    sent: { ...figures.sent },
+    dropped: { ...figures.dropped },
+    remaining: fold.remaining.map((g) => ({ ...g })),
+    ...(figures.violations !== undefined ? { violations: figures.violations } : {}),
+    lag,
+  };
 }

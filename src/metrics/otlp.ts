@@ -1,23 +1,25 @@
 /**
  * An OTLP/HTTP endpoint as a metrics sink, through the official OpenTelemetry JS metrics SDK and its
- * OTLP protobuf exporter. Request durations are recorded per response into an exponential histogram
- * (the SDK's ExponentialHistogram aggregation: percentiles stay computable after merging shards, with
- * bounded relative error and a bounded number of buckets); the counters and gauges are observed from the
- * snapshot when a push collects. Temporality is cumulative, like the remote-write series. The pusher
- * decides when to push: a reader of our own collects on demand instead of the SDK's periodic reader, so
- * both kinds of sink share one schedule, one bound and one report of failures.
+ * OTLP protobuf exporter. The request durations are the fold's (no per-response recording here): each
+ * series' HDR distribution becomes a cumulative exponential histogram data point (buckets.ts: the SDK's
+ * own choice of scale, at most 160 buckets; percentiles stay computable after merging shards), added to
+ * what the SDK collects — its instruments only take one value at a time, while the exporter takes any
+ * MetricData. The counters and gauges are observed from the snapshot when a push collects. Temporality is
+ * cumulative, like the remote-write series. The pusher decides when to push: a reader of our own collects
+ * on demand instead of the SDK's periodic reader, so both kinds of sink share one schedule, one bound and
+ * one report of failures.
  */
-import type { Attributes, Histogram } from '@opentelemetry/api';
-import { AggregationTemporality, AggregationType, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
+import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type ExponentialHistogramMetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { VERSION } from '../version.js';
 import { LABELS, METRICS, type LabelKey } from './names.js';
-import { statusFamily, type MetricsSnapshot, type StatusFamily } from './model.js';
+import type { MetricsSnapshot } from './model.js';
+import { exponentialOf } from './buckets.js';
 import type { MetricsEndpoint } from './options.js';
 import type { MetricsSink } from './pusher.js';
 import type { RunLabels } from './remote-write.js';
-import type { ObservedResponse, ObservedRoute } from './source.js';
 
 /** One line of an export failure: the HTTP status and the start of the answer when there was one. */
 function reasonOf(err: unknown): string {
@@ -38,16 +40,18 @@ class OnDemandReader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
 }
 
-const FAMILIES: StatusFamily[] = ['2xx', '429', 'other', 'error'];
+/** Epoch ms as OpenTelemetry's [seconds, nanoseconds]. */
+function hrTimeOf(ms: number): HrTime {
+  const whole = Math.floor(ms);
+  return [Math.floor(whole / 1000), (whole % 1000) * 1e6];
+}
 
 export class OtlpSink implements MetricsSink {
   readonly display: string;
   private readonly exporter: OTLPMetricExporter;
   private readonly reader = new OnDemandReader({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
   private readonly provider: MeterProvider;
-  private readonly duration: Histogram;
-  /** Attributes per route and family, made once (routes are the plan's objects). */
-  private readonly attrs = new Map<ObservedRoute, Attributes[]>();
+  private readonly startTime: HrTime = hrTimeOf(Date.now());
   private latest: MetricsSnapshot | undefined;
 
   constructor(endpoint: MetricsEndpoint, run: RunLabels, timeoutMs: number) {
@@ -59,11 +63,8 @@ export class OtlpSink implements MetricsSink {
     this.provider = new MeterProvider({
       resource: resourceFromAttributes({ 'service.name': 'spgate', 'service.version': VERSION, ...runAttributes }),
       readers: [this.reader],
-      views: [{ instrumentName: METRICS.requestDuration.otel, aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM } }],
     });
     const meter = this.provider.getMeter('spgate', VERSION);
-    const d = METRICS.requestDuration;
-    this.duration = meter.createHistogram(d.otel, { unit: d.unit, description: d.help });
     const observable = (m: (typeof METRICS)[Exclude<keyof typeof METRICS, 'requestDuration'>]) =>
       m.kind === 'counter' ? meter.createObservableCounter(m.otel, { unit: m.unit, description: m.help }) : meter.createObservableGauge(m.otel, { unit: m.unit, description: m.help });
     const sent = observable(METRICS.sent);
@@ -93,20 +94,47 @@ export class OtlpSink implements MetricsSink {
     return out;
   }
 
-  /** Records one response's duration (seconds) in the exponential histogram. */
-  onResponse(s: ObservedResponse, route: ObservedRoute): void {
-    let perFamily = this.attrs.get(route);
-    if (!perFamily) {
-      perFamily = FAMILIES.map((f) => this.attributes({ method: route.method, routeClass: route.class, statusFamily: f }));
-      this.attrs.set(route, perFamily);
+  /** The request durations of a snapshot as one exponential-histogram metric, a point per series. */
+  private durations(s: MetricsSnapshot): ExponentialHistogramMetricData {
+    const d = METRICS.requestDuration;
+    const endTime = hrTimeOf(s.at);
+    return {
+      descriptor: { name: d.otel, description: d.help, unit: d.unit, valueType: ValueType.DOUBLE },
+      aggregationTemporality: AggregationTemporality.CUMULATIVE,
+      dataPointType: DataPointType.EXPONENTIAL_HISTOGRAM,
+      dataPoints: s.requests.map((r) => {
+        const e = exponentialOf(r);
+        return {
+          attributes: this.attributes({ method: r.method, routeClass: r.class, statusFamily: r.family }),
+          startTime: this.startTime,
+          endTime,
+          value: {
+            count: r.count, sum: r.sum, scale: e.scale, zeroCount: 0,
+            positive: { offset: e.offset, bucketCounts: e.bucketCounts }, negative: { offset: 0, bucketCounts: [] },
+            ...(r.lows.length > 0 ? { min: r.lows[0]! } : {}),
+          },
+        };
+      }),
+    };
+  }
+
+  /** The collected metrics with the durations added to spgate's scope (made when nothing was observed yet). */
+  private withDurations(rm: ResourceMetrics, s: MetricsSnapshot): ResourceMetrics {
+    if (s.requests.length === 0) return rm;
+    let scope = rm.scopeMetrics.find((x) => x.scope.name === 'spgate');
+    if (!scope) {
+      scope = { scope: { name: 'spgate', version: VERSION }, metrics: [] };
+      rm.scopeMetrics.push(scope);
     }
-    this.duration.record(Math.max(0, s.received - s.sent) / 1000, perFamily[FAMILIES.indexOf(statusFamily(s.status))]);
+    scope.metrics.unshift(this.durations(s));
+    return rm;
   }
 
   /** Collects (the observed instruments read the snapshot) and exports; rejects when the export failed. */
   async push(s: MetricsSnapshot, deadline: number): Promise<void> {
     this.latest = s;
-    const { resourceMetrics } = await this.reader.collect({ timeoutMillis: Math.max(1, deadline - Date.now()) });
+    const collected = await this.reader.collect({ timeoutMillis: Math.max(1, deadline - Date.now()) });
+    const resourceMetrics = this.withDurations(collected.resourceMetrics, s);
     await new Promise<void>((resolve, reject) => {
       this.exporter.export(resourceMetrics, (r) => {
         if (r.code === 0) resolve();

@@ -7,7 +7,6 @@
  * nor hang the run.
  */
 import type { MetricsSnapshot } from './model.js';
-import type { ObservedResponse, ObservedRoute } from './source.js';
 
 /** The longest one periodic push may take, ms. */
 export const PUSH_TIMEOUT_MS = 10_000;
@@ -20,8 +19,6 @@ const CLOSE_MS = 1_000;
 export interface MetricsSink {
   /** How messages name it (kind and URL without credentials). */
   readonly display: string;
-  /** Per response, for a sink that folds values itself (OTLP's exponential histograms). */
-  onResponse?(s: ObservedResponse, route: ObservedRoute): void;
   /** Sends the snapshot; rejects once the endpoint failed for good or `deadline` (epoch ms) passed. */
   push(s: MetricsSnapshot, deadline: number): Promise<void>;
   /** Releases connections and timers. */

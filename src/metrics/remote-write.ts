@@ -3,12 +3,14 @@
  * block-compressed, with one sample per series at the snapshot's time. Counters and histogram buckets are
  * cumulative since the profile started, so any push that arrives is the whole truth up to its time, a
  * lost one costs nothing but resolution, and shards add up (`sum by (le)` before histogram_quantile).
- * Label names are sorted within each series, as the protocol requires. Pure.
+ * Label names are sorted within each series, as the protocol requires. The `le` buckets are derived from the
+ * fold's HDR histograms (buckets.ts states the error bound: 0.1 % at a bucket bound). Pure.
  */
 import protobuf from 'protobufjs';
 import { compress } from 'snappyjs';
 import { DURATION_BUCKETS, JOB, LABELS, METRICS, type LabelKey, type MetricName } from './names.js';
 import type { MetricsSnapshot } from './model.js';
+import { leBuckets } from './buckets.js';
 
 /**
  * The messages of the remote write 1.0 protocol, with the field numbers of Prometheus's prompb/types.proto
@@ -83,7 +85,8 @@ export function seriesOf(s: MetricsSnapshot, run: RunLabels): Series[] {
   const d = METRICS.requestDuration.prom;
   for (const r of s.requests) {
     const labels = { method: r.method, routeClass: r.class, statusFamily: r.family };
-    DURATION_BUCKETS.forEach((b, i) => push(`${d}_bucket`, labels, r.buckets[i]!, [{ name: 'le', value: leOf(b) }]));
+    const buckets = leBuckets(r, DURATION_BUCKETS);
+    DURATION_BUCKETS.forEach((b, i) => push(`${d}_bucket`, labels, buckets[i]!, [{ name: 'le', value: leOf(b) }]));
     push(`${d}_bucket`, labels, r.count, [{ name: 'le', value: leOf(Infinity) }]);
     push(`${d}_sum`, labels, r.sum);
     push(`${d}_count`, labels, r.count);

@@ -1,15 +1,15 @@
 /**
  * The live metrics of one command (`spgate load`, the load part of `spgate run`): for each profile run, a
- * fold of its responses (model.ts), a sink per `--metrics` endpoint, and the pusher that sends them every
- * interval and at the end. Labels name the run id, the profile and the shard. A failing endpoint is
+ * sink per `--metrics` endpoint and the pusher that sends, every interval and at the end, the run's fold
+ * as it stands (model.ts: the fold's figures, read at the push). Labels name the run id, the profile and the shard. A failing endpoint is
  * reported once per command, as one `spgate: metrics: …` line; the run and its results never depend on it.
  */
-import { MetricsState, type MetricsSnapshot } from './model.js';
+import { metricsSnapshot, type MetricsSnapshot } from './model.js';
 import type { MetricsOptions } from './options.js';
 import { EventLoopLag } from './lag.js';
 import { PUSH_TIMEOUT_MS, Pusher, type MetricsSink } from './pusher.js';
 import type { RunLabels } from './remote-write.js';
-import type { LiveMetrics, ObservedResponse, ObservedRoute, ProfileMetrics, RunFigures } from './source.js';
+import type { FoldSource, LiveMetrics, ProfileMetrics, RunFigures } from './source.js';
 
 export interface LiveMetricsOptions extends MetricsOptions {
   runId: string;
@@ -48,30 +48,21 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
           report(e, err instanceof Error ? err.message.split('\n')[0]! : String(err));
         }
       }
-      let observers = sinks.filter((s) => s.onResponse !== undefined);
-      const state = new MetricsState();
+      let fold: FoldSource | undefined;
       const lag = new EventLoopLag();
       let final: { violations: number } | undefined;
       const snapshot = (): MetricsSnapshot => {
         const f = figures();
         // The event-loop delay is measured here; the engine gives its send slip (open model) when it has one.
         const measured = { eventLoopDelayMax: lag.takeMax(), ...f.lag };
-        return state.snapshot(final ? { ...f, violations: final.violations } : f, measured, Date.now());
+        const figs = fold?.snapshot() ?? { series: [], remaining: [] };
+        return metricsSnapshot(figs, final ? { ...f, violations: final.violations } : f, measured, Date.now());
       };
       const pusher = new Pusher({ sinks, intervalMs: opts.intervalMs, snapshot, report });
       pusher.start();
       return {
-        onResponse(s: ObservedResponse, route: ObservedRoute): void {
-          state.onResponse(s, route);
-          for (const o of observers) {
-            try {
-              o.onResponse!(s, route);
-            } catch (err) {
-              // A sink that cannot take a response is dropped, never the run.
-              observers = observers.filter((x) => x !== o);
-              report(o, err instanceof Error ? err.message.split('\n')[0]! : String(err));
-            }
-          }
+        attach(source: FoldSource): void {
+          fold = source;
         },
         async finish(f: { violations: number }): Promise<void> {
           final = f;

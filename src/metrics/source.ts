@@ -1,34 +1,13 @@
 /**
- * What the live metrics read from a load run, through the fold's observer hook: every response as it
- * arrives (`onResponse`), and the run's cumulative counters when a push is due (`figures()`). The load
- * run hands both over (load/run.ts); the live outputs keep cumulative state only, nothing per response.
+ * What the live metrics read from a load run: the fold's cumulative figures (`FoldSource.snapshot()`,
+ * load/aggregate.ts), handed over once when the run's aggregator is made (`attach`), and the run's counters
+ * when a push is due (`figures()`). Nothing of the metrics runs per response: every count, duration and
+ * RateLimit-Remaining they push is the fold's.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { ResponseObserver } from '../load/aggregate.js';
+import type { FoldObserver } from '../load/aggregate.js';
 
-/** What the metrics read of one response (a load sample: times in ms since the run's start). */
-export interface ObservedResponse {
-  sent: number;
-  received: number;
-  /** 0 for a transport failure. */
-  status: number;
-  /** The RateLimit-Remaining header exactly as sent, if any. */
-  remaining?: string;
-}
-
-/** What the metrics read of the route a response answered. */
-export interface ObservedRoute {
-  class: RouteClass;
-  method: string;
-  /** The key role the request was sent with (a role name, never a key). */
-  keyRole: string;
-}
-
-/**
- * What the metrics read of each response: the fold's one observer hook (load/aggregate.ts). Its sample and
- * planned route carry at least ObservedResponse and ObservedRoute, all a metrics observer reads.
- */
-export type { ResponseObserver } from '../load/aggregate.js';
+export type { FoldObserver, FoldSource } from '../load/aggregate.js';
 
 /** The generator's own lag since the previous push, in seconds. */
 export interface GeneratorLag {
@@ -48,8 +27,8 @@ export interface RunFigures {
   lag?: GeneratorLag;
 }
 
-/** The live outputs of one profile run. */
-export interface ProfileMetrics extends ResponseObserver {
+/** The live outputs of one profile run: attached to the run's fold, whose figures they push. */
+export interface ProfileMetrics extends FoldObserver {
   /** Pushes the final figures (bounded in time) and stops; never rejects. */
   finish(final: { violations: number }): Promise<void>;
 }

@@ -143,36 +143,38 @@ describe('the watermark of in-flight sends (an engine that records each send as 
   });
 });
 
-describe('live outputs: observers and snapshot()', () => {
-  it('every observer sees every response with its class, and the snapshot is the figures the result ends with', () => {
+describe('live outputs: attach and snapshot()', () => {
+  it('an attached output reads the fold: per class × method × family counts and sums, the last Remaining, equal to the result', () => {
     const plan = planProfile(profile, target);
-    const seen: Array<[number, string]> = [];
-    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ onResponse: (s, route) => void seen.push([s.status, route.class]) }] });
+    const attached: Array<{ snapshot(): ReturnType<LoadAggregator['snapshot']> }> = [];
+    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ attach: (f) => void attached.push(f) }] });
+    expect(attached).toEqual([agg]);
     const rec = new LoadRecorder(agg);
     let last = 0;
+    let sumMs = 0;
+    let lastRemaining = '';
     for (const s of stream(20_000, 50, 3)) {
       rec.sent('read', s.sent);
       rec.response(s);
       last = s.received;
+      if (s.status === 200) sumMs += s.received - s.sent;
+      lastRemaining = s.remaining!;
     }
     rec.sent('read', last);
-    rec.response({ route: 0, intended: NaN, sent: last, received: last + 1, status: 0, error: 'connection reset' });
-    rec.drop('read', last);
-    const snap = agg.snapshot(rec);
-    expect(seen).toHaveLength(20_001);
-    expect(seen.every(([, cls]) => cls === 'read')).toBe(true);
-    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: last + 1, aborted: false });
+    // A transport failure: counted in family `error`, its header ignored.
+    rec.response({ route: 0, intended: NaN, sent: last, received: last + 7, status: 0, error: 'connection reset', remaining: '999' });
+    const snap = attached[0]!.snapshot();
+    const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: last + 7, aborted: false });
     const byStatus = result.totals.byStatus;
-    expect(snap.counts.read).toEqual({ '2xx': byStatus['200'], '429': byStatus['429'], other: 0, error: 1 });
-    expect(snap.counts.write).toEqual({ '2xx': 0, '429': 0, other: 0, error: 0 });
-    expect(snap.refused.read).toBe(byStatus['429']);
-    expect(snap.sent.read).toBe(result.totals.sent);
-    expect(snap.dropped.read).toBe(1);
+    const method = plan.routes[0]!.method;
+    const counts = Object.fromEntries(snap.series.map((x) => [`${x.class}|${x.method}|${x.family}`, x.histogram.totalCount]));
+    expect(counts).toEqual({ [`read|${method}|2xx`]: byStatus['200'], [`read|${method}|429`]: byStatus['429'], [`read|${method}|error`]: 1 });
     for (const fam of ['2xx', '429'] as const) {
       const summary = result.latency.find((l) => l.class === 'read' && l.family === fam && !l.corrected)!;
-      expect(snap.histograms.read[fam].totalCount).toBe(summary.count);
+      expect(snap.series.find((x) => x.family === fam)!.histogram.totalCount).toBe(summary.count);
     }
-    // The over-admitting limiter: chunks analysed so far already show violations.
-    expect(snap.violations).toBeGreaterThan(0);
+    expect(snap.series.find((x) => x.family === '2xx')!.sumMs).toBeCloseTo(sumMs, 6);
+    expect(snap.series.find((x) => x.family === 'error')!.sumMs).toBe(7);
+    expect(snap.remaining).toEqual([{ class: 'read', keyRole: plan.routes[0]!.keyRole, value: Number(lastRemaining) }]);
   });
 });

@@ -1,74 +1,128 @@
 /**
- * The live metrics' fold and the remote-write series made from it, without I/O: status families as the
- * results name them, cumulative buckets that agree with the count (property-based), the last integer
- * Remaining per class and key role, state that does not grow with the number of responses, and series whose
- * names all come from the name table, with sorted labels and `le` buckets ending at +Inf.
+ * The live metrics made from the fold, without I/O: counts and exact sums per class × family × method,
+ * `le` buckets and exponential buckets derived from the fold's HDR histograms within the stated bound
+ * (property-based), the last integer Remaining per class and key role, a fold that does not grow with the
+ * number of responses, and series whose names all come from the name table, with sorted labels and `le`
+ * buckets ending at +Inf.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MetricsState, statusFamily } from '../../src/metrics/model.js';
+import { metricsSnapshot, requestSeries } from '../../src/metrics/model.js';
+import { exponentialOf, leBuckets, MAX_BUCKETS } from '../../src/metrics/buckets.js';
+import { plainInteger } from '../../src/fold/last-remaining.js';
+import { toMicros } from '../../src/load/histograms.js';
 import { rateLimitViolations } from '../../src/fold/threshold-context.js';
 import { DURATION_BUCKETS, promLabelNames, promSeriesNames } from '../../src/metrics/names.js';
 import { encodeWriteRequest, leOf, seriesOf } from '../../src/metrics/remote-write.js';
-import type { ObservedRoute, RunFigures } from '../../src/metrics/source.js';
+import type { RunFigures } from '../../src/metrics/source.js';
 import type { FindingRecord } from '../../src/results/schema.js';
+import { GET, GET2, GET_OTHER, POST, TestFold } from './support/fold.js';
 
-const GET: ObservedRoute = { class: 'read', method: 'GET', keyRole: 'admin' };
-const GET2: ObservedRoute = { class: 'read', method: 'GET', keyRole: 'readOnly' };
-const POST: ObservedRoute = { class: 'write', method: 'POST', keyRole: 'admin' };
 const figures: RunFigures = { sent: { read: 7, write: 3 }, dropped: { read: 1, write: 0 } };
 const run = { runId: 'r1', profile: 'smoke', shard: '0/1' };
+const familyOf = (status: number): string => (status === 0 ? 'error' : status === 429 ? '429' : status >= 200 && status < 300 ? '2xx' : 'other');
 
-describe('statusFamily', () => {
-  it('names families as the results do, transport failures as error', () => {
-    expect([200, 204, 299, 429, 400, 404, 500, 503, 301, 0].map(statusFamily)).toEqual(['2xx', '2xx', '2xx', '429', 'other', 'other', 'other', 'other', 'other', 'error']);
-  });
-});
+/** How many of `us` (µs) the fold's HDR histograms may put at or below `boundUs`: at least those ≤ it, at most those within 1/1024 above. */
+function within(us: number[], boundUs: number): [number, number] {
+  return [us.filter((v) => v <= boundUs).length, us.filter((v) => v * (1 - 1 / 1024) <= boundUs).length];
+}
 
-describe('MetricsState', () => {
-  it('counts per class × family × method, with cumulative buckets that end at the count (any latencies)', () => {
-    fc.assert(fc.property(fc.array(fc.record({ ms: fc.double({ min: 0, max: 90_000, noNaN: true }), status: fc.constantFrom(200, 429, 500, 0), post: fc.boolean() }), { maxLength: 300 }), (rs) => {
-      const st = new MetricsState();
-      for (const r of rs) st.onResponse({ sent: 1000, received: 1000 + r.ms, status: r.status }, r.post ? POST : GET);
-      const snap = st.snapshot(figures, {}, 5);
-      const total = snap.requests.reduce((a, s) => a + s.count, 0);
-      expect(total).toBe(rs.length);
+const responses = fc.array(fc.record({ ms: fc.double({ min: 0, max: 90_000, noNaN: true }), status: fc.constantFrom(200, 429, 500, 0), post: fc.boolean() }), { maxLength: 300 });
+
+describe('the snapshot of the fold', () => {
+  it('counts per class × family × method exactly, with the exact sum, and le buckets within HDR\'s bound (any latencies)', () => {
+    fc.assert(fc.property(responses, (rs) => {
+      const fold = new TestFold();
+      for (const r of rs) fold.add(r.post ? POST : GET, r.ms, r.status);
+      const snap = metricsSnapshot(fold.snapshot(), figures, {}, 5);
+      expect(snap.requests.reduce((a, s) => a + s.count, 0)).toBe(rs.length);
       for (const s of snap.requests) {
-        const mine = rs.filter((r) => statusFamily(r.status) === s.family && (r.post ? 'write' : 'read') === s.class);
+        const mine = rs.filter((r) => familyOf(r.status) === s.family && (r.post ? 'write' : 'read') === s.class);
+        expect(s.method).toBe(s.class === 'write' ? 'POST' : 'GET');
         expect(s.count).toBe(mine.length);
         expect(s.sum).toBeCloseTo(mine.reduce((a, r) => a + r.ms / 1000, 0), 6);
-        DURATION_BUCKETS.forEach((b, i) => expect(s.buckets[i]).toBe(mine.filter((r) => r.ms / 1000 <= b).length));
-        for (let i = 1; i < s.buckets.length; i++) expect(s.buckets[i]!).toBeGreaterThanOrEqual(s.buckets[i - 1]!);
-        expect(s.buckets.at(-1)!).toBeLessThanOrEqual(s.count);
+        const us = mine.map((r) => toMicros(r.ms));
+        const buckets = leBuckets(s, DURATION_BUCKETS);
+        DURATION_BUCKETS.forEach((b, i) => {
+          const [lo, hi] = within(us, Math.round(b * 1e6));
+          expect(buckets[i]).toBeGreaterThanOrEqual(lo);
+          expect(buckets[i]).toBeLessThanOrEqual(hi);
+        });
+        for (let i = 1; i < buckets.length; i++) expect(buckets[i]!).toBeGreaterThanOrEqual(buckets[i - 1]!);
+        expect(buckets.at(-1)!).toBeLessThanOrEqual(s.count);
+      }
+    }));
+  });
+
+  it('puts durations on a bucket bound, or clear of it, in the bucket they belong to', () => {
+    const fold = new TestFold();
+    // 0.5 ms and 1 ms exactly (HDR is exact below 2.048 ms), 5 ms and 10 ms exactly (bounds HDR holds), 10.2 ms.
+    for (const ms of [0.5, 1, 5, 10, 10.2]) fold.add(GET, ms, 200);
+    const r = metricsSnapshot(fold.snapshot(), figures, {}, 0).requests[0]!;
+    const b = leBuckets(r, DURATION_BUCKETS);
+    const at = (bound: number): number => b[DURATION_BUCKETS.indexOf(bound)]!;
+    expect([at(0.0005), at(0.001), at(0.0025), at(0.005), at(0.01), at(0.025)]).toEqual([1, 2, 2, 3, 4, 5]);
+  });
+
+  it('makes an exponential histogram of at most 160 buckets whose every value lies in its bucket, within HDR\'s bound', () => {
+    fc.assert(fc.property(fc.array(fc.double({ min: 0.001, max: 60_000, noNaN: true }), { minLength: 1, maxLength: 300 }), (ms) => {
+      const fold = new TestFold();
+      for (const v of ms) fold.add(GET, v, 200);
+      const r = requestSeries(fold.snapshot().series[0]!);
+      const e = exponentialOf(r);
+      expect(e.bucketCounts.length).toBeLessThanOrEqual(MAX_BUCKETS);
+      expect(e.bucketCounts.reduce((a, c) => a + c, 0)).toBe(ms.length);
+      // The largest scale that fits: at one more, the same values would need more than 160 buckets.
+      if (e.scale < 20) {
+        const at = (v: number): number => Math.ceil(Math.log2(v) * 2 ** (e.scale + 1)) - 1;
+        expect(at(r.lows.at(-1)!) - at(r.lows[0]!) + 1).toBeGreaterThan(MAX_BUCKETS);
+      }
+      const base = 2 ** (2 ** -e.scale);
+      const filled = e.bucketCounts.map((c, k) => [e.offset + k, c] as const).filter(([, c]) => c > 0).map(([i]) => i);
+      for (const v of ms) {
+        // HDR counts the value at its bucket's lowest value, at most 1/1024 below it: the exponential
+        // bucket holding that (base^i, base^(i+1)] must be one of the filled ones.
+        const s = toMicros(v) / 1e6;
+        const ok = filled.some((i) => base ** i < s * (1 + 1e-12) && base ** (i + 1) >= s * (1 - 1 / 1024) * (1 - 1e-12));
+        expect(ok, `${s}s at scale ${e.scale}`).toBe(true);
       }
     }));
   });
 
   it('keeps the last integer RateLimit-Remaining per class and key role, ignoring malformed values and transport failures', () => {
-    const st = new MetricsState();
-    st.onResponse({ sent: 0, received: 1, status: 200, remaining: '9' }, GET);
-    st.onResponse({ sent: 0, received: 1, status: 200, remaining: '8' }, GET);
-    st.onResponse({ sent: 0, received: 1, status: 200, remaining: 'soon' }, GET);
-    st.onResponse({ sent: 0, received: 1, status: 200, remaining: '-1' }, GET);
-    st.onResponse({ sent: 0, received: 1, status: 200, remaining: '40' }, GET2);
-    st.onResponse({ sent: 0, received: 1, status: 429, remaining: '0' }, POST);
-    st.onResponse({ sent: 0, received: 1, status: 0, remaining: '77' }, POST);
-    st.onResponse({ sent: 0, received: 1, status: 200 }, POST);
-    expect(st.snapshot(figures, {}, 0).remaining).toEqual([
+    const fold = new TestFold();
+    fold.add(GET, 1, 200, '9');
+    fold.add(GET, 1, 200, '8');
+    fold.add(GET, 1, 200, 'soon');
+    fold.add(GET, 1, 200, '-1');
+    fold.add(GET2, 1, 200, '40');
+    fold.add(POST, 1, 429, '0');
+    fold.add(POST, 1, 0, '77');
+    fold.add(POST, 1, 200);
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining).toEqual([
       { class: 'read', keyRole: 'admin', value: 8 },
       { class: 'read', keyRole: 'readOnly', value: 40 },
       { class: 'write', keyRole: 'admin', value: 0 },
     ]);
+    // Two routes of one class and key role: the gauge is the latest of either.
+    fold.add(GET_OTHER, 1, 200, '5');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 5 });
+    fold.add(GET, 1, 200, '4');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 4 });
+    fold.add(GET_OTHER, 1, 200, '3');
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).remaining[0]).toEqual({ class: 'read', keyRole: 'admin', value: 3 });
+    expect(['7', ' 12 ', '', '1e3', '0x1', '1234567890123456', '+3'].map(plainInteger)).toEqual([7, 12, -1, -1, -1, -1, -1]);
   });
 
-  it('does not grow with the number of responses (cumulative state only)', () => {
-    const st = new MetricsState();
+  it('the fold does not grow with the number of responses (cumulative state only)', () => {
+    const fold = new TestFold();
     const routes = [GET, GET2, POST];
-    for (let i = 0; i < 2_000; i++) st.onResponse({ sent: i, received: i + (i % 37), status: i % 11 === 0 ? 429 : 200, remaining: String(i % 100) }, routes[i % 3]!);
-    const after2k = st.seriesCount;
-    for (let i = 0; i < 200_000; i++) st.onResponse({ sent: i, received: i + (i % 97), status: i % 11 === 0 ? 429 : 200, remaining: String(i % 100) }, routes[i % 3]!);
-    expect(st.seriesCount).toBe(after2k);
-    expect(st.snapshot(figures, {}, 0).requests.reduce((a, s) => a + s.count, 0)).toBe(202_000);
+    const size = (): number[] => fold.snapshot().series.map((s) => s.histogram.estimatedFootprintInBytes);
+    for (let i = 0; i < 2_000; i++) fold.add(routes[i % 3]!, i % 37, i % 11 === 0 ? 429 : 200, String(i % 100));
+    const after2k = size();
+    for (let i = 0; i < 200_000; i++) fold.add(routes[i % 3]!, i % 97, i % 11 === 0 ? 429 : 200, String(i % 100));
+    expect(size()).toEqual(after2k);
+    expect(metricsSnapshot(fold.snapshot(), figures, {}, 0).requests.reduce((a, s) => a + s.count, 0)).toBe(202_000);
   });
 });
 
@@ -80,10 +134,10 @@ describe('rateLimitViolations', () => {
 });
 
 describe('remote-write series', () => {
-  const st = new MetricsState();
-  st.onResponse({ sent: 0, received: 3, status: 200, remaining: '5' }, GET);
-  st.onResponse({ sent: 0, received: 700, status: 429, remaining: '0' }, POST);
-  const snap = st.snapshot({ ...figures, violations: 2 }, { eventLoopDelayMax: 0.012 }, 1_764_000_000_123);
+  const fold = new TestFold();
+  fold.add(GET, 3, 200, '5');
+  fold.add(POST, 700, 429, '0');
+  const snap = metricsSnapshot(fold.snapshot(), { ...figures, violations: 2 }, { eventLoopDelayMax: 0.012 }, 1_764_000_000_123);
   const series = seriesOf(snap, run);
 
   it('names only series and labels of the name table, labels sorted, every series with the run labels', () => {
@@ -120,7 +174,7 @@ describe('remote-write series', () => {
     expect(names(series)).toContain('spgate_ratelimit_violations');
     expect(names(series)).toContain('spgate_generator_event_loop_delay_seconds');
     expect(names(series)).not.toContain('spgate_generator_send_slip_seconds');
-    const bare = seriesOf(st.snapshot(figures, {}, 1), run);
+    const bare = seriesOf(metricsSnapshot(fold.snapshot(), figures, {}, 1), run);
     expect(names(bare)).not.toContain('spgate_ratelimit_violations');
     expect(names(bare)).not.toContain('spgate_generator_event_loop_delay_seconds');
   });

@@ -13,9 +13,9 @@ import { Results } from '../../src/results/schema.js';
 import { LABELS, METRICS } from '../../src/metrics/names.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
 import { OtlpSink } from '../../src/metrics/otlp.js';
-import { MetricsState } from '../../src/metrics/model.js';
+import { metricsSnapshot } from '../../src/metrics/model.js';
 import { parseMetricsValue } from '../../src/metrics/options.js';
-import type { ObservedRoute } from '../../src/metrics/source.js';
+import { GET, POST, TestFold } from './support/fold.js';
 
 /** Reads and writes at full speed on two connections each: both classes get 2xx and 429 series. */
 const MIXED = join(import.meta.dirname, 'fixtures/mixed-closed.json');
@@ -140,16 +140,12 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
   it('keeps bounded state: 200,000 responses make one point per series, with at most 160 buckets each', async () => {
     receiver = await startOtlpReceiver();
     const sink = new OtlpSink(parseMetricsValue(`otlp=${receiver.url}`), { runId: 'flat', profile: 'p', shard: '0/1' }, 5000);
-    const routes: ObservedRoute[] = [{ class: 'read', method: 'GET', keyRole: 'admin' }, { class: 'write', method: 'POST', keyRole: 'admin' }];
-    const state = new MetricsState();
+    const routes = [GET, POST];
+    const fold = new TestFold();
     const n = 200_000;
-    for (let i = 0; i < n; i++) {
-      // Latencies spread over five orders of magnitude (0.05 ms … 5 s).
-      const s = { sent: 0, received: 0.05 * 10 ** ((i * 7919) % 100_000 / 20_000), status: i % 5 === 0 ? 429 : 200 };
-      sink.onResponse(s, routes[i & 1]!);
-      state.onResponse(s, routes[i & 1]!);
-    }
-    await sink.push(state.snapshot({ sent: { read: n / 2, write: n / 2 }, dropped: { read: 0, write: 0 } }, {}, Date.now()), Date.now() + 5000);
+    // Latencies spread over five orders of magnitude (0.05 ms … 5 s).
+    for (let i = 0; i < n; i++) fold.add(routes[i & 1]!, 0.05 * 10 ** ((i * 7919) % 100_000 / 20_000), i % 5 === 0 ? 429 : 200);
+    await sink.push(metricsSnapshot(fold.snapshot(), { sent: { read: n / 2, write: n / 2 }, dropped: { read: 0, write: 0 } }, {}, Date.now()), Date.now() + 5000);
     await sink.close();
     const points = metricsOf(receiver.requests.at(-1)!).find((m) => m.name === METRICS.requestDuration.otel)!.exponentialHistogram!.dataPoints;
     expect(points).toHaveLength(4);

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LatencyHistograms } from '../../../src/load/histograms.js';
+import { FoldHistograms } from '../../../src/fold/histograms.js';
 import type { PlannedRoute } from '../../../src/load/plan.js';
 import type { SampleInput } from '../../../src/load/samples.js';
 import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
@@ -52,8 +52,8 @@ export function queuedShard(o: { fromRps: number; toRps: number; seconds: number
 export async function writeQueuedShard(dir: string, index: number, count: number, samples: SampleInput[], startedAtEpochMs: number, toRecord: (s: SampleInput) => TraceRecord = (s) => responseRecord(s, ROUTE)): Promise<string> {
   const trace = join(dir, `shard-${index}.ndjson`);
   writeFileSync(trace, samples.map((s) => JSON.stringify(toRecord(s))).join('\n') + '\n');
-  const hist = new LatencyHistograms(true);
-  for (const s of samples) hist.record('read', s.status, s.received - s.sent, s.received - s.intended);
+  const hist = new FoldHistograms([{ class: 'read', method: 'GET' }], true);
+  for (const s of samples) hist.record(0, 'read', s.status, s.received - s.sent, s.received - s.intended);
   const shard: ShardRecord = {
     index, count, startedAtEpochMs, profile: 'queued', target: { name: 'station', baseUrl: 'http://127.0.0.1:9/v1' }, expected: {}, strict: false,
   };

@@ -16,7 +16,7 @@ import { pickRoute, type EngineOptions } from './engine.js';
 import { RateGate } from './rate-gate.js';
 import { ResponseBatch } from './response-batch.js';
 import { Http1Connection, type Http1Handler, type Http1Head } from './http1-connection.js';
-import { endpointOf, fillFailure, fillResponse, requestSource, sweepDeadlines } from './socket-requests.js';
+import { RequestSource, endpointOf, fillFailure, fillResponse, sweepDeadlines } from './socket-requests.js';
 import { ArrivalQueue } from './arrival-queue.js';
 
 /** Deadline sweep and batch flush period, ms (a deadline fires at most this late). */
@@ -40,7 +40,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
   const { plan, recorder, meter } = opts;
   const host = new URL(opts.baseUrl).host;
   const endpoint = endpointOf(opts.baseUrl, opts.tls);
-  const bytesOf = requestSource(plan, opts.baseUrl, opts.secrets);
+  const requests = new RequestSource(plan, opts.baseUrl, opts.secrets);
 
   const batch = new ResponseBatch(recorder);
   const gate = opts.maxRps !== undefined ? new RateGate(opts.maxRps) : undefined;
@@ -131,7 +131,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     // The generator's own lateness: from when the arrival was due and a connection was free.
     meter?.slip(sent - Math.max(intended, conn.freedAt));
     st.inFlight++;
-    conn.send(bytesOf(idx, ++seq));
+    conn.send(requests.bytes(idx, ++seq));
   }
 
   function pump(): void {

@@ -25,20 +25,31 @@ export function endpointOf(baseUrl: string, tls: Tls | undefined): Http1Endpoint
   };
 }
 
-/** The bytes of one request of route `idx`, `seq` numbering the run's dynamic requests. */
-export type RequestSource = (idx: number, seq: number) => Buffer | string;
+/**
+ * Each route's request bytes: static routes built once; a route with a fresh Idempotency-Key or a `{seq}`
+ * body built per request, `seq` numbering the run's requests.
+ */
+export class RequestSource {
+  private readonly url: URL;
+  private readonly prefix: string;
+  private readonly runId = randomUUID().slice(0, 8);
+  private readonly prebuilt: (Buffer | undefined)[];
 
-/** Builds every static route's bytes once; dynamic routes are built per request. */
-export function requestSource(plan: Plan, baseUrl: string, secrets: Partial<Record<string, string>>): RequestSource {
-  const url = new URL(baseUrl);
-  const prefix = url.pathname.replace(/\/$/, '');
-  const runId = randomUUID().slice(0, 8);
-  const build = (idx: number, seq?: number): string => {
-    const route = plan.routes[idx]!;
-    return requestBytes(route.method, prefix + route.path, url.host, requestHeaders(route, secrets, runId, seq), route.body?.(seq ?? 0));
-  };
-  const prebuilt = plan.routes.map((route, idx) => (isDynamicRoute(route) ? undefined : Buffer.from(build(idx))));
-  return (idx, seq) => prebuilt[idx] ?? build(idx, seq);
+  constructor(private readonly plan: Plan, baseUrl: string, private readonly secrets: Partial<Record<string, string>>) {
+    this.url = new URL(baseUrl);
+    this.prefix = this.url.pathname.replace(/\/$/, '');
+    this.prebuilt = plan.routes.map((route, idx) => (isDynamicRoute(route) ? undefined : Buffer.from(this.build(idx))));
+  }
+
+  /** The bytes of one request of route `idx`. */
+  bytes(idx: number, seq: number): Buffer | string {
+    return this.prebuilt[idx] ?? this.build(idx, seq);
+  }
+
+  private build(idx: number, seq?: number): string {
+    const route = this.plan.routes[idx]!;
+    return requestBytes(route.method, this.prefix + route.path, this.url.host, requestHeaders(route, this.secrets, this.runId, seq), route.body?.(seq ?? 0));
+  }
 }
 
 /** Fills `r` with the response `conn` just completed (its route and send times ride on the connection). */

@@ -17,7 +17,7 @@
  *    — 440 ms of TurboFan time for spgate's closed engine after a warm-up run, 96 ms for autocannon
  *    (--trace-opt), about a sixth of a 3 s run — which a long capacity run pays once. Beside it, `cpuUsSpgateWork`: spgate's own work per
  *    response (recorder, aggregator, verification, rate-limit analysis) on synthetic responses in-process,
- *    the least noisy view of what the closed engine adds to autocannon. Then long rounds (`…Long`): whole
+ *    the least noisy view of what verification adds to an engine's own socket work. Then long rounds (`…Long`): whole
  *    CPU_LONG_S runs of autocannon and spgate closed, alternating, where a run's one-time costs weigh as
  *    little as in a capacity run.
  * 3. Capacity: the `capacity` judgement against two stations of known capacity (capacityStations below).

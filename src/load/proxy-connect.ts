@@ -63,7 +63,6 @@ export function readConnectAnswer(buf: Buffer, proxy: string, authority: string)
     off = end + 4;
     if (status >= 100 && status < 200) continue;
     if (status >= 200 && status < 300) return { kind: 'open', rest: buf.subarray(off) };
-    // eslint-disable-next-line no-control-regex -- a reason phrase is printed: no control characters
     const reason = (m[2] ?? '').replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 60);
     return { kind: 'refused', error: `proxy ${proxy} refused CONNECT ${authority}: ${status}${reason ? ` ${reason}` : ''}` };
   }

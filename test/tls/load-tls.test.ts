@@ -171,6 +171,19 @@ describe('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
+  it('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
+    const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
+    const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
+    const all = total();
+    const { r, results } = await load('proxy-invalid', ['--profile', 'smoke', '--workers', '1', '--target', originTargetFile('invalid-proxy', origin, undefined)], { HTTP_PROXY: 'socks5://ci-user:proxy-s3cret@127.0.0.1:1080' });
+    expect(r.code).toBe(2);
+    const lines = errorLines(r.stderr);
+    expect(lines, r.stderr).toEqual([expect.stringMatching(/SPGATE_ERR_PROXY_INVALID: HTTP_PROXY: socks5: proxies are not supported/)]);
+    expect(results).toBeUndefined();
+    expect(total()).toBe(all);
+    expectNoProxySecret(r.stdout + r.stderr);
+  }, 150_000);
+
   it('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
     const before = tunnelsTo(authority());
     const bypassed = await load('no-proxy', ['--profile', 'smoke', '--target', staging()], { HTTPS_PROXY: proxyUrl(), NO_PROXY: 'localhost,.staging.test' });

@@ -1,7 +1,8 @@
 /**
  * How spgate connects to a target, in one place for every sender (the conformance client, the load engines,
- * probes, init, replay; the load engines tunnel through the proxy on their own sockets, socket-requests.ts): the target file's `tls` block as Node TLS options, and the proxy, if any, from
- * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/target-file.md#tls-and-proxies).
+ * probes, init, replay): the target file's `tls` block as Node TLS options, and the proxy, if any, from
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/target-file.md#tls-and-proxies). undici's dispatcher tunnels
+ * for the client; the load engines tunnel on their own sockets (socket-requests.ts endpointOf).
  *
  * Proxy rule (as Go's and k6's): https targets use HTTPS_PROXY, http targets HTTP_PROXY (lowercase names
  * too, the uppercase one wins); a host listed in NO_PROXY (exact name, a domain suffix as `.example.com`

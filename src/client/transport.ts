@@ -1,7 +1,8 @@
 /**
  * How spgate connects to a target, in one place for every sender (the conformance client, the load engines,
  * probes, init, replay): the target file's `tls` block as Node TLS options, and the proxy, if any, from
- * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/target-file.md#tls-and-proxies).
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/target-file.md#tls-and-proxies). undici's dispatcher tunnels
+ * for the client; the load engines tunnel on their own sockets (socket-requests.ts endpointOf).
  *
  * Proxy rule (as Go's and k6's): https targets use HTTPS_PROXY, http targets HTTP_PROXY (lowercase names
  * too, the uppercase one wins); a host listed in NO_PROXY (exact name, a domain suffix as `.example.com`
@@ -74,6 +75,20 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${proxy.host}`;
 }
 
+/** The Proxy-Authorization value (basic) of a proxy URL's user:password, or undefined without a user. */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (proxy.username === '' && proxy.password === '') return undefined;
+  return `Basic ${Buffer.from(`${decoded(proxy.username)}:${decoded(proxy.password)}`).toString('base64')}`;
+}
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** True when NO_PROXY names the target's host (and port, when the entry has one). */
 export function bypassed(url: URL, noProxy: string): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -105,19 +120,4 @@ export function createDispatcher(origin: string, pool: Pool.Options, t: Transpor
     return new ProxyAgent({ ...agentOptions, uri: proxy.href, requestTls: tls });
   }
   return new Pool(origin, { ...pool, ...(secure ? { connect: { ...tls } } : {}) });
-}
-
-/**
- * The load engines open their own connections and do not tunnel: a load run whose target a proxy applies to
- * is refused with one line before anything is sent (conformance, init, replay and the budget probes do go
- * through the proxy, with undici's dispatcher).
- */
-export function refuseProxied(baseUrl: string, engine: string, env?: NodeJS.ProcessEnv): void {
-  const proxy = proxyFor(baseUrl, env);
-  if (proxy) {
-    throw new SpgateError(
-      'SPGATE_ERR_PROXY_INVALID',
-      `${engine} cannot go through the proxy ${shownProxy(proxy)}: list the target's host in NO_PROXY, or generate the load where the target is reachable directly`,
-    );
-  }
 }

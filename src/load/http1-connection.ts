@@ -8,12 +8,22 @@
  * engine asked to keep it (429 bodies, for their error code). Pipelining 1; the connection is opened on
  * first use and again after the server closes it. `connect` options (CA, client certificate, server name)
  * go to `tls.connect` for https targets. Deadlines are swept by the engine (one timer for all requests).
+ *
+ * Through an egress proxy (endpoint `proxy`), opening a connection opens one CONNECT tunnel
+ * (proxy-connect.ts): the request the engine sends at once waits until the proxy answers 2xx, then TLS
+ * starts inside the tunnel for an https target (or the tunnel carries plain HTTP); a refusal is the
+ * request's failure, one line naming the proxy without its credentials. The tunnel lives as long as the
+ * connection; a reconnect opens a new one. All of it is in open() and the tunnel methods: the parser and
+ * the per-response path do not know about proxies.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import { CONNECTION, CONTENT_LENGTH, LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, TRANSFER_ENCODING, headerSlot } from './header-slot.js';
 import { LOAD_BODY_LIMIT } from './request-bounds.js';
 import { describeTransportError } from './engine.js';
+import { authorityOf, connectRequest, readConnectAnswer, type Http1Proxy } from './proxy-connect.js';
+
+export type { Http1Proxy };
 
 /** The most bytes of a response head (status line and headers) before the response is refused. */
 export const MAX_HEAD_BYTES = 64 * 1024;
@@ -52,6 +62,18 @@ export interface Http1Endpoint {
   tls: boolean;
   /** Extra options for tls.connect (CA, cert, key, servername, rejectUnauthorized). */
   connect?: tls.ConnectionOptions;
+  /** The egress proxy to tunnel through (CONNECT), when one applies to the target. */
+  proxy?: Http1Proxy;
+}
+
+/** A tunnel being opened: the proxy's answer so far and the request waiting for the tunnel. */
+interface PendingTunnel {
+  raw: net.Socket;
+  authority: string;
+  answer: Buffer | undefined;
+  queued: (Buffer | string)[];
+  /** Removes the proxy-phase handlers from `raw`. */
+  release: () => void;
 }
 
 /** One connection; the engine's per-request fields (`route`, `intended`, `sent`, `tag`) ride on it. */
@@ -78,6 +100,10 @@ export class Http1Connection {
   private parts: Buffer[] = [];
   /** Responses completed on this connection (a response ending mid-chunk is told by it). */
   private responses = 0;
+  /** The CONNECT not answered yet (requests wait in it); undefined once the tunnel is up, or with no proxy. */
+  private tunnel: PendingTunnel | undefined;
+  /** The proxy socket under a TLS session inside the tunnel (closed with it). */
+  private under: net.Socket | undefined;
 
   constructor(private readonly endpoint: Http1Endpoint, private readonly handler: Http1Handler, private readonly keepBody: (status: number) => boolean) {}
 
@@ -87,11 +113,14 @@ export class Http1Connection {
     this.headRequest = isHead;
     this.phase = HEAD;
     this.socket ??= this.open();
-    this.socket.write(data);
+    if (this.tunnel) this.tunnel.queued.push(data);
+    else this.socket.write(data);
   }
 
   /** Ends the request in flight as failed (the engine's deadline) and drops the socket. */
   fail(error: string): void {
+    const t = this.tunnel;
+    if (t) error = `${error} (proxy ${this.endpoint.proxy!.shown} had not answered CONNECT ${t.authority})`;
     this.drop();
     if (!this.busy) return;
     this.busy = false;
@@ -106,18 +135,29 @@ export class Http1Connection {
 
   private drop(): void {
     const s = this.socket;
+    const u = this.under;
     this.socket = undefined;
+    this.under = undefined;
+    this.tunnel = undefined;
     this.pending = undefined;
     this.parts = [];
     s?.destroy();
+    u?.destroy();
   }
 
   private open(): net.Socket {
-    const { host, port } = this.endpoint;
+    const { host, port, proxy } = this.endpoint;
+    if (proxy) return this.openTunnel(proxy);
     const s = this.endpoint.tls
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...this.endpoint.connect })
       : net.connect({ host, port });
     s.setNoDelay(true);
+    this.listen(s);
+    return s;
+  }
+
+  /** The connection's handlers on `s`, the socket that carries HTTP (directly, or inside a tunnel). */
+  private listen(s: net.Socket): void {
     s.on('data', (chunk: Buffer) => {
       if (s === this.socket) this.data(chunk);
     });
@@ -131,7 +171,68 @@ export class Http1Connection {
         this.complete();
       } else this.fail('socket closed before the response ended');
     });
-    return s;
+  }
+
+  /**
+   * Connects to the proxy and asks it for a tunnel to the target; the returned socket is the proxy's until
+   * the tunnel is up (`this.tunnel` set: requests wait, failures name the proxy).
+   */
+  private openTunnel(proxy: Http1Proxy): net.Socket {
+    const authority = authorityOf(this.endpoint.host, this.endpoint.port);
+    const raw = proxy.tls
+      ? tls.connect({ host: proxy.host, port: proxy.port, servername: net.isIP(proxy.host) ? undefined : proxy.host, ...proxy.connect })
+      : net.connect({ host: proxy.host, port: proxy.port });
+    raw.setNoDelay(true);
+    const t: PendingTunnel = { raw, authority, answer: undefined, queued: [], release: () => raw.off('data', onData).off('error', onError).off('close', onClose) };
+    this.tunnel = t;
+    const onData = (chunk: Buffer): void => {
+      if (this.tunnel === t) this.tunnelData(t, chunk);
+    };
+    const onError = (err: Error): void => {
+      if (this.tunnel !== t) return;
+      this.tunnel = undefined;
+      this.fail(`proxy ${proxy.shown} did not answer CONNECT ${authority}: ${describeTransportError(err)}`);
+    };
+    const onClose = (): void => {
+      if (this.tunnel !== t) return;
+      this.tunnel = undefined;
+      this.fail(`proxy ${proxy.shown} closed the connection before answering CONNECT ${authority}`);
+    };
+    raw.on('data', onData).on('error', onError).on('close', onClose);
+    raw.write(connectRequest(authority, proxy.authorization));
+    return raw;
+  }
+
+  /** The proxy's bytes before the tunnel is up: its answer head, then (2xx) the tunnel's first bytes. */
+  private tunnelData(t: PendingTunnel, chunk: Buffer): void {
+    const buf = t.answer ? Buffer.concat([t.answer, chunk]) : chunk;
+    const answer = readConnectAnswer(buf, this.endpoint.proxy!.shown, t.authority);
+    if (answer.kind === 'more') {
+      t.answer = buf;
+      return;
+    }
+    this.tunnel = undefined;
+    if (answer.kind === 'refused') return this.fail(answer.error);
+    // The tunnel is up: the proxy's handlers go, the tunnel becomes the connection's socket.
+    const { raw } = t;
+    t.release();
+    let s: net.Socket = raw;
+    if (this.endpoint.tls) {
+      // Bytes read past the head are the server's: given back to the (paused) socket, the TLS session
+      // started on it reads them first.
+      raw.pause();
+      if (answer.rest.length > 0) raw.unshift(answer.rest);
+      const host = this.endpoint.host;
+      s = tls.connect({ socket: raw, servername: net.isIP(host) ? undefined : host, ...this.endpoint.connect });
+      this.under = raw;
+      raw.on('error', (err) => {
+        if (this.under === raw) this.fail(describeTransportError(err));
+      });
+    }
+    this.socket = s;
+    this.listen(s);
+    for (const data of t.queued) s.write(data);
+    if (s === raw && answer.rest.length > 0) this.data(answer.rest);
   }
 
   /** Parses one chunk of the socket's bytes (a response may span chunks; a chunk never holds two, pipelining 1). */

@@ -16,7 +16,7 @@ import { discoverAndPlan, withBudgetFindings, type BudgetMemo } from './discover
 import { LoadRecorder, type Progress } from './recorder.js';
 import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
-import { refuseProxied } from '../client/transport.js';
+import { proxyFor } from '../client/transport.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 import { GeneratorMeter } from './generator-meter.js';
@@ -46,8 +46,8 @@ const ENGINES: Record<'closed' | 'open', Engine> = { closed: runClosed, open: ru
 export async function runProfile(opts: RunProfileOptions): Promise<{ result: ProfileResult; findings: FindingRecord[] }> {
   const { target, profile } = opts;
   const filePlan = planProfile(profile, target, opts.durationOverride);
-  // The engines do not tunnel through a proxy: a run that would need one is refused before sending.
-  refuseProxied(target.baseUrl, `the ${filePlan.model} model`);
+  // A proxy variable that is not a URL is one line (SPGATE_ERR_PROXY_INVALID) before anything is sent.
+  proxyFor(target.baseUrl);
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.

@@ -5,7 +5,7 @@
  * parsed head or a failure. The engines differ only in when they send.
  */
 import { randomUUID } from 'node:crypto';
-import { tlsConnectOptions } from '../client/transport.js';
+import { proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions } from '../client/transport.js';
 import type { Tls } from '../target/schema.js';
 import type { Plan } from './plan.js';
 import type { SampleInput } from './samples.js';
@@ -13,15 +13,31 @@ import { errorCodeOf, isDynamicRoute, requestHeaders } from './engine.js';
 import { requestBytes, type Http1Connection, type Http1Endpoint, type Http1Head } from './http1-connection.js';
 import { RequestDeadline } from './request-bounds.js';
 
-/** The host, port and TLS options the engines' connections open to. */
-export function endpointOf(baseUrl: string, tls: Tls | undefined): Http1Endpoint {
+/**
+ * The host, port and TLS options the engines' connections open to, and the proxy they tunnel through when
+ * one applies to the target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY in `env`, as every other sender reads them).
+ */
+export function endpointOf(baseUrl: string, tls: Tls | undefined, env: NodeJS.ProcessEnv = process.env): Http1Endpoint {
   const url = new URL(baseUrl);
   const https = url.protocol === 'https:';
+  const proxy = proxyFor(url, env);
+  const authorization = proxy ? proxyAuthorization(proxy) : undefined;
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: Number(url.port) || (https ? 443 : 80),
     tls: https,
     ...(https ? { connect: tlsConnectOptions(tls) } : {}),
+    ...(proxy
+      ? {
+          proxy: {
+            host: proxy.hostname.replace(/^\[|\]$/g, ''),
+            port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
+            tls: proxy.protocol === 'https:',
+            shown: shownProxy(proxy),
+            ...(authorization !== undefined ? { authorization } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -62,18 +62,30 @@ export interface ForwardProxy {
   url: string;
   /** CONNECT requests answered 200, by requested host:port. */
   tunnels: Map<string, number>;
+  /** CONNECT requests answered 407 (wrong or missing Proxy-Authorization). */
+  challenged: number;
   close(): Promise<void>;
 }
 
-/** A CONNECT proxy on 127.0.0.1:0; STAGING_HOST (and 127.0.0.1) resolve to 127.0.0.1, anything else is refused 403. */
-export async function startForwardProxy(): Promise<ForwardProxy> {
+/**
+ * A CONNECT proxy on 127.0.0.1:0; STAGING_HOST (and 127.0.0.1) resolve to 127.0.0.1, anything else is refused
+ * 403. With `credentials` ("user:password") a CONNECT without that basic Proxy-Authorization is answered 407.
+ */
+export async function startForwardProxy(opts: { credentials?: string } = {}): Promise<ForwardProxy> {
   const tunnels = new Map<string, number>();
+  let challenged = 0;
+  const expected = opts.credentials !== undefined ? `Basic ${Buffer.from(opts.credentials).toString('base64')}` : undefined;
   const sockets = new Set<Socket>();
   const server: HttpServer = createHttpServer((_req, res) => {
     res.writeHead(405).end('CONNECT only');
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
     sockets.add(client);
+    if (expected !== undefined && req.headers['proxy-authorization'] !== expected) {
+      challenged++;
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="egress"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const m = /^(.+):(\d+)$/.exec(req.url ?? '');
     if (!m || (m[1] !== STAGING_HOST && m[1] !== '127.0.0.1')) {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
@@ -100,6 +112,7 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     tunnels,
+    get challenged() { return challenged; },
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());

@@ -3,13 +3,14 @@
  * proxy rule from the environment, and — against the mTLS terminator — an undici dispatcher (conformance,
  * probes, init, replay) and the load engines' own keep-alive sockets (socket-requests.ts endpointOf) that
  * complete requests with the target's tls block and fail without it: no client certificate, or a server
- * certificate the options do not trust (the sockets verify it on every connection).
+ * certificate the options do not trust (the sockets verify it on every connection); both tunnel through the
+ * proxy the environment names, with mTLS inside the tunnel.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bypassed, createDispatcher, proxyFor, refuseProxied, tlsConnectOptions } from '../../src/client/transport.js';
+import { bypassed, createDispatcher, proxyAuthorization, proxyFor, tlsConnectOptions } from '../../src/client/transport.js';
 import { Http1Connection } from '../../src/load/http1-connection.js';
 import { endpointOf } from '../../src/load/socket-requests.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
@@ -112,9 +113,9 @@ describe('connection options for the load engines', () => {
   });
 
   /** One GET /v1/me on a load engine's socket: the status, or the failure's one line. */
-  function socketGet(baseUrl: string, t: Tls | undefined): Promise<number | string> {
+  function socketGet(baseUrl: string, t: Tls | undefined, env: NodeJS.ProcessEnv = {}): Promise<number | string> {
     return new Promise((resolve) => {
-      const conn = new Http1Connection(endpointOf(baseUrl, t), {
+      const conn = new Http1Connection(endpointOf(baseUrl, t, env), {
         onResponse: (c, head) => { c.destroy(); resolve(head.status); },
         onFailure: (c, error) => { c.destroy(); resolve(error); },
       }, () => false);
@@ -135,8 +136,32 @@ describe('connection options for the load engines', () => {
     expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: 'elsewhere.test' }))).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altname|CERT/i);
   });
 
-  it('the load engines cannot tunnel: a proxied load run is refused with one line', () => {
-    expect(() => refuseProxied(`https://${STAGING_HOST}/v1`, 'the closed model', { HTTPS_PROXY: 'http://u:pw@proxy.internal:3128' }))
-      .toThrow(/closed model cannot go through the proxy http:\/\/proxy\.internal:3128/);
+  it("the load engines' sockets tunnel through HTTPS_PROXY with mTLS inside the tunnel, and go direct where NO_PROXY says", async () => {
+    proxy.tunnels.clear();
+    const baseUrl = `https://${STAGING_HOST}:${mtls.port}/v1`;
+    expect(await socketGet(baseUrl, tls, { HTTPS_PROXY: proxy.url })).toBe(200);
+    expect(proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`)).toBe(1);
+    // Inside the tunnel the client certificate is still required, and the server's certificate still verified.
+    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert }), { HTTPS_PROXY: proxy.url })).toEqual(expect.any(String));
+    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }), { HTTPS_PROXY: proxy.url })).toMatch(/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/);
+    // NO_PROXY: direct, and the staging name does not resolve on this machine.
+    const before = proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`);
+    expect(await socketGet(baseUrl, tls, { HTTPS_PROXY: proxy.url, NO_PROXY: '.staging.test' })).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    expect(proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`)).toBe(before);
+  });
+
+  it("a proxy refusal on the load engines' sockets names the proxy without its credentials", async () => {
+    const error = await socketGet(`https://forbidden.test:${mtls.port}/v1`, tls, { HTTPS_PROXY: proxy.url.replace('http://', 'http://ci-user:s3cret@') });
+    expect(error).toBe(`proxy ${proxy.url} refused CONNECT forbidden.test:${mtls.port}: 403 Forbidden`);
+  });
+
+  it('endpointOf: the proxy from the environment (host, port, basic credentials), none for loopback, a bad variable is SPGATE_ERR_PROXY_INVALID', () => {
+    const e = endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'http://ci%20user:p%40ss@proxy.internal:3128' });
+    expect(e.proxy).toEqual({ host: 'proxy.internal', port: 3128, tls: false, shown: 'http://proxy.internal:3128', authorization: `Basic ${Buffer.from('ci user:p@ss').toString('base64')}` });
+    expect(endpointOf('http://api.example.com/v1', undefined, { HTTP_PROXY: 'https://proxy.internal' }).proxy).toMatchObject({ port: 443, tls: true, shown: 'https://proxy.internal' });
+    expect(endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'proxy.internal:3128' }).proxy).not.toHaveProperty('authorization');
+    expect(endpointOf('https://127.0.0.1:8443/v1', undefined, { HTTPS_PROXY: 'http://proxy.internal:3128' }).proxy).toBeUndefined();
+    expect(() => endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(/HTTPS_PROXY: socks5: proxies are not supported/);
+    expect(proxyAuthorization(new URL('http://%zz:pw@p:1'))).toBe(`Basic ${Buffer.from('%zz:pw').toString('base64')}`);
   });
 });

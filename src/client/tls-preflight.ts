@@ -15,7 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { SpgateError } from '../errors.js';
-import { proxyFor, shownProxy, tlsConnectOptions, type TransportOptions } from './transport.js';
+import { proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions, type TransportOptions } from './transport.js';
 
 const UNTRUSTED = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
@@ -70,7 +70,8 @@ export async function checkTlsHandshake(baseUrl: string, t: TransportOptions = {
 /** A CONNECT tunnel to host:port through the proxy; a refusal by the proxy is one line. */
 function tunnel(proxy: URL, host: string, port: number, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const auth = proxy.username ? { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` } : {};
+    const authorization = proxyAuthorization(proxy);
+    const auth = authorization !== undefined ? { 'proxy-authorization': authorization } : {};
     const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
     const req = (proxy.protocol === 'https:' ? httpsRequest : httpRequest)({
       host: proxy.hostname,

@@ -50,6 +50,11 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
     const ref = proxiedReference(() => startReferenceServer({ seed: 4, budgets: { read: 200, write: 50, windowSeconds: 60 } }));
 
     it('a constant Reset of 1 without other traffic still fails under 8.ratelimit.reset-restores', async () => {
+      // The reference server's windows are aligned to the clock: a check that crossed into the next minute
+      // while it waited would find the budget full again (and rightly pass). It needs about 4 s of one window.
+      const left = 60_000 - (Date.now() % 60_000);
+      if (left < 8_000) await new Promise((r) => setTimeout(r, left + 20));
+      await fetch(`${ref.server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
       const out = await ref.run(async (_req, forward) => {
         const a = await forward();
         return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };

@@ -1,13 +1,14 @@
 /**
  * `--dry-run` of conformance, load and run: print the plan (per phase: checks or requests per class, rate,
  * duration, destructive checks, caps applied) and send nothing. The embedded reference server, when it is
- * the target, is started only to learn its target description and closed again without a request.
+ * the target, is started only to learn its target description and closed again without a request. The
+ * conformance planner (and with it every suite) is imported only by the dry runs that print it: a load dry
+ * run (a `--workers` child's start, as the bench measures it) does not load the suites.
  */
 import { SpgateError } from '../errors.js';
 import type { Profile } from '../load/profile.js';
 import { loadProfile } from '../load/profile.js';
 import { planProfile } from '../load/plan.js';
-import { conformancePlanLines, planConformance } from '../plan/conformance.js';
 import { loadPlanLines } from '../plan/load.js';
 import { EMBEDDED_DURATIONS, RUN_PROFILES, writeSkipReason } from '../run/phases.js';
 import { openTarget, type TargetOptions } from '../run/target.js';
@@ -21,7 +22,8 @@ export function dryRunHeading(target: Target): string {
 }
 
 /** Lines of a conformance dry run. */
-export function conformanceDryRun(target: Target, suites: string[], runs: number, seed: number): string[] {
+export async function conformanceDryRun(target: Target, suites: string[], runs: number, seed: number): Promise<string[]> {
+  const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
   return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed))];
 }
 
@@ -42,6 +44,7 @@ export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
   const opened = await openTarget({ ...opts, verifyTls: false });
   await opened.close();
   const target = opened.target;
+  const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
   const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];
   out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed)).join('\n'));
   RUN_PROFILES.forEach((name, i) => {

@@ -46,7 +46,7 @@ export const conformanceCommand: SpgateCommand = {
     const { target, close } = await openTarget(targetOptions(args, { seed }));
     printTargetWarnings(target);
     if (args.dryRun === true) {
-      process.stdout.write(conformanceDryRun(target, suites, runs, seed).join('\n') + '\n');
+      process.stdout.write((await conformanceDryRun(target, suites, runs, seed)).join('\n') + '\n');
       await close();
       return 0;
     }

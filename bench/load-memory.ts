@@ -16,7 +16,8 @@ import { firstMessage, forkOnCore, HAS_TASKSET, pinned } from './support/childre
 
 const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.env.BENCH_QUICK === '1';
-const LONG_S = QUICK ? 12 : 60;
+/** The long run, s (BENCH_LONG_S changes it: a longer run shows whether the peak is a plateau). */
+const LONG_S = Number(process.env.BENCH_LONG_S ?? (QUICK ? 12 : 60));
 const SHORT_S = QUICK ? 4 : 10;
 const CPU_S = QUICK ? 3 : 6;
 const CONNECTIONS = 8;

@@ -65,6 +65,13 @@ function client(endpoint: Http1Endpoint, keep = true): { get: () => Promise<Outc
   };
 }
 
+/** A self-signed certificate for localhost with the given subjectAltName, made by openssl. */
+function selfSigned(altNames: string): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', `subjectAltName=${altNames}`], { stdio: 'ignore' });
+  return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') };
+}
+
 /** One GET on a fresh connection. */
 const once = (endpoint: Http1Endpoint, keep = true): Promise<Outcome> => client(endpoint, keep).get();
 
@@ -162,10 +169,7 @@ describe('the engines\' HTTP/1.1 parser', () => {
     let key = '';
     let cert = '';
     beforeAll(() => {
-      const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-tls-'));
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-      key = readFileSync(join(dir, 'k.pem'), 'utf8');
-      cert = readFileSync(join(dir, 'c.pem'), 'utf8');
+      ({ key, cert } = selfSigned('IP:127.0.0.1'));
     });
 
     it('talks TLS with the connect options it is given, and names the certificate problem without them', async () => {
@@ -323,10 +327,7 @@ describe('CONNECT tunnels through an egress proxy', () => {
     let key = '';
     let cert = '';
     beforeAll(() => {
-      const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-tunnel-'));
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-      key = readFileSync(join(dir, 'k.pem'), 'utf8');
-      cert = readFileSync(join(dir, 'c.pem'), 'utf8');
+      ({ key, cert } = selfSigned('IP:127.0.0.1,DNS:localhost'));
     });
 
     it("an https target: TLS inside the tunnel with the target's connect options, verified against the target's name, not the proxy's", async () => {

@@ -15,7 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { SpgateError } from '../errors.js';
-import { proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions, type TransportOptions } from './transport.js';
+import { authorityOf, proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions, type TransportOptions } from './transport.js';
 
 const UNTRUSTED = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
@@ -72,7 +72,7 @@ function tunnel(proxy: URL, host: string, port: number, timeoutMs: number): Prom
   return new Promise((resolve, reject) => {
     const authorization = proxyAuthorization(proxy);
     const auth = authorization !== undefined ? { 'proxy-authorization': authorization } : {};
-    const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const hostPort = authorityOf(host, port);
     const req = (proxy.protocol === 'https:' ? httpsRequest : httpRequest)({
       host: proxy.hostname,
       port: Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80)),

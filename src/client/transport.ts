@@ -75,6 +75,11 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${proxy.host}`;
 }
 
+/** `host:port` as CONNECT and Host name it (an IPv6 literal in brackets): the preflight's tunnel and the engines'. */
+export function authorityOf(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** The Proxy-Authorization value (basic) of a proxy URL's user:password, or undefined without a user. */
 export function proxyAuthorization(proxy: URL): string | undefined {
   if (proxy.username === '' && proxy.password === '') return undefined;

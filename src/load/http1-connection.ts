@@ -21,7 +21,8 @@ import tls from 'node:tls';
 import { CONNECTION, CONTENT_LENGTH, LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, TRANSFER_ENCODING, headerSlot } from './header-slot.js';
 import { LOAD_BODY_LIMIT } from './request-bounds.js';
 import { describeTransportError } from './engine.js';
-import { authorityOf, connectRequest, readConnectAnswer, type Http1Proxy } from './proxy-connect.js';
+import { authorityOf } from '../client/transport.js';
+import { connectRequest, readConnectAnswer, type Http1Proxy } from './proxy-connect.js';
 
 export type { Http1Proxy };
 

@@ -24,10 +24,6 @@ export interface Http1Proxy {
 /** The most bytes of a proxy's answer head to CONNECT before the tunnel is refused. */
 export const MAX_CONNECT_HEAD_BYTES = 16 * 1024;
 
-/** `host:port` as CONNECT and Host name it (an IPv6 literal in brackets). */
-export function authorityOf(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
 
 /** The bytes asking the proxy for a tunnel to `authority`. */
 export function connectRequest(authority: string, authorization: string | undefined): string {

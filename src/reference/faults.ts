@@ -6,10 +6,10 @@
 
 export interface FaultInfo {
   description: string;
-  /** Clause id that must produce a finding when this fault is on. */
+  /** Clause id that must produce a finding when this fault is on (for `compare`: the figure that regresses). */
   catches: string;
-  /** Which side of spgate catches it. */
-  by: 'conformance' | 'load' | 'both';
+  /** Which side of spgate catches it: a finding of conformance or load, or a regression of `spgate compare`. */
+  by: 'conformance' | 'load' | 'both' | 'compare';
 }
 
 export const FAULTS = {
@@ -144,6 +144,8 @@ export const FAULTS = {
   'ratelimit-reset-epoch': { description: 'RateLimit-Reset is the epoch second at which the budget is full again, not the seconds until then', catches: '8.ratelimit.reset-plausible', by: 'both' },
   'ratelimit-remaining-negative': { description: 'RateLimit-Remaining goes negative when exhausted', catches: '8.ratelimit.remaining-bounds', by: 'both' },
   'ratelimit-retry-after-short': { description: 'Retry-After is shorter than the time until the budget returns', catches: '8.ratelimit.retry-after-honoured', by: 'load' },
+  // speed: no spec clause, a regression between two runs (spgate compare)
+  'latency-slow-tail': { description: '3 % of /v1 answers (seeded) are held 40 ms before they are sent: the p99 of a loopback run at least doubles', catches: 'compare.p99', by: 'compare' },
   // tenant isolation (auth.other-workspace)
   'search-no-tenant-filter': { description: 'text search and identity lookups match the customers of every workspace (the search index has no tenant filter)', catches: '5.workspace-bound', by: 'conformance' },
   'delete-cross-workspace': { description: 'customer delete finds the id in every workspace: a key of another workspace soft-deletes this workspace\'s customer', catches: '5.workspace-bound', by: 'conformance' },

@@ -15,6 +15,7 @@ import { FILES_PREFIX, filesOrigin, serveFile } from './files.js';
 import { handleFixtures } from './fixtures-api.js';
 import type { RateDecision } from './rate-limiter.js';
 import { fail, notFound, send, type Reply, type SendOptions } from './reply.js';
+import { slowTailHold } from './slow-tail.js';
 
 /** The fixtures API takes bigger bodies (bulk customer seeds) but is still bounded. */
 const FIXTURES_BODY_LIMIT = 1 << 20;
@@ -138,6 +139,8 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
     // writes change records in place: bump the store version once the write is done (or failed half-way)
     if (cls === 'write') served.store.touch();
   }
+  const hold = f.has('latency-slow-tail') ? slowTailHold(app) : 0;
+  if (hold > 0) await new Promise((r) => setTimeout(r, hold));
   send(res, reply, sendOpts(app, requestId, charged(home, bucketKey, cls, rate, reply.status)));
 }
 

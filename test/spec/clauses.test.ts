@@ -23,8 +23,11 @@ describe('clause registry', () => {
     expect(() => clause('no.such.clause' as ClauseId)).toThrow(/unknown clause id/);
   });
 
-  it('every fault of the reference server names a registered clause', () => {
-    for (const [name, f] of Object.entries(FAULTS)) expect(isClauseId(f.catches), `${name} → ${f.catches}`).toBe(true);
+  it('every fault of the reference server names a registered clause (a compare fault: the figure that regresses)', () => {
+    for (const [name, f] of Object.entries(FAULTS)) {
+      if (f.by === 'compare') expect(f.catches, name).toMatch(/^compare\.(p50|p99|throughput)$/);
+      else expect(isClauseId(f.catches), `${name} → ${f.catches}`).toBe(true);
+    }
   });
 
   // Basis review against the spec text (issue 10): `spec` only where the spec says it, `assumed` where it says

@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   SPGATE_ERR_OUTPUT_EXISTS: { exit: 2, summary: 'the output file exists already (pass --force to replace it)' },
   SPGATE_ERR_SHARD_INVALID: { exit: 2, summary: 'a --shard value, or a shard results file or trace given to merge, is not a usable shard' },
   SPGATE_ERR_SHARD_MISMATCH: { exit: 2, summary: 'shard results given to merge come from different runs (profile, target, shard count) or repeat a shard' },
+  SPGATE_ERR_COMPARE_MISMATCH: { exit: 2, summary: '`spgate compare`: the two runs ran different load profiles (no profile in common, or one name with another route mix)' },
   SPGATE_ERR_TLS_CONFIG: { exit: 2, summary: "a file of the target file's tls block is missing, unreadable or not a usable PEM certificate or key" },
   SPGATE_ERR_PROXY_INVALID: { exit: 2, summary: 'HTTPS_PROXY/HTTP_PROXY is not a usable proxy URL, or the command cannot go through a proxy' },
   SPGATE_ERR_TLS: { exit: 3, summary: 'the TLS handshake with the target failed (certificate not trusted, name mismatch, client certificate refused or required)' },

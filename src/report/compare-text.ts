@@ -1,5 +1,6 @@
 /** Plain-text (terminal) and Markdown renderings of a Comparison. */
 import type { Comparison } from '../results/compare.js';
+import type { FigureVerdict, Interval } from '../results/compare-stats.js';
 import { clauseLabel } from './clauses.js';
 import { fmtPct } from './format.js';
 
@@ -8,7 +9,9 @@ export function comparisonText(c: Comparison): string {
   const out: string[] = [];
   out.push(`base: ${c.base.startedAt} ${c.base.verdict} · ${c.base.target}`);
   out.push(`head: ${c.head.startedAt} ${c.head.verdict} · ${c.head.target}`);
-  out.push(`gate: p99 +${c.options.p99RegressionPct} % · throughput −${c.options.throughputRegressionPct} %`);
+  const o = c.options;
+  out.push(`gate: 95 % intervals apart by p50 +${o.p50RegressionPct} % · p99 +${o.p99RegressionPct} % (and ${o.minDeltaMs} ms) · throughput −${o.throughputRegressionPct} % (and ${o.minDeltaRps} req/s) · at least ${o.minSamples} samples`);
+  if (c.warning) out.push(`warning: ${oneLine(c.warning)}`);
   out.push('');
   out.push(`findings: ${c.newFindings.length} new, ${c.fixedFindings.length} fixed`);
   for (const { finding: f } of c.newFindings) out.push(`  + [${f.severity}] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
@@ -20,19 +23,33 @@ export function comparisonText(c: Comparison): string {
       continue;
     }
     const t = p.throughput!;
-    out.push(`profile ${p.name}: throughput ${t.baseMeanRps.toFixed(1)} → ${t.headMeanRps.toFixed(1)} req/s (${fmtPct(t.changePct)})${t.regression ? '  REGRESSION' : ''}`);
-    for (const l of p.latency) out.push(`  p99 ${l.series}: ${l.baseP99.toFixed(1)} → ${l.headP99.toFixed(1)} ms (${fmtPct(l.changePct)})${l.regression ? '  REGRESSION' : ''}`);
+    out.push(`profile ${p.name}: answered throughput ${interval(t.base)} → ${interval(t.head)} req/s (${fmtPct(t.changePct)})${mark(t.verdict)}`);
+    for (const l of p.latency) out.push(`  ${l.percentile} ${l.series}: ${interval(l.base)} → ${interval(l.head)} ms (${fmtPct(l.changePct)})${mark(l.verdict)}`);
     for (const r of p.rateLimit) out.push(`  rate limit ${r.class} ${r.field}: ${String(r.base)} → ${String(r.head)}`);
     if (p.violations && (p.violations.base || p.violations.head)) out.push(`  rate-limit violations: ${p.violations.base} → ${p.violations.head}${p.violations.regression ? '  REGRESSION' : ''}`);
     for (const e of p.thresholds?.fixed ?? []) out.push(`  threshold ${e}: holds again`);
   }
   out.push('');
+  if (c.notEnoughData.length) {
+    out.push(`${c.notEnoughData.length} figure(s) not judged (not enough data; neither a pass nor a regression):`);
+    for (const n of c.notEnoughData) out.push(`  ? ${oneLine(n)}`);
+  }
   if (c.regressions.length === 0) out.push('no regressions');
   else {
     out.push(`${c.regressions.length} regression(s):`);
     for (const r of c.regressions) out.push(`  ✗ ${oneLine(r)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** A value with its 95 % interval, "12.3 [11.0–14.1]"; an unbounded side shows as "?". */
+function interval(i: Interval): string {
+  const b = (x: number | null): string => (x === null ? '?' : x.toFixed(1));
+  return `${i.value.toFixed(1)} [${b(i.lower)}–${b(i.upper)}]`;
+}
+
+function mark(v: FigureVerdict): string {
+  return v === 'regression' ? '  REGRESSION' : v === 'not-enough-data' ? '  not enough data' : v === 'improvement' ? '  improved' : '';
 }
 
 function oneLine(s: string): string {

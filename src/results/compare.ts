@@ -3,46 +3,31 @@
  * rate-limit changes. Pure: two Results in, one Comparison out; the command decides the exit code from
  * `regressions`.
  */
-import type { CheckResult, FindingRecord, LatencySummary, ProfileResult, Results, RouteClass } from './schema.js';
+import type { CheckResult, FindingRecord, Results } from './schema.js';
+import { compareProfile, type ProfileDelta, type ProfileGate } from './compare-profile.js';
+import { matchRuns } from './compare-match.js';
 
-export interface CompareOptions {
-  /** A p99 increase above this percentage is a regression. */
-  p99RegressionPct: number;
-  /** A mean-throughput decrease above this percentage is a regression. */
-  throughputRegressionPct: number;
-}
+export { pctChange, type LatencyDelta, type ProfileDelta, type RateLimitDelta, type ThroughputDelta } from './compare-profile.js';
 
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { p99RegressionPct: 20, throughputRegressionPct: 10 };
+/**
+ * The gate. A latency percentile or the throughput regresses only when the two runs' 95 % intervals are
+ * apart by more than the allowed percent, the values differ by more than the absolute floor, and both runs
+ * have at least minSamples of it.
+ */
+export type CompareOptions = ProfileGate;
+
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
+  p50RegressionPct: 20,
+  p99RegressionPct: 20,
+  throughputRegressionPct: 10,
+  minDeltaMs: 5,
+  minDeltaRps: 1,
+  minSamples: 100,
+};
 
 export interface FindingDelta {
   key: string;
   finding: FindingRecord;
-}
-
-export interface LatencyDelta {
-  series: string;
-  baseP99: number;
-  headP99: number;
-  /** Percentage change of p99, null when the base was 0. */
-  changePct: number | null;
-  regression: boolean;
-}
-
-export interface RateLimitDelta {
-  class: RouteClass;
-  field: 'observedLimit' | 'windowSeconds' | 'model';
-  base: string | number | null;
-  head: string | number | null;
-}
-
-export interface ProfileDelta {
-  name: string;
-  status: 'compared' | 'only-in-base' | 'only-in-head';
-  throughput?: { baseMeanRps: number; headMeanRps: number; changePct: number | null; regression: boolean };
-  latency: LatencyDelta[];
-  rateLimit: RateLimitDelta[];
-  violations?: { base: number; head: number; regression: boolean };
-  thresholds?: { newlyBreached: string[]; fixed: string[] };
 }
 
 /** A check that reached a verdict in the base run and could not judge in the head run. */
@@ -57,11 +42,17 @@ export interface Comparison {
   options: CompareOptions;
   base: { startedAt: string; verdict: Results['verdict']; target: string };
   head: { startedAt: string; verdict: Results['verdict']; target: string };
+  /** Set when the runs must not be compared (different profile): nothing else is filled, the command exits 2. */
+  refused?: string;
+  /** One line naming differences (duration, target, engine) that weaken the comparison. */
+  warning?: string;
   newFindings: FindingDelta[];
   fixedFindings: FindingDelta[];
   /** Checks judged in base but inconclusive in head: their findings vanish without being fixed. */
   unjudged: UnjudgedDelta[];
   profiles: ProfileDelta[];
+  /** Figures that could not be judged (too few samples): named, neither a pass nor a regression. */
+  notEnoughData: string[];
   /** One line per regression; empty means the gate passes. */
   regressions: string[];
 }
@@ -71,62 +62,13 @@ export function findingKey(f: Pick<FindingRecord, 'checkId' | 'clause' | 'source
   return `${f.checkId}|${f.clause}|${f.source}`;
 }
 
-/** Percentage change from base to head; null when base is 0 (no meaningful ratio). */
-export function pctChange(base: number, head: number): number | null {
-  if (base === 0) return head === 0 ? 0 : null;
-  return ((head - base) / base) * 100;
-}
-
-function seriesKey(s: LatencySummary): string {
-  return `${s.class} ${s.family}${s.corrected ? '' : ' (uncorrected)'}`;
-}
-
-function compareProfile(b: ProfileResult, h: ProfileResult, o: CompareOptions, regressions: string[]): ProfileDelta {
-  const tp = pctChange(b.throughput.meanRps, h.throughput.meanRps);
-  const tpReg = tp !== null && tp < -o.throughputRegressionPct;
-  if (tpReg) regressions.push(`${h.name}: mean throughput fell ${Math.abs(tp).toFixed(1)} % (${b.throughput.meanRps.toFixed(1)} → ${h.throughput.meanRps.toFixed(1)} req/s; allowed ${o.throughputRegressionPct} %)`);
-  const latency: LatencyDelta[] = [];
-  const baseSeries = new Map(b.latency.filter((s) => s.count > 0).map((s) => [seriesKey(s), s]));
-  for (const hs of h.latency.filter((s) => s.count > 0)) {
-    const bs = baseSeries.get(seriesKey(hs));
-    if (!bs) continue;
-    const change = pctChange(bs.p99, hs.p99);
-    // Only successful responses gate: a 429's latency says nothing about the service's speed.
-    const regression = hs.family === '2xx' && change !== null && change > o.p99RegressionPct;
-    if (regression) regressions.push(`${h.name}: p99 of ${seriesKey(hs)} rose ${change.toFixed(1)} % (${bs.p99.toFixed(1)} → ${hs.p99.toFixed(1)} ms; allowed ${o.p99RegressionPct} %)`);
-    latency.push({ series: seriesKey(hs), baseP99: bs.p99, headP99: hs.p99, changePct: change, regression });
-  }
-  const rateLimit: RateLimitDelta[] = [];
-  for (const hc of h.rateLimit.classes) {
-    const bc = b.rateLimit.classes.find((c) => c.class === hc.class && c.key === hc.key);
-    if (!bc) continue;
-    for (const field of ['observedLimit', 'windowSeconds', 'model'] as const) {
-      if (bc[field] !== hc[field]) rateLimit.push({ class: hc.class, field, base: bc[field], head: hc[field] });
-    }
-  }
-  const vb = b.rateLimit.violations.length;
-  const vh = h.rateLimit.violations.length;
-  const vReg = vh > vb;
-  if (vReg) regressions.push(`${h.name}: rate-limit violations rose from ${vb} to ${vh}`);
-  const breached = (p: ProfileResult): Set<string> => new Set(p.thresholds.filter((t) => !t.ok).map((t) => t.expression));
-  const bb = breached(b);
-  const hb = breached(h);
-  const newlyBreached = [...hb].filter((e) => !bb.has(e));
-  for (const e of newlyBreached) regressions.push(`${h.name}: threshold ${e} is now breached`);
-  return {
-    name: h.name,
-    status: 'compared',
-    throughput: { baseMeanRps: b.throughput.meanRps, headMeanRps: h.throughput.meanRps, changePct: tp, regression: tpReg },
-    latency,
-    rateLimit,
-    violations: { base: vb, head: vh, regression: vReg },
-    thresholds: { newlyBreached, fixed: [...bb].filter((e) => !hb.has(e)) },
-  };
-}
-
 /** Compares head against base. */
 export function compareResults(base: Results, head: Results, options: Partial<CompareOptions> = {}): Comparison {
   const o = { ...DEFAULT_COMPARE_OPTIONS, ...options };
+  const side = (r: Results) => ({ startedAt: r.meta.startedAt, verdict: r.verdict, target: `${r.meta.target.name} (${r.meta.target.baseUrl})` });
+  const match = matchRuns(base, head);
+  const empty = { newFindings: [], fixedFindings: [], unjudged: [], profiles: [], notEnoughData: [], regressions: [] };
+  if (match.refused) return { options: o, base: side(base), head: side(head), refused: match.refused, ...empty };
   const regressions: string[] = [];
   if (head.verdict === 'aborted' || head.verdict === 'error') regressions.push(`the head run did not complete (verdict ${head.verdict}); its figures are partial`);
   const baseKeys = new Map(base.findings.map((f) => [findingKey(f), f]));
@@ -146,8 +88,13 @@ export function compareResults(base: Results, head: Results, options: Partial<Co
   for (const b of base.load) {
     if (!head.load.some((p) => p.name === b.name)) profiles.push({ name: b.name, status: 'only-in-base', latency: [], rateLimit: [] });
   }
-  const side = (r: Results) => ({ startedAt: r.meta.startedAt, verdict: r.verdict, target: `${r.meta.target.name} (${r.meta.target.baseUrl})` });
-  return { options: o, base: side(base), head: side(head), newFindings, fixedFindings, unjudged, profiles, regressions };
+  const notEnoughData = profiles.flatMap((p) => [
+    ...(p.throughput?.reason ? [`${p.name}: throughput: ${p.throughput.reason}`] : []),
+    ...p.latency.flatMap((l) => (l.reason ? [`${p.name}: ${l.percentile} of ${l.series}: ${l.reason}`] : [])),
+  ]);
+  const c: Comparison = { options: o, base: side(base), head: side(head), newFindings, fixedFindings, unjudged, profiles, notEnoughData, regressions };
+  if (match.warning) c.warning = match.warning;
+  return c;
 }
 
 const JUDGED = new Set<CheckResult['status']>(['passed', 'failed', 'warned']);

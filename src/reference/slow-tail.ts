@@ -7,8 +7,8 @@ import { Prng } from './prng.js';
 
 /** Share of answers held back. */
 export const SLOW_TAIL_SHARE = 0.03;
-/** How long a held answer waits, ms: far above a loopback p99, so the tail doubles it on a busy machine too. */
-export const SLOW_TAIL_MS = 40;
+/** How long a held answer waits, ms: far above a loopback p99 even on a machine shared by many processes (its event loop then stalls 50–100 ms), so the tail at least doubles it there too. */
+export const SLOW_TAIL_MS = 200;
 
 // One stream per server state, seeded by a constant: the same server holds the same answers back in order,
 // and the stream is apart from the ones that make ids and data.

@@ -48,7 +48,8 @@ function interval(i: Interval): string {
   return `${i.value.toFixed(1)} [${b(i.lower)}–${b(i.upper)}]`;
 }
 
-function mark(v: FigureVerdict): string {
+function mark(v: FigureVerdict | 'not-gated'): string {
+  if (v === 'not-gated') return '  (closed model: gated through latency)';
   return v === 'regression' ? '  REGRESSION' : v === 'not-enough-data' ? '  not enough data' : v === 'improvement' ? '  improved' : '';
 }
 

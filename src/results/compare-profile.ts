@@ -38,7 +38,8 @@ export interface ThroughputDelta {
   base: Interval;
   head: Interval;
   changePct: number | null;
-  verdict: FigureVerdict;
+  /** not-gated: a closed-model run, whose throughput is connections ÷ latency (the latency figures gate it). */
+  verdict: FigureVerdict | 'not-gated';
   reason?: string;
 }
 
@@ -88,14 +89,22 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
   const tb = rateInterval(answered(b), b.durationMs / 1000);
   const th = rateInterval(answered(h), h.durationMs / 1000);
   const tRule = { pct: o.throughputRegressionPct, floor: o.minDeltaRps, minSamples: o.minSamples };
-  const tVerdict = judge(tb, th, tRule, false);
+  // A closed model sends its next request when the last one is answered: its rate is set by the latency
+  // (and by whatever else the machine runs), not offered, so only an open model's throughput is a figure
+  // of its own; a closed run's is gated through its latency.
+  const tVerdict = b.model === 'open' && h.model === 'open' ? judge(tb, th, tRule, false) : 'not-gated';
   const throughput: ThroughputDelta = { base: tb, head: th, changePct: pctChange(tb.value, th.value), verdict: tVerdict };
+  if (tVerdict === 'not-gated') throughput.reason = 'closed model: its rate follows the latency, which is compared';
   if (tVerdict === 'not-enough-data') throughput.reason = why(tb, th, tRule, 1, 'answered responses');
   if (tVerdict === 'regression') {
     regressions.push(`${h.name}: answered throughput fell ${fmt(Math.abs(throughput.changePct ?? 0))} % (${fmt(tb.value)} [${fmt(tb.lower!)}–${fmt(tb.upper!)}] → ${fmt(th.value)} [${fmt(th.lower!)}–${fmt(th.upper!)}] req/s, 95 % intervals apart by more than ${o.throughputRegressionPct} %)`);
   }
 
   const latency: LatencyDelta[] = [];
+  // A latency is timed by the generator's event loop: when that loop was itself held up (a busy machine,
+  // GC), the times it took carry that much error, and the machine is busier in one run than in the next.
+  // A change no larger than the runs' event-loop delay p99 is the machine's, not the server's: the floor.
+  const floorMs = Math.max(o.minDeltaMs, b.generator?.eventLoopDelayP99Ms ?? 0, h.generator?.eventLoopDelayP99Ms ?? 0);
   const baseSeries = new Map(b.latency.filter((s) => s.count > 0).map((s) => [seriesKey(s), s]));
   // Only successful responses gate: a 429's latency says nothing about the service's speed.
   for (const hs of h.latency.filter((s) => s.count > 0 && s.family === '2xx')) {
@@ -103,14 +112,14 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
     if (!bs) continue;
     const [bh, hh] = [decodeHistogram(bs.hdr), decodeHistogram(hs.hdr)];
     for (const p of COMPARED_PERCENTILES) {
-      const rule = { pct: o[p.option], floor: o.minDeltaMs, minSamples: o.minSamples };
+      const rule = { pct: o[p.option], floor: floorMs, minSamples: o.minSamples };
       const base = percentileInterval(bh, p.pct);
       const head = percentileInterval(hh, p.pct);
       const verdict = judge(base, head, rule);
       const d: LatencyDelta = { series: seriesKey(hs), percentile: p.label, base, head, changePct: pctChange(base.value, head.value), verdict };
       if (verdict === 'not-enough-data') d.reason = why(base, head, rule, samplesToBound(p.pct / 100), 'responses');
       if (verdict === 'regression') {
-        regressions.push(`${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} [${fmt(base.lower!)}–${fmt(base.upper!)}] → ${fmt(head.value)} [${fmt(head.lower!)}–${fmt(head.upper!)}] ms, 95 % intervals apart by more than ${rule.pct} % and ${o.minDeltaMs} ms)`);
+        regressions.push(`${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} [${fmt(base.lower!)}–${fmt(base.upper!)}] → ${fmt(head.value)} [${fmt(head.lower!)}–${fmt(head.upper!)}] ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`);
       }
       latency.push(d);
     }

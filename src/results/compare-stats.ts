@@ -77,9 +77,10 @@ export function percentileInterval(h: hdr.Histogram, pct: number, z = Z95): Inte
 /** A rate (per second) from `count` events over `seconds`, with its Poisson interval (normal approximation). */
 export function rateInterval(count: number, seconds: number, z = Z95): Interval {
   const s = Math.max(seconds, 1e-3);
-  const half = z * Math.sqrt(count);
+  // At least one event's spread above: a run that answered nothing still has an upper bound.
+  const half = z * Math.sqrt(Math.max(count, 1));
   const round = (x: number): number => Math.round(x * 100) / 100;
-  return { value: round(count / s), lower: count > 0 ? round(Math.max(0, count - half) / s) : null, upper: count > 0 ? round((count + half) / s) : null, samples: count };
+  return { value: round(count / s), lower: round(Math.max(0, count - half) / s), upper: round((count + half) / s), samples: count };
 }
 
 /**
@@ -89,12 +90,21 @@ export function rateInterval(count: number, seconds: number, z = Z95): Interval 
  * value fell by more than rule.floor.
  */
 export function judge(base: Interval, head: Interval, rule: GateRule, higherIsWorse = true): FigureVerdict {
-  if (base.samples < rule.minSamples || head.samples < rule.minSamples) return 'not-enough-data';
-  if (base.lower === null || base.upper === null || head.lower === null || head.upper === null) return 'not-enough-data';
-  // Latency may rise by pct before it counts; throughput may fall by pct (a fall of 100 % or more never counts).
-  const apart = (worse: Interval, better: Interval): boolean => higherIsWorse
-    ? worse.lower! > better.upper! * (1 + rule.pct / 100) && worse.value - better.value > rule.floor
-    : worse.upper! < better.lower! * (1 - rule.pct / 100) && better.value - worse.value > rule.floor;
-  if (apart(head, base)) return 'regression';
+  // A throughput that fell to a few answers is the finding itself: only the base needs its samples there.
+  if (base.samples < rule.minSamples || (higherIsWorse && head.samples < rule.minSamples)) return 'not-enough-data';
+  // Each claim needs one bound of each run: "head is worse" needs the side of base towards head and the
+  // side of head towards base. A run too short to bound its far side can still show (or rule out) a change.
+  const apart = (worse: Interval, better: Interval): boolean | null => {
+    const w = higherIsWorse ? worse.lower : worse.upper;
+    const b = higherIsWorse ? better.upper : better.lower;
+    if (w === null || b === null) return null;
+    // Latency may rise by pct before it counts; throughput may fall by pct (a fall of 100 % never counts).
+    return higherIsWorse
+      ? w > b * (1 + rule.pct / 100) && worse.value - better.value > rule.floor
+      : w < b * (1 - rule.pct / 100) && better.value - worse.value > rule.floor;
+  };
+  const worse = apart(head, base);
+  if (worse === null) return 'not-enough-data';
+  if (worse) return 'regression';
   return apart(base, head) ? 'improvement' : 'no-change';
 }

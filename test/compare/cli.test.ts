@@ -33,7 +33,8 @@ describe('spgate report and compare', () => {
     const d = await mkdtemp(join(tmpdir(), 'spgate-cli-'));
     const base = makeResults();
     const head = structuredClone(base);
-    head.load[0]!.throughput.meanRps *= 0.5;
+    // Half the answers of the open-model profile in the same time: the throughput interval falls apart.
+    head.load[0]!.totals.byStatus['200'] = Math.round(head.load[0]!.totals.byStatus['200']! / 2);
     await writeResults(join(d, 'base.json'), base);
     await writeResults(join(d, 'head.json'), head);
     const same = spgate('compare', join(d, 'base.json'), join(d, 'base.json'));
@@ -41,10 +42,23 @@ describe('spgate report and compare', () => {
     expect(same.stdout).toContain('no regressions');
     const worse = spgate('compare', join(d, 'base.json'), join(d, 'head.json'), '--json', join(d, 'cmp.json'));
     expect(worse.code).toBe(1);
-    expect(worse.stdout).toMatch(/read-budget: mean throughput fell 50\.0 %/);
+    expect(worse.stdout).toMatch(/read-budget: answered throughput fell 49\.\d %/);
     const json = JSON.parse(await readFile(join(d, 'cmp.json'), 'utf8')) as { regressions: string[] };
     expect(json.regressions).toHaveLength(1);
     const lenient = spgate('compare', join(d, 'base.json'), join(d, 'head.json'), '--throughput-regression', '60');
     expect(lenient.code).toBe(0);
+    const floored = spgate('compare', join(d, 'base.json'), join(d, 'head.json'), '--min-delta-rps', '100000');
+    expect(floored.code).toBe(0);
+    const badFlag = spgate('compare', join(d, 'base.json'), join(d, 'head.json'), '--min-samples', '-1');
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr.trim()).toBe('spgate: SPGATE_ERR_USAGE: --min-samples must be a non-negative number of samples');
+    // Another profile altogether is refused in one line, nothing compared.
+    const other = structuredClone(base);
+    other.load = other.load.map((p) => ({ ...p, name: `${p.name}-other` }));
+    await writeResults(join(d, 'other.json'), other);
+    const refused = spgate('compare', join(d, 'base.json'), join(d, 'other.json'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^spgate: SPGATE_ERR_COMPARE_MISMATCH: the runs share no load profile/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -452,7 +452,7 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     return Number(r.headers['retry-after']) < Number(r.headers['ratelimit-reset']);
   },
   // The held answers are a seeded 3 % (5 of the first 120 draws): a clean server on loopback answers /me far
-  // below the 40 ms hold, so 3 slow answers of 120 is the fault, not the machine.
+  // below the 200 ms hold, so 3 answers above 40 ms of 120 is the fault, not the machine.
   'latency-slow-tail': async () => {
     let slow = 0;
     for (let i = 0; i < 120; i++) {

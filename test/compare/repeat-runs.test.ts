@@ -1,0 +1,86 @@
+/**
+ * The issue-31 gate, end to end: `compare` fails identical runs. Ten short runs of one profile against one
+ * reference server, every ordered pair compared, give no regression — and not by dodging: every pair's
+ * p99 was judged (enough samples for an interval). The same server with latency-slow-tail (a seeded 3 %
+ * of answers held 200 ms: the p99 at least doubles) is a p99 regression against every clean run.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProfile } from '../../src/load/profile.js';
+import { runProfile } from '../../src/load/run.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { buildResults } from '../../src/results/build.js';
+import { compareResults } from '../../src/results/compare.js';
+import type { Results } from '../../src/results/schema.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+
+const RUNS = 10;
+// Two closed-loop connections, 900 requests (above the 578 answers a p99 needs for a two-sided 95 %
+// interval) or 4 s, whichever comes first: a loaded machine gets its samples too, an idle one is done in
+// well under a second. A closed loop keeps the machine's own stalls to the one request in flight per connection.
+const profile = parseProfile({
+  name: 'repeat', description: 'closed-loop reads on two connections', model: 'closed', duration: 4, maxRequests: 900,
+  classes: { read: { connections: 2, routes: [{ route: 'me' }, { route: 'statuses' }] } },
+}, 'test');
+
+let ref: RunningReferenceServer;
+beforeAll(async () => {
+  ref = await startReferenceServer({ port: 0, seed: 31, budgets: { read: 1_000_000, write: 1_000_000 } });
+  // The process's first run also compiles the engine and the server (JIT): a warm-up, as any benchmark has.
+  await run();
+}, 30_000);
+afterAll(async () => {
+  await ref.close();
+});
+
+async function run(): Promise<Results> {
+  const target = targetFromInput(ref.target, 'embedded');
+  const started = new Date();
+  const { result, findings } = await runProfile({ target, profile });
+  return buildResults({
+    command: 'test repeat', target: { name: 'embedded', baseUrl: ref.baseUrl, embedded: true }, startedAt: started, finishedAt: new Date(),
+    aborted: false, checks: [], findings, exchanges: [], load: [result], errors: [],
+  });
+}
+
+const p99Of = (r: Results): string => `${r.load[0]!.latency.filter((s) => s.family === '2xx').map((s) => `${s.p99}`).join('/')} (n ${r.load[0]!.totals.completed}, loop ${r.load[0]!.generator?.eventLoopDelayP99Ms})`;
+
+describe('compare on repeated runs', () => {
+  const clean: Results[] = [];
+  const slow: Results[] = [];
+
+  it('ten runs of one profile against one server: zero regressions in all 90 ordered pairs, every p99 judged', async () => {
+    for (let i = 0; i < RUNS; i++) clean.push(await run());
+    process.stdout.write(`clean p99 (ms): ${clean.map(p99Of).join(' ')}\n`);
+    for (const base of clean) {
+      for (const head of clean) {
+        if (base === head) continue;
+        const c = compareResults(base, head);
+        expect(c.refused).toBeUndefined();
+        expect(c.regressions, `${p99Of(base)} → ${p99Of(head)}`).toEqual([]);
+        const p99 = c.profiles[0]!.latency.filter((l) => l.percentile === 'p99');
+        expect(p99.length).toBeGreaterThan(0);
+        for (const l of p99) expect(l.verdict, `${l.series}: ${l.reason ?? ''}`).not.toBe('not-enough-data');
+        expect(c.profiles[0]!.throughput!.verdict).toBe('not-gated');
+      }
+    }
+  }, 90_000);
+
+  it('the same server with latency-slow-tail: a p99 regression against every clean run', async () => {
+    ref.setFaults(['latency-slow-tail']);
+    try {
+      for (let i = 0; i < RUNS; i++) slow.push(await run());
+    } finally {
+      ref.setFaults([]);
+    }
+    process.stdout.write(`slow-tail p99 (ms): ${slow.map(p99Of).join(' ')}\n`);
+    expect(clean).toHaveLength(RUNS);
+    for (const base of clean) {
+      for (const head of slow) {
+        const c = compareResults(base, head);
+        expect(c.regressions.filter((r) => /: p99 of read 2xx/.test(r)), `${p99Of(base)} → ${p99Of(head)}`).not.toEqual([]);
+        // The reverse is an improvement, never a regression.
+        expect(compareResults(head, base).regressions.filter((r) => r.includes('p99'))).toEqual([]);
+      }
+    }
+  }, 90_000);
+});

@@ -15,6 +15,7 @@ import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
 import type { TraceRecord } from '../trace/record.js';
 import type { FindingRecord, ProfileResult, ShardRecord } from '../results/schema.js';
+import { throughputOf } from '../fold/throughput.js';
 
 export interface ShardInput {
   /** Where the shard's results came from (for messages). */
@@ -151,7 +152,6 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const aborted = set.shards.some((s) => s.result.status === 'aborted');
   const status: ProfileResult['status'] = aborted ? 'aborted' : error ? 'error'
     : thresholds.some((t) => !t.ok) || findings.some((f) => f.severity === 'error') ? 'failed' : 'passed';
-  const full = points.filter((p) => p.t < Math.floor(seconds));
   const capacity = set.shards.find((s) => s.result.capacity)?.result.capacity;
   const result: ProfileResult = {
     name: first.result.name,
@@ -161,7 +161,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     durationMs: Math.round(durationMs),
     config: { ...first.result.config, notes },
     totals,
-    throughput: { meanRps: Math.round((totals.completed / seconds) * 100) / 100, peakRps: Math.max(0, ...(full.length ? full : points).map((p) => p.completed)) },
+    throughput: throughputOf(points, seconds),
     latency: hist.summaries(),
     timeline: points.map(({ errors: _e, ...p }) => p),
     thresholds,

@@ -28,6 +28,7 @@ import { RunFold } from '../fold/run-fold.js';
 import { FoldHistograms, type FoldSeries } from '../fold/histograms.js';
 import { LastRemaining, type RemainingGauge } from '../fold/last-remaining.js';
 import { thresholdContext } from '../fold/threshold-context.js';
+import { throughputOf } from '../fold/throughput.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -167,7 +168,6 @@ export class LoadAggregator {
     const status: ProfileResult['status'] = f.aborted ? 'aborted' : error ? 'error'
       : thresholds.some((t) => !t.ok) || findings.some((x) => x.severity === 'error') ? 'failed' : 'passed';
 
-    const full = points.filter((p) => p.t < Math.floor(seconds));
     const result: ProfileResult = {
       name: plan.name,
       description: plan.description,
@@ -176,7 +176,7 @@ export class LoadAggregator {
       durationMs: Math.round(f.elapsedMs),
       config: plan.config,
       totals: { sent, completed: responses, dropped, errors: transport, byStatus, byClass },
-      throughput: { meanRps: round(responses / seconds), peakRps: Math.max(0, ...(full.length ? full : points).map((p) => p.completed)) },
+      throughput: throughputOf(points, seconds),
       latency: this.hist.summaries(),
       timeline: points.map(({ errors: _e, ...p }) => p),
       thresholds,
@@ -205,8 +205,4 @@ class LastString {
     this.last = v;
     return v;
   }
-}
-
-function round(v: number): number {
-  return Math.round(v * 100) / 100;
 }

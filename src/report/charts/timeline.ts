@@ -1,5 +1,6 @@
 /** Charts over a profile's per-second timeline: throughput, latency percentiles, status codes. */
 import type { ProfileResult } from '../../results/schema.js';
+import { answeredIn, coverageOf } from '../../fold/throughput.js';
 import { COLORS, alpha, baseOptions, timeAxis, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
 
 const line = (label: string, color: string, data: Array<{ x: number; y: number | null }>, extra: Record<string, unknown> = {}): ChartDataset => ({
@@ -18,18 +19,25 @@ function lastSecond(p: ProfileResult): number {
   return Math.max(Math.ceil(p.durationMs / 1000), ...p.timeline.map((pt) => pt.t));
 }
 
-/** Completed and sent requests per second (and dropped, when the open model dropped any). */
+/**
+ * Answered (non-429) and sent requests per second, 429 refusals as their own line (and dropped, when the
+ * open model dropped any). The run's trailing partial second is scaled to a per-second rate when it covers
+ * at least half a second and left out when less: drawn raw it would read as a collapse of the target.
+ */
 export function throughputChart(p: ProfileResult, id: string): ChartSpec {
-  const tl = p.timeline;
+  const seconds = p.durationMs / 1000;
+  const tl = p.timeline.filter((pt) => coverageOf(pt.t, seconds) >= 0.5);
+  const rate = (pt: ProfileResult['timeline'][number], n: number): { x: number; y: number } => ({ x: pt.t, y: Math.round(n / coverageOf(pt.t, seconds)) });
   const datasets: ChartDataset[] = [
-    line('completed/s', COLORS.blue, tl.map((pt) => ({ x: pt.t, y: pt.completed })), { fill: 'origin' }),
-    line('sent/s', COLORS.gray, tl.map((pt) => ({ x: pt.t, y: pt.sent })), { borderDash: [5, 4], borderWidth: 1.5 }),
+    line('answered/s (not 429)', COLORS.blue, tl.map((pt) => rate(pt, answeredIn(pt))), { fill: 'origin' }),
+    line('sent/s', COLORS.gray, tl.map((pt) => rate(pt, pt.sent)), { borderDash: [5, 4], borderWidth: 1.5 }),
   ];
-  if (tl.some((pt) => pt.dropped > 0)) datasets.push(line('dropped/s', COLORS.red, tl.map((pt) => ({ x: pt.t, y: pt.dropped }))));
+  if (tl.some((pt) => (pt.byFamily['429'] ?? 0) > 0)) datasets.push(line('refused/s (429)', COLORS.orange, tl.map((pt) => rate(pt, pt.byFamily['429'] ?? 0))));
+  if (tl.some((pt) => pt.dropped > 0)) datasets.push(line('dropped/s', COLORS.red, tl.map((pt) => rate(pt, pt.dropped))));
   return {
     id,
     title: `${p.name}: throughput`,
-    caption: 'Requests sent and completed in each second of the run; dropped means the open model could not send on schedule.',
+    caption: 'Answered requests (429 refusals apart: they are the rate limiter, not throughput) and sent requests in each second; dropped means the open model could not send on schedule. The last, partial second is scaled to a rate (left out when under half a second).',
     config: { type: 'line', data: { datasets }, options: baseOptions({ x: timeAxis(lastSecond(p)), y: valueAxis('requests per second') }) },
     ticks: { x: 'seconds', y: 'count' },
   };

@@ -105,7 +105,7 @@ export function markLowerBound<C extends CapacityLike>(capacity: C, g: Generator
   return {
     ...capacity,
     lowerBound: true,
-    remedy: g.remedy ?? undefined,
+    remedy: [capacity.remedy, g.remedy].filter((x): x is string => !!x).join('; ') || undefined,
     explanation: `${capacity.explanation}. Measured with a saturated generator (${g.reason}): a lower bound, the target may serve more — ${g.remedy}`,
   };
 }

@@ -33,7 +33,10 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
     out.push(`  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`);
   }
   out.push(`  rate-limit violations: ${r.rateLimit.violations.length}${r.rateLimit.violations.length ? ` (${[...new Set(r.rateLimit.violations.map((v) => v.rule))].join(', ')})` : ''}`);
-  if (r.capacity) out.push(`  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps — ${r.capacity.explanation}`);
+  if (r.capacity) {
+    out.push(`  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps${r.capacity.admissionBudget ? ' (admission budget, not capacity)' : ''} — ${r.capacity.explanation}`);
+    if (r.capacity.remedy) out.push(`    to measure the server: ${r.capacity.remedy}`);
+  }
   if (r.generator?.saturated) out.push(`  ${generatorLine(r.generator)}`);
   for (const th of r.thresholds) out.push(`  ${th.ok ? 'ok  ' : 'FAIL'} ${th.expression} (actual ${th.actual})`);
   for (const f of findings) out.push(`  finding [${f.severity}] ${f.clause}: ${f.title} — ${f.actual}`);

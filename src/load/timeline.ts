@@ -201,7 +201,13 @@ export interface CapacityResult {
   /** Second in which the SLO first broke, or null when it held throughout. */
   firstBreachAt: number | null;
   explanation: string;
+  /** The rate limiter refused part of the load: the figure is the keys' admission budget, not the server's. */
+  admissionBudget?: boolean;
+  remedy?: string;
 }
+
+/** Refusals above this share of the answers in the judged seconds shape the capacity figure. */
+export const ADMISSION_SHARE = 0.01;
 
 /**
  * The capacity of the target under an arrival rate that ramps up: the highest per-second count of 2xx
@@ -221,8 +227,12 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
   let bestOffered = 0;
   let breach: number | null = null;
   let why = '';
+  let refused = 0;
+  let answers = 0;
   for (const p of points) {
     if (p.t >= lastFullSecond) break;
+    refused += p.byFamily['429'] ?? 0;
+    answers += p.completed;
     const offered = p.sent + p.dropped;
     if (offered === 0 && p.completed === 0) continue;
     const errPct = ((p.errors + p.dropped) / Math.max(1, p.completed + p.dropped)) * 100;
@@ -242,5 +252,13 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
   const explanation = breach === null
     ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held throughout; the target served up to ${best ?? 0} responses/s${at}: capacity is at least that`
     : `the SLO broke at second ${breach} (${why}); before then the target served at most ${best ?? 'no'} responses/s within it${at}`;
-  return { rps: best, sloP95Ms: slo.p95Ms, maxErrorPct: slo.maxErrorPct, firstBreachAt: breach, explanation };
+  const result: CapacityResult = { rps: best, sloP95Ms: slo.p95Ms, maxErrorPct: slo.maxErrorPct, firstBreachAt: breach, explanation };
+  if (answers > 0 && refused / answers > ADMISSION_SHARE) {
+    // A 429 is an answer inside the SLO: a per-key limiter holds the served rate at its budget long before
+    // the server tires, and the ramp never reaches the knee.
+    result.admissionBudget = true;
+    result.explanation = `this is the admission budget of the key, not the server's capacity: ${refused} of ${answers} answers were 429s; ${explanation}`;
+    result.remedy = 'spread the arrivals over a pool of keys of one role (keyPools in the target file), so that the keys\' budgets together exceed what the server can serve and the knee shows';
+  }
+  return result;
 }

@@ -243,6 +243,8 @@ export const ProfileResult = z.object({
     explanation: z.string(),
     /** Measured with a saturated generator: the target may serve more; `remedy` says how to measure it. */
     lowerBound: z.boolean().optional(),
+    /** 429s shaped the figure: it is the keys' admission budget, not the server's capacity; `remedy` says how to see past it. */
+    admissionBudget: z.boolean().optional(),
     remedy: z.string().optional(),
   }).optional(),
   /**

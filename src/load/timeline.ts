@@ -258,7 +258,7 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
     // the server tires, and the ramp never reaches the knee.
     result.admissionBudget = true;
     result.explanation = `this is the admission budget of the key, not the server's capacity: ${refused} of ${answers} answers were 429s; ${explanation}`;
-    result.remedy = 'spread the arrivals over a pool of keys of one role (keyPools in the target file), so that the keys\' budgets together exceed what the server can serve and the knee shows';
+    result.remedy = 'run it with a key whose budget exceeds what the server can serve (a capacity-test key), so the knee shows; spgate does not yet spread one profile over a pool of keys';
   }
   return result;
 }

@@ -51,7 +51,7 @@ export const commands: CommandEntry[] = [
   {
     name: 'compare',
     command: 'compare <base> <head>',
-    describe: 'Compare two results.json files: new/fixed findings, latency, throughput and rate-limit changes; exit 1 on regression',
+    describe: 'Compare two results.json files: new/fixed findings, latency and throughput with 95 % intervals, rate-limit changes; exit 1 on a supported regression',
     load: async () => (await import('./compare.js')).compareCommand,
   },
   {

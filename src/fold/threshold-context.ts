@@ -56,7 +56,8 @@ export function thresholdContext(f: FoldFigures): ThresholdContext {
       return f.tally.count(metric, cls);
     },
     errorRate: (cls) => f.tally.errorRate(cls),
-    rps: (cls) => f.tally.count('completed', cls) / f.seconds,
+    // Throughput is answers other than 429 (src/fold/throughput.ts): refusals are not work done.
+    rps: (cls) => (f.tally.count('completed', cls) - f.tally.count('429', cls)) / f.seconds,
     generator: (metric) => generatorMetric(f.generator, metric),
   };
 }

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { answeredIn, throughputOf } from '../../src/fold/throughput.js';
 import { throughputChart } from '../../src/report/charts/timeline.js';
 import { makeResults } from '../report/fixtures.js';
+import { thresholdContext } from '../../src/fold/threshold-context.js';
+import type { StatusTally } from '../../src/fold/tally.js';
 
 describe('throughput', () => {
   it('counts answers other than 429 only', () => {
@@ -38,5 +40,12 @@ describe('throughput', () => {
     p.durationMs = (last.t + 0.2) * 1000;
     const dropped = (throughputChart(p, 'x').config.data.datasets as Array<{ label: string; data: Array<{ x: number }> }>)[0]!;
     expect(dropped.data.at(-1)!.x).toBe(last.t - 1);
+  });
+
+  it('the rps threshold counts answers other than 429', () => {
+    const counts: Record<string, number> = { completed: 1000, '429': 900 };
+    const tally = { count: (m: string) => counts[m] ?? 0, errorRate: () => 0 } as unknown as StatusTally;
+    const ctx = thresholdContext({ tally, findings: [], seconds: 10, histogram: () => { throw new Error('unused'); }, sent: () => 1000, dropped: () => 0 });
+    expect(ctx.rps()).toBe(10);
   });
 });

@@ -15,7 +15,7 @@ import { parseWorlds, type Worlds } from './worlds/index.js';
 export { FAULTS, FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
 export { DIALECTS, DIALECT_NAMES, describeDialects, isDialectName, type Dialect, type DialectName } from './dialect.js';
 export { POOL_SIZES } from './pools.js';
-export type { DescribeOptions } from './target.js';
+export { writeTargetFile, type DescribeOptions } from './target.js';
 export { WORLD_DEFAULTS, WORLD_DESCRIPTIONS, WORLD_NAMES, formatWorlds, isWorldName, parseWorlds, type WorldName, type Worlds } from './worlds/index.js';
 
 export interface ReferenceServerOptions {

@@ -1,9 +1,8 @@
 /** `spgate serve` — runs the embedded reference server until SIGINT/SIGTERM. */
-import { writeFile } from 'node:fs/promises';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import {
-  DIALECT_NAMES, FAULT_NAMES, WORLD_DESCRIPTIONS, describeDialects, formatWorlds, isDialectName, isFaultName, parseWorlds, startReferenceServer,
+  DIALECT_NAMES, FAULT_NAMES, WORLD_DESCRIPTIONS, describeDialects, formatWorlds, isDialectName, isFaultName, parseWorlds, startReferenceServer, writeTargetFile,
   type DialectName, type FaultName, type Worlds,
 } from '../../reference/index.js';
 
@@ -85,8 +84,7 @@ export const serveCommand: SpgateCommand = {
     }
     const targetOut = args.targetOut as string | undefined;
     if (targetOut) {
-      const target = server.describe({ budgets: args.omitBudgets !== true });
-      await writeFile(targetOut, JSON.stringify(target, null, 2) + '\n', { mode: 0o600 });
+      await writeTargetFile(targetOut, server.describe({ budgets: args.omitBudgets !== true }));
     }
     const worldNote = formatWorlds(worlds);
     const faultNote = (dialect === 'default' ? '' : ` (dialect: ${dialect})`) + (worldNote.length ? ` (worlds: ${worldNote.join(', ')})` : '') + (faults.length ? ` (faults: ${faults.join(', ')})` : '');

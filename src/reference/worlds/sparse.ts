@@ -10,5 +10,9 @@ import type { SeedShape } from '../seed.js';
 /** The default data of a sparse workspace. */
 export const SPARSE_SEED_SHAPE: SeedShape = { customers: 2, phoneOnly: 1, conversationStatuses: ['open', 'resolved'], articles: 5 };
 
-/** Pools of a sparse workspace: 12 + 2 + 2 customers, the identity owner and the 2 default ones make 19. */
-export const SPARSE_POOL_SIZES: PoolSizes = { customers: 12, conversations: 24, pendingTurns: 6, collections: 20, customerConversations: 2, identityCustomers: 2 };
+/**
+ * Pools of a sparse workspace: 12 + 2 + 2 customers, the identity owner and the 2 default ones make 19 (one
+ * page). Conversations, chats and collections are not listed, so their pools stay big enough for a run in
+ * which some items moved on (the drifting world).
+ */
+export const SPARSE_POOL_SIZES: PoolSizes = { customers: 12, conversations: 24, pendingTurns: 12, collections: 30, customerConversations: 2, identityCustomers: 2 };

@@ -88,12 +88,14 @@ export const serveCommand: SpgateCommand = {
     }
     const worldNote = formatWorlds(worlds);
     const faultNote = (dialect === 'default' ? '' : ` (dialect: ${dialect})`) + (worldNote.length ? ` (worlds: ${worldNote.join(', ')})` : '') + (faults.length ? ` (faults: ${faults.join(', ')})` : '');
-    process.stdout.write(`spgate reference server listening on ${server.baseUrl}${faultNote}\n`);
-    await new Promise<void>((resolve) => {
+    // the handlers go in before the line is out: a caller may signal as soon as it reads the line
+    const stopped = new Promise<void>((resolve) => {
       const stop = (): void => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    process.stdout.write(`spgate reference server listening on ${server.baseUrl}${faultNote}\n`);
+    await stopped;
     await server.close();
     return 0;
   },

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
 import type { FaultName } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
 import { startWorldServer } from '../support/world-server.js';
 import { CHECK_FAULTS } from './check-faults.js';
 
@@ -43,7 +44,11 @@ async function run(faults: FaultName[], checks: string[], fixturesApi: boolean):
   const ws = await startWorldServer({ seed: 7, worlds: WORLDS, faults, fixturesApi, budgets: { ...BUDGETS, read } });
   try {
     if (checks.some((c) => NEEDS_WINDOW_ROOM.has(c))) await roomInWindow();
-    return await runConformance({ target: ws.target, checks, runs: 5, seed: 7 });
+    // the target file's content, taken as the embedded server's (as every-check.test.ts does): a check that
+    // knows the reference server's seeded values (shapes.priorities) judges them only then, and what is
+    // proven here is the worlds' effect, not the file's
+    const target = targetFromInput(ws.server.describe(), 'embedded');
+    return await runConformance({ target, checks, runs: 5, seed: 7 });
   } finally {
     await ws.close();
   }

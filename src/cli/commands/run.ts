@@ -7,6 +7,7 @@ import { runPipeline } from '../../run/pipeline.js';
 import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
 import { createProgress } from '../../run/progress.js';
 import { printRenderSummary } from '../render-summary.js';
+import { failureLines } from '../../report/failures.js';
 import { runDryRun } from '../dry-run.js';
 import { abortOnSignals } from '../session.js';
 import { openTarget, targetOptions } from '../../run/target.js';
@@ -70,6 +71,8 @@ export const runCommand: SpgateCommand = {
         ...r.load.map((p) => `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`),
         ...(r.meta.notes ?? []).map((x) => `note: ${x}`),
         ...r.errors.map((e) => `error: ${e}`),
+        ...failureLines(r),
+        '',
         `report: ${relative(process.cwd(), out.runDir) || out.runDir}/index.html (latest: ${out.latest})`,
         '',
       ];

@@ -81,7 +81,7 @@ export function findingGroupLines(findings: readonly FindingRecord[], indent = '
     for (const l of occurrenceLines(g)) out.push(`${indent}    ${l}`);
     if (g.rerun) out.push(`${indent}    re-run: ${g.rerun}`);
     const curl = g.curl.filter((c) => !c.startsWith('#') || /trace|replay|shrink|violat/.test(c));
-    for (const c of curl.slice(-3)) out.push(`${indent}    ${redactPersonal(c)}`);
+    for (const c of curl.slice(-4)) out.push(`${indent}    ${redactPersonal(c)}`);
   }
   return out;
 }

@@ -6,7 +6,8 @@
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { redactPersonal } from '../../src/client/personal.js';
-import { ciText, groupFindings, occurrenceLines, ruleViolations } from '../../src/report/failures.js';
+import { ciText, failureLines, groupFindings, occurrenceLines, ruleViolations, VIOLATIONS_SHOWN } from '../../src/report/failures.js';
+import { makeResults } from './fixtures.js';
 import { fmtDuration } from '../../src/report/format.js';
 import { loadRerunCommand, traceLines, withLoadRerun } from '../../src/load/findings.js';
 import { summarize } from '../../src/load/histograms.js';
@@ -90,5 +91,20 @@ describe('numbers that agree', () => {
     expect(s.max).toBe(123.457);
     for (const v of [s.p50, s.p90, s.p95, s.p99, s.p999, ...s.curve.map(([, x]) => x)]) expect(v).toBeLessThanOrEqual(s.max);
     expect(s.p99).toBe(123.457);
+  });
+});
+
+describe('the console of a failed run', () => {
+  it('names every failed check with its count, every threshold with ✓/✗ and its actual value, and the first violations', () => {
+    const r = makeResults();
+    const text = failureLines(r).join('\n');
+    for (const g of groupFindings(r.findings.filter((f) => f.severity === 'error'))) {
+      expect(text).toContain(`${g.checkId}${g.count > 1 ? ` ×${g.count}` : ''} — `);
+    }
+    for (const p of r.load) {
+      for (const t of p.thresholds) expect(text).toContain(`${t.ok ? '✓' : '✗'} ${t.expression} (actual `);
+      for (const v of p.rateLimit.violations.slice(0, VIOLATIONS_SHOWN)) if (v.window) expect(text).toContain(`window ${(v.window.start / 1000).toFixed(1)}–`);
+    }
+    expect(failureLines(makeResults({ clean: true })).join('\n')).not.toMatch(/^failed/m);
   });
 });

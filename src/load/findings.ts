@@ -64,7 +64,8 @@ export function violationFindings(
     const v = vs[0]!;
     const ids = [...new Set(vs.flatMap((x) => x.samples.map((s) => s.requestId ?? `${Math.round(s.t)}ms`)))].slice(0, CITED);
     const route = routes.find((r) => r.class === v.class) ?? routes[0] ?? { method: 'GET', path: '/me' };
-    const where = v.window ? ` in the window ${Math.round(v.window.start)}–${Math.round(v.window.end)} ms` : '';
+    // Seconds since the start, as every report shows windows.
+    const where = v.window ? ` in the window ${(v.window.start / 1000).toFixed(1)}–${(v.window.end / 1000).toFixed(1)} s` : '';
     const more = vs.length > 1 ? `; ${vs.length} windows or groups in all` : '';
     const f = loadFinding(v.rule, strict, source, {
       expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,

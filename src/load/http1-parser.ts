@@ -72,6 +72,7 @@ export class Http1Parser {
   private noBody = false;
   private keep = false;
   private left = 0;
+  private chunked = false;
   private bodyBytes = 0;
   private parts: Buffer[] = [];
   private pending: Buffer | undefined;
@@ -131,7 +132,10 @@ export class Http1Parser {
           this.keep = this.keepBody(st);
           this.bodyBytes = 0;
           if (this.noBody || st === 204 || st === 304) return this.done(off);
-          if (this.phase === CHUNK_SIZE) continue;
+          if (this.chunked) {
+            this.phase = CHUNK_SIZE;
+            continue;
+          }
           if (this.left < 0) {
             this.phase = UNTIL_CLOSE;
             this.closeAfter = true;
@@ -304,7 +308,7 @@ export class Http1Parser {
     }
     if (te && cl) return 'both content-length and transfer-encoding (RFC 9112 §6.3)';
     // A final coding other than chunked: the body runs to the close (left stays -1).
-    if (chunked) this.phase = CHUNK_SIZE;
+    this.chunked = chunked;
     return undefined;
   }
 }

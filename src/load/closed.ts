@@ -101,7 +101,16 @@ class ClosedRun implements Http1Handler {
       if (this.gateTimer) clearTimeout(this.gateTimer);
       clearInterval(tick);
       this.batch.flush();
-      for (const st of this.states) for (const c of st.conns) c.destroy();
+      const counts = this.opts.connections;
+      for (const st of this.states) {
+        for (const c of st.conns) {
+          c.destroy();
+          if (counts) {
+            counts.opened += c.opened;
+            counts.resent += c.retries;
+          }
+        }
+      }
     }
   }
 

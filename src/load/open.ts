@@ -201,7 +201,15 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     clearInterval(tick);
     batch.flush();
     opts.signal?.removeEventListener('abort', abort);
-    for (const st of states) for (const c of st.conns) c.destroy();
+    for (const st of states) {
+      for (const c of st.conns) {
+        c.destroy();
+        if (opts.connections) {
+          opts.connections.opened += c.opened;
+          opts.connections.resent += c.retries;
+        }
+      }
+    }
   }
 }
 

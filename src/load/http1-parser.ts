@@ -76,6 +76,9 @@ export class Http1Parser {
   private bodyBytes = 0;
   private parts: Buffer[] = [];
   private pending: Buffer | undefined;
+  /** The last Keep-Alive header value seen and its timeout. */
+  private hintText = '';
+  private hintMs = -1;
 
   constructor(private readonly keepBody: (status: number) => boolean) {}
 
@@ -276,7 +279,15 @@ export class Http1Parser {
       const name = text.slice(s, colon);
       const slot = headerSlot(name);
       if (slot === NONE) {
-        if (name.length === 10 && isKeepAlive(name)) this.keepAliveMs = keepAliveTimeout(text.slice(colon + 1, e));
+        if (name.length === 10 && isKeepAlive(name)) {
+          // The same hint on every response of a server: parsed once, not per response.
+          const v = text.slice(colon + 1, e);
+          if (v !== this.hintText) {
+            this.hintText = v;
+            this.hintMs = keepAliveTimeout(v);
+          }
+          this.keepAliveMs = this.hintMs;
+        }
         continue;
       }
       const v = text.slice(colon + 1, e).trim();
@@ -354,7 +365,7 @@ function chunkSize(buf: Buffer, s: number, e: number): number {
 
 /** `name` is Keep-Alive in any case. */
 function isKeepAlive(name: string): boolean {
-  return name === 'keep-alive' || name.toLowerCase() === 'keep-alive';
+  return name === 'Keep-Alive' || name === 'keep-alive' || name.toLowerCase() === 'keep-alive';
 }
 
 /** The `timeout=N` of a Keep-Alive header value, in ms, or -1. */

@@ -32,6 +32,9 @@ const REASONS: Partial<Record<Framing, RegExp>> = {
   'late-duplicate': /^bytes after the end of the response$/,
 };
 
+/** Framings where the server closes the connection itself. */
+const CLOSING = new Set<Framing>(['connection-close', 'close-delimited', 'http10', 'silent-close-every-5th']);
+
 let server: FramingServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -65,6 +68,10 @@ describe.each(['closed', 'open'] as const)('the %s engine on every framing, coun
     expect(t.completed).toBe(c.good);
     expect(t.errors).toBe(c.bad);
     expect(c.requests).toBe(t.sent);
+    // Connections: the engine's count is the server's; one that keeps the connection is never reconnected
+    // per answer (4 connections, and the open engine's warm-up), and a bad answer closes only its own.
+    expect(result.connections?.opened).toBe(c.connections);
+    if (!CLOSING.has(framing)) expect(c.connections).toBeLessThanOrEqual(5 + c.bad);
     const errors = traceErrors(tracePath);
     expect(errors).toHaveLength(c.bad);
     for (const e of errors) expect(e).toMatch(REASONS[framing]!);

@@ -115,8 +115,9 @@ export class Http1Connection {
     this.data = data;
     this.isHead = isHead;
     this.retried = false;
-    // The server said how long it keeps an idle connection: do not race its close.
-    if (this.socket && this.idleUntil !== Infinity && this.clock() >= this.idleUntil) this.drop();
+    // The server said how long it keeps an idle connection: do not race its close (`sent` is the engine's
+    // send time, set just before: no clock read per request).
+    if (this.socket && this.sent >= this.idleUntil) this.drop();
     this.write();
   }
 

@@ -87,7 +87,7 @@ export class Http1Parser {
     this.noBody = noBody;
     this.phase = HEAD;
     this.pending = undefined;
-    this.parts = [];
+    if (this.parts.length > 0) this.parts = [];
     this.body = undefined;
     this.consumed = 0;
     this.started = false;
@@ -115,15 +115,32 @@ export class Http1Parser {
             if (off === len) break;
             this.started = true;
           }
-          const end = headEnd(buf, off);
-          if (end < 0) {
-            if (len - off > MAX_HEAD_BYTES) return this.fail(`response head longer than ${MAX_HEAD_BYTES} bytes`);
-            this.consumed += off;
-            this.pending = buf.subarray(off);
-            return MORE;
+          // The usual head ends in CRLF CRLF: one search in the bytes, then the head as one string (needed
+          // anyway), where a bare-LF empty line before it is looked for without another native call.
+          let end = buf.indexOf(LF_CRLF, off);
+          let text = '';
+          if (end >= 0 && end - off <= MAX_HEAD_BYTES) {
+            end += 3;
+            text = buf.toString('latin1', off, end);
+            const bare = text.indexOf('\n\n');
+            if (bare >= 0) {
+              end = off + bare + 2;
+              text = text.slice(0, bare + 2);
+            }
+          } else {
+            const bare = buf.indexOf(LF_LF, off);
+            if (bare >= 0 && (end < 0 || bare < end)) end = bare + 2;
+            else if (end >= 0) end += 3;
+            if (end < 0) {
+              if (len - off > MAX_HEAD_BYTES) return this.fail(`response head longer than ${MAX_HEAD_BYTES} bytes`);
+              this.consumed += off;
+              this.pending = buf.subarray(off);
+              return MORE;
+            }
+            if (end - off > MAX_HEAD_BYTES) return this.fail(`response head longer than ${MAX_HEAD_BYTES} bytes`);
+            text = buf.toString('latin1', off, end);
           }
-          if (end - off > MAX_HEAD_BYTES) return this.fail(`response head longer than ${MAX_HEAD_BYTES} bytes`);
-          const error = this.parseHead(buf.toString('latin1', off, end));
+          const error = this.parseHead(text);
           if (error) return this.fail(error);
           off = end;
           const st = this.head.status;
@@ -240,8 +257,10 @@ export class Http1Parser {
     this.off = off;
     this.consumed += off;
     this.phase = HEAD;
-    this.body = this.keep ? Buffer.concat(this.parts).toString('utf8') : undefined;
-    this.parts = [];
+    if (this.keep) {
+      this.body = Buffer.concat(this.parts).toString('utf8');
+      this.parts = [];
+    } else this.body = undefined;
     return DONE;
   }
 
@@ -330,18 +349,9 @@ function blankHead(): Http1Head {
   return { status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, requestId: undefined };
 }
 
-/** The offset just past the empty line that ends a head starting at `off` (CRLF or bare LF lines), or -1. */
-function headEnd(buf: Buffer, off: number): number {
-  let lf = buf.indexOf(10, off);
-  while (lf >= 0) {
-    const c = buf[lf + 1];
-    if (c === 10) return lf + 2;
-    if (c === 13 && buf[lf + 2] === 10) return lf + 3;
-    if (c === undefined || (c === 13 && lf + 2 >= buf.length)) return -1;
-    lf = buf.indexOf(10, lf + 1);
-  }
-  return -1;
-}
+/** A line end then an empty CRLF line, and two bare LFs: the two ways a head ends. */
+const LF_CRLF = Buffer.from('\n\r\n');
+const LF_LF = Buffer.from('\n\n');
 
 /** The decimal digit at `i`, or NaN. */
 function digit(text: string, i: number): number {

@@ -46,6 +46,8 @@ function client(port: number): { conn: Http1Connection; get: () => Promise<Outco
     conn,
     get: () => new Promise<Outcome>((r) => {
       done = r;
+      // The send time, as the engines set it (on the connection's default clock).
+      conn.sent = performance.now();
       conn.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
     }),
   };

@@ -322,9 +322,13 @@ export class Http1Connection {
 const handOver: Http1Connection[] = [];
 
 function handAllOver(): void {
-  // A hand-over may complete nothing synchronously (sends only write), so the list is stable while walked.
-  for (let i = 0; i < handOver.length; i++) handOver[i]!.deliver();
-  handOver.length = 0;
+  // A hand-over completes nothing synchronously (sends only write), so the list is stable while walked; it
+  // is emptied even if a handler throws, or no later completion would arm the next hand-over.
+  try {
+    for (let i = 0; i < handOver.length; i++) handOver[i]!.deliver();
+  } finally {
+    handOver.length = 0;
+  }
 }
 
 function defaultClock(): number {

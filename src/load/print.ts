@@ -22,6 +22,7 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
   for (const n of notes) out.push(`  note: ${n}`);
   const t = r.totals;
   out.push(`  ${f1(r.durationMs / 1000)}s · sent ${t.sent} · completed ${t.completed} · dropped ${t.dropped} · transport errors ${t.errors}`);
+  if (r.connections) out.push(`  connections: ${r.connections.opened} opened (${r.connections.perSecond}/s) · ${r.connections.resent} re-sent after a silent close`);
   out.push(`  throughput: mean ${r.throughput.meanRps} rps · peak ${r.throughput.peakRps} rps · by status ${Object.entries(t.byStatus).map(([k, v]) => `${k}:${v}`).join(' ')}`);
   if (r.latency.length) {
     out.push('  latency (ms)         count      p50      p95      p99      max');

@@ -67,8 +67,9 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: true });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
+  const connections = { opened: 0, resent: 0 };
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter });
+    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter, connections });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {
@@ -79,6 +80,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const generator = judgeGenerator({ ...meter.finish(), offered: rec.sentTotal.read + rec.sentTotal.write + dropped, dropped });
   if (trace) await trace.close();
   const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
+  out.result.connections = { ...connections, perSecond: elapsedMs > 0 ? Math.round((connections.opened / (elapsedMs / 1000)) * 10) / 10 : 0 };
   await live?.finish({ violations: rateLimitViolations(out.findings) });
   const done = withBudgetFindings(out, budgetFindings);
   return {

@@ -234,6 +234,8 @@ export const ProfileResult = z.object({
   }).optional(),
   /** Path of the NDJSON trace, when one was written. */
   trace: z.string().optional(),
+  /** Connection churn of the load engines: sockets opened (and per second of the run), requests re-sent after a silent keep-alive close. */
+  connections: z.object({ opened: z.number().int(), perSecond: z.number(), resent: z.number().int() }).optional(),
   /** Capacity profiles: the highest per-second rate that still met the SLO (null: never met). */
   capacity: z.object({
     rps: z.number().nullable(),

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseResults } from '../results/io.js';
 import type { Results } from '../results/schema.js';
 import { countResults } from '../results/verdict.js';
+import { splitArgs } from './args.js';
 import { annotation, outputLines } from './workflow-commands.js';
 
 const COMMANDS = ['run', 'conformance', 'load'] as const;
@@ -25,7 +26,7 @@ export interface ActionInputs {
   /** Threshold expressions, one per line (load). */
   thresholds: string[];
   failOnInconclusive: boolean;
-  /** Extra arguments, split on white space. */
+  /** Extra arguments, split as a shell splits words (args.ts). */
   args: string[];
   out: string;
 }
@@ -42,7 +43,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     baseUrl: input('base-url'),
     thresholds: input('thresholds').split('\n').map((t) => t.trim()).filter(Boolean),
     failOnInconclusive: input('fail-on-inconclusive') === 'true',
-    args: input('args').split(/\s+/).filter(Boolean),
+    args: splitArgs(input('args')),
     out: input('out') || 'spgate-reports',
   };
 }

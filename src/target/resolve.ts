@@ -12,6 +12,12 @@ import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput 
 export interface ResolveOptions {
   baseUrlOverride?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * `placeholder`: an `env:NAME` key whose variable is unset becomes a placeholder and one warning names
+   * every such variable (a dry run sends nothing, so it needs no key); `refuse` (the default): one error
+   * naming every unset variable.
+   */
+  unsetKeys?: 'refuse' | 'placeholder';
 }
 
 const ENV_KEY = /^env:(.*)$/;
@@ -44,6 +50,7 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   const env = opts.env ?? process.env;
   const secrets: Partial<Record<KeyRole, string>> = {};
   const keys = { ...file.keys };
+  const unset: Array<{ role: KeyRole; name: string }> = [];
   for (const role of KEY_ROLES) {
     const spec = file.keys[role];
     if (!spec) continue;
@@ -56,12 +63,22 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
       }
       const value = env[name];
       if (value === undefined || value.trim() === '') {
-        throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: keys.${role}: environment variable ${name} is not set`);
+        unset.push({ role, name });
+        continue;
       }
       secret = value.trim();
     }
     secrets[role] = secret;
     keys[role] = { ...spec, key: secret };
+  }
+  if (unset.length > 0) {
+    if (opts.unsetKeys !== 'placeholder') throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: ${unsetKeysLine(unset)}`);
+    warnings.push(`${unsetKeysLine(unset)} (a dry run needs none; a real run needs every one)`);
+    for (const { role, name } of unset) {
+      // The plan counts the role as present, as the real run with the variable set will.
+      secrets[role] = `unset:${name}`;
+      keys[role] = { ...file.keys[role]!, key: secrets[role] };
+    }
   }
 
   if (!loopback && file.caps.maxRps === undefined) {
@@ -75,6 +92,12 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   if (legacy) warnings.push(legacy);
 
   return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
+}
+
+/** One line naming every unset key variable: `keys.readOnly: environment variable X is not set`, or all of them. */
+function unsetKeysLine(unset: ReadonlyArray<{ role: KeyRole; name: string }>): string {
+  if (unset.length === 1) return `keys.${unset[0]!.role}: environment variable ${unset[0]!.name} is not set`;
+  return `environment variables not set: ${unset.map((u) => `${u.name} (keys.${u.role})`).join(', ')}`;
 }
 
 /** The target-file content of a resolved target (keys as their resolved secrets: for private files only). */

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
+import { didYouMean, fieldsAt } from '../target/suggest.js';
 import { ROUTE_NAMES } from './routes.js';
 import { parseThreshold } from './threshold.js';
 
@@ -155,7 +156,8 @@ export function parseProfile(data: unknown, source: string): Profile {
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)';
-  throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${source}: ${field}: ${issue.message}`);
+  const hint = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? didYouMean(issue.keys[0], fieldsAt(Profile, issue.path)) : '';
+  throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${source}: ${field}: ${issue.message}${hint}`);
 }
 
 /** Loads a built-in profile by name, or a profile file by path (JSON, or YAML for .yaml/.yml). */

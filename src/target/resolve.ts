@@ -3,10 +3,12 @@
  * (and optionally overridden), loopback detected, caps enforced for remote targets, warnings collected.
  * No file I/O here; load.ts reads files and hands the parsed content in.
  */
+import type { z } from 'zod';
 import { SpgateError } from '../errors.js';
 import { describeIssues } from './issues.js';
 import { isLoopbackHost } from './loopback.js';
 import { legacyWriteWarning, WRITING_ROLES } from './legacy-keys.js';
+import { didYouMean, fieldsAt } from './suggest.js';
 import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput } from './schema.js';
 
 export interface ResolveOptions {
@@ -31,7 +33,7 @@ export function targetFromInput(input: TargetFileInput, source: string, opts: Re
 /** Validates parsed content and resolves it into a Target; every problem is a one-line SpgateError. */
 export function resolveTarget(data: unknown, source: string, opts: ResolveOptions = {}): Target {
   const parsed = TargetFile.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${describeIssues(parsed.error.issues)}`);
+  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${withSuggestion(describeIssues(parsed.error.issues), parsed.error.issues[0])}`);
   const file = parsed.data;
   const warnings: string[] = [];
 
@@ -92,6 +94,13 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   if (legacy) warnings.push(legacy);
 
   return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
+}
+
+/** Adds "did you mean" to an unknown-field message, naming the field of that object nearest to the typo. */
+function withSuggestion(message: string, issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code !== 'unrecognized_keys' || issue.keys[0] === undefined) return message;
+  const hint = didYouMean(issue.keys[0], fieldsAt(TargetFile, issue.path));
+  return hint ? message.replace(': unknown field', `: unknown field${hint}`) : message;
 }
 
 /** One line naming every unset key variable: `keys.readOnly: environment variable X is not set`, or all of them. */

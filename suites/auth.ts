@@ -159,6 +159,15 @@ export default defineSuite({
         const tried = roles.filter(([role, prefix]) => ctx.target.secrets[role]?.startsWith(prefix));
         if (tried.length === 0) return { status: 'skipped', reason: 'the target names no keys with the pk_, pk_live_ or pk_test_ prefix' };
         for (const [role, prefix] of tried) await parts.probe(`GET /customers with a ${prefix} key (${role})`, { ...PROBE, role }, 200);
+        const untried = roles.filter(([role]) => role !== 'admin' && !tried.some(([r]) => r === role));
+        const remedy = untried.map(([role, prefix]) => `keys.${role}: a ${prefix} key`).join('; ');
+        // A pk_ key is what every check sends: the clause's own point is that the older prefixes still work.
+        if (untried.length === 2) {
+          const out = parts.outcome();
+          if (out.status === 'failed') return out;
+          return { status: 'inconclusive', cases: 0, reason: 'the target names no pk_live_ or pk_test_ key: only the pk_ key every check uses was tried', remedy };
+        }
+        for (const [role, prefix] of untried) parts.untry(`a ${prefix} key`, `the target names no ${role} key starting with ${prefix}`, remedy);
         return parts.outcome();
       },
     },

@@ -21,6 +21,7 @@ import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 import { GeneratorMeter } from './generator-meter.js';
 import { judgeGenerator } from './generator-verdict.js';
+import { withLoadRerun } from './findings.js';
 
 export interface RunProfileOptions {
   target: Target;
@@ -36,6 +37,8 @@ export interface RunProfileOptions {
   budgetMemo?: BudgetMemo;
   /** Live metrics (`--metrics`): told of every response, pushed periodically and at the end. */
   metrics?: LiveMetrics;
+  /** How the profile was named on the command line (a file path or a built-in), for re-run lines; default its name. */
+  profileRef?: string;
 }
 
 export type { Progress };
@@ -77,5 +80,13 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   if (trace) await trace.close();
   const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
   await live?.finish({ violations: rateLimitViolations(out.findings) });
-  return withBudgetFindings(out, budgetFindings);
+  const done = withBudgetFindings(out, budgetFindings);
+  return {
+    ...done,
+    findings: withLoadRerun(done.findings, {
+      profile: opts.profileRef ?? profile.name, targetSource: target.source, durationSeconds: plan.durationMs / 1000,
+      ...(target.baseUrlOverride !== undefined ? { baseUrlOverride: target.baseUrlOverride } : {}),
+      ...(opts.tracePath !== undefined ? { tracePath: opts.tracePath } : {}),
+    }),
+  };
 }

@@ -144,6 +144,7 @@ export const loadCommand: SpgateCommand = {
         durationOverride: duration,
         signal: abort.signal,
         tracePath,
+        profileRef: String(args.profile),
         metrics: await createLiveMetrics({ ...metrics, runId: runId ?? '', shard: shard ? `${shard.index}/${shard.count}` : '0/1', warn: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`) }),
         onProgress: (p) => {
           clock.observe(p.elapsed);

@@ -13,6 +13,7 @@ import type { Results } from '../results/schema.js';
 import { countResults } from '../results/verdict.js';
 import * as core from '@actions/core';
 import { allAnnotations, capAnnotations, type Annotation } from './annotations.js';
+import { splitArgs } from './args.js';
 
 const COMMANDS = ['run', 'conformance', 'load'] as const;
 type ActionCommand = (typeof COMMANDS)[number];
@@ -26,7 +27,7 @@ export interface ActionInputs {
   /** Threshold expressions, one per line (load). */
   thresholds: string[];
   failOnInconclusive: boolean;
-  /** Extra arguments, split on white space. */
+  /** Extra arguments, split as a shell splits words (args.ts). */
   args: string[];
   out: string;
 }
@@ -43,7 +44,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     baseUrl: input('base-url'),
     thresholds: input('thresholds').split('\n').map((t) => t.trim()).filter(Boolean),
     failOnInconclusive: input('fail-on-inconclusive') === 'true',
-    args: input('args').split(/\s+/).filter(Boolean),
+    args: splitArgs(input('args')),
     out: input('out') || 'spgate-reports',
   };
 }

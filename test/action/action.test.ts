@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitArgs } from '../../src/action/args.js';
 import { annotations, readInputs, spgateArgs } from '../../src/action/github.js';
 import { ANNOTATIONS_PER_LEVEL, capAnnotations, type Annotation } from '../../src/action/annotations.js';
 import { makeResults } from '../report/fixtures.js';
@@ -81,6 +82,16 @@ describe('the GitHub Action', () => {
     expect(run).toEqual({ argv: ['run', '--base-url', 'https://proxy/v1', '--fail-on-inconclusive', '--out', 'spgate-reports'], reportDir: join('spgate-reports', 'latest') });
     expect(() => readInputs({ INPUT_COMMAND: 'serve' })).toThrow('input command must be one of run, conformance, load, not "serve"');
     expect(() => spgateArgs(readInputs({ INPUT_COMMAND: 'load' }))).toThrow('input profile is needed with command load');
+  });
+
+  it('splits args as a shell splits words, quotes kept together, nothing expanded', () => {
+    expect(splitArgs(`--seed 7 --threshold "read.p95 < 250" --threshold 'errors < 1%'`)).toEqual(['--seed', '7', '--threshold', 'read.p95 < 250', '--threshold', 'errors < 1%']);
+    expect(splitArgs('--base-url $(curl evil) "$HOME" \\"x\\ y')).toEqual(['--base-url', '$(curl', 'evil)', '$HOME', '"x y']);
+    expect(splitArgs('--seed 7\n--runs 50\n')).toEqual(['--seed', '7', '--runs', '50']);
+    expect(splitArgs(`a "" '' "say \\"hi\\""`)).toEqual(['a', '', '', 'say "hi"']);
+    expect(() => splitArgs('--threshold "p95 < 250')).toThrow('input args: unterminated double quote');
+    const quoted = spgateArgs(readInputs({ INPUT_COMMAND: 'conformance', INPUT_ARGS: '--check "auth.a b"' }));
+    expect(quoted.argv.slice(-2)).toEqual(['--check', 'auth.a b']);
   });
 
   it('annotates at most 10 per level, most important first, the rest named in the 10th', () => {

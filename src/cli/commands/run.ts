@@ -19,6 +19,9 @@ export const runCommand: SpgateCommand = {
   describe: 'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
   builder: (y) =>
     y
+      .example("$0 run", "conformance and the load profiles against the embedded reference server, every report in reports/latest")
+      .example("$0 run --target staging.yaml --dry-run", "the plan of every phase; nothing is sent, no key needed")
+      .example("$0 run --target staging.yaml --seed 7 --fail-on-inconclusive", "the CI gate: a check that could not judge fails it too")
       .option('target', { type: 'string', describe: 'target file (JSON or YAML); the embedded reference server when absent' })
       .option('base-url', { type: 'string', describe: "override the target's base URL" })
       .option('out', { type: 'string', default: 'reports', describe: 'base directory; the run writes <out>/<timestamp>/ and <out>/latest' })

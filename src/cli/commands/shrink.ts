@@ -69,6 +69,7 @@ export const shrinkCommand: SpgateCommand = {
   describe: 'find the smallest request schedule that still shows a trace\'s rate-limit violation against the live target',
   builder: (y) =>
     y
+      .example("$0 shrink burst.ndjson --target t.json --trace-out min.ndjson --profile-out repro.json", "the smallest schedule that still shows the violation, as a profile")
       .positional('trace', { type: 'string', describe: 'NDJSON trace (from --trace) or a .har file showing the violation', demandOption: true })
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's base URL (needs --target)" })

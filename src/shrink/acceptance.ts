@@ -34,13 +34,20 @@ export interface AcceptanceRule {
 export const DEFAULT_RULE: AcceptanceRule = { alpha: 0.1, beta: 0.1, maxAttempts: 8 };
 
 /**
- * The rate a candidate is held to: the original's measured rate, kept inside [0.1, 0.97] so that one miss
- * of an always-reproducing original is not read as impossible (a rate of 1 would make any miss final for
- * the original itself) and a rarely reproducing original still leaves room below it.
+ * The reproduction rate worth handing over: a limiter's authors who run it once should see the bug 9
+ * times in 10. A candidate is held to this even when the original reproduced less often (which replica
+ * answers is not the client's choice): the search then keeps only schedules more reliable than the
+ * original, and the original stays the result when none is.
+ */
+export const RELIABLE = 0.9;
+
+/**
+ * The rate a candidate is held to: the original's measured rate, at least RELIABLE, and at most 0.97 so
+ * that one miss is not read as impossible (a rate of 1 would make any miss final).
  */
 export function heldRate(original: Rate): number {
   const p = original.attempts > 0 ? original.reproduced / original.attempts : 0;
-  return Math.min(0.97, Math.max(0.1, p));
+  return Math.min(0.97, Math.max(RELIABLE, p));
 }
 
 export type Decision = 'accept' | 'reject' | 'continue';

@@ -23,16 +23,16 @@ function simulate(held: number, p: number, runs = 20_000, seed = 7): { accepted:
 
 describe('the sequential acceptance rule', () => {
   it('keeps a candidate half as good as the original at most about α = 10 % of the time, over every original rate', () => {
-    for (const held of [0.97, 0.8, 0.6, 0.4]) {
+    for (const held of [0.97, 0.9]) {
       const bad = simulate(held, held / 2);
       expect(bad.accepted, `held ${held}`).toBeLessThanOrEqual(DEFAULT_RULE.alpha * 1.2);
     }
   });
 
   it('keeps a candidate as good as the original at least 80 % of the time where the original reproduces reliably', () => {
-    // Truncation at maxAttempts turns some undecided tests into rejections: β is exceeded at low rates.
+    // Truncation at maxAttempts turns some undecided tests into rejections: β is exceeded a little.
     expect(simulate(0.97, 0.97).accepted).toBeGreaterThanOrEqual(0.85);
-    expect(simulate(0.8, 0.8).accepted).toBeGreaterThanOrEqual(0.6);
+    expect(simulate(0.9, 0.9).accepted).toBeGreaterThanOrEqual(0.75);
   });
 
   it('spends few attempts where the decision is clear: a never-reproducing schedule costs one, a sure one four', () => {
@@ -40,10 +40,10 @@ describe('the sequential acceptance rule', () => {
     expect(simulate(0.97, 1).attempts).toBe(4);
   });
 
-  it('holds candidates to the original rate, clamped to [0.1, 0.97]', () => {
+  it('holds candidates to the original rate, at least the 90 % worth handing over, at most 97 %', () => {
     expect(heldRate({ reproduced: 3, attempts: 3 })).toBe(0.97);
-    expect(heldRate({ reproduced: 2, attempts: 3 })).toBeCloseTo(2 / 3);
-    expect(heldRate({ reproduced: 0, attempts: 3 })).toBe(0.1);
+    expect(heldRate({ reproduced: 2, attempts: 3 })).toBe(0.9);
+    expect(heldRate({ reproduced: 0, attempts: 3 })).toBe(0.9);
   });
 
   it('states rates with a Wilson interval', () => {

@@ -83,12 +83,12 @@ const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const 
 const CASES: Case[] = [
   {
     name: 'express-rate-limit, a store per replica, two replicas behind one port', rule: '8.ratelimit.remaining-rises', class: 'read', budget: 20, windowSeconds: 1,
-    record: { duration: 2, classes: { read: { routes: [{ route: 'me' }], rate: 40 } } },
+    record: { duration: 2, classes: { read: { routes: [{ route: 'me' }], rate: 80 } } },
     start: perReplicaCase((budgets) => startExpressServer({ budgets }), ONE_SECOND, { random: 34 }),
   },
   {
     name: 'rate-limiter-flexible, a store per replica, two replicas behind one port', rule: '8.ratelimit.remaining-rises', class: 'read', budget: 15, windowSeconds: 1,
-    record: { duration: 2, classes: { read: { routes: [{ route: 'me' }], rate: 40 } } },
+    record: { duration: 2, classes: { read: { routes: [{ route: 'me' }], rate: 80 } } },
     start: perReplicaCase((budgets) => startFlexibleServer({ budgets }), { read: { limit: 15, windowSeconds: 1 }, write: { limit: 5, windowSeconds: 1 } }, { random: 35 }),
   },
   {

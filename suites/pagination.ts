@@ -74,13 +74,18 @@ async function rejects400(io: CaseIO | SuiteContext, query: Record<string, strin
 }
 
 /**
- * No cursor at limit=2: a failure where the check created 5 customers or the list shows 3 or more; on a
- * workspace that lists 2 customers or fewer, too little data (inconclusive, naming what to add).
+ * No cursor at limit=2: a failure where the check created 5 customers or a page of 100 lists 3 or more; on
+ * a workspace that lists 2 customers or fewer, too little data (inconclusive, naming what to add).
  */
-function noCursor(ctx: SuiteContext, x: Exchange): CheckOutcome {
+async function noCursor(ctx: SuiteContext, x: Exchange, query: Record<string, string> = {}): Promise<CheckOutcome> {
   const page = asPage(x);
   if (!ctx.fixtures && page && !page.hasMore && page.data.length <= 2) {
-    return { status: 'inconclusive', cases: 0, reason: `the customer list holds ${page.data.length} customer${page.data.length === 1 ? '' : 's'}: a page of 2 has no next cursor to use`, remedy: 'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own)' };
+    const wide = await ctx.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 } });
+    const all = asPage(wide)?.data.length;
+    if (all !== undefined && all <= 2) {
+      return { status: 'inconclusive', cases: 0, reason: `the customer list holds ${all} customer${all === 1 ? '' : 's'}: a page of 2 has no next cursor to use`, remedy: 'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own)' };
+    }
+    return { status: 'failed', cases: 1, failures: [{ ...noCursorFailure(x), actual: `${describeAnswer(x)}, while a page of 100 lists ${all ?? describeAnswer(wide)} customers`, exchanges: [x, wide] }] };
   }
   return { status: 'failed', cases: 1, failures: [noCursorFailure(x)] };
 }
@@ -241,7 +246,7 @@ export default defineSuite({
       async run(ctx) {
         const q = (await customerScope(ctx, 'tmp', 5)).query;
         const { cursor: valid, x } = await validCursor(ctx, q);
-        if (!valid) return noCursor(ctx, x);
+        if (!valid) return noCursor(ctx, x, q);
         return checkProperty(ctx, tamperArb, async (tamper, io) => {
           const bad = applyTamper(valid, tamper);
           const r = await rejects400(io, { ...q, limit: 2, cursor: bad });
@@ -267,7 +272,7 @@ export default defineSuite({
         const m = scope.query[s];
         if (m !== undefined) await createMarked(ctx, `${m}zz`, 5);
         const { cursor, x } = await validCursor(ctx, scope.query);
-        if (!cursor) return noCursor(ctx, x);
+        if (!cursor) return noCursor(ctx, x, scope.query);
         let note: string | undefined;
         const out = await runCase(ctx, async (t) => {
           // Without created data the cursor comes from the unfiltered list; adding any filter changes the query.
@@ -306,7 +311,7 @@ export default defineSuite({
       run: (ctx) => runCase(ctx, async (t) => {
         const q = (await customerScope(ctx, 'enc', 5)).query;
         const { cursor, x } = await validCursor(ctx, q);
-        if (!cursor) return t.merge(noCursor(ctx, x));
+        if (!cursor) return t.merge(await noCursor(ctx, x, q));
         const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit: 2, cursor } });
         const filters = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`).join('');
         const viaPath = await ctx.send({ method: 'GET', path: `/customers?${filters}limit=2&cursor=${encodeURIComponent(cursor)}` });

@@ -13,14 +13,15 @@ export function stayedPut(before: readonly string[], after: Iterable<string>): S
 
 /**
  * Items of `order` (a reference read, in list order) that existed throughout the walk, lie within what the
- * walk covered (up to the last of its items `order` holds) and that it did not list. A walk cut by its
- * bound covers only that prefix, so nothing after it is judged.
+ * walk covered (up to the last of its items `order` holds, or all of it when the walk was `complete`) and
+ * that it did not list. A walk cut by its bound covers only that prefix, so nothing after it is judged.
  */
-export function missedWithin(order: readonly string[], walked: readonly string[], stayed: ReadonlySet<string>, exclude: ReadonlySet<string> = new Set()): string[] {
+export function missedWithin(order: readonly string[], walked: readonly string[], stayed: ReadonlySet<string>, exclude: ReadonlySet<string> = new Set(), complete = false): string[] {
   const listed = new Set(walked);
-  let end = -1;
+  // A walk that reached the list's end covered all of it, whatever it listed.
+  let end = complete ? order.length - 1 : -1;
   order.forEach((id, i) => {
-    if (listed.has(id)) end = i;
+    if (listed.has(id)) end = Math.max(end, i);
   });
   return order.slice(0, end + 1).filter((id) => stayed.has(id) && !listed.has(id) && !exclude.has(id));
 }

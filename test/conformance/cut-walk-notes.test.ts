@@ -29,14 +29,15 @@ const BIG = 100_000;
  * another id, in keyset pages (the cursor is the next offset). `repeat` lists each page's first item again
  * on the next page (a broken keyset).
  */
-function bigList(repeat = false): ProxyHook {
+function bigList(repeat = false, email = true): ProxyHook {
   return async (req, forward) => {
     if (!isUnfiltered(req)) return forward();
     const q = params(req);
     const limit = Math.min(100, Number(q.get('limit') ?? 25));
     const from = Number(q.get('cursor') ?? 0);
     const r = await fetch(`${ref.server.baseUrl}/customers?limit=1`, { headers: { authorization: req.headers.authorization ?? '' }, signal: AbortSignal.timeout(10_000) });
-    const template = ((await r.json()) as { data: Array<Record<string, unknown>> }).data[0]!;
+    const { email: realEmail, ...rest } = ((await r.json()) as { data: Array<Record<string, unknown>> }).data[0]!;
+    const template = email ? { ...rest, email: realEmail } : rest;
     const ids = Array.from({ length: limit }, (_, i) => from + i - (repeat && from > 0 && i === 0 ? 1 : 0));
     const data = ids.map((n) => ({ ...template, id: `cus_big${n}` }));
     const next = from + limit < BIG ? String(from + limit) : null;
@@ -65,8 +66,11 @@ describe('checks that judge a walked prefix of a long list say so', () => {
     expect(broken.findings[0]!.actual).toMatch(/^repeated: cus_big/);
   });
 
-  it('pagination.has-more notes that no walk saw a last page, and fails a cut walk that repeats an item', async () => {
-    expect(verdict(await run('pagination.has-more', bigList()))).toBe('passed: every walk (3) reached its page bound before the list\'s end: the pages walked were judged, a last page (hasMore false) was not seen');
+  it('pagination.has-more sees a last page through a search for one listed email, notes when it cannot, and fails a cut walk that repeats an item', async () => {
+    expect(verdict(await run('pagination.has-more', bigList()))).toBe('passed');
+    const stale = await ref.run(bigList(), { checks: ['pagination.has-more'], runs: 1, faults: ['has-more-stale'] });
+    expect(stale.findings.map((f) => f.clause)).toContain('4.4.has-more');
+    expect(verdict(await run('pagination.has-more', bigList(false, false)))).toBe('passed: every walk (3) reached its page bound before the list\'s end: the pages walked were judged, a last page (hasMore false) was not seen');
     const broken = await run('pagination.has-more', bigList(true));
     expect(broken.checks[0]!.status).toBe('failed');
   });

@@ -6,8 +6,15 @@ import { existsSync } from 'node:fs';
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch {
+    // tsx is a dev dependency: a checkout installed with --omit=dev has none (the GitHub Action installs it beside bin/).
+    process.stderr.write('spgate: SPGATE_ERR_USAGE: this checkout runs its TypeScript sources through tsx, a dev dependency: run npm ci (or use the built package)\n');
+    process.exit(2);
+  }
+  tsx.register();
   await import(source.href);
 } else {
   await import('../dist/src/cli/main.js');

@@ -127,23 +127,31 @@ function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolatio
   return t;
 }
 
-/** The longest wait for the budget to be full again that limits.remaining-decreases makes. */
-const MAX_RESTORE_WAIT_S = 12;
+/**
+ * The longest RateLimit-Reset limits.remaining-decreases waits out: a minute's window and its rounding. A
+ * longer one is not waited for, and the return of the budget is left unjudged (inconclusive).
+ */
+export const MAX_RESTORE_WAIT_S = 70;
 
 /**
  * Reset is "seconds until the budget is full again": nothing else of the key's class is sent meanwhile, so
  * after Reset seconds (+1 for rounding either way) the next request finds the whole budget (Remaining =
- * Limit − 1 after it) in every limiter model. A constant or too-short Reset fails here (8.ratelimit.reset-restores);
- * an epoch time fails limits.headers. A Reset longer than the wait bound is not waited for: the note returned
- * says so, for the pass. Other traffic on the key also spends the budget: when Remaining fell by more than
+ * Limit − 1 after it) in every limiter model. A constant Reset is no fault by itself (a sliding log is full
+ * again a window after the last request), so it is judged the way the load analyzer judges every claim:
+ * by waiting it out. A Reset that comes too early fails here (8.ratelimit.reset-restores); an epoch time
+ * fails limits.headers; one above MAX_RESTORE_WAIT_S is not waited for. A check that already failed does
+ * not wait. Other traffic on the key also spends the budget: when Remaining fell by more than
  * this check's own requests explain (in `sequence`, or between two back-to-back probes after the wait), a
  * budget short after Reset shows nothing about the limiter, and the check is inconclusive instead of failed.
  */
-async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonly Exchange[]): Promise<string | undefined> {
+async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonly Exchange[]): Promise<void> {
+  if (t.failures.length > 0) return;
   const last = sequence[sequence.length - 1]!;
   const reset = parseIntHeader(last.response!.headers, 'RateLimit-Reset');
-  if (!reset.ok || reset.value > MAX_RESTORE_WAIT_S) {
-    return `the return of the full budget was not waited for (RateLimit-Reset ${reset.ok ? reset.value : 'unreadable'}, above the ${MAX_RESTORE_WAIT_S} s bound)`;
+  if (!reset.ok) return cannotJudge(t, `RateLimit-Reset was unreadable on ${describeAnswer(last)}: no moment to wait for`);
+  if (reset.value > MAX_RESTORE_WAIT_S) {
+    return cannotJudge(t, `the return of the full budget was not waited for: RateLimit-Reset ${reset.value} is above the ${MAX_RESTORE_WAIT_S} s the check waits`,
+      'a rate-limit window of at most a minute for the admin key (or judge Reset under load: spgate load reads every claim)');
   }
   await abortableSleep(reset.value * 1000 + 1000, ctx.signal);
   const x = await t.send({ method: 'GET', path: '/me' });
@@ -151,14 +159,14 @@ async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonl
   const h = x.response ? { limit: parseIntHeader(x.response.headers, 'RateLimit-Limit'), remaining: parseIntHeader(x.response.headers, 'RateLimit-Remaining') } : undefined;
   if (!h?.limit.ok || !h.remaining.ok || statusOf(x) === 429) {
     cannotJudge(t, `the answer ${reset.value + 1} s after RateLimit-Reset ${reset.value} showed no readable budget (${describeAnswer(x)})`);
-    return undefined;
+    return;
   }
   const full = h.remaining.value >= h.limit.value - 1;
   const foreign = full ? undefined : foreignFall([x, y]) ?? foreignFall(sequence);
   if (foreign) {
     cannotJudge(t, `the budget was not full ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${h.remaining.value} of ${h.limit.value}), but ${foreign}: other traffic on the key spends the same budget`,
       'run with an admin key no other client uses, or when its traffic is idle');
-    return undefined;
+    return;
   }
   t.expect(
     full,
@@ -167,7 +175,6 @@ async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonl
     [last, x],
     '8.ratelimit.reset-restores',
   );
-  return undefined;
 }
 
 /**
@@ -258,8 +265,7 @@ export default defineSuite({
       clause: '8.ratelimit.remaining-decreases',
       title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds until the budget is full again',
       async run(ctx) {
-        let note: string | undefined;
-        const out = await runCase(ctx, async (t) => {
+        return runCase(ctx, async (t) => {
           const xs: Exchange[] = [];
           for (let i = 0; i < 5; i++) xs.push(await t.send({ method: 'GET', path: '/me' }));
           // Answers without readable headers (a gateway's 503, a transport error) are left out: fewer than two others compare nothing.
@@ -280,9 +286,8 @@ export default defineSuite({
           }
           const r = checkResetCountsSeconds(pair);
           t.add(r ? fromViolation(r, pair) : undefined);
-          note = await restoredAtReset(ctx, t, xs);
+          await restoredAtReset(ctx, t, xs);
         });
-        return out.status === 'passed' && note ? { ...out, note } : out;
       },
     },
     {

@@ -1,7 +1,7 @@
 /**
  * The GitHub Action's step (action.yml): turns the action's inputs into one spgate command line, runs it,
- * and hands its results to the workflow — summary.md to the step summary, an annotation per finding (title:
- * check id and clause), breached threshold, rate-limit violation and inconclusive check, and outputs
+ * and hands its results to the workflow through the official toolkit (@actions/core) — summary.md to the
+ * step summary, annotations (annotations.ts: most important first, at most 10 per level) and outputs
  * (verdict, counts, report path). Exits with spgate's own code, so the step fails exactly when the gate does.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { parseResults } from '../results/io.js';
 import type { Results } from '../results/schema.js';
 import { countResults } from '../results/verdict.js';
-import { annotation, outputLines } from './workflow-commands.js';
+import * as core from '@actions/core';
+import { allAnnotations, capAnnotations, type Annotation } from './annotations.js';
+import { splitArgs } from './args.js';
 
 const COMMANDS = ['run', 'conformance', 'load'] as const;
 type ActionCommand = (typeof COMMANDS)[number];
@@ -25,7 +27,7 @@ export interface ActionInputs {
   /** Threshold expressions, one per line (load). */
   thresholds: string[];
   failOnInconclusive: boolean;
-  /** Extra arguments, split on white space. */
+  /** Extra arguments, split as a shell splits words (args.ts). */
   args: string[];
   out: string;
 }
@@ -42,7 +44,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     baseUrl: input('base-url'),
     thresholds: input('thresholds').split('\n').map((t) => t.trim()).filter(Boolean),
     failOnInconclusive: input('fail-on-inconclusive') === 'true',
-    args: input('args').split(/\s+/).filter(Boolean),
+    args: splitArgs(input('args')),
     out: input('out') || 'spgate-reports',
   };
 }
@@ -64,18 +66,17 @@ export function spgateArgs(i: ActionInputs): { argv: string[]; reportDir: string
   return { argv, reportDir: i.command === 'run' ? join(i.out, 'latest') : i.out };
 }
 
-/** The annotations of a results document: findings, breached thresholds, violations, inconclusive checks. */
-export function annotations(r: Results): string[] {
-  const lines = r.findings.map((f) => annotation(f.severity === 'error' ? 'error' : 'warning', `${f.checkId} (${f.clause})`, `${f.title}: expected ${f.expected}; actual ${f.actual}`));
-  for (const p of r.load) {
-    for (const t of p.thresholds) if (!t.ok) lines.push(annotation('error', `threshold ${t.expression} (${p.name})`, `breached: actual ${t.actual}`));
-    for (const v of p.rateLimit.violations) lines.push(annotation('error', `${v.rule} (${p.name}${v.class ? `, ${v.class}` : ''})`, v.message));
-  }
-  for (const c of r.checks) {
-    if (c.status === 'inconclusive') lines.push(annotation(r.meta.failOnInconclusive ? 'error' : 'notice', `${c.checkId} (${c.clause}) inconclusive`, `${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`));
-  }
-  for (const e of r.errors) lines.push(annotation('error', 'spgate run error', e));
-  return lines;
+/** The annotations of a results document as the step writes them: most important first, at most 10 per level. */
+export function annotations(r: Results): Annotation[] {
+  return capAnnotations(allAnnotations(r));
+}
+
+function annotate(a: Annotation): void {
+  core[a.level](a.message, { title: a.title });
+}
+
+function setOutputs(values: Record<string, string | number>): void {
+  for (const [k, v] of Object.entries(values)) core.setOutput(k, v);
 }
 
 /** The step's outputs. */
@@ -99,7 +100,7 @@ export function main(env: NodeJS.ProcessEnv = process.env): number {
     inputs = readInputs(env);
     plan = spgateArgs(inputs);
   } catch (err) {
-    process.stdout.write(`${annotation('error', 'spgate action', (err as Error).message)}\n`);
+    annotate({ level: 'error', title: 'spgate action', message: (err as Error).message });
     return 2;
   }
   const bin = env.SPGATE_BIN ?? fileURLToPath(new URL('../../bin/spgate.js', import.meta.url));
@@ -108,14 +109,14 @@ export function main(env: NodeJS.ProcessEnv = process.env): number {
   const code = run.status ?? 3;
   const resultsPath = resolve(plan.reportDir, 'results.json');
   if (!existsSync(resultsPath)) {
-    process.stdout.write(`${annotation('error', 'spgate', `no results at ${resultsPath} (exit ${code}): see the log above`)}\n`);
-    if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, outputLines({ verdict: 'error', 'report-dir': plan.reportDir }));
+    annotate({ level: 'error', title: 'spgate', message: `no results at ${resultsPath} (exit ${code}): see the log above` });
+    setOutputs({ verdict: 'error', 'report-dir': plan.reportDir });
     return code === 0 ? 3 : code;
   }
   const results = parseResults(readFileSync(resultsPath, 'utf8'), resultsPath);
   const summary = resolve(plan.reportDir, 'summary.md');
   if (env.GITHUB_STEP_SUMMARY && existsSync(summary)) appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(summary, 'utf8') + '\n');
-  for (const line of annotations(results)) process.stdout.write(`${line}\n`);
-  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, outputLines(outputs(results, plan.reportDir)));
+  for (const a of annotations(results)) annotate(a);
+  setOutputs(outputs(results, plan.reportDir));
   return code;
 }

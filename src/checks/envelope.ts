@@ -50,6 +50,12 @@ export function checkErrorEnvelope(x: Exchange): ClauseViolation | undefined {
   };
 }
 
+/** True for an error answer whose X-Request-Id and error.requestId can both be read (what the match compares). */
+export function carriesBothIds(x: Exchange): boolean {
+  const r = x.response;
+  return !!r && r.status >= 400 && ErrorEnvelope.safeParse(r.json).success && parseTextHeader(r.headers, 'X-Request-Id').ok;
+}
+
 /** Checks that X-Request-Id equals error.requestId on an error response with an envelope. */
 export function checkRequestIdMatches(x: Exchange): ClauseViolation | undefined {
   const r = x.response;

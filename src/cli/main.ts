@@ -15,11 +15,18 @@ async function main(argv: string[]): Promise<number> {
     .scriptName('spgate')
     .version(VERSION)
     .strict()
-    .demandCommand(1, 'name a command: run, conformance, load, serve, report, compare, analyze, replay, merge or init')
+    .demandCommand(1, `name a command: ${commandList()} (spgate --help describes each)`)
     .recommendCommands()
+    .example('$0 run', 'conformance and the load profiles against the embedded reference server, every report in reports/latest')
+    .example('$0 run --target staging.yaml --dry-run', 'the plan against staging; nothing is sent')
+    .example('$0 load --profile capacity --target staging.yaml', 'a capacity ramp against staging')
+    .example('$0 <command> --help', "a command's options and examples")
     .wrap(Math.min(110, process.stdout.columns || 110))
     .fail((msg, err) => {
-      throw err ?? new SpgateError('SPGATE_ERR_USAGE', msg ?? 'invalid usage');
+      // recommendCommands says only "Did you mean X?": name what was typed, and the command list.
+      const unknownCommand = msg?.startsWith('Did you mean') && !chosen ? argv[0] : undefined;
+      const text = unknownCommand ? `unknown command "${unknownCommand}"; ${msg.replace(/^Did/, 'did')} (commands: ${commandList()})` : msg;
+      throw err ?? new SpgateError('SPGATE_ERR_USAGE', text ?? 'invalid usage');
     });
   for (const entry of commands) {
     const cmd = entry === chosen ? loaded : undefined;
@@ -35,6 +42,12 @@ async function main(argv: string[]): Promise<number> {
   }
   await parser.parseAsync();
   return exitCode;
+}
+
+/** Every command's name, as a sentence: `run, conformance, … or init`. */
+function commandList(): string {
+  const names = commands.map((c) => c.name);
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }
 
 main(hideBin(process.argv)).then(

@@ -1,6 +1,10 @@
-/** Text output of `spgate conformance`: a line per suite, then a summary with every finding. Never keys. */
+/**
+ * Text output of `spgate conformance`: a line per suite, then a summary with every finding grouped by check.
+ * Never keys, never response data (report/failures.ts redacts what a CI log shows).
+ */
 import type { CheckResult, FindingRecord } from '../results/schema.js';
 import type { ProgressEvent } from './progress.js';
+import { findingGroupLines } from '../report/failures.js';
 
 /** Counts of check results by status. */
 export function countStatuses(results: readonly CheckResult[]): Record<CheckResult['status'], number> {
@@ -30,21 +34,6 @@ export function progressLine(e: ProgressEvent): string | undefined {
   }
 }
 
-/** One finding as indented lines: clause, title, expected vs actual, reproduction. */
-export function findingLines(f: FindingRecord, i: number): string[] {
-  const lines = [
-    `${i + 1}. [${f.severity}] ${f.clause} ${f.checkId} — ${f.title}`,
-    `   expected: ${f.expected}`,
-    `   actual:   ${f.actual}`,
-  ];
-  const r = f.reproduction;
-  if (r) {
-    if (r.command) lines.push(`   re-run:   ${r.command}${r.path ? `   (fast-check path ${r.path})` : ''}`);
-    for (const c of r.curl.slice(-4)) lines.push(`   ${c}`);
-  }
-  return lines;
-}
-
 /** The closing summary. */
 export function summaryLines(input: { checks: readonly CheckResult[]; findings: readonly FindingRecord[]; aborted: boolean; seed: number }): string[] {
   const lines = ['', `checks: ${counts(input.checks)}`, `findings: ${input.findings.filter((f) => f.severity === 'error').length} errors, ${input.findings.filter((f) => f.severity === 'warning').length} warnings`];
@@ -53,8 +42,9 @@ export function summaryLines(input: { checks: readonly CheckResult[]; findings: 
     if (c.status === 'inconclusive') lines.push(`  inconclusive ${c.checkId}: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`);
   }
   if (input.findings.length) {
-    lines.push('', 'findings (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):');
-    input.findings.forEach((f, i) => lines.push(...findingLines(f, i)));
+    // Grouped by check, response data redacted: this is what a CI log shows of a failed run.
+    lines.push('', 'findings by check (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):');
+    lines.push(...findingGroupLines(input.findings));
   }
   if (input.aborted) lines.push('', 'aborted: results are partial');
   lines.push('', `seed ${input.seed} (repeat with --seed ${input.seed})`);

@@ -14,6 +14,7 @@ import type { CheckResult, ExchangeRecord, FindingRecord } from '../results/sche
 import type { Target } from '../target/schema.js';
 import { clientTimeouts } from '../target/timeouts.js';
 import { ruleOffReason } from '../target/rules.js';
+import { didYouMean } from '../target/suggest.js';
 import { RunAborted } from './aborted.js';
 import { createCheckContext, RateLimited, type RunState } from './context.js';
 import { createFixturesClient } from './fixtures-client.js';
@@ -57,7 +58,8 @@ export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[] 
   if (names && names.length > 0) {
     const unknown = names.filter((n) => !catalogue.some((s) => s.name === n));
     if (unknown.length) {
-      throw new SpgateError('SPGATE_ERR_SUITE_UNKNOWN', `unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}; valid suites: ${catalogue.map((s) => s.name).join(', ')}`);
+      const names = catalogue.map((s) => s.name);
+      throw new SpgateError('SPGATE_ERR_SUITE_UNKNOWN', `unknown suite ${unknown.map((n) => `"${n}"${didYouMean(n, names)}`).join(', ')}; valid suites: ${names.join(', ')}`);
     }
     chosen = catalogue.filter((s) => names.includes(s.name));
   }
@@ -78,7 +80,7 @@ export function selectChecks(suites: SuiteDef[], ids: string[] | undefined, cata
   if (!ids || ids.length === 0) return suites;
   const known = new Set(catalogue.flatMap((s) => s.checks.map((c) => c.id)));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) throw new SpgateError('SPGATE_ERR_CHECK_UNKNOWN', `unknown check ${unknown.map((n) => `"${n}"`).join(', ')}`);
+  if (unknown.length) throw new SpgateError('SPGATE_ERR_CHECK_UNKNOWN', `unknown check ${unknown.map((n) => `"${n}"${didYouMean(n, [...known])}`).join(', ')}`);
   const wanted = new Set(ids);
   return suites.map((s) => ({ ...s, checks: s.checks.filter((c) => wanted.has(c.id)) })).filter((s) => s.checks.length > 0);
 }

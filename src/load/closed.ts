@@ -72,13 +72,14 @@ class ClosedRun implements Http1Handler {
     this.batch = new ResponseBatch(opts.recorder);
     const endpoint = endpointOf(opts.baseUrl, opts.tls);
     const totalConns = maxInFlight(plan);
+    const clock = (): number => opts.recorder.now();
     this.states = plan.classes.map((pc, tag) => {
       const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : Infinity;
       let n = pc.connections ?? 1;
       if (pc.maxRps !== undefined) n = Math.min(n, Math.max(1, Math.floor(pc.maxRps)));
       n = Math.max(1, Math.min(n, share));
       const conns = Array.from({ length: n }, () => {
-        const c = new Http1Connection(endpoint, this, keep429);
+        const c = new Http1Connection(endpoint, this, keep429, clock);
         c.tag = tag;
         return c;
       });
@@ -100,13 +101,22 @@ class ClosedRun implements Http1Handler {
       if (this.gateTimer) clearTimeout(this.gateTimer);
       clearInterval(tick);
       this.batch.flush();
-      for (const st of this.states) for (const c of st.conns) c.destroy();
+      const counts = this.opts.connections;
+      for (const st of this.states) {
+        for (const c of st.conns) {
+          c.destroy();
+          if (counts) {
+            counts.opened += c.opened;
+            counts.resent += c.retries;
+          }
+        }
+      }
     }
   }
 
   onResponse(conn: Http1Connection, h: Http1Head, body: string | undefined): void {
     if (this.aborted) return;
-    fillResponse(this.batch.next(), conn, h, body, this.recorder.now());
+    fillResponse(this.batch.next(), conn, h, body, conn.received);
     this.ended(conn, false);
   }
 

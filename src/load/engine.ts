@@ -25,6 +25,8 @@ export interface EngineOptions {
   tls?: Tls;
   /** Measures the generator's own lag (the open engine reports each send's slip to it). */
   meter?: GeneratorMeter;
+  /** Where the engine adds, at its end, the connections it opened and the requests it re-sent (connection churn). */
+  connections?: { opened: number; resent: number };
 }
 
 /** An engine runs a plan until its duration, its request cap or the signal ends it. */

@@ -5,6 +5,7 @@
  */
 import type { FindingRecord, RateLimitViolation, RouteClass } from '../results/schema.js';
 import { clause, isClauseId } from '../spec/clauses.js';
+import { shellQuote } from '../conformance/reproduction.js';
 
 /** Request ids cited per finding. */
 export const CITED = 5;
@@ -63,13 +64,19 @@ export function violationFindings(
     const v = vs[0]!;
     const ids = [...new Set(vs.flatMap((x) => x.samples.map((s) => s.requestId ?? `${Math.round(s.t)}ms`)))].slice(0, CITED);
     const route = routes.find((r) => r.class === v.class) ?? routes[0] ?? { method: 'GET', path: '/me' };
-    const where = v.window ? ` in the window ${Math.round(v.window.start)}–${Math.round(v.window.end)} ms` : '';
+    // Seconds since the start, as every report shows windows.
+    const where = v.window ? ` in the window ${(v.window.start / 1000).toFixed(1)}–${(v.window.end / 1000).toFixed(1)} s` : '';
     const more = vs.length > 1 ? `; ${vs.length} windows or groups in all` : '';
-    return loadFinding(v.rule, strict, source, {
+    const f = loadFinding(v.rule, strict, source, {
       expected: isClauseId(v.rule) ? clause(v.rule).summary : v.rule,
       actual: `${v.class ? `${v.class}: ` : ''}${v.message}${where}${more}${scope} (requests ${ids.join(', ') || 'none cited'})`,
       curl: curlFor(route),
     });
+    // One request alone does not show a budget broken across a window: say which request did, and that the
+    // re-run line (with its trace) reproduces the burst.
+    const first = ids[0] ? `${ids[0]}${v.key ? ` (key role ${v.key})` : ''}` : 'none cited';
+    f.reproduction!.curl.unshift(`# first violating request: ${first}${where}; a ${route.method} ${route.path} like it, once (the re-run line reproduces the burst):`);
+    return f;
   });
 }
 
@@ -113,4 +120,53 @@ export class ClauseGroups {
       curl: curlFor(g.route),
     }));
   }
+}
+
+/** What shaped a load run, which its findings' re-run lines must repeat. */
+export interface LoadRerun {
+  /** The profile name (built-in) or file. */
+  profile: string;
+  /** Target.source: a file path, or "embedded". */
+  targetSource: string;
+  /** The --base-url the run was aimed through, if any. */
+  baseUrlOverride?: string;
+  /** The run's planned duration, seconds (--duration or the profile's own, with its extensions). */
+  durationSeconds: number;
+  /** The trace the run wrote, if any. */
+  tracePath?: string;
+}
+
+// Where a re-run writes its trace when the run wrote none (so replay and shrink have one to read).
+const RERUN_TRACE = 'spgate-trace.ndjson';
+
+/** The target options of a re-run line: --target and --base-url as the run had them. */
+function targetWords(r: LoadRerun): string[] {
+  const words: string[] = [];
+  if (r.targetSource !== 'embedded') words.push('--target', shellQuote(r.targetSource));
+  if (r.baseUrlOverride !== undefined) words.push('--base-url', shellQuote(r.baseUrlOverride));
+  return words;
+}
+
+/** `spgate load` with every option that shaped the run, writing a trace for replay and shrink. */
+export function loadRerunCommand(r: LoadRerun): string {
+  const duration = Math.round(r.durationSeconds * 1000) / 1000;
+  return ['spgate', 'load', '--profile', shellQuote(r.profile), ...targetWords(r), '--duration', String(duration), '--trace', shellQuote(r.tracePath ?? RERUN_TRACE)].join(' ');
+}
+
+/** Comment lines naming the trace and the replay / shrink commands that read it. */
+export function traceLines(r: LoadRerun): string[] {
+  const trace = shellQuote(r.tracePath ?? RERUN_TRACE);
+  const t = targetWords(r).join(' ');
+  return [
+    r.tracePath ? `# trace of this run: ${trace}` : `# this run wrote no trace: the re-run line writes ${trace}`,
+    `# replay it: spgate replay ${trace}${t ? ` ${t}` : ''} · shrink it: spgate shrink ${trace}${t ? ` ${t}` : ''} --trace-out minimal.ndjson`,
+  ];
+}
+
+/** The findings with re-run lines that repeat the run's target, base URL and duration, and name its trace. */
+export function withLoadRerun(findings: readonly FindingRecord[], r: LoadRerun): FindingRecord[] {
+  return findings.map((f) => ({
+    ...f,
+    reproduction: { curl: [...(f.reproduction?.curl ?? []), ...traceLines(r)], command: loadRerunCommand(r) },
+  }));
 }

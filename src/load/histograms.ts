@@ -37,6 +37,9 @@ const ms = (us: number): number => Math.round(us) / 1000;
 
 /** The summary of one histogram (ms, the percentile curve and the compressed histogram for merging). */
 export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
+  // A percentile is the highest value of its HDR bucket, which can lie above the largest value recorded:
+  // clamped to that maximum, so no report shows a p99 above its max.
+  const at = (p: number): number => ms(Math.min(h.getValueAtPercentile(p), h.maxValue));
   return {
     class: cls,
     family,
@@ -45,12 +48,12 @@ export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, cor
     min: ms(h.minNonZeroValue),
     mean: ms(h.mean),
     max: ms(h.maxValue),
-    p50: ms(h.getValueAtPercentile(50)),
-    p90: ms(h.getValueAtPercentile(90)),
-    p95: ms(h.getValueAtPercentile(95)),
-    p99: ms(h.getValueAtPercentile(99)),
-    p999: ms(h.getValueAtPercentile(99.9)),
-    curve: CURVE.map((p) => [p, ms(h.getValueAtPercentile(p))] as [number, number]),
+    p50: at(50),
+    p90: at(90),
+    p95: at(95),
+    p99: at(99),
+    p999: at(99.9),
+    curve: CURVE.map((p) => [p, at(p)] as [number, number]),
     hdr: hdr.encodeIntoCompressedBase64(h),
   };
 }

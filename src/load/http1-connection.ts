@@ -5,9 +5,19 @@
  * measured the generator's ceiling. Here a request is one socket write of a prebuilt buffer, and a response
  * is parsed straight out of the socket's chunks: status line, the framing headers (Content-Length, chunked
  * Transfer-Encoding, Connection) and the headers the verifier reads; a body is skipped undecoded unless the
- * engine asked to keep it (429 bodies, for their error code). Pipelining 1; the connection is opened on
- * first use and again after the server closes it. `connect` options (CA, client certificate, server name)
- * go to `tls.connect` for https targets. Deadlines are swept by the engine (one timer for all requests).
+ * engine asked to keep it (429 bodies, for their error code). The parser is http1-parser.ts. Pipelining 1;
+ * the connection is opened on first use and again after the server closes it. `connect` options (CA, client
+ * certificate, server name) go to `tls.connect` for https targets. Deadlines are swept by the engine (one
+ * timer for all requests).
+ *
+ * Servers close idle keep-alive connections without saying so (idle timeouts, deploy drains, load balancers
+ * recycling connections), so, as undici and Go's transport do: a complete response is handed to the engine
+ * from a setImmediate after the socket's I/O, never inside its data callback, so a close (or stray bytes)
+ * that came with it is seen before the next request is written; a request written on a reused connection
+ * that dies before any byte of its answer is re-sent once on a fresh connection (`retries`, not an error);
+ * and a `Keep-Alive: timeout=N` hint closes the socket ahead of the server (a second early). Bytes after a
+ * complete response other than line ends fail that response and close the connection; they are never read
+ * as the next request's answer.
  *
  * Through an egress proxy (endpoint `proxy`), opening a connection opens one CONNECT tunnel
  * (proxy-connect.ts): the request the engine sends at once waits until the proxy answers 2xx, then TLS
@@ -18,36 +28,16 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { CONNECTION, CONTENT_LENGTH, LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, TRANSFER_ENCODING, headerSlot } from './header-slot.js';
-import { LOAD_BODY_LIMIT } from './request-bounds.js';
 import { describeTransportError } from './engine.js';
 import { authorityOf } from '../client/transport.js';
 import { connectRequest, readConnectAnswer, type Http1Proxy } from './proxy-connect.js';
+import { DONE, FAIL, Http1Parser, MORE, type Http1Head } from './http1-parser.js';
 
-export type { Http1Proxy };
+export type { Http1Proxy, Http1Head };
+export { MAX_HEAD_BYTES } from './http1-parser.js';
 
-/** The most bytes of a response head (status line and headers) before the response is refused. */
-export const MAX_HEAD_BYTES = 64 * 1024;
-
-const CRLFCRLF = Buffer.from('\r\n\r\n');
-
-const HEAD = 0;
-const BODY = 1;
-const CHUNK_SIZE = 2;
-const CHUNK_DATA = 3;
-const CHUNK_END = 4;
-const TRAILER = 5;
-const UNTIL_CLOSE = 6;
-
-/** What a response carried, as the engine records it (header values exactly as sent, repeats joined). */
-export interface Http1Head {
-  status: number;
-  limit: string | undefined;
-  remaining: string | undefined;
-  reset: string | undefined;
-  retryAfter: string | undefined;
-  requestId: string | undefined;
-}
+/** How long before a server's `Keep-Alive: timeout=N` runs out the connection stops being reused, ms. */
+const KEEP_ALIVE_MARGIN_MS = 1000;
 
 /** Where a connection reports the end of each request. */
 export interface Http1Handler {
@@ -79,43 +69,56 @@ interface PendingTunnel {
 
 /** One connection; the engine's per-request fields (`route`, `intended`, `sent`, `tag`) ride on it. */
 export class Http1Connection {
-  /** A request is in flight. */
+  /** A request is in flight (or its complete answer waits to be handed over). */
   busy = false;
   /** Engine fields of the request in flight (no object per request). */
   route = 0;
   intended = 0;
   sent = 0;
+  /** When the last response ended (the clock's ms), for its latency: it is handed over a little later. */
+  received = 0;
   /** When the connection last became free (ms on the engine's clock): the start of its send-time slip. */
   freedAt = 0;
   tag = 0;
+  /** Sockets opened (connection churn). */
+  opened = 0;
+  /** Requests re-sent on a fresh connection because a reused one died before any byte of the answer. */
+  retries = 0;
   private socket: net.Socket | undefined;
-  private phase = HEAD;
-  private pending: Buffer | undefined;
-  private head: Http1Head = blankHead();
-  private headRequest = false;
-  private closeAfter = false;
-  private chunked = false;
-  private left = 0;
-  private bodyBytes = 0;
-  private keep = false;
-  private parts: Buffer[] = [];
-  /** Responses completed on this connection (a response ending mid-chunk is told by it). */
-  private responses = 0;
+  private readonly parser: Http1Parser;
+  /** The request in flight (kept for its one re-send). */
+  private data: Buffer | string = '';
+  private isHead = false;
+  /** The request in flight was written on a socket that had answered before. */
+  private reused = false;
+  private retried = false;
+  /** A byte of the answer has arrived (so it is never re-sent). */
+  private gotBytes = false;
+  /** Responses completed on the current socket. */
+  private uses = 0;
+  /** The clock time after which the server's keep-alive hint says the socket may be gone. */
+  private idleUntil = Infinity;
+  /** A complete response waits in the hand-over queue. */
+  private ready = false;
   /** The CONNECT not answered yet (requests wait in it); undefined once the tunnel is up, or with no proxy. */
   private tunnel: PendingTunnel | undefined;
   /** The proxy socket under a TLS session inside the tunnel (closed with it). */
   private under: net.Socket | undefined;
 
-  constructor(private readonly endpoint: Http1Endpoint, private readonly handler: Http1Handler, private readonly keepBody: (status: number) => boolean) {}
+  constructor(private readonly endpoint: Http1Endpoint, private readonly handler: Http1Handler, keepBody: (status: number) => boolean, private readonly clock: () => number = defaultClock) {
+    this.parser = new Http1Parser(keepBody);
+  }
 
   /** Writes one request (a complete HTTP/1.1 message); `isHead` for a HEAD request (no response body). */
   send(data: Buffer | string, isHead = false): void {
     this.busy = true;
-    this.headRequest = isHead;
-    this.phase = HEAD;
-    this.socket ??= this.open();
-    if (this.tunnel) this.tunnel.queued.push(data);
-    else this.socket.write(data);
+    this.data = data;
+    this.isHead = isHead;
+    this.retried = false;
+    // The server said how long it keeps an idle connection: do not race its close (`sent` is the engine's
+    // send time, set just before: no clock read per request).
+    if (this.socket && this.sent >= this.idleUntil) this.drop();
+    this.write();
   }
 
   /** Ends the request in flight as failed (the engine's deadline) and drops the socket. */
@@ -123,6 +126,7 @@ export class Http1Connection {
     const t = this.tunnel;
     if (t) error = `${error} (proxy ${this.endpoint.proxy!.shown} had not answered CONNECT ${t.authority})`;
     this.drop();
+    this.ready = false;
     if (!this.busy) return;
     this.busy = false;
     this.handler.onFailure(this, error);
@@ -131,7 +135,31 @@ export class Http1Connection {
   /** Closes the socket; nothing is reported. */
   destroy(): void {
     this.busy = false;
+    this.ready = false;
     this.drop();
+  }
+
+  /** Hands the complete response over to the engine (from the queue's setImmediate). */
+  deliver(): void {
+    if (!this.ready) return;
+    this.ready = false;
+    this.busy = false;
+    this.handler.onResponse(this, this.parser.head, this.parser.body);
+  }
+
+  /** Writes the request in flight, on a new socket when there is none. */
+  private write(): void {
+    this.parser.reset(this.isHead);
+    this.gotBytes = false;
+    if (!this.socket) {
+      this.socket = this.open();
+      this.uses = 0;
+      this.idleUntil = Infinity;
+      this.opened++;
+    }
+    this.reused = this.uses > 0;
+    if (this.tunnel) this.tunnel.queued.push(this.data);
+    else this.socket.write(this.data);
   }
 
   private drop(): void {
@@ -140,8 +168,6 @@ export class Http1Connection {
     this.socket = undefined;
     this.under = undefined;
     this.tunnel = undefined;
-    this.pending = undefined;
-    this.parts = [];
     s?.destroy();
     u?.destroy();
   }
@@ -160,18 +186,61 @@ export class Http1Connection {
   /** The connection's handlers on `s`, the socket that carries HTTP (directly, or inside a tunnel). */
   private listen(s: net.Socket): void {
     s.on('data', (chunk: Buffer) => {
-      if (s === this.socket) this.data(chunk);
+      if (s === this.socket) this.onData(chunk);
     });
     s.on('error', (err) => {
-      if (s === this.socket) this.fail(describeTransportError(err));
+      if (s === this.socket) this.ended(describeTransportError(err));
+    });
+    // 'end' comes in the same turn as the read that saw the close (before the hand-over's setImmediate).
+    s.on('end', () => {
+      if (s === this.socket) this.ended('');
     });
     s.on('close', () => {
-      if (s !== this.socket) return;
-      if (this.busy && this.phase === UNTIL_CLOSE) {
-        this.socket = undefined;
-        this.complete();
-      } else this.fail('socket closed before the response ended');
+      if (s === this.socket) this.ended('');
     });
+  }
+
+  /** The socket is gone (end, close or error): a body read to the close ends; a request with no answer yet is re-sent once or fails. */
+  private ended(error: string): void {
+    if (!this.busy || this.ready) {
+      // Idle, or the answer is complete and waits to be handed over: the next request opens a new socket.
+      this.drop();
+      return;
+    }
+    const p = this.parser;
+    if (p.finish() === DONE) {
+      this.drop();
+      this.complete();
+      return;
+    }
+    if (!this.gotBytes && this.reused && !this.retried && !this.tunnel) {
+      // A silent keep-alive close raced the request: the server never saw it answered; try once more.
+      this.retried = true;
+      this.retries++;
+      this.drop();
+      this.write();
+      return;
+    }
+    this.fail(error || p.error);
+  }
+
+  /** One chunk of the HTTP socket's bytes. */
+  private onData(chunk: Buffer): void {
+    if (!this.busy || this.ready) {
+      if (lineEndsOnly(chunk, 0)) return;
+      // Bytes after a complete response: charged to it while it waits to be handed over, else the
+      // connection's framing is lost and it goes (the next request opens a new one).
+      if (this.ready) this.fail('bytes after the end of the response');
+      else this.drop();
+      return;
+    }
+    this.gotBytes = true;
+    const p = this.parser;
+    const v = p.execute(chunk);
+    if (v === MORE) return;
+    if (v === FAIL) return this.fail(p.error);
+    if (!p.truncated && !lineEndsOnly(p.buf, p.off)) return this.fail('bytes after the end of the response');
+    this.complete();
   }
 
   /**
@@ -233,188 +302,43 @@ export class Http1Connection {
     this.socket = s;
     this.listen(s);
     for (const data of t.queued) s.write(data);
-    if (s === raw && answer.rest.length > 0) this.data(answer.rest);
+    if (s === raw && answer.rest.length > 0) this.onData(answer.rest);
   }
 
-  /** Parses one chunk of the socket's bytes (a response may span chunks; a chunk never holds two, pipelining 1). */
-  private data(input: Buffer): void {
-    let chunk = input;
-    if (this.pending) {
-      chunk = Buffer.concat([this.pending, input]);
-      this.pending = undefined;
-    }
-    let off = 0;
-    const seen = this.responses;
-    while (off < chunk.length) {
-      if (this.responses !== seen) {
-        // Bytes after the end of a response, with one request in flight: the framing is lost. If the
-        // handler already sent the next request on this connection, that request fails (no misread answer).
-        this.fail('bytes after the end of a response');
-        return;
-      }
-      if (!this.busy) {
-        // Bytes nobody asked for: the connection's framing is lost.
-        this.drop();
-        return;
-      }
-      switch (this.phase) {
-        case HEAD: {
-          const end = chunk.indexOf(CRLFCRLF, off);
-          if (end < 0) {
-            if (chunk.length - off > MAX_HEAD_BYTES) return this.fail(`response headers longer than ${MAX_HEAD_BYTES} bytes`);
-            this.pending = chunk.subarray(off);
-            return;
-          }
-          const error = this.parseHead(chunk.toString('latin1', off, end));
-          if (error) return this.fail(error);
-          off = end + 4;
-          const st = this.head.status;
-          if (st >= 100 && st < 200) {
-            // An interim response (100 Continue): the real one follows.
-            this.head = blankHead();
-            continue;
-          }
-          this.keep = this.keepBody(st);
-          this.bodyBytes = 0;
-          if (this.headRequest || st === 204 || st === 304) this.complete();
-          else if (this.chunked) this.phase = CHUNK_SIZE;
-          else if (this.left >= 0) {
-            if (this.left > LOAD_BODY_LIMIT) {
-              // Not worth reading (as undici's dump() decides): the response counts, the connection goes.
-              this.keep = false;
-              this.closeAfter = true;
-              this.complete();
-              return;
-            }
-            if (this.left === 0) this.complete();
-            else this.phase = BODY;
-          } else this.phase = UNTIL_CLOSE;
-          break;
-        }
-        case BODY:
-        case CHUNK_DATA:
-        case UNTIL_CLOSE: {
-          const n = this.phase === UNTIL_CLOSE ? chunk.length - off : Math.min(this.left, chunk.length - off);
-          this.bodyBytes += n;
-          if (this.bodyBytes > LOAD_BODY_LIMIT) {
-            this.keep = false;
-            this.closeAfter = true;
-            this.complete();
-            return;
-          }
-          if (this.keep) this.parts.push(chunk.subarray(off, off + n));
-          off += n;
-          if (this.phase === UNTIL_CLOSE) break;
-          this.left -= n;
-          if (this.left === 0) {
-            if (this.phase === BODY) this.complete();
-            else {
-              this.phase = CHUNK_END;
-              this.left = 2;
-            }
-          }
-          break;
-        }
-        case CHUNK_END: {
-          const n = Math.min(this.left, chunk.length - off);
-          off += n;
-          this.left -= n;
-          if (this.left === 0) this.phase = CHUNK_SIZE;
-          break;
-        }
-        case CHUNK_SIZE:
-        case TRAILER: {
-          const lf = chunk.indexOf(10, off);
-          if (lf < 0) {
-            if (chunk.length - off > 1024) return this.fail('malformed chunked body');
-            this.pending = chunk.subarray(off);
-            return;
-          }
-          const line = chunk.toString('latin1', off, lf).trim();
-          off = lf + 1;
-          if (this.phase === TRAILER) {
-            if (line === '') this.complete();
-            break;
-          }
-          const size = parseInt(line, 16);
-          if (!/^[0-9a-fA-F]+/.test(line) || !Number.isFinite(size)) return this.fail('malformed chunked body');
-          if (size === 0) this.phase = TRAILER;
-          else {
-            this.phase = CHUNK_DATA;
-            this.left = size;
-          }
-          break;
-        }
-      }
-    }
-  }
-
-  /** Reads the status line and the headers that matter; sets the body framing. An error is one line. */
-  private parseHead(text: string): string | undefined {
-    const h = (this.head = blankHead());
-    const eol = text.indexOf('\r\n');
-    const statusLine = eol < 0 ? text : text.slice(0, eol);
-    if (!statusLine.startsWith('HTTP/1.') || statusLine.charCodeAt(8) !== 32) return `malformed status line: ${JSON.stringify(statusLine.slice(0, 40))}`;
-    const status = Number(statusLine.slice(9, 12));
-    if (!Number.isInteger(status) || status < 100 || status > 999) return `malformed status line: ${JSON.stringify(statusLine.slice(0, 40))}`;
-    h.status = status;
-    this.closeAfter = statusLine.charCodeAt(7) === 48; // HTTP/1.0 closes unless it says keep-alive
-    this.left = -1;
-    this.chunked = false;
-    let i = eol < 0 ? text.length : eol;
-    while (i < text.length) {
-      const s = i + 2;
-      let e = text.indexOf('\r\n', s);
-      if (e < 0) e = text.length;
-      i = e;
-      const colon = text.indexOf(':', s);
-      if (colon <= s || colon > e) continue;
-      const slot = headerSlot(text.slice(s, colon));
-      if (slot === NONE) continue;
-      const v = text.slice(colon + 1, e).trim();
-      switch (slot) {
-        case LIMIT: h.limit = h.limit === undefined ? v : `${h.limit}, ${v}`; break;
-        case REMAINING: h.remaining = h.remaining === undefined ? v : `${h.remaining}, ${v}`; break;
-        case RESET: h.reset = h.reset === undefined ? v : `${h.reset}, ${v}`; break;
-        case RETRY_AFTER: h.retryAfter = h.retryAfter === undefined ? v : `${h.retryAfter}, ${v}`; break;
-        case REQUEST_ID: h.requestId = h.requestId === undefined ? v : `${h.requestId}, ${v}`; break;
-        case CONTENT_LENGTH: {
-          if (!/^\d+$/.test(v) || (this.left >= 0 && this.left !== Number(v))) return `invalid content-length: ${JSON.stringify(v.slice(0, 20))}`;
-          this.left = Number(v);
-          break;
-        }
-        case TRANSFER_ENCODING:
-          if (/(^|,)\s*chunked\s*$/i.test(v)) this.chunked = true;
-          break;
-        case CONNECTION: {
-          const lower = v.toLowerCase();
-          if (lower.includes('close')) this.closeAfter = true;
-          else if (lower.includes('keep-alive')) this.closeAfter = false;
-          break;
-        }
-      }
-    }
-    // Chunked framing wins over a Content-Length (RFC 9112 §6.3).
-    if (this.chunked) this.left = 0;
-    return undefined;
-  }
-
-  /** The response is complete: the connection is free again before the handler runs (it may send at once). */
+  /** The response is complete: the socket goes if it must, and the response waits for the hand-over. */
   private complete(): void {
-    const head = this.head;
-    const body = this.keep ? Buffer.concat(this.parts).toString('utf8') : undefined;
-    this.parts = [];
-    this.head = blankHead();
-    this.phase = HEAD;
-    this.busy = false;
-    this.responses++;
-    if (this.closeAfter) this.drop();
-    this.handler.onResponse(this, head, body);
+    const p = this.parser;
+    this.received = this.clock();
+    this.uses++;
+    this.idleUntil = p.keepAliveMs >= 0 ? this.received + p.keepAliveMs - KEEP_ALIVE_MARGIN_MS : Infinity;
+    if (p.closeAfter) this.drop();
+    this.ready = true;
+    handOver.push(this);
+    if (handOver.length === 1) setImmediate(handAllOver);
   }
 }
 
-function blankHead(): Http1Head {
-  return { status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, requestId: undefined };
+/** Complete responses of every connection, handed over in one setImmediate after the I/O that completed them. */
+const handOver: Http1Connection[] = [];
+
+function handAllOver(): void {
+  // A hand-over completes nothing synchronously (sends only write), so the list is stable while walked; it
+  // is emptied even if a handler throws, or no later completion would arm the next hand-over.
+  try {
+    for (let i = 0; i < handOver.length; i++) handOver[i]!.deliver();
+  } finally {
+    handOver.length = 0;
+  }
+}
+
+function defaultClock(): number {
+  return performance.now();
+}
+
+/** Only CR and LF bytes from `off` to the end (RFC 9112 §2.2: a client may skip them before a status line). */
+function lineEndsOnly(buf: Buffer, off: number): boolean {
+  for (let i = off; i < buf.length; i++) if (buf[i] !== 13 && buf[i] !== 10) return false;
+  return true;
 }
 
 /** The bytes of one request: request line, Host, the given headers, and the body with its length. */

@@ -58,7 +58,7 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     onResponse(conn: Http1Connection, h: Http1Head, body: string | undefined) {
       if (warming) return warming(true);
       if (aborted) return;
-      const received = recorder.now();
+      const received = conn.received;
       fillResponse(batch.next(), conn, h, body, received);
       released(conn, received);
     },
@@ -71,8 +71,9 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     },
   };
 
+  const clock = (): number => recorder.now();
   const states: ClassState[] = plan.classes.map((pc) => {
-    const conns = Array.from({ length: plan.maxConnections }, () => new Http1Connection(endpoint, handler, (status) => status === 429));
+    const conns = Array.from({ length: plan.maxConnections }, () => new Http1Connection(endpoint, handler, (status) => status === 429, clock));
     return { pc, next: pc.schedule ? (pc.schedule[0]?.atMs ?? Infinity) : 0, queue: new ArrivalQueue(), idle: [...conns].reverse(), conns, inFlight: 0, routes: [], cursor: 0 };
   });
   states.forEach((st, i) => st.conns.forEach((c) => (c.tag = i)));
@@ -200,7 +201,15 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
     clearInterval(tick);
     batch.flush();
     opts.signal?.removeEventListener('abort', abort);
-    for (const st of states) for (const c of st.conns) c.destroy();
+    for (const st of states) {
+      for (const c of st.conns) {
+        c.destroy();
+        if (opts.connections) {
+          opts.connections.opened += c.opened;
+          opts.connections.resent += c.retries;
+        }
+      }
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Progress } from './recorder.js';
 import { generatorLine } from './generator-verdict.js';
+import { findingGroupLines, ruleViolations, thresholdLine, violationLines } from '../report/failures.js';
 
 const f1 = (n: number): string => (Math.round(n * 10) / 10).toString();
 
@@ -21,6 +22,7 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
   for (const n of notes) out.push(`  note: ${n}`);
   const t = r.totals;
   out.push(`  ${f1(r.durationMs / 1000)}s · sent ${t.sent} · completed ${t.completed} · dropped ${t.dropped} · transport errors ${t.errors}`);
+  if (r.connections) out.push(`  connections: ${r.connections.opened} opened (${r.connections.perSecond}/s) · ${r.connections.resent} re-sent after a silent close`);
   out.push(`  throughput: mean ${r.throughput.meanRps} rps · peak ${r.throughput.peakRps} rps · by status ${Object.entries(t.byStatus).map(([k, v]) => `${k}:${v}`).join(' ')}`);
   if (r.latency.length) {
     out.push('  latency (ms)         count      p50      p95      p99      max');
@@ -32,13 +34,15 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
   for (const c of r.rateLimit.classes) {
     out.push(`  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`);
   }
-  out.push(`  rate-limit violations: ${r.rateLimit.violations.length}${r.rateLimit.violations.length ? ` (${[...new Set(r.rateLimit.violations.map((v) => v.rule))].join(', ')})` : ''}`);
+  const vs = r.rateLimit.violations;
+  out.push(`  rate-limit violations: ${ruleViolations(findings, r.name)} rule(s) broken${vs.length ? `, in ${vs.length} window(s):` : ''}`);
+  for (const l of violationLines(r)) out.push(`    ${l}`);
   if (r.capacity) {
     out.push(`  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps${r.capacity.admissionBudget ? ' (admission budget, not capacity)' : ''} — ${r.capacity.explanation}`);
     if (r.capacity.remedy) out.push(`    to measure the server: ${r.capacity.remedy}`);
   }
   if (r.generator?.saturated) out.push(`  ${generatorLine(r.generator)}`);
-  for (const th of r.thresholds) out.push(`  ${th.ok ? 'ok  ' : 'FAIL'} ${th.expression} (actual ${th.actual})`);
-  for (const f of findings) out.push(`  finding [${f.severity}] ${f.clause}: ${f.title} — ${f.actual}`);
+  if (r.thresholds.length) out.push('  thresholds:', ...r.thresholds.map((th) => `    ${thresholdLine(th)}`));
+  if (findings.length) out.push('  findings by check (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):', ...findingGroupLines(findings, '    '));
   return out;
 }

@@ -5,29 +5,32 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
 import { basename, join } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
+import { didYouMean, fieldsAt } from '../target/suggest.js';
 import { ROUTE_NAMES } from './routes.js';
 import { parseThreshold } from './threshold.js';
 
-const Weight = z.number().positive().default(1);
+const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");
+const RouteKey = KeyRole.default('admin').describe('Key role the requests are sent with (a role of the target file).');
 
 const NamedRouteRef = z.strictObject({
-  route: z.enum(ROUTE_NAMES),
+  route: z.enum(ROUTE_NAMES).describe('A built-in route by name (docs/profiles.md lists them).'),
   weight: Weight,
-  key: KeyRole.default('admin'),
+  key: RouteKey,
 });
 
 const CustomRouteRef = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']),
-  path: z.string().regex(/^(\/|\{resolvePath\})/, 'must start with / or {resolvePath}'),
-  query: z.record(z.string(), z.string()).optional(),
-  body: z.unknown().optional(),
-  idempotencyKey: z.boolean().default(false),
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']).describe('HTTP method; GET belongs to the read class, the others to the write class.'),
+  path: z.string().regex(/^(\/|\{resolvePath\})/, 'must start with / or {resolvePath}').describe('Path under baseUrl (starts with /, or {resolvePath}); {name} placeholders are filled from fixtures.ids of the target file.'),
+  query: z.record(z.string(), z.string()).optional().describe('Query parameters, by name.'),
+  body: z.unknown().optional().describe('JSON request body.'),
+  idempotencyKey: z.boolean().default(false).describe('Send a fresh Idempotency-Key header with every request.'),
   weight: Weight,
-  key: KeyRole.default('admin'),
+  key: RouteKey,
 });
 
 export const RouteRef = z.union([NamedRouteRef, CustomRouteRef]);
@@ -36,21 +39,27 @@ export type RouteRef = z.infer<typeof RouteRef>;
 /** An arrival rate: fixed requests/s, or a multiple of the class budget (limit / window) when it is known. */
 export const RateSpec = z.union([
   z.number().positive(),
-  z.strictObject({ budgetFactor: z.number().positive(), fallback: z.number().positive() }),
+  z.strictObject({
+    budgetFactor: z.number().positive().describe("Multiple of the class's budget rate (limit / window)."),
+    fallback: z.number().positive().describe('Requests per second when the budget is not known.'),
+  }),
 ]);
 export type RateSpec = z.infer<typeof RateSpec>;
 
 export const Ramp = z.strictObject({
-  start: z.number().nonnegative(),
-  stages: z.array(z.strictObject({ duration: z.number().positive(), target: z.number().nonnegative() })).min(1),
+  start: z.number().nonnegative().describe('Requests per second at the start.'),
+  stages: z.array(z.strictObject({
+    duration: z.number().positive().describe("The stage's length in seconds (stages are scaled to fit the profile's duration)."),
+    target: z.number().nonnegative().describe('Requests per second reached, linearly, at the end of the stage.'),
+  })).min(1).describe('Stages of the ramp, in order.'),
 });
 export type Ramp = z.infer<typeof Ramp>;
 
 /** Optional bursts on top of a constant rate: `rate × factor` for `length` s out of every `every` s. */
 export const Bursts = z.strictObject({
-  every: z.number().positive(),
-  length: z.number().positive(),
-  factor: z.number().positive(),
+  every: z.number().positive().describe('Seconds from one burst to the next.'),
+  length: z.number().positive().describe('Seconds a burst lasts.'),
+  factor: z.number().positive().describe('Multiple of the constant rate during a burst.'),
 });
 export type Bursts = z.infer<typeof Bursts>;
 
@@ -60,45 +69,42 @@ export type Bursts = z.infer<typeof Bursts>;
  * minimal reproduction, replayed exactly.
  */
 export const ScheduledSend = z.strictObject({
-  atMs: z.number().nonnegative(),
-  route: z.number().int().nonnegative(),
+  atMs: z.number().nonnegative().describe('Offset of the send from the start, ms (within the duration).'),
+  route: z.number().int().nonnegative().describe("Index into the class's routes."),
 });
 export type ScheduledSend = z.infer<typeof ScheduledSend>;
 
 const ClassMix = z.strictObject({
-  routes: z.array(RouteRef).min(1, 'needs at least one route'),
-  /** Closed model: concurrent connections, each sending its next request when the last one completes. */
-  connections: z.number().int().positive().optional(),
-  /** Open model: constant arrival rate. */
-  rate: RateSpec.optional(),
-  /** Open model: ramping arrival rate (rate goes linearly to each stage's target). */
-  ramp: Ramp.optional(),
-  bursts: Bursts.optional(),
-  /** Open model: the explicit schedule of sends, instead of a rate or a ramp. */
-  schedule: z.array(ScheduledSend).min(1).optional(),
+  routes: z.array(RouteRef).min(1, 'needs at least one route').describe('The routes of the class: a built-in route by name, or a method and path of your own.'),
+  connections: z.number().int().positive().optional().describe('Closed model: concurrent connections, each sending its next request when the last one completes.'),
+  rate: RateSpec.optional().describe('Open model: constant arrival rate, requests per second (or a multiple of the budget).'),
+  ramp: Ramp.optional().describe("Open model: ramping arrival rate (the rate goes linearly to each stage's target)."),
+  bursts: Bursts.optional().describe('Open model: bursts of rate × factor on top of a constant rate.'),
+  schedule: z.array(ScheduledSend).min(1).optional().describe('Open model: the explicit schedule of sends, instead of a rate or a ramp (spgate shrink writes one).'),
 });
 export type ClassMix = z.infer<typeof ClassMix>;
 
 export const Profile = z
   .strictObject({
-    $schema: z.string().optional(),
-    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, . _ -'),
-    description: z.string().min(1),
-    model: z.enum(['closed', 'open']),
-    /** Seconds. For ramps, the stages define the shape and are scaled to fit this duration. */
-    duration: z.number().positive(),
-    /** Extends the duration to cover this many rate-limit windows when the window is known. */
-    minWindows: z.number().positive().optional(),
-    maxRequests: z.number().int().positive().optional(),
-    /** Open model: connections per class; a request with no free connection waits, then is dropped. */
-    maxConnections: z.number().int().positive().default(64),
-    /** Open model: a request that cannot be sent this long after its intended time is dropped. */
-    dropAfterMs: z.number().positive().default(1000),
-    timeoutMs: z.number().positive().default(10_000),
-    classes: z.strictObject({ read: ClassMix.optional(), write: ClassMix.optional() }),
-    thresholds: z.array(z.string()).default([]),
-    /** Capacity search: the highest per-second rate whose responses still meet this SLO. */
-    capacity: z.strictObject({ p95Ms: z.number().positive(), maxErrorPct: z.number().nonnegative() }).optional(),
+    $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors; ignored by spgate.'),
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, . _ -').describe('The profile\'s name in reports and re-run lines: lowercase letters, digits, . _ -.'),
+    description: z.string().min(1).describe('What the profile does, in a sentence (shown in reports).'),
+    model: z.enum(['closed', 'open']).describe('closed: fixed connections, each waiting for its answer; open: an arrival rate, corrected for coordinated omission.'),
+    duration: z.number().positive().describe('Seconds. For ramps, the stages define the shape and are scaled to fit this duration.'),
+    minWindows: z.number().positive().optional().describe('Extends the duration to cover this many rate-limit windows when the window is known.'),
+    maxRequests: z.number().int().positive().optional().describe('Requests the profile sends at most.'),
+    maxConnections: z.number().int().positive().default(64).describe('Open model: connections per class; a request with no free connection waits, then is dropped.'),
+    dropAfterMs: z.number().positive().default(1000).describe('Open model: a request that cannot be sent this long after its intended time is dropped (and counted).'),
+    timeoutMs: z.number().positive().default(10_000).describe('Bound on one request, ms.'),
+    classes: z.strictObject({
+      read: ClassMix.optional().describe('The read class (GET requests) and its load.'),
+      write: ClassMix.optional().describe('The write class (POST, PUT, PATCH, DELETE requests) and its load.'),
+    }).describe('The load per route class; at least one of read and write.'),
+    thresholds: z.array(z.string()).default([]).describe('k6-style pass/fail expressions (e.g. "read.p95 < 250ms", "errors < 1%", "ratelimit.violations == 0").'),
+    capacity: z.strictObject({
+      p95Ms: z.number().positive().describe('The SLO: p95 latency at most this many ms.'),
+      maxErrorPct: z.number().nonnegative().describe('The SLO: at most this percentage of errors.'),
+    }).optional().describe('Capacity search: the highest per-second rate whose responses still meet this SLO.'),
   })
   .superRefine((p, ctx) => {
     const classes = (['read', 'write'] as const).filter((c) => p.classes[c]);
@@ -150,10 +156,11 @@ export function parseProfile(data: unknown, source: string): Profile {
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)';
-  throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${source}: ${field}: ${issue.message}`);
+  const hint = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? didYouMean(issue.keys[0], fieldsAt(Profile, issue.path)) : '';
+  throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${source}: ${field}: ${issue.message}${hint}`);
 }
 
-/** Loads a built-in profile by name, or a profile file by path. */
+/** Loads a built-in profile by name, or a profile file by path (JSON, or YAML for .yaml/.yml). */
 export function loadProfile(nameOrPath: string): Profile {
   const builtins = builtinProfileNames();
   const file = builtins.includes(nameOrPath) ? join(PROFILES_DIR, `${nameOrPath}.json`) : nameOrPath;
@@ -166,11 +173,24 @@ export function loadProfile(nameOrPath: string): Profile {
   } catch (err) {
     throw new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot read profile ${file}: ${(err as Error).message}`, { cause: err });
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not JSON: ${describeJsonError(text, err)}`, { cause: err });
+  return parseProfile(parseProfileText(file, text), file);
+}
+
+/** Parses profile-file text by the file's extension (YAML for .yaml/.yml, JSON otherwise); errors name the line and column. */
+export function parseProfileText(file: string, text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (/\.ya?ml$/i.test(file)) {
+    try {
+      return parseYaml(body, { uniqueKeys: true }) as unknown;
+    } catch (err) {
+      const pos = err instanceof YAMLParseError ? err.linePos?.[0] : undefined;
+      const problem = (err instanceof Error ? err.message.split('\n', 1)[0]! : 'invalid YAML').replace(/ at line \d+, column \d+:?$/, '');
+      throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not YAML: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${problem}`, { cause: err });
+    }
   }
-  return parseProfile(data, file);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (err) {
+    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not JSON: ${describeJsonError(body, err)}`, { cause: err });
+  }
 }

@@ -21,6 +21,7 @@ import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 import { GeneratorMeter } from './generator-meter.js';
 import { judgeGenerator } from './generator-verdict.js';
+import { withLoadRerun } from './findings.js';
 
 export interface RunProfileOptions {
   target: Target;
@@ -36,6 +37,8 @@ export interface RunProfileOptions {
   budgetMemo?: BudgetMemo;
   /** Live metrics (`--metrics`): told of every response, pushed periodically and at the end. */
   metrics?: LiveMetrics;
+  /** How the profile was named on the command line (a file path or a built-in), for re-run lines; default its name. */
+  profileRef?: string;
 }
 
 export type { Progress };
@@ -64,8 +67,9 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const rec: LoadRecorder = new LoadRecorder(agg, { sendsAsTheyGo: true });
   const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(rec.progress(plan.durationMs / 1000)), 1000) : undefined;
   let engineError: string | undefined;
+  const connections = { opened: 0, resent: 0 };
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter });
+    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter, connections });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {
@@ -76,6 +80,15 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const generator = judgeGenerator({ ...meter.finish(), offered: rec.sentTotal.read + rec.sentTotal.write + dropped, dropped });
   if (trace) await trace.close();
   const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
+  out.result.connections = { ...connections, perSecond: elapsedMs > 0 ? Math.round((connections.opened / (elapsedMs / 1000)) * 10) / 10 : 0 };
   await live?.finish({ violations: rateLimitViolations(out.findings) });
-  return withBudgetFindings(out, budgetFindings);
+  const done = withBudgetFindings(out, budgetFindings);
+  return {
+    ...done,
+    findings: withLoadRerun(done.findings, {
+      profile: opts.profileRef ?? profile.name, targetSource: target.source, durationSeconds: plan.durationMs / 1000,
+      ...(target.baseUrlOverride !== undefined ? { baseUrlOverride: target.baseUrlOverride } : {}),
+      ...(opts.tracePath !== undefined ? { tracePath: opts.tracePath } : {}),
+    }),
+  };
 }

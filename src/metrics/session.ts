@@ -4,6 +4,7 @@
  * as it stands (model.ts: the fold's figures, read at the push). Labels name the run id, the profile and the shard. A failing endpoint is
  * reported once per command, as one `spgate: metrics: …` line; the run and its results never depend on it.
  */
+import { SpgateError } from '../errors.js';
 import { metricsSnapshot, type MetricsSnapshot } from './model.js';
 import type { MetricsOptions } from './options.js';
 import { EventLoopLag } from './lag.js';
@@ -27,7 +28,7 @@ export interface LiveMetricsOptions extends MetricsOptions {
 export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveMetrics | undefined> {
   if (opts.endpoints.length === 0) return undefined;
   const kinds = new Set(opts.endpoints.map((e) => e.kind));
-  const { OtlpSink } = kinds.has('otlp') ? await import('./otlp.js') : { OtlpSink: undefined };
+  const { OtlpSink } = kinds.has('otlp') ? await importOtlp() : { OtlpSink: undefined };
   const { RemoteWriteSink } = kinds.has('prometheus-rw') ? await import('./remote-write-sink.js') : { RemoteWriteSink: undefined };
   const reported = new Set<string>();
   const report = (sink: Pick<MetricsSink, 'display'>, reason: string): void => {
@@ -83,3 +84,20 @@ export function metricsRunId(given: string | undefined, fallbackName: string): s
   if (process.env.SPGATE_RUN_ID) return process.env.SPGATE_RUN_ID;
   return `${fallbackName}-${Date.now()}`;
 }
+
+/**
+ * The OTLP sink, whose OpenTelemetry packages are optional peer dependencies (43 MB that only `--metrics
+ * otlp=` needs): missing, they are one line saying what to install.
+ */
+async function importOtlp(): Promise<typeof import('./otlp.js')> {
+  try {
+    return await import('./otlp.js');
+  } catch (err) {
+    const missing = /Cannot find (?:package|module) '(@opentelemetry\/[\w-]+)/.exec(err instanceof Error ? err.message : '')?.[1];
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw err;
+    throw new SpgateError('SPGATE_ERR_USAGE', `--metrics otlp= needs the optional OpenTelemetry packages (${missing} is not installed): npm install ${OTLP_PACKAGES.join(' ')}`, { cause: err });
+  }
+}
+
+/** The optional peer dependencies of the OTLP sink (package.json peerDependenciesMeta). */
+export const OTLP_PACKAGES = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/resources', '@opentelemetry/exporter-metrics-otlp-proto'] as const;

@@ -12,14 +12,19 @@ import { FaultSet } from './fault-set.js';
 import type { FaultName } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { OpaqueCursors } from './opaque-cursor.js';
-import { seedPools } from './pools.js';
+import { POOL_SIZES, seedPools } from './pools.js';
 import { Prng } from './prng.js';
 import { RateLimiter, type Budgets } from './rate-limiter.js';
 import type { Reply } from './reply.js';
 import { Router } from './router.js';
 import { routesFor } from './routes.js';
-import { seedDefaultData } from './seed.js';
+import { DEFAULT_SEED_SHAPE, seedDefaultData } from './seed.js';
 import { Store } from './store.js';
+import { seedBig } from './worlds/big.js';
+import { startBusy } from './worlds/busy.js';
+import { startDrift } from './worlds/drifting.js';
+import type { Worlds } from './worlds/index.js';
+import { SPARSE_POOL_SIZES, SPARSE_SEED_SHAPE } from './worlds/sparse.js';
 
 export interface App {
   store: Store;
@@ -50,6 +55,10 @@ export interface App {
   siblings: App[];
   /** Keys of other workspaces this server answers (the first workspace only): key → the workspace serving it. */
   foreignKeys: Map<string, App>;
+  /** The worlds this workspace lives in (worlds/index.ts); empty for a quiet lab. */
+  worlds: Worlds;
+  /** Stops what the worlds keep doing by themselves (the busy client, a pending drift); safe to call twice. */
+  stopWorlds(): void;
 }
 
 /** One /v1 call after authentication, body reading and route matching. */
@@ -79,6 +88,8 @@ export interface RouteDef {
 
 export interface AppOptions {
   seed: number; budgets: Budgets; faults: readonly FaultName[]; dialect: Dialect; fixturesApi?: boolean; clock?: () => number;
+  /** The worlds of the first workspace (the one the target file describes); the other stays quiet. */
+  worlds?: Worlds;
 }
 
 /**
@@ -89,7 +100,7 @@ export function createApp(opts: AppOptions): App {
   const faults = new FaultSet(opts.faults);
   const first = createWorkspace(opts, faults, 'Reference Workspace');
   // fork 8 comes after every stream the first workspace draws from, so its ids and keys stay what they were
-  const other = createWorkspace({ ...opts, seed: new Prng(opts.seed).fork(8).int(2 ** 31) }, faults, 'Other Workspace');
+  const other = createWorkspace({ ...opts, seed: new Prng(opts.seed).fork(8).int(2 ** 31), worlds: {} }, faults, 'Other Workspace');
   first.siblings = [other];
   other.siblings = [first];
   first.foreignKeys = new Map([[other.conns.get('admin')!.key, other]]);
@@ -113,11 +124,15 @@ function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App 
   const cursorRng = root.fork(7);
   const conns = createConnections(keyRng, clock());
   const store = new Store(dataRng, clock);
-  const fixtureIds = seedDefaultData(store, seedRng, conns);
+  const worlds = opts.worlds ?? {};
+  const fixtureIds = seedDefaultData(store, seedRng, conns, worlds.sparse ? SPARSE_SEED_SHAPE : DEFAULT_SEED_SHAPE);
   // pools come after the default data, from the same streams, so the default ids stay what they were
-  Object.assign(fixtureIds, seedPools(store, seedRng, conns), { assigneeIds: [...AGENTS], teams: [...TEAMS] });
+  Object.assign(fixtureIds, seedPools(store, seedRng, conns, worlds.sparse ? SPARSE_POOL_SIZES : POOL_SIZES), { assigneeIds: [...AGENTS], teams: [...TEAMS] });
+  const stops = startWorlds(worlds, store, fixtureIds, root.fork(9), clock);
   const all = [...conns.values()];
   return {
+    worlds,
+    stopWorlds: () => stops.splice(0).forEach((stop) => stop()),
     store, faults, clock, conns, fixtureIds, workspace,
     byKey: new Map(all.map((c) => [c.key, c])),
     byId: new Map(all.map((c) => [c.id, c])),
@@ -132,4 +147,17 @@ function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App 
     siblings: [],
     foreignKeys: new Map(),
   };
+}
+
+/**
+ * Brings the worlds about, each from its own stream of the world seed (so switching one on never changes
+ * what another draws), after the default data and pools: their ids stay what they are in a quiet lab.
+ */
+function startWorlds(worlds: Worlds, store: Store, fixtureIds: FixtureIds, rng: Prng, clock: () => number): Array<() => void> {
+  const [bigRng, busyRng, driftRng] = [rng.fork(1), rng.fork(2), rng.fork(3)];
+  if (worlds.big) seedBig(store, bigRng, worlds.big.customers);
+  const stops: Array<() => void> = [];
+  if (worlds.drifting) stops.push(startDrift(store, fixtureIds.pools ?? {}, driftRng, worlds.drifting.afterMs, clock));
+  if (worlds.busy) stops.push(startBusy(store, fixtureIds, busyRng, worlds.busy.intervalMs, clock));
+  return stops;
 }

@@ -10,11 +10,13 @@ import { DIALECTS, dialectOf, isDialectName, DIALECT_NAMES, type DialectName } f
 import { FAULTS, isFaultName, type FaultName } from './faults.js';
 import { createHttpServer, listen } from './server.js';
 import { describeTarget, type DescribeOptions } from './target.js';
+import { parseWorlds, type Worlds } from './worlds/index.js';
 
 export { FAULTS, FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
 export { DIALECTS, DIALECT_NAMES, describeDialects, isDialectName, type Dialect, type DialectName } from './dialect.js';
 export { POOL_SIZES } from './pools.js';
-export type { DescribeOptions } from './target.js';
+export { writeTargetFile, type DescribeOptions } from './target.js';
+export { WORLD_DEFAULTS, WORLD_DESCRIPTIONS, WORLD_NAMES, formatWorlds, isWorldName, parseWorlds, type WorldName, type Worlds } from './worlds/index.js';
 
 export interface ReferenceServerOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -30,6 +32,11 @@ export interface ReferenceServerOptions {
   dialect?: DialectName;
   /** Serve the /_fixtures API (default true); false makes it 404 and leaves fixtures.api out of the target. */
   fixturesApi?: boolean;
+  /**
+   * The conditions of a shared staging (docs/reference-server.md, Worlds): parsed worlds, or specs such as
+   * `['big=12000', 'busy,drifting=2s']`. Not faults: the server stays correct in every world.
+   */
+  worlds?: Worlds | readonly string[];
 }
 
 export interface RunningReferenceServer {
@@ -46,6 +53,8 @@ export interface RunningReferenceServer {
   dialect: DialectName;
   /** The seed in use (useful when it was random). */
   seed: number;
+  /** The worlds switched on (empty for a quiet lab). */
+  worlds: Worlds;
   /** Replaces the active faults. */
   setFaults(f: FaultName[]): void;
   close(): Promise<void>;
@@ -65,16 +74,23 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const { model, ...dialectBudgets } = dialect.limiter;
   const budgets = { ...dialectBudgets, ...stripUndefined(opts.budgets ?? {}), model };
-  const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi });
+  const worlds = Array.isArray(opts.worlds) ? parseWorlds(opts.worlds as readonly string[]) : (opts.worlds as Worlds | undefined) ?? {};
+  const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi, worlds });
   const server = createHttpServer(app);
   const host = opts.host ?? '127.0.0.1';
-  const addr = await listen(server, opts.port ?? 0, host);
+  let addr;
+  try {
+    addr = await listen(server, opts.port ?? 0, host);
+  } catch (err) {
+    app.stopWorlds();
+    throw err;
+  }
   const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const origin = `http://${hostPart}:${addr.port}`;
   const baseUrl = `${origin}/v1`;
   const fixturesUrl = `${origin}/_fixtures`;
   return {
-    origin, baseUrl, fixturesUrl, seed, dialect: dialectName,
+    origin, baseUrl, fixturesUrl, seed, dialect: dialectName, worlds,
     target: describeTarget(app, baseUrl, fixturesUrl),
     describe: (o) => describeTarget(app, baseUrl, fixturesUrl, o),
     setFaults(f) {
@@ -82,6 +98,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
       app.faults.set(f);
     },
     close() {
+      app.stopWorlds();
       return new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();

@@ -9,15 +9,16 @@ export interface Identity {
 export interface CustomerRecord {
   id: string;
   externalId: string | null;
-  name: string;
-  email: string;
+  /** null for a customer known by phone alone (required-ness is not shown, spec 2). */
+  name: string | null;
+  email: string | null;
   phone: string | null;
   company: string | null;
   language: string;
   timezone: string;
   avatarUrl: string | null;
   claimedEmail: string | null;
-  emailStatus: string;
+  emailStatus: string | null;
   lastActiveChannel: string | null;
   firstContactAt: number | null;
   lastSeenAt: number | null;

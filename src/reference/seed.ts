@@ -15,9 +15,29 @@ const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Analytics', 'Hool
 /** Seed-data timestamps start here, so listings are stable across runs with the same seed. */
 const SEED_EPOCH = Date.UTC(2024, 0, 1);
 
+/** How much default data there is: the normal set, or the sparse world's (worlds/sparse.ts). */
+export interface SeedShape {
+  customers: number;
+  /** The last this many default customers are known by phone alone (no name, email or company). */
+  phoneOnly: number;
+  /** One seeded conversation per status, owned by the default customers in turn. */
+  conversationStatuses: readonly string[];
+  articles: number;
+}
+
+/** The normal default data set. */
+export const DEFAULT_SEED_SHAPE: SeedShape = {
+  customers: 60, phoneOnly: 0, conversationStatuses: ['open', 'pending', 'resolved', 'closed', 'waiting_on_customer', 'open'], articles: 40,
+};
+
 /** Fills the store with the default data set and returns the ids worth naming in a target file. */
-export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Connection>): FixtureIds {
-  for (let i = 0; i < 60; i++) {
+export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Connection>, shape: SeedShape = DEFAULT_SEED_SHAPE): FixtureIds {
+  for (let i = 0; i < shape.customers; i++) {
+    if (i >= shape.customers - shape.phoneOnly) {
+      const phone = `+4930${String(1000000 + i)}`;
+      store.addCustomer({ name: null, email: null, phone, identities: [{ type: 'phone', identifier: phone }], createdAt: SEED_EPOCH + i * 3_600_000 });
+      continue;
+    }
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
     const n = String(i + 1).padStart(3, '0');
@@ -31,9 +51,8 @@ export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Con
     });
   }
   const customers = store.customerOrder;
-  const statuses = ['open', 'pending', 'resolved', 'closed', 'waiting_on_customer', 'open'];
-  const conversations = statuses.map((status, i) => store.addConversation({
-    customerId: customers[i]!.id, status, priority: i % 2 ? 'high' : 'normal', subject: `Seeded conversation ${i + 1}`,
+  const conversations = shape.conversationStatuses.map((status, i) => store.addConversation({
+    customerId: customers[i % customers.length]!.id, status, priority: i % 2 ? 'high' : 'normal', subject: `Seeded conversation ${i + 1}`,
     team: i === 1 ? 'billing' : null, assignee: i === 2 ? { id: 'agent_1', name: 'Agent One' } : null,
   }));
   const conv = conversations[0]!;
@@ -51,7 +70,7 @@ export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Con
   const expired = store.addSession({ conversationId: conv.id, ownerId: admin.id, expired: true });
 
   const collection = store.addCollection({ name: 'Getting started', slug: 'getting-started', description: 'First steps' });
-  store.addArticles(40);
+  store.addArticles(shape.articles);
 
   return {
     conversationId: conv.id,

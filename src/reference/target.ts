@@ -3,6 +3,7 @@
  * assumptions, fixture ids (pools included) and, unless switched off, the fixtures API. A target written for
  * a dialect describes that dialect truthfully, so the suites can be run against it as a user would.
  */
+import { writeFile } from 'node:fs/promises';
 import type { KeyRole, TargetFileInput } from '../target/schema.js';
 import { otherWorkspaceConnection, type App } from './app.js';
 import { DEFAULT_COMPLETED_STATUS } from './store.js';
@@ -54,4 +55,9 @@ export function describeTarget(app: App, baseUrl: string, fixturesUrl: string, o
     allowWrites: true,
     caps: {},
   };
+}
+
+/** Writes a target file as `spgate serve --target-out` does: JSON, mode 0600 (it holds the keys in clear). */
+export async function writeTargetFile(path: string, target: TargetFileInput): Promise<void> {
+  await writeFile(path, JSON.stringify(target, null, 2) + '\n', { mode: 0o600 });
 }

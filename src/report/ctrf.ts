@@ -72,9 +72,22 @@ export function buildCtrf(r: Results): Record<string, unknown> {
         start, stop, duration: Math.max(0, stop - start),
       },
       tests,
-      environment: { appName: r.meta.target.name, buildName: r.meta.command, osPlatform: r.meta.environment.platform },
+      environment: ctrfEnvironment(r),
       extra: { verdict: r.verdict, target: r.meta.target.baseUrl, ...(r.meta.seed !== undefined ? { seed: r.meta.seed } : {}) },
     },
+  };
+}
+
+/** CTRF's `environment`: the target, the OS (process.platform and release) and the CI build (GITHUB_*), when known. */
+export function ctrfEnvironment(r: Results): Record<string, string | number> {
+  const e = r.meta.environment;
+  const { provider: _p, ...ci } = e.ci ?? { provider: '' };
+  return {
+    appName: r.meta.target.name,
+    buildName: r.meta.command,
+    osPlatform: e.platform,
+    ...(e.osRelease ? { osRelease: e.osRelease } : {}),
+    ...ci,
   };
 }
 

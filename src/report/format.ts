@@ -23,9 +23,10 @@ export function fmtInt(n: number): string {
 export function fmtDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${String(Math.round(s - m * 60)).padStart(2, '0')} s`;
+  if (s < 59.95) return `${s.toFixed(1)} s`;
+  // Round to whole seconds first, so 119.6 s is 2 min 00 s and never 1 min 60 s.
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
 }
 
 /** A signed percentage change: +12.5 %, −3.0 %. */

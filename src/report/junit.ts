@@ -37,13 +37,15 @@ function renderCase(c: Case): string {
 export function buildJunit(r: Results): string {
   const suites = testSuites(r);
   const all = tally(suites.flatMap((s) => s.cases));
+  all.time = suites.reduce((sum, s) => sum + (s.timeSeconds ?? tally(s.cases).time), 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="spgate" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" skipped="${all.skipped}" time="${secs(all.time)}">`,
   ];
   suites.forEach((s, i) => {
     const t = tally(s.cases);
-    lines.push(`  <testsuite name="${xmlAttr(s.name)}" id="${i}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${secs(t.time)}" timestamp="${xmlAttr(s.timestamp.replace(/Z$/, ''))}">`);
+    // The zone stays: a timestamp without one is read in the viewer's local time.
+    lines.push(`  <testsuite name="${xmlAttr(s.name)}" id="${i}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${secs(s.timeSeconds ?? t.time)}" timestamp="${xmlAttr(s.timestamp)}">`);
     for (const c of s.cases) lines.push(renderCase(c));
     lines.push('  </testsuite>');
   });

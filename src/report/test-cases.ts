@@ -2,9 +2,12 @@
  * The test cases of a run, as CI test viewers see them: a suite per conformance suite (a case per check) and
  * per load profile (a case per threshold and per rate-limit class, plus the profile run itself when it did not
  * complete), and one for run errors. JUnit and CTRF render these; neither decides outcomes of its own.
+ * Their text lands in CI logs and test viewers: everything from a response is CI text (failures.ts), and a
+ * check's findings are one case with a count and what differs between occurrences.
  */
 import type { CheckResult, FindingRecord, ProfileResult, Results } from '../results/schema.js';
 import { clauseLabel } from './clauses.js';
+import { ciText, groupFindings, occurrenceLines, windowText } from './failures.js';
 
 /** One test case; `raw` is spgate's own status where the outcome kind folds several (warned, inconclusive). */
 export interface Case {
@@ -20,21 +23,26 @@ export interface Case {
 /** A named group of cases. */
 export interface Suite {
   name: string;
+  /** When the suite started: ISO 8601 with its zone (UTC, `Z`). */
   timestamp: string;
+  /** The suite's wall time when its cases do not add up to it (a load profile's cases are judged at its end). */
+  timeSeconds?: number;
   cases: Case[];
 }
 
-function findingText(f: FindingRecord): string {
-  const lines = [`clause: ${clauseLabel(f.clause)}`, `severity: ${f.severity} (basis: ${f.basis})`, `expected: ${f.expected}`, `actual: ${f.actual}`];
-  if (f.reproduction?.curl.length) lines.push('reproduce:', ...f.reproduction.curl.map((c) => `  ${c}`));
-  if (f.reproduction?.command) lines.push(`re-run: ${f.reproduction.command}`);
-  return lines.join('\n');
+function findingText(findings: readonly FindingRecord[]): string {
+  return groupFindings(findings).map((g) => {
+    const lines = [`clause: ${clauseLabel(g.clause)}`, `severity: ${g.severity} (${g.count} finding${g.count > 1 ? 's' : ''})`, ...occurrenceLines(g, 10)];
+    if (g.curl.length) lines.push('reproduce:', ...g.curl.map((c) => `  ${ciText(c)}`));
+    if (g.rerun) lines.push(`re-run: ${g.rerun}`);
+    return lines.join('\n');
+  }).join('\n\n');
 }
 
 function checkCase(c: CheckResult, findings: FindingRecord[]): Case {
   const mine = findings.filter((f) => f.checkId === c.checkId && f.clause === c.clause && f.source === c.suite);
   const base = { classname: `conformance.${c.suite}`, name: `${c.clause} ${c.checkId}: ${c.title}`, timeSeconds: c.durationMs / 1000, raw: c.status };
-  const body = mine.map(findingText).join('\n\n') || `clause: ${clauseLabel(c.clause)}${c.reason ? `\nreason: ${c.reason}` : ''}`;
+  const body = findingText(mine) || `clause: ${clauseLabel(c.clause)}${c.reason ? `\nreason: ${ciText(c.reason)}` : ''}`;
   switch (c.status) {
     case 'passed':
       return { ...base, outcome: { kind: 'passed' } };
@@ -42,17 +50,17 @@ function checkCase(c: CheckResult, findings: FindingRecord[]): Case {
       // A warning (failing `assumed` check) is not a CI failure; viewers show system-out next to the case.
       return { ...base, outcome: { kind: 'passed' }, systemOut: `WARNING (assumed basis)\n${body}` };
     case 'skipped':
-      return { ...base, outcome: { kind: 'skipped', message: c.reason ?? 'skipped' } };
+      return { ...base, outcome: { kind: 'skipped', message: ciText(c.reason ?? 'skipped') } };
     case 'inconclusive':
       // JUnit has no "ran but could not judge": a skipped case whose message says so, never a pass.
-      return { ...base, outcome: { kind: 'skipped', message: `inconclusive: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}` } };
+      return { ...base, outcome: { kind: 'skipped', message: `inconclusive: ${ciText(c.reason ?? '')}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}` } };
     case 'failed': {
       const first = mine[0];
-      const message = first ? `${c.clause}: expected ${first.expected}; actual ${first.actual}` : `${c.clause}: ${c.title}`;
+      const message = first ? `${c.clause}${mine.length > 1 ? ` (×${mine.length})` : ''}: expected ${ciText(first.expected)}; actual ${ciText(first.actual)}` : `${c.clause}: ${c.title}`;
       return { ...base, outcome: { kind: 'failure', message, type: c.clause, body } };
     }
     case 'error':
-      return { ...base, outcome: { kind: 'error', message: c.reason ?? 'check errored', type: c.clause, body } };
+      return { ...base, outcome: { kind: 'error', message: ciText(c.reason ?? 'check errored'), type: c.clause, body } };
   }
 }
 
@@ -62,7 +70,7 @@ function profileCases(p: ProfileResult): Case[] {
     classname,
     name: `threshold ${t.expression}`,
     timeSeconds: 0,
-    outcome: t.ok ? { kind: 'passed' } : { kind: 'failure', message: `${t.expression} breached: actual ${t.actual}`, type: 'threshold', body: `expression: ${t.expression}\nactual: ${t.actual}` },
+    outcome: t.ok ? { kind: 'passed' } : { kind: 'failure', message: `${t.expression} breached: actual ${ciText(t.actual)}`, type: 'threshold', body: `expression: ${t.expression}\nactual: ${t.actual}` },
   }));
   const classes = new Set<string>(p.rateLimit.classes.map((c) => c.class));
   for (const v of p.rateLimit.violations) classes.add(v.class ?? 'all');
@@ -75,12 +83,12 @@ function profileCases(p: ProfileResult): Case[] {
       continue;
     }
     const body = vs
-      .map((v) => [`clause: ${clauseLabel(v.rule)}`, `message: ${v.message}`, ...(v.window ? [`window: ${v.window.start}–${v.window.end} ms`] : []), `samples: ${v.samples.map((s) => `${s.t} ms ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`).join(', ')}`].join('\n'))
+      .map((v) => [`clause: ${clauseLabel(v.rule)}`, `message: ${ciText(v.message)}`, ...(v.window ? [`window: ${windowText(v.window)}`] : []), `samples: ${v.samples.map((s) => `${s.t} ms ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`).join(', ')}`].join('\n'))
       .join('\n\n');
-    cases.push({ classname, name, timeSeconds: 0, outcome: { kind: 'failure', message: `${vs.length} violation(s): ${vs[0]!.rule}: ${vs[0]!.message}`, type: vs[0]!.rule, body } });
+    cases.push({ classname, name, timeSeconds: 0, outcome: { kind: 'failure', message: `${vs.length} violating window(s): ${vs[0]!.rule}: ${ciText(vs[0]!.message)}`, type: vs[0]!.rule, body } });
   }
   if (p.status === 'error' || p.status === 'aborted') {
-    cases.push({ classname, name: 'profile run', timeSeconds: p.durationMs / 1000, outcome: { kind: 'error', message: p.error ?? `profile ${p.status}`, type: p.status, body: p.error ?? '' } });
+    cases.push({ classname, name: 'profile run', timeSeconds: p.durationMs / 1000, outcome: { kind: 'error', message: ciText(p.error ?? `profile ${p.status}`), type: p.status, body: ciText(p.error ?? '') } });
   } else if (cases.length === 0) {
     cases.push({ classname, name: 'profile run', timeSeconds: p.durationMs / 1000, outcome: p.status === 'failed' ? { kind: 'failure', message: 'profile failed', type: 'profile', body: '' } : { kind: 'passed' } });
   }
@@ -93,9 +101,9 @@ export function testSuites(r: Results): Suite[] {
   const bySuite = new Map<string, CheckResult[]>();
   for (const c of r.checks) bySuite.set(c.suite, [...(bySuite.get(c.suite) ?? []), c]);
   for (const [name, checks] of bySuite) suites.push({ name: `conformance.${name}`, timestamp: r.meta.startedAt, cases: checks.map((c) => checkCase(c, r.findings)) });
-  for (const p of r.load) suites.push({ name: `load.${p.name}`, timestamp: p.startedAt, cases: profileCases(p) });
+  for (const p of r.load) suites.push({ name: `load.${p.name}`, timestamp: p.startedAt, timeSeconds: p.durationMs / 1000, cases: profileCases(p) });
   if (r.errors.length > 0 || r.meta.aborted) {
-    const cases: Case[] = r.errors.map((e, i) => ({ classname: 'spgate', name: `run error ${i + 1}`, timeSeconds: 0, outcome: { kind: 'error', message: e, type: 'run', body: e } }));
+    const cases: Case[] = r.errors.map((e, i) => ({ classname: 'spgate', name: `run error ${i + 1}`, timeSeconds: 0, outcome: { kind: 'error', message: ciText(e), type: 'run', body: ciText(e) } }));
     if (r.meta.aborted) cases.push({ classname: 'spgate', name: 'run aborted', timeSeconds: 0, outcome: { kind: 'error', message: r.meta.abortReason ?? 'aborted', type: 'aborted', body: 'The run was interrupted; results are partial.' } });
     suites.push({ name: 'spgate', timestamp: r.meta.startedAt, cases });
   }

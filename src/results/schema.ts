@@ -234,6 +234,8 @@ export const ProfileResult = z.object({
   }).optional(),
   /** Path of the NDJSON trace, when one was written. */
   trace: z.string().optional(),
+  /** Connection churn of the load engines: sockets opened (and per second of the run), requests re-sent after a silent keep-alive close. */
+  connections: z.object({ opened: z.number().int(), perSecond: z.number(), resent: z.number().int() }).optional(),
   /** Capacity profiles: the highest per-second rate that still met the SLO (null: never met). */
   capacity: z.object({
     rps: z.number().nullable(),
@@ -299,7 +301,26 @@ export const Results = z.object({
     failOnInconclusive: z.boolean().optional(),
     /** What the run left out and why (e.g. a write profile skipped because the target does not allow writes). */
     notes: z.array(z.string()).optional(),
-    environment: z.object({ node: z.string(), platform: z.string(), arch: z.string(), cpus: z.number(), hostname: z.string().optional() }),
+    environment: z.object({
+      node: z.string(),
+      /** process.platform (linux, darwin, win32); results before 0.1 held "<OS type> <release>". */
+      platform: z.string(),
+      osRelease: z.string().optional(),
+      arch: z.string(),
+      cpus: z.number(),
+      hostname: z.string().optional(),
+      /** The CI build the run belongs to (GitHub Actions' GITHUB_* variables), when it ran in one. */
+      ci: z.object({
+        provider: z.string(),
+        buildName: z.string().optional(),
+        buildNumber: z.number().int().optional(),
+        buildUrl: z.string().optional(),
+        repositoryName: z.string().optional(),
+        repositoryUrl: z.string().optional(),
+        commit: z.string().optional(),
+        branchName: z.string().optional(),
+      }).optional(),
+    }),
   }),
   verdict: z.enum(['passed', 'failed', 'aborted', 'error']),
   checks: z.array(CheckResult),

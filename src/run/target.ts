@@ -21,6 +21,8 @@ export interface TargetOptions {
   server?: Omit<ReferenceServerOptions, 'port' | 'seed'>;
   /** Verify the TLS handshake with an https target before anything is sent (default true; a dry run sends nothing). */
   verifyTls?: boolean;
+  /** A dry run: unset `env:` key variables are named in one warning, not refused (target/resolve.ts). */
+  unsetKeys?: 'placeholder';
 }
 
 /** The target options of parsed CLI arguments (`--target`, `--base-url`), plus what the command adds. */
@@ -28,7 +30,7 @@ export function targetOptions(args: Record<string, unknown>, extra: Omit<TargetO
   return {
     ...(typeof args.target === 'string' ? { targetFile: args.target } : {}),
     ...(args.baseUrl !== undefined ? { baseUrl: String(args.baseUrl) } : {}),
-    ...(args.dryRun === true ? { verifyTls: false } : {}),
+    ...(args.dryRun === true ? { verifyTls: false, unsetKeys: 'placeholder' as const } : {}),
     ...extra,
   };
 }
@@ -43,7 +45,7 @@ export interface OpenTarget {
 export async function openTarget(opts: TargetOptions): Promise<OpenTarget> {
   // Checked before the embedded server starts, so a bad override cannot leave it running.
   if (opts.baseUrl !== undefined) normaliseBaseUrl(opts.baseUrl, '--base-url');
-  const resolve = opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {};
+  const resolve = { ...(opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {}), ...(opts.unsetKeys ? { unsetKeys: opts.unsetKeys } : {}) };
   if (opts.targetFile !== undefined) {
     const target = await loadTarget(opts.targetFile, resolve);
     // One handshake first: an untrusted certificate or a missing client certificate is one line, not N failures.

@@ -12,6 +12,8 @@ import { TargetFile } from '../target/schema.js';
 export interface JsonSchemaEntry {
   /** File name under schemas/. */
   file: string;
+  /** The schema's `$id`: a URN, because the files are found by path (node_modules/spgate/schemas/…), not fetched. */
+  id: string;
   title: string;
   description: string;
   schema: z.ZodType;
@@ -20,12 +22,14 @@ export interface JsonSchemaEntry {
 export const JSON_SCHEMAS: readonly JsonSchemaEntry[] = [
   {
     file: 'target.schema.json',
+    id: 'urn:spgate:schema:target-file:1',
     title: 'spgate target file',
     description: 'A deployment of the Support Platform API to test: base URL, keys by role (env: references), assumptions where the spec says "not shown", fixture ids and pools. Reference: docs/target-file.md.',
     schema: TargetFile,
   },
   {
     file: 'profile.schema.json',
+    id: 'urn:spgate:schema:load-profile:1',
     title: 'spgate load profile',
     description: 'A load profile: model, duration, per-class route mix and rates, thresholds. Reference: docs/profiles.md. Cross-field rules (the closed model needs connections, the open model exactly one of rate, ramp or schedule, the routes and offsets of a schedule within the class and duration, thresholds that parse) are checked by spgate when it loads the file.',
     schema: Profile,
@@ -39,7 +43,7 @@ export const SCHEMAS_DIR = packagePath('schemas');
 export function generateJsonSchema(entry: JsonSchemaEntry): Record<string, unknown> {
   const generated = z.toJSONSchema(entry.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
-  return { $schema, title: entry.title, description: entry.description, ...rest };
+  return { $schema, $id: entry.id, title: entry.title, description: entry.description, ...rest };
 }
 
 /** The file text of one entry's schema. */

@@ -1,7 +1,9 @@
 /**
  * The search strategy of `spgate shrink`, apart from any I/O: a generator that proposes smaller schedules
- * and is told whether each one still reproduced (then it becomes the current schedule). Steps, cheapest
- * and largest first: cut the schedule after the violation, start it one window before the violation, drop
+ * and is told whether each one still reproduced (then it becomes the current schedule). First the shapes
+ * that fit the violation, from the requests the analyzer cites (fitted.ts): the cited requests alone, the
+ * violation's class inside its stretch, the stretch. Then the generic steps, cheapest and largest first: cut the schedule after the violation, start
+ * it one window before the violation, drop
  * the class the violation is not about, one key role, one route per class, then delta debugging (drop
  * one of n equal chunks, n doubling up to MAX_CHUNKS), then merge long gaps. Every proposal is strictly
  * smaller (fewer sends, or as many over a shorter span, or fewer keys/routes) and none is proposed twice.
@@ -9,6 +11,7 @@
 import type { RateLimitViolation } from '../results/schema.js';
 import { rebase, scheduleKey, spanMs, type Send } from './schedule.js';
 import type { ViolationSignature } from './signature.js';
+import { fittedShapes } from './fitted.js';
 
 /** Delta debugging stops at this many chunks: finer cuts cost an attempt each and rarely matter to a limiter. */
 export const MAX_CHUNKS = 8;
@@ -56,6 +59,11 @@ export function* shrinkCandidates(initial: readonly Send[], signature: Violation
     return ok;
   }
 
+  // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
+  const h0 = hint();
+  if (h0.violation) {
+    for (const shape of fittedShapes(current, h0.violation, signature)) yield* propose(shape.schedule, shape.step);
+  }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();
   const cited = h1.violation?.samples.map((x) => x.t) ?? [];

@@ -1,12 +1,14 @@
 /**
  * The shrink driver: measures how often the original schedule reproduces, then walks the candidates
  * (candidates.ts), replaying each (through an injected attempt function, so this file does no I/O of its
- * own) and keeping one only when it reproduces at least as often as the original did. Bounded in requests,
- * time and by a signal; whenever it stops, the best schedule so far is the result.
+ * own) and keeping one only when a sequential test (acceptance.ts) finds it reproduces as often as the
+ * original did. Bounded in requests, time and by a signal; whenever it stops, the best schedule so far is
+ * the result.
  */
 import { SpgateError } from '../errors.js';
 import type { RateLimitAnalysis } from '../results/schema.js';
 import type { TraceRecord } from '../trace/record.js';
+import { DEFAULT_RULE, heldRate, SequentialTest, type AcceptanceRule, type Rate } from './acceptance.js';
 import { shrinkCandidates, type ShrinkHint } from './candidates.js';
 import type { Send } from './schedule.js';
 import { describeSignature, shows, type ViolationSignature } from './signature.js';
@@ -18,10 +20,7 @@ export interface AttemptOutcome {
   sent: number;
 }
 
-export interface Rate {
-  reproduced: number;
-  attempts: number;
-}
+export type { Rate } from './acceptance.js';
 
 export interface Best {
   schedule: Send[];
@@ -36,14 +35,16 @@ export interface SearchOptions {
   signature: ViolationSignature;
   /** One attempt against the target (waits for the budget itself). */
   attempt: (s: readonly Send[]) => Promise<AttemptOutcome>;
-  /** Attempts per schedule: the original's rate is measured with this many, each candidate held to it. */
+  /** Attempts that measure the original's rate, which every candidate is then held to. */
   attempts: number;
+  /** The sequential test each candidate goes through (default DEFAULT_RULE). */
+  rule?: AcceptanceRule;
   maxRequests: number;
-  /** performance.now() past which no attempt starts. */
-  deadline: number;
+  /** performance.now() past which no attempt starts; a function when it moves (time kept for a final measurement). */
+  deadline: number | (() => number);
   now?: () => number;
   signal?: AbortSignal;
-  onStep?: (line: string) => void;
+  onStep?: (line: string, best: Best) => void;
 }
 
 export interface SearchResult {
@@ -78,27 +79,32 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   const guard = (size: number): void => {
     if (opts.signal?.aborted) throw new Stop('interrupted');
     if (sent + size > opts.maxRequests) throw new Stop('requests');
-    if (now() > opts.deadline) throw new Stop('time');
+    if (now() > (typeof opts.deadline === 'number' ? opts.deadline : opts.deadline())) throw new Stop('time');
   };
 
-  /** Up to `attempts` attempts; stops early once `needed` successes are out of reach. */
-  const measure = async (s: readonly Send[], needed: number): Promise<{ rate: Rate; last?: AttemptOutcome }> => {
+  /** One attempt: the outcome when it reproduced, else undefined. */
+  const once = async (s: readonly Send[]): Promise<AttemptOutcome | undefined> => {
+    guard(s.length);
+    let a: AttemptOutcome;
+    try {
+      a = await opts.attempt(s);
+    } catch (err) {
+      if (err instanceof SpgateError && err.code === 'SPGATE_ERR_ABORTED') throw new Stop('interrupted');
+      throw err;
+    }
+    sent += a.sent;
+    if (opts.signal?.aborted) throw new Stop('interrupted');
+    return shows(a.analysis, opts.signature) ? a : undefined;
+  };
+
+  /** The original's rate: a fixed number of attempts (its estimate is what candidates are held to). */
+  const estimate = async (s: readonly Send[]): Promise<{ rate: Rate; last?: AttemptOutcome }> => {
     let reproduced = 0;
     let last: AttemptOutcome | undefined;
     let n = 0;
     for (; n < opts.attempts; n++) {
-      if (reproduced + (opts.attempts - n) < needed) break;
-      guard(s.length);
-      let a: AttemptOutcome;
-      try {
-        a = await opts.attempt(s);
-      } catch (err) {
-        if (err instanceof SpgateError && err.code === 'SPGATE_ERR_ABORTED') throw new Stop('interrupted');
-        throw err;
-      }
-      sent += a.sent;
-      if (opts.signal?.aborted) throw new Stop('interrupted');
-      if (shows(a.analysis, opts.signature)) {
+      const a = await once(s);
+      if (a) {
         reproduced += 1;
         last = a;
       }
@@ -106,7 +112,7 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     return { rate: { reproduced, attempts: n }, ...(last ? { last } : {}) };
   };
 
-  const first = await measure(opts.schedule, 1).catch((err: unknown) => {
+  const first = await estimate(opts.schedule).catch((err: unknown) => {
     if (err instanceof Stop) throw new SpgateError(err.why === 'interrupted' ? 'SPGATE_ERR_ABORTED' : 'SPGATE_ERR_USAGE', err.why === 'interrupted' ? 'interrupted before the original schedule was measured' : `the original schedule (${opts.schedule.length} requests) does not fit the ${err.why === 'requests' ? '--max-requests' : '--max-time'} bound`);
     throw err;
   });
@@ -114,7 +120,20 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     throw new SpgateError('SPGATE_ERR_NOT_REPRODUCED', `${describeSignature(opts.signature)} did not show in ${first.rate.attempts} replay(s) of the original ${opts.schedule.length} requests against the target`);
   }
   const original: Best = { schedule: opts.schedule, records: first.last.records, analysis: first.last.analysis, rate: first.rate };
-  opts.onStep?.(`original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}`);
+  const held = heldRate(first.rate);
+  const rule = opts.rule ?? DEFAULT_RULE;
+  opts.onStep?.(`original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`, original);
+  /** The sequential test of one candidate: attempts until it decides (acceptance.ts). */
+  const judge = async (s: readonly Send[]): Promise<{ accepted: boolean; rate: Rate; last?: AttemptOutcome }> => {
+    const test = new SequentialTest(held, rule);
+    let last: AttemptOutcome | undefined;
+    for (;;) {
+      const a = await once(s);
+      if (a) last = a;
+      const d = test.record(a !== undefined);
+      if (d !== 'continue') return { accepted: d === 'accept' && last !== undefined, rate: test.rate(), ...(last ? { last } : {}) };
+    }
+  };
   let best = original;
   const kept: Best[] = [original];
   const hint = (): ShrinkHint => ({
@@ -127,12 +146,11 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     let next = gen.next();
     while (!next.done) {
       const c = next.value;
-      const m = await measure(c.schedule, original.rate.reproduced);
-      // As often as the original, over as many attempts.
-      const accepted = m.last !== undefined && m.rate.reproduced >= original.rate.reproduced && m.rate.attempts === original.rate.attempts;
+      const m = await judge(c.schedule);
+      const accepted = m.accepted;
       steps.push({ step: c.step, sends: c.schedule.length, accepted, rate: m.rate });
-      opts.onStep?.(`${accepted ? 'kept' : 'rejected'}: ${c.step} → ${c.schedule.length} requests, reproduced ${m.rate.reproduced}/${m.rate.attempts}`);
       if (accepted) kept.push((best = { schedule: c.schedule, records: m.last!.records, analysis: m.last!.analysis, rate: m.rate }));
+      opts.onStep?.(`${accepted ? 'kept' : 'rejected'}: ${c.step} → ${c.schedule.length} requests, reproduced ${m.rate.reproduced}/${m.rate.attempts}`, best);
       next = gen.next(accepted);
     }
   } catch (err) {

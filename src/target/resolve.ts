@@ -3,15 +3,23 @@
  * (and optionally overridden), loopback detected, caps enforced for remote targets, warnings collected.
  * No file I/O here; load.ts reads files and hands the parsed content in.
  */
+import type { z } from 'zod';
 import { SpgateError } from '../errors.js';
 import { describeIssues } from './issues.js';
 import { isLoopbackHost } from './loopback.js';
 import { legacyWriteWarning, WRITING_ROLES } from './legacy-keys.js';
+import { didYouMean, fieldsAt } from './suggest.js';
 import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput } from './schema.js';
 
 export interface ResolveOptions {
   baseUrlOverride?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * `placeholder`: an `env:NAME` key whose variable is unset becomes a placeholder and one warning names
+   * every such variable (a dry run sends nothing, so it needs no key); `refuse` (the default): one error
+   * naming every unset variable.
+   */
+  unsetKeys?: 'refuse' | 'placeholder';
 }
 
 const ENV_KEY = /^env:(.*)$/;
@@ -25,7 +33,7 @@ export function targetFromInput(input: TargetFileInput, source: string, opts: Re
 /** Validates parsed content and resolves it into a Target; every problem is a one-line SpgateError. */
 export function resolveTarget(data: unknown, source: string, opts: ResolveOptions = {}): Target {
   const parsed = TargetFile.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${describeIssues(parsed.error.issues)}`);
+  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${withSuggestion(describeIssues(parsed.error.issues), parsed.error.issues[0])}`);
   const file = parsed.data;
   const warnings: string[] = [];
 
@@ -44,6 +52,7 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   const env = opts.env ?? process.env;
   const secrets: Partial<Record<KeyRole, string>> = {};
   const keys = { ...file.keys };
+  const unset: Array<{ role: KeyRole; name: string }> = [];
   for (const role of KEY_ROLES) {
     const spec = file.keys[role];
     if (!spec) continue;
@@ -56,12 +65,22 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
       }
       const value = env[name];
       if (value === undefined || value.trim() === '') {
-        throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: keys.${role}: environment variable ${name} is not set`);
+        unset.push({ role, name });
+        continue;
       }
       secret = value.trim();
     }
     secrets[role] = secret;
     keys[role] = { ...spec, key: secret };
+  }
+  if (unset.length > 0) {
+    if (opts.unsetKeys !== 'placeholder') throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: ${unsetKeysLine(unset)}`);
+    warnings.push(`${unsetKeysLine(unset)} (a dry run needs none; a real run needs every one)`);
+    for (const { role, name } of unset) {
+      // The plan counts the role as present, as the real run with the variable set will.
+      secrets[role] = `unset:${name}`;
+      keys[role] = { ...file.keys[role]!, key: secrets[role] };
+    }
   }
 
   if (!loopback && file.caps.maxRps === undefined) {
@@ -75,6 +94,19 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   if (legacy) warnings.push(legacy);
 
   return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
+}
+
+/** Adds "did you mean" to an unknown-field message, naming the field of that object nearest to the typo. */
+function withSuggestion(message: string, issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code !== 'unrecognized_keys' || issue.keys[0] === undefined) return message;
+  const hint = didYouMean(issue.keys[0], fieldsAt(TargetFile, issue.path));
+  return hint ? message.replace(': unknown field', `: unknown field${hint}`) : message;
+}
+
+/** One line naming every unset key variable: `keys.readOnly: environment variable X is not set`, or all of them. */
+function unsetKeysLine(unset: ReadonlyArray<{ role: KeyRole; name: string }>): string {
+  if (unset.length === 1) return `keys.${unset[0]!.role}: environment variable ${unset[0]!.name} is not set`;
+  return `environment variables not set: ${unset.map((u) => `${u.name} (keys.${u.role})`).join(', ')}`;
 }
 
 /** The target-file content of a resolved target (keys as their resolved secrets: for private files only). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const TraceRecord = z.object({
   /** ms since the run started, when the request was actually sent. */
   t: z.number().nonnegative(),
-  /** ms from the actual send (`t`) to response headers (or to the error). */
+  /** ms from the actual send (`t`) to the response's last byte (or to the error): both load engines measure to the complete response. */
   latency: z.number().nonnegative(),
   /**
    * ms since the run started, when the request was intended to go out (open model: its arrival on the

@@ -49,12 +49,42 @@ const DOCUMENTED_LACKS: Partial<Record<KeyRole, readonly Scope[]>> = {
  * Roles never tried: refused for another reason (401) or a key of another workspace, whose refusal says
  * nothing about scopes.
  */
-const NOT_TRIED: ReadonlySet<KeyRole> = new Set(['expired', 'revoked', 'otherWorkspace']);
+export const NOT_TRIED: ReadonlySet<KeyRole> = new Set(['expired', 'revoked', 'otherWorkspace']);
 
-/** The scopes a role lacks: the complement of its listed scopes, else its definition's. */
-export function lackedScopes(role: KeyRole, spec: Pick<KeySpec, 'scopes'> | undefined): readonly Scope[] {
+/**
+ * The scopes a role lacks: the complement of its listed scopes; else its definition's, together with the
+ * complement of the scopes GET /me declares for the key (`declared`, see declaredScopes), when it does.
+ */
+export function lackedScopes(role: KeyRole, spec: Pick<KeySpec, 'scopes'> | undefined, declared?: readonly Scope[]): readonly Scope[] {
   if (spec?.scopes) return SCOPES.filter((s) => !spec.scopes!.includes(s));
-  return DOCUMENTED_LACKS[role] ?? [];
+  const documented = DOCUMENTED_LACKS[role] ?? [];
+  if (!declared) return documented;
+  return SCOPES.filter((s) => documented.includes(s) || !declared.includes(s));
+}
+
+const SCOPE_HOLDERS = ['key', 'apiKey', 'api_key', 'connection', 'token', 'credentials'] as const;
+
+/**
+ * The scopes a GET /me body declares for the calling key (4.10: "returns the workspace and scopes behind
+ * the key"; the shape is not shown): a `scopes` array at the top, in `data`, or in a key-like object of
+ * either. Read only when it is non-empty, all strings, with no wildcard, and names at least one scope of
+ * part 5 (other spellings would make every scope look lacked); unknown entries are left out.
+ */
+export function declaredScopes(json: unknown): Scope[] | undefined {
+  const objects: Array<Record<string, unknown>> = [];
+  const add = (v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) objects.push(v as Record<string, unknown>);
+  };
+  add(json);
+  add((json as Record<string, unknown> | null | undefined)?.data);
+  for (const o of [...objects]) for (const k of SCOPE_HOLDERS) add(o[k]);
+  for (const o of objects) {
+    const list = o.scopes;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string' && !v.includes('*'))) continue;
+    const known = SCOPES.filter((s) => (list as string[]).includes(s));
+    if (known.length > 0) return known;
+  }
+  return undefined;
 }
 
 export interface ScopePair {
@@ -65,11 +95,12 @@ export interface ScopePair {
 }
 
 /** Every (role, operation) pair where the role lacks a scope the operation needs, in role then operation order. */
-export function scopePairs(roles: readonly KeyRole[], specOf: (role: KeyRole) => Pick<KeySpec, 'scopes'> | undefined): ScopePair[] {
+export function scopePairs(roles: readonly KeyRole[], specOf: (role: KeyRole) => Pick<KeySpec, 'scopes'> | undefined,
+  declaredOf: (role: KeyRole) => readonly Scope[] | undefined = () => undefined): ScopePair[] {
   const out: ScopePair[] = [];
   for (const role of roles) {
     if (NOT_TRIED.has(role)) continue;
-    const lacks = lackedScopes(role, specOf(role));
+    const lacks = lackedScopes(role, specOf(role), declaredOf(role));
     for (const op of SCOPED_OPS) {
       const missing = OPERATION_SCOPES[op].scopes.filter((s) => lacks.includes(s));
       if (missing.length) out.push({ role, op, missing });

@@ -9,8 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readInputs, spgateArgs } from '../../src/action/github.js';
-import { annotation, outputLines } from '../../src/action/workflow-commands.js';
+import { splitArgs } from '../../src/action/args.js';
+import { annotations, readInputs, spgateArgs } from '../../src/action/github.js';
+import { ANNOTATIONS_PER_LEVEL, capAnnotations, type Annotation } from '../../src/action/annotations.js';
+import { makeResults } from '../report/fixtures.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { runCli } from '../support/cli.js';
 
@@ -41,8 +43,25 @@ async function step(inputs: Record<string, string>, name: string) {
   const env: NodeJS.ProcessEnv = { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, GITHUB_ACTIONS: 'true' };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   const r = await runCli([], { bin: ACTION_BIN, cwd: dir, env, timeoutMs: 120_000 });
-  const outputs = Object.fromEntries(readFileSync(output, 'utf8').split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2)));
-  return { ...r, summary: readFileSync(summary, 'utf8'), outputs };
+  return { ...r, summary: readFileSync(summary, 'utf8'), outputs: parseOutputs(readFileSync(output, 'utf8')) };
+}
+
+/** $GITHUB_OUTPUT as the runner reads it: `name=value` lines and `name<<DELIMITER` blocks (@actions/core writes these). */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const block = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
+    if (block) {
+      const end = lines.indexOf(block[2]!, i + 1);
+      out[block[1]!] = lines.slice(i + 1, end).join('\n');
+      i = end;
+    } else if (lines[i]!.includes('=')) {
+      const [k, v] = lines[i]!.split(/=(.*)/s);
+      out[k!] = v!;
+    }
+  }
+  return out;
 }
 
 describe('the GitHub Action', () => {
@@ -65,16 +84,38 @@ describe('the GitHub Action', () => {
     expect(() => spgateArgs(readInputs({ INPUT_COMMAND: 'load' }))).toThrow('input profile is needed with command load');
   });
 
-  it('escapes annotations and multi-line outputs as GitHub reads them', () => {
-    expect(annotation('error', 'a.b (4.4: x, y)', '50% done\nnext')).toBe('::error title=a.b (4.4%3A x%2C y)::50%25 done%0Anext');
-    expect(outputLines({ verdict: 'passed', n: 3 })).toBe('verdict=passed\nn=3\n');
-    expect(outputLines({ m: 'a\nb' })).toMatch(/^m<<(spgate_\w+)\na\nb\n\1\n$/);
+  it('splits args as a shell splits words, quotes kept together, nothing expanded', () => {
+    expect(splitArgs(`--seed 7 --threshold "read.p95 < 250" --threshold 'errors < 1%'`)).toEqual(['--seed', '7', '--threshold', 'read.p95 < 250', '--threshold', 'errors < 1%']);
+    expect(splitArgs('--base-url $(curl evil) "$HOME" \\"x\\ y')).toEqual(['--base-url', '$(curl', 'evil)', '$HOME', '"x y']);
+    expect(splitArgs('--seed 7\n--runs 50\n')).toEqual(['--seed', '7', '--runs', '50']);
+    expect(splitArgs(`a "" '' "say \\"hi\\""`)).toEqual(['a', '', '', 'say "hi"']);
+    expect(() => splitArgs('--threshold "p95 < 250')).toThrow('input args: unterminated double quote');
+    const quoted = spgateArgs(readInputs({ INPUT_COMMAND: 'conformance', INPUT_ARGS: '--check "auth.a b"' }));
+    expect(quoted.argv.slice(-2)).toEqual(['--check', 'auth.a b']);
+  });
+
+  it('annotates at most 10 per level, most important first, the rest named in the 10th', () => {
+    const many = (level: Annotation['level'], n: number): Annotation[] => Array.from({ length: n }, (_, i) => ({ level, title: `${level} ${i + 1}`, message: 'm' }));
+    const capped = capAnnotations([...many('error', 35), ...many('warning', 3), ...many('notice', 12)]);
+    const errors = capped.filter((a) => a.level === 'error');
+    expect(errors).toHaveLength(ANNOTATIONS_PER_LEVEL);
+    expect(errors.slice(0, 9).map((a) => a.title)).toEqual(many('error', 9).map((a) => a.title));
+    expect(errors[9]!.title).toBe('26 more errors');
+    expect(errors[9]!.message).toContain('error 10\n');
+    expect(errors[9]!.message).toContain('error 35\n');
+    expect(capped.filter((a) => a.level === 'warning')).toHaveLength(3);
+    expect(capped.filter((a) => a.level === 'notice')).toHaveLength(ANNOTATIONS_PER_LEVEL);
+    // The synthetic failing run: thresholds breached come before findings, and no level goes past 10.
+    const real = annotations(makeResults());
+    for (const level of ['error', 'warning', 'notice'] as const) expect(real.filter((a) => a.level === level).length).toBeLessThanOrEqual(ANNOTATIONS_PER_LEVEL);
+    expect(real[0]!.title).toMatch(/^threshold /);
   });
 
   it('a failing gate: exit 1, an annotation per finding, the summary and the outputs', async () => {
     const r = await step({ command: 'conformance', target: 'faulty.json', args: '--suite auth --runs 2 --seed 1', out: 'faulty-reports' }, 'faulty');
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/^::error title=auth\.[\w.-]+ \(5\.auth\.expired\)::/m);
+    expect(r.stdout).toMatch(/^::error title=auth\.[\w.-]+ \(5\.auth\.expired\)( ×\d+)?::/m);
+    expect(r.stdout.match(/^::error /gm)!.length).toBeLessThanOrEqual(10);
     expect(r.summary).toMatch(/^## spgate: /m);
     expect(r.outputs).toMatchObject({ verdict: 'failed', 'report-dir': 'faulty-reports', report: join('faulty-reports', 'index.html') });
     expect(Number(r.outputs['findings-errors'])).toBeGreaterThan(0);

@@ -1,8 +1,9 @@
 /**
  * The published package: `npm pack` (which builds dist/ on prepack) makes a tarball of compiled JavaScript
- * only; installed into an empty folder with no dev dependency, and with tsx taken away, `spgate` answers
- * --version and --help and runs the auth suite and a two-worker load run against the embedded server (the
- * workers being compiled children too).
+ * only, with its LICENSE and repository; installed into an empty folder it brings no dev dependency — no
+ * tsx, no esbuild — and not the optional OpenTelemetry peers, yet `spgate` answers --version and --help,
+ * runs the auth suite and a two-worker load run against the embedded server (the workers being compiled
+ * children too), and `--metrics otlp=` without those peers is one line saying what to install.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,12 @@ import { errorLines, runCli, stackFrames } from '../support/cli.js';
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 
 let dir: string;
 let bin: string;
@@ -34,9 +40,6 @@ beforeAll(async () => {
     timeout: 240_000,
     maxBuffer: 16 << 20,
   });
-  // tsx is still a runtime dependency (the GitHub Action runs the sources), but the installed CLI must not
-  // need it: it is taken away before anything runs.
-  rmSync(join(project, 'node_modules', 'tsx'), { recursive: true, force: true });
   bin = join(project, 'node_modules', 'spgate', 'bin', 'spgate.js');
 }, 420_000);
 
@@ -53,11 +56,16 @@ describe('the packed tarball', () => {
     expect(packed).toContain('schemas/target.schema.json');
     expect(packed.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
     expect(packed.filter((p) => /^(src|test|bench)\//.test(p))).toEqual([]);
+    expect(packed).toContain('LICENSE');
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(new RegExp(`^${pkg.license} License`));
   });
 
   it('installs with no dev dependency present', () => {
     const modules = join(dir, 'project', 'node_modules');
     for (const dev of Object.keys(pkg.devDependencies)) expect(existsSync(join(modules, dev)), dev).toBe(false);
+    for (const absent of ['tsx', 'esbuild', ...Object.keys(pkg.peerDependencies)]) expect(existsSync(join(modules, absent)), absent).toBe(false);
+    const installed = JSON.parse(readFileSync(join(modules, 'spgate', 'package.json'), 'utf8')) as { repository?: { url?: string } };
+    expect(installed.repository?.url).toMatch(/^git\+https:\/\//);
     expect(existsSync(join(modules, 'spgate', 'dist', 'src', 'cli', 'main.js'))).toBe(true);
   });
 
@@ -85,6 +93,15 @@ describe('the packed tarball', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ok {3}5xx == 0/);
     expect(errorLines(r.stderr)).toEqual([]);
+  });
+
+  it('--metrics otlp= without the optional OpenTelemetry peers: one line naming what to install', async () => {
+    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--workers', '1', '--metrics', 'otlp=http://127.0.0.1:9/v1/metrics'], { bin, cwd: dir, timeoutMs: 60_000 });
+    expect(r.code).toBe(2);
+    expect(errorLines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toContain('SPGATE_ERR_USAGE: --metrics otlp= needs the optional OpenTelemetry packages');
+    expect(r.stderr).toContain('npm install @opentelemetry/api');
+    expect(stackFrames(r.stderr)).toEqual([]);
   });
 
   it('refuses bad usage with one line, no stack', async () => {

@@ -23,6 +23,8 @@ export interface ProxiedRequest {
   /** Path and query below the /v1 base, e.g. "/customers?limit=2". */
   path: string;
   headers: Record<string, string>;
+  /** The request body as text ("" when none). */
+  body: string;
 }
 
 /** Returns the answer to send; `forward()` fetches the upstream answer (with other request headers when given). */
@@ -63,7 +65,7 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
           return { status: r.statusCode, headers: out, text };
         }
       };
-      const a = await hook({ method: req.method ?? 'GET', path, headers }, forward);
+      const a = await hook({ method: req.method ?? 'GET', path, headers, body: body.toString('utf8') }, forward);
       const payload = a.json !== undefined ? JSON.stringify(a.json) : (a.text ?? '');
       res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(payload)) });
       res.end(payload);

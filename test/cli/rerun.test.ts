@@ -90,3 +90,46 @@ describe('a printed re-run line', () => {
     expect(clean.code, clean.stderr).toBe(0);
   });
 });
+
+describe("a load finding's printed re-run line", () => {
+  let clean: RunningReferenceServer;
+  let faulty: RunningReferenceServer;
+  let dir: string;
+  beforeAll(async () => {
+    // A small budget in short windows, so a 3-s run crosses it; same seed, same keys on both servers.
+    const budgets = { read: 40, write: 20, windowSeconds: 2 };
+    clean = await startReferenceServer({ seed: 78, budgets });
+    faulty = await startReferenceServer({ seed: 78, budgets, faults: ['ratelimit-over-admit'] });
+    dir = mkdtempSync(join(tmpdir(), 'spgate-load-rerun-'));
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(clean.target));
+  });
+  afterAll(async () => {
+    await Promise.all([clean.close(), faulty.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the target, --base-url and duration, writes the trace it names, and meets the violation again (regression: pasted, it ran against the embedded server and passed)', async () => {
+    const first = await runCli(['load', '--profile', 'read-budget', '--target', 'target.json', '--base-url', faulty.baseUrl, '--duration', '3', '--json', 'first.json'], { cwd: dir, timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(1);
+    const results = JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as Results;
+    const p = results.load[0]!;
+    // The log names every threshold with ✓/✗ and its actual value, and the violations with window and request ids.
+    for (const t of p.thresholds) expect(first.stdout).toContain(`${t.ok ? '✓' : '✗'} ${t.expression} (actual ${t.actual})`);
+    expect(first.stdout).toMatch(/✗ §8 8\.ratelimit\.over-admission \(read.*· window \d+\.\d–\d+\.\d s · requests req_\w+/);
+    const finding = results.findings.find((f) => f.clause === '8.ratelimit.over-admission')!;
+    const line = finding.reproduction!.command!;
+    expect(first.stdout).toContain(`re-run: ${line}`);
+    expect(finding.reproduction!.curl.join('\n')).toMatch(/first violating request: req_\w+/);
+    const [bin, ...args] = words(line);
+    expect(bin).toBe('spgate');
+    expect(args).toEqual(['load', '--profile', 'read-budget', '--target', 'target.json', '--base-url', faulty.baseUrl, '--duration', '3', '--trace', 'spgate-trace.ndjson']);
+
+    const again = await runCli([...args, '--json', 'again.json'], { cwd: dir, timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(1);
+    const replayed = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as Results;
+    expect(replayed.findings.map((f) => f.clause)).toContain('8.ratelimit.over-admission');
+    // The trace the comment lines name for replay and shrink exists now.
+    expect(readFileSync(join(dir, 'spgate-trace.ndjson'), 'utf8').length).toBeGreaterThan(0);
+    expect(again.stdout).toContain('# trace of this run: spgate-trace.ndjson');
+  });
+});

@@ -17,7 +17,7 @@ const JUDGE_ANY_ANSWER = ['errors.envelope', 'errors.request-id-header', 'errors
 
 const INCONCLUSIVE = [
   'auth.missing-header', 'auth.wrong-scheme', 'auth.bad-key', 'auth.expired', 'auth.revoked', 'auth.prefixes', 'auth.legacy-same-data',
-  'auth.no-workspace-header', 'auth.scope-missing', 'auth.scope-attachments', 'auth.other-workspace', 'shapes.id-prefixes', 'shapes.statuses',
+  'auth.no-workspace-header', 'auth.scope-missing', 'auth.scope-attachments', 'auth.other-workspace', 'shapes.id-prefixes', 'shapes.collection', 'shapes.statuses',
   'shapes.priorities', 'status.resolve.completed-keys', 'status.resolve.any-state', 'status.resolve.active-keys', 'customers.delete.unlisted',
   'errors.unknown-status', 'limits.remaining-decreases', 'limits.limit-constant', 'limits.classes-isolated', 'limits.429', 'limits.429-read',
 ];

@@ -41,7 +41,13 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
       // in a token bucket two extra tokens may be back before the probe: then the budget is full and it passes
       const v = verdicts(out)[CHECK]!;
       if (dialect === 'token-bucket' && v === 'passed') return;
-      expect(v).toMatch(/^inconclusive: the budget was not full .* RateLimit-Remaining fell by 3 between two back-to-back requests of this check .*other traffic on the key/);
+      expect(v).toMatch(/^inconclusive: the budget was not full .* RateLimit-Remaining fell by \d+ between two back-to-back requests of this check .*other traffic on the key/);
+      // What the check must see is a fall its own single request does not explain (more than 1); how much of
+      // the other requests' charge is left (3 at most: 2 others and its own) is the clock's: a token bucket
+      // gives tokens back between the requests, the more so on a loaded machine.
+      const fell = Number(/fell by (\d+)/.exec(v)![1]);
+      expect(fell).toBeGreaterThan(1);
+      expect(fell).toBeLessThanOrEqual(3);
       expect(out.checks[0]!.remedy).toMatch(/admin key no other client uses/);
     });
   });

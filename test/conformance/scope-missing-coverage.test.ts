@@ -1,6 +1,7 @@
 /**
- * auth.scope-missing covers customers:read and help:read where a key lacks them (the attachmentsOnly key
- * with its scopes listed), says so where no key does (keys without listed scopes), and never passes on
+ * auth.scope-missing covers customers:read and help:read where a key lacks them (the attachmentsOnly key,
+ * by its listed scopes or, where the target lists none, by the scopes its GET /me declares), says so where
+ * no key is known to lack them, and never passes on
  * pairs it could not judge: answers that are no answer of the server's own (503) leave them untried, and
  * no judged pair makes the check inconclusive.
  */
@@ -33,8 +34,21 @@ describe('customers:read and help:read', () => {
     expect(out.findings.map((f) => `${f.clause}: ${f.expected}`).join('\n')).toMatch(message);
   });
 
-  it('keys without listed scopes: the check still judges, and names the scopes no key is known to lack with the remedy', async () => {
+  it('keys without listed scopes: what each key\'s GET /me declares says what it lacks, so both are withheld', async () => {
     const out = await ref.run(passThrough, { checks: CHECK, runs: 1, edit: unlisted });
+    expect(out.findings).toEqual([]);
+    expect(verdict(out)).not.toMatch(/a key lacking (customers|help):read/);
+    // the same server not checking help:read is caught on a target file that lists no scopes
+    const faulty = await ref.run(passThrough, { checks: CHECK, runs: 1, edit: unlisted, faults: ['scope-unchecked-on-articles'] });
+    expect(faulty.findings.map((f) => `${f.clause}: ${f.expected}`).join('\n')).toMatch(/5\.scope\.missing: HTTP 403 for GET \/authoring\/articles with the attachmentsOnly key, which lacks help:read/);
+  });
+
+  it('keys without listed scopes and a GET /me that declares none: names the scopes no key is known to lack, with the remedy', async () => {
+    const noScopes: ProxyHook = async (req, forward) => {
+      const a = await forward();
+      return req.path === '/me' && a.status === 200 ? { ...a, json: { data: { workspace: { id: 'ws_proxy' } } } } : a;
+    };
+    const out = await ref.run(noScopes, { checks: CHECK, runs: 1, edit: unlisted });
     expect(out.findings).toEqual([]);
     expect(verdict(out)).toMatch(/^passed: not tried: .*a key lacking customers:read \(no key of the target lacks it.*a key lacking help:read .*keys\.attachmentsOnly\.scopes/);
   });

@@ -2,9 +2,32 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { KEY_ROLES, type KeyRole, type KeySpec } from '../../src/target/schema.js';
-import { lackedScopes, scopePairs } from '../../suites/model/scopes.js';
+import { declaredScopes, lackedScopes, scopePairs } from '../../suites/model/scopes.js';
 
 const label = (p: { role: string; op: string }) => `${p.role}×${p.op}`;
+
+describe('declaredScopes (GET /me, shape not shown)', () => {
+  it('reads a scopes array at the top, in data, or in a key-like object', () => {
+    expect(declaredScopes({ data: { workspace: {}, scopes: ['attachments:read'] } })).toEqual(['attachments:read']);
+    expect(declaredScopes({ scopes: ['help:read', 'customers:read'] })).toEqual(['customers:read', 'help:read']);
+    expect(declaredScopes({ data: { apiKey: { scopes: ['customers:read', 'reports:export'] } } })).toEqual(['customers:read']);
+  });
+
+  it('declares nothing when the list is missing, empty, a wildcard or in other spellings', () => {
+    expect(declaredScopes({ data: { workspace: {} } })).toBeUndefined();
+    expect(declaredScopes({ scopes: [] })).toBeUndefined();
+    expect(declaredScopes({ scopes: ['customers:*', 'attachments:read'] })).toBeUndefined();
+    expect(declaredScopes({ scopes: ['customers.read', 'help.read'] })).toBeUndefined();
+    expect(declaredScopes('workspace=ws_1 scopes=customers:read')).toBeUndefined();
+  });
+
+  it('without listed scopes, a declaration adds what the key lacks to its role definition', () => {
+    expect(lackedScopes('attachmentsOnly', undefined, ['attachments:read'])).toEqual(expect.arrayContaining(['customers:read', 'help:read', 'conversations:read']));
+    // the definition still counts where the declaration claims more
+    expect(lackedScopes('noAttachments', undefined, ['attachments:read', 'customers:read'])).toContain('attachments:read');
+    expect(lackedScopes('attachmentsOnly', { scopes: ['attachments:read', 'customers:read'] }, ['attachments:read'])).not.toContain('customers:read');
+  });
+});
 
 describe('lackedScopes', () => {
   it('listed scopes win over the role definition', () => {

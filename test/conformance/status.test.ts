@@ -41,6 +41,25 @@ describe('reading status lists (shape not shown)', () => {
     expect(listedKeys({ priorities: [{ slug: 'low' }] })).toEqual([{ key: 'low' }]);
   });
 
+  it('takes the field that holds keys, not the display name or a generated id', () => {
+    expect(listedKeys({ data: [{ name: 'Open', value: 'open' }, { name: 'Waiting on customer', value: 'waiting_on_customer' }] }))
+      .toEqual([{ key: 'open' }, { key: 'waiting_on_customer' }]);
+    expect(listedKeys([{ id: 'st_1', name: 'open' }, { id: 'st_2', name: 'pending' }])).toEqual([{ key: 'open' }, { key: 'pending' }]);
+    expect(listedKeys([{ id: 7, code: 'low', name: 'Low' }])).toEqual([{ key: 'low' }]);
+    expect(listedKeys([{ key: 'open', slug: 'open-1' }])).toEqual([{ key: 'open' }]);
+  });
+
+  it('display names listed as keys are still read as the keys (so the pattern check sees them)', () => {
+    expect(listedKeys({ data: [{ key: 'Waiting on customer', name: 'Waiting on customer' }] })).toEqual([{ key: 'Waiting on customer' }]);
+    expect(listedKeys({ data: [{ name: 'Open', value: 'Open' }] })).toEqual([{ key: 'Open' }]);
+  });
+
+  it('a field missing from some items is not the key field; items of mixed kinds are unreadable', () => {
+    expect(listedKeys([{ key: 'open', name: 'Open' }, { name: 'pending' }])).toEqual([{ key: 'Open' }, { key: 'pending' }]);
+    expect(listedKeys(['open', { key: 'pending' }])).toBeUndefined();
+    expect(listedKeys({ data: [] })).toEqual([]);
+  });
+
   it('merges assumed keys with listed keys of the same type', () => {
     const listed = [{ key: 'escalated', type: 'active' }, { key: 'archived', type: 'completed' }, { key: 'open', type: 'active' }];
     expect(keysOfType(['open', 'pending'], listed, 'active')).toEqual(['open', 'pending', 'escalated']);

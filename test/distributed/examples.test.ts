@@ -70,12 +70,15 @@ describe('examples/github-actions: matrix of shards, then merge', () => {
   it('the matrix covers shards 0..N-1 of the N the load command names', () => {
     const load = wf.jobs.load;
     const run = load.steps.map((s: { run?: string }) => s.run ?? '').join('\n') as string;
-    const m = /--shard \$\{\{ matrix\.shard \}\}\/(\d+)/.exec(run);
+    // Values reach the script through env: (never pasted into run:), so the shard is $SHARD there.
+    const step = load.steps.find((s: { run?: string }) => s.run?.includes('spgate load'));
+    expect(step.env.SHARD).toBe('${{ matrix.shard }}');
+    const m = /--shard "\$SHARD\/(\d+)"/.exec(run);
     expect(m).not.toBeNull();
     const n = Number(m![1]);
     expect(load.strategy.matrix.shard).toEqual(Array.from({ length: n }, (_, i) => i));
     expect(load.strategy['fail-fast']).toBe(false);
-    expect(run).toContain('--json shards/shard-${{ matrix.shard }}.json');
+    expect(run).toContain('--json "shards/shard-$SHARD.json"');
     const upload = load.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/upload-artifact'));
     expect(upload.with.name).toBe('shard-${{ matrix.shard }}');
   });
@@ -93,7 +96,8 @@ describe('examples/github-actions: matrix of shards, then merge', () => {
 
   it('every shard gets the same start time from the plan job', () => {
     expect([wf.jobs.load.needs].flat()).toContain('plan');
-    const run = wf.jobs.load.steps.map((s: { run?: string }) => s.run ?? '').join('\n') as string;
-    expect(run).toContain('--start-at ${{ needs.plan.outputs.start-at }}');
+    const step = wf.jobs.load.steps.find((s: { run?: string }) => s.run?.includes('spgate load'));
+    expect(step.env.START_AT).toBe('${{ needs.plan.outputs.start-at }}');
+    expect(step.run).toContain('--start-at "$START_AT"');
   });
 });

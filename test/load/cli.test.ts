@@ -36,7 +36,7 @@ describe('spgate load (real CLI, embedded reference server)', () => {
     const r = await runCli(['load', '--profile', 'smoke', '--duration', '2', '--json', json]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('profile smoke (open model) — passed');
-    expect(r.stdout).toContain('ok   5xx == 0');
+    expect(r.stdout).toContain('✓ 5xx == 0 (actual 0)');
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(doc.verdict).toBe('passed');
     expect(doc.load[0]!.name).toBe('smoke');
@@ -52,7 +52,7 @@ describe('spgate load (real CLI, embedded reference server)', () => {
     }));
     const r = await runCli(['load', '--profile', file, '--duration', '1']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('FAIL completed > 1000000');
+    expect(r.stdout).toMatch(/✗ completed > 1000000 \(actual \d+\)/);
   });
 
   it('exits 2 with one line for an unknown profile, sending nothing', async () => {

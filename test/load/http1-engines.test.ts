@@ -130,28 +130,35 @@ describe('the engines\' HTTP/1.1 parser', () => {
     expect(srv.conns()).toBe(2);
   });
 
-  it('bytes after the end of a response break the connection: the next request, sent at once as the engine does, fails instead of taking them as its answer', async () => {
+  it('bytes after the end of a response fail that response and close the connection; the next request, sent at once as the engine does, gets its own answer on a new one', async () => {
     const srv = await rawServer((s, n) => s.write(n === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 500 Stale\r\nContent-Length: 0\r\n\r\n' : 'HTTP/1.1 201 OK\r\nContent-Length: 0\r\n\r\n'));
     const seen: Outcome[] = [];
     const req = 'GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n';
     const two = new Promise<void>((resolve) => {
       const c = new Http1Connection(srv.endpoint, {
-        onResponse: (conn, head) => {
+        onResponse: (_c, head) => {
           seen.push({ head });
-          if (seen.length === 1) conn.send(req);
-          else resolve();
-        },
-        onFailure: (_c, error) => {
-          seen.push({ error });
           resolve();
+        },
+        onFailure: (conn, error) => {
+          seen.push({ error });
+          conn.send(req);
         },
       }, () => false);
       closers.push(() => c.destroy());
       c.send(req);
     });
     await two;
-    expect(seen[0]!.head?.status).toBe(200);
-    expect(seen[1]).toEqual({ error: 'bytes after the end of a response' });
+    expect(seen[0]).toEqual({ error: 'bytes after the end of the response' });
+    expect(seen[1]!.head?.status).toBe(201);
+    expect(srv.conns()).toBe(2);
+  });
+
+  it('a CRLF after a body (and before the next status line) is skipped, on the same connection', async () => {
+    const srv = await rawServer((s, n) => s.write(`${n === 1 ? '\r\n' : ''}HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}\r\n`));
+    const c = client(srv.endpoint);
+    for (let i = 0; i < 3; i++) expect((await c.get()).head?.status).toBe(200);
+    expect(srv.conns()).toBe(1);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { groupFindings } from '../../src/report/failures.js';
 import { renderHtml } from '../../src/report/html/page.js';
 import { makeResults, HOSTILE } from './fixtures.js';
 
@@ -36,7 +37,10 @@ describe('HTML report', () => {
     expect(page).toContain('<header class="banner failed"');
     expect(page).toContain('Part 4 — Endpoints');
     expect(page).toContain('Part 8 — Limits');
-    expect((page.match(/<details class="finding /g) ?? []).length).toBe(r.findings.length);
+    // One block per check, with a count when it broke more than once (not N identical blocks).
+    const groups = groupFindings(r.findings);
+    expect((page.match(/<details class="finding /g) ?? []).length).toBe(groups.length);
+    for (const g of groups.filter((x) => x.count > 1)) expect(page).toContain(`<span class="badge">×${g.count}</span>`);
     expect(page).toContain('Load: read-budget');
     expect(page).toContain('Rate-limit analysis');
     expect(page).toContain('8.ratelimit.over-admission');

@@ -1,6 +1,7 @@
 /** The pure search strategy: driven by a model of a limiter bug, it finds the small schedule and never repeats itself. */
 import { describe, expect, it } from 'vitest';
 import { shrinkCandidates, isSmaller, MAX_CHUNKS } from '../../src/shrink/candidates.js';
+import { fittedShapes } from '../../src/shrink/fitted.js';
 import { scheduleKey, type Send } from '../../src/shrink/schedule.js';
 
 const read = (t: number, path = '/me', key = 'admin'): Send => ({ t, class: 'read', method: 'GET', path, key });
@@ -65,5 +66,35 @@ describe('shrinkCandidates', () => {
     const initial = [read(0), read(10), read(5000), read(5010)];
     const { final } = drive(initial, (s) => s.length === 4);
     expect(final[3]!.t).toBeLessThan(1000);
+  });
+});
+
+describe('fittedShapes', () => {
+  it('tries the cited requests, then the class inside the stretch, then the stretch, before any generic step', () => {
+    const initial: Send[] = [];
+    for (let i = 0; i < 60; i++) initial.push(read(i * 50));
+    for (let i = 0; i < 10; i++) initial.push(write(i * 300 + 7));
+    initial.sort((a, b) => a.t - b.t);
+    // The violation: reads at 1000 and 1100 (sent a few ms late, as attempts are), stretch 1000–1400.
+    const v = { rule: 'r', class: 'read' as const, message: '', window: { start: 1002, end: 1403 }, samples: [{ t: 1003, status: 200 }, { t: 1102, status: 200 }] };
+    const shapes = fittedShapes(initial, v, { rule: 'r', class: 'read' });
+    expect(shapes.map((s) => s.step)).toEqual(['only the 2 requests the violation cites', "only the read requests of the violation's stretch", "only the violation's stretch"]);
+    expect(shapes[0]!.schedule.map((x) => x.t)).toEqual([1000, 1100]);
+    expect(shapes[1]!.schedule.map((x) => x.t)).toEqual([1000, 1050, 1100, 1150, 1200, 1250, 1300, 1350, 1400]);
+    expect(shapes[2]!.schedule.some((x) => x.class === 'write')).toBe(true);
+  });
+
+  it('a bug shown by the two cited requests shrinks to them in the first step', () => {
+    const initial = Array.from({ length: 80 }, (_, i) => read(i * 25));
+    const pair = (s: Send[]) => s.some((x) => x.t === 0) && s.length >= 2 && s.some((x) => x.t === 25);
+    const seen: Send[][] = [];
+    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({ violation: { rule: 'r', class: 'read', message: '', samples: [{ t: 500, status: 200 }, { t: 526, status: 200 }] }, windowMs: 1000 }));
+    let next = gen.next();
+    while (!next.done) {
+      seen.push(next.value.schedule);
+      next = gen.next(seen.length === 1 ? true : pair(next.value.schedule));
+    }
+    expect(seen[0]!.length).toBe(2);
+    expect(next.value.length).toBe(2);
   });
 });

@@ -1,10 +1,14 @@
 /**
- * Issue 23, end to end: for each real limiter library's misconfiguration (test/limiters) and a reference
- * server limiter fault, a trace recorded from an open-model run is shrunk by the real CLI against the live
- * target. The minimal schedule must be at most a few windows long and a small multiple of the budget in
- * requests, reproduce at least 9 times in 10, and its regression profile must fail on the faulty limiter
- * and pass on the correct one. The cases run concurrently: their time is mostly spent waiting for budgets.
+ * Issues 23 and 34, end to end: for each real limiter library's misconfiguration (test/limiters) — among
+ * them the one staging actually has, a store per replica behind one port, where which replica answers is
+ * not the client's choice — and a reference server limiter fault, a trace recorded from an open-model run is
+ * shrunk by the real CLI against the live target. The minimal schedule must be at most a quarter of the
+ * original's requests and a few windows long, reproduce at least 9 times in 10, its regression profile must
+ * fail on the faulty limiter and pass on the correct one, and the standalone bash + curl script must show
+ * the violation against the faulty limiter and not against the fixed one. The cases run concurrently: their
+ * time is mostly spent waiting for budgets.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,12 +20,14 @@ import { traceToSamples } from '../../src/trace/samples.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { Target } from '../../src/target/schema.js';
+import { SCRIPT_JUDGES } from '../../src/shrink/script-out.js';
 import { runCli } from '../support/cli.js';
 import { tempDir, writeJson } from '../support/target-file.js';
 import { startExpressServer } from '../limiters/support/express-server.js';
 import { startFastifyServer } from '../limiters/support/fastify-server.js';
 import { startFlexibleServer } from '../limiters/support/flexible-server.js';
 import { MISCONFIGS } from '../limiters/support/limiters.js';
+import { startRoundRobinProxy } from '../limiters/support/proxy.js';
 import { targetFor, type LimitedServer } from '../limiters/support/server.js';
 
 interface Case {
@@ -56,16 +62,43 @@ function libraryCase(prefix: string, correct: (b: (typeof MISCONFIGS)[number]['b
   };
 }
 
+/** A store per replica, two replicas behind one port: the limiter bug staging has. */
+function perReplicaCase(start: (budgets: { read: { limit: number; windowSeconds: number }; write: { limit: number; windowSeconds: number } }, instance: string) => Promise<LimitedServer>, budgets: { read: { limit: number; windowSeconds: number }; write: { limit: number; windowSeconds: number } }, pick: 'round-robin' | { random: number }): Case['start'] {
+  return async () => {
+    const bad = await startRoundRobinProxy([await start(budgets, 'a'), await start(budgets, 'b')], pick);
+    let good: LimitedServer | undefined;
+    return {
+      faulty: targetFor('faulty', bad.url),
+      fixed: async () => targetFor('fixed', (good = await start(budgets, 'a')).url),
+      close: async () => {
+        await bad.close();
+        await good?.close();
+      },
+    };
+  };
+}
+
+const ONE_SECOND = { read: { limit: 20, windowSeconds: 1 }, write: { limit: 6, windowSeconds: 1 } };
 const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const }] };
 const CASES: Case[] = [
+  {
+    name: 'express-rate-limit, a store per replica, two replicas behind one port', rule: '8.ratelimit.remaining-rises', class: 'read', budget: 20, windowSeconds: 1,
+    record: { duration: 4, classes: { read: { routes: [{ route: 'me' }], rate: 40 } } },
+    start: perReplicaCase((budgets) => startExpressServer({ budgets }), ONE_SECOND, { random: 34 }),
+  },
+  {
+    name: 'rate-limiter-flexible, a store per replica, two replicas behind one port', rule: '8.ratelimit.remaining-rises', class: 'read', budget: 15, windowSeconds: 1,
+    record: { duration: 4, classes: { read: { routes: [{ route: 'me' }], rate: 40 } } },
+    start: perReplicaCase((budgets) => startFlexibleServer({ budgets }), { read: { limit: 15, windowSeconds: 1 }, write: { limit: 5, windowSeconds: 1 } }, { random: 35 }),
+  },
   {
     name: 'express-rate-limit, one store for read and write', rule: '8.ratelimit.classes-isolated', class: 'read', budget: 20, windowSeconds: 1,
     record: { duration: 3, classes: { read: { routes: [{ route: 'me' }], rate: 10 }, write: { routes: [{ route: 'assign' }], rate: 4 } } },
     start: libraryCase('express-rate-limit: read and write sharing', (budgets) => startExpressServer({ budgets })),
   },
   {
-    name: '@fastify/rate-limit, two stores behind one port', rule: '8.ratelimit.over-admission', class: 'read', budget: 20, windowSeconds: 3,
-    record: { duration: 8, classes: { read: { ...READS, rate: 40 } } },
+    name: '@fastify/rate-limit, a store per replica, two replicas behind one port', rule: '8.ratelimit.over-admission', class: 'read', budget: 20, windowSeconds: 3,
+    record: { duration: 6, classes: { read: { ...READS, rate: 60 } } },
     start: libraryCase('@fastify/rate-limit', (budgets) => startFastifyServer({ budgets })),
   },
   {
@@ -85,7 +118,7 @@ const CASES: Case[] = [
   },
   {
     name: 'reference server, fault ratelimit-early-429', rule: '8.ratelimit.under-admission', class: 'read', budget: 10, windowSeconds: 1,
-    record: { duration: 3, classes: { read: { routes: [{ route: 'me' }], rate: 20 } } },
+    record: { duration: 4, classes: { read: { routes: [{ route: 'me' }], rate: 20 } } },
     start: async () => {
       const s = await startReferenceServer({ faults: ['ratelimit-early-429'], budgets: { read: 10, write: 5, windowSeconds: 1 } });
       const target = targetFromInput(s.describe({ budgets: false }), 'reference');
@@ -104,13 +137,20 @@ const CASES: Case[] = [
 const table: string[] = [];
 afterAll(() => {
   // The issue asks for this table; it is printed, never asserted on (times measure the shared machine).
-  process.stdout.write(['misconfiguration | original requests | shrunk requests | reproduced | shrink time', ...table].join('\n') + '\n');
+  process.stdout.write(['misconfiguration | original requests | shrunk requests | reproduced | shrink time | script', ...table].join('\n') + '\n');
 });
 
+/** Runs the standalone script with the admin key in its variable; its exit code and output. */
+function runScript(path: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', [path, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (err, stdout) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout });
+    });
+  });
+}
+
 describe.concurrent('spgate shrink against misconfigured limiters', () => {
-  // One retry: on a loaded CI machine the reference server's early-429 case once kept 60 of 60 requests (no
-  // candidate reproduced twice in a row while the machine was busy); it shrank to 29 in every other run.
-  it.each(CASES)('$name: small, reproduces ≥ 9/10, regression profile fails then passes', { timeout: 600_000, retry: 1 }, async (c) => {
+  it.each(CASES)('$name: a quarter or less, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 600_000 }, async (c) => {
     const env = await c.start();
     try {
       const dir = tempDir('spgate-shrink-');
@@ -126,8 +166,8 @@ describe.concurrent('spgate shrink against misconfigured limiters', () => {
       }
       const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
       const targetFile = writeJson(dir, 'target.json', { name: 'faulty', baseUrl: env.faulty.baseUrl, keys, allowWrites: true, fixtures: { ids: env.faulty.fixtures.ids } });
-      const [minPath, profilePath, jsonPath] = ['min.ndjson', 'repro.json', 'shrink.json'].map((f) => join(dir, f)) as [string, string, string];
-      const run = await runCli(['shrink', original, '--target', targetFile, '--trace-out', minPath, '--profile-out', profilePath, '--json', jsonPath, '--rule', c.rule, '--attempts', '2', '--times', '10', '--max-time', '420'], { timeoutMs: 560_000 });
+      const [minPath, profilePath, jsonPath, scriptPath] = ['min.ndjson', 'repro.json', 'shrink.json', 'repro.sh'].map((f) => join(dir, f)) as [string, string, string, string];
+      const run = await runCli(['shrink', original, '--target', targetFile, '--trace-out', minPath, '--profile-out', profilePath, '--json', jsonPath, '--script-out', scriptPath, '--rule', c.rule, '--times', '10', '--max-time', '300'], { timeoutMs: 400_000 });
       expect(run.timedOut).toBe(false);
       expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 1, stderr: [] });
       const out = JSON.parse(readFileSync(jsonPath, 'utf8')) as { original: { requests: number }; minimal: { requests: number; spanMs: number; rate: { reproduced: number; attempts: number } }; seconds: number; violation: { rule: string; class: string } };
@@ -136,23 +176,45 @@ describe.concurrent('spgate shrink against misconfigured limiters', () => {
       expect(out.minimal.rate.reproduced).toBeGreaterThanOrEqual(9);
       expect(out.minimal.spanMs).toBeLessThanOrEqual(3 * c.windowSeconds * 1000);
       expect(out.minimal.requests).toBeLessThanOrEqual(4 * c.budget);
-      expect(out.minimal.requests).toBeLessThan(out.original.requests);
+      expect(out.minimal.requests).toBeLessThanOrEqual(out.original.requests / 4);
       expect(run.stdout).toContain(`Re-run: spgate replay ${minPath} --target ${targetFile} --times 10 --rule ${c.rule}`);
-      for (const text of [run.stdout, run.stderr, readFileSync(minPath, 'utf8'), readFileSync(profilePath, 'utf8'), readFileSync(join(dir, 'min.html'), 'utf8')]) {
+      for (const text of [run.stdout, run.stderr, readFileSync(minPath, 'utf8'), readFileSync(profilePath, 'utf8'), readFileSync(join(dir, 'min.html'), 'utf8'), readFileSync(scriptPath, 'utf8')]) {
         for (const secret of Object.values(env.faulty.secrets)) expect(text).not.toContain(secret);
       }
-      table.push(`${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s`);
+      const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
+
+      // The standalone script: shows the violation against the faulty limiter (in one of three runs: which
+      // replica answers is not the client's choice), not against the fixed one; rules it does not judge
+      // print the evidence and say so.
+      const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
+      const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
+      let shown = { code: -1, stdout: '' };
+      for (let i = 0; i < 3 && shown.code !== 1; i++) {
+        await settle();
+        shown = await runScript(scriptPath, keyEnv);
+        if (!judged) break;
+      }
+      if (judged) {
+        expect({ code: shown.code, verdict: shown.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) }).toEqual({ code: 1, verdict: expect.stringContaining(c.rule) });
+      } else {
+        expect({ code: shown.code, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({ code: 0, verdict: expect.stringContaining('does not judge') });
+      }
+      expect(shown.stdout).toContain('\tRemaining\tReset\t');
+      table.push(`${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s | ${judged ? 'shows it' : 'prints it'}`);
 
       // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
       // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
-      const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
       const profile = loadProfile(profilePath);
       await settle();
       const bad = await runProfile({ target: env.faulty, profile });
       expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({ status: 'failed', rules: expect.arrayContaining([c.rule]) });
       await settle();
-      const good = await runProfile({ target: await env.fixed(), profile });
+      const fixedTarget = await env.fixed();
+      const good = await runProfile({ target: fixedTarget, profile });
       expect({ status: good.result.status, violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`), thresholds: good.result.thresholds.filter((t) => !t.ok) }).toEqual({ status: 'passed', violations: [], thresholds: [] });
+      await settle();
+      const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);
+      expect({ code: clean.code, shown: clean.stdout.includes('VIOLATION') }).toEqual({ code: 0, shown: false });
     } finally {
       await env.close();
     }

@@ -255,3 +255,141 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * The framings of the hostile framing server: each is one way a server may answer, and whether a client
+ * must take the answer (`good`) or refuse it as malformed (`bad`). Bad framings are mixed with good answers
+ * (every third answer is bad), so an error charged to the wrong request shows in the counts.
+ */
+export const FRAMINGS = {
+  'content-length': 'good',
+  'split-one-byte-per-write': 'good',
+  'head-split-mid-line': 'good',
+  'chunked-extensions-trailers': 'good',
+  'interim-100-103': 'good',
+  'no-content-204': 'good',
+  'not-modified-304': 'good',
+  'connection-close': 'good',
+  'close-delimited': 'good',
+  http10: 'good',
+  'head-40k': 'good',
+  'bare-lf': 'good',
+  'crlf-after-body': 'good',
+  'leading-crlf': 'good',
+  'silent-close-every-5th': 'good',
+  'space-before-colon': 'bad',
+  'content-length-and-chunked': 'bad',
+  'status-4-digits': 'bad',
+  'chunk-size-0x': 'bad',
+  'chunk-size-junk': 'bad',
+  'content-length-23-digits': 'bad',
+  'content-length-junk': 'bad',
+  'head-70k-complete': 'bad',
+  'junk-after-body': 'bad',
+  'two-answers-one-write': 'bad',
+  'no-content-with-body': 'bad',
+  'late-duplicate': 'bad',
+} as const;
+export type Framing = keyof typeof FRAMINGS;
+
+export interface FramingServer {
+  url: string;
+  /** What the server did: requests read, good and bad answers written, connections accepted and closed. */
+  counts: { requests: number; good: number; bad: number; connections: number; serverClosed: number };
+  close(): Promise<void>;
+}
+
+const BODY = '{"data":[]}';
+const OK = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}`;
+
+/**
+ * Starts a server on 127.0.0.1:0 answering every request in `framing` (bad framings: every third answer;
+ * the others are plain 200s). Counts are the server's own, to check a client's accounting against.
+ */
+export async function startFramingServer(framing: Framing): Promise<FramingServer> {
+  const counts = { requests: 0, good: 0, bad: 0, connections: 0, serverClosed: 0 };
+  const bad = FRAMINGS[framing] === 'bad';
+  const hits: HostileHits = { requests: 0, connections: 0, serverClosed: 0, bodyBytesSent: 0, statuses: [], redirectTarget: { requests: 0, withAuthorization: 0 } };
+  let perSocket = new WeakMap<net.Socket, number>();
+  const end = (sock: net.Socket, text: string): void => {
+    counts.serverClosed++;
+    sock.end(text);
+  };
+  const answer = (sock: net.Socket): void => {
+    // A request that arrives after the server closed its side is never answered (the client must re-send it).
+    if (sock.writableEnded || sock.destroyed) return;
+    const n = counts.requests++;
+    const onSocket = (perSocket.get(sock) ?? 0) + 1;
+    perSocket.set(sock, onSocket);
+    if (bad && n % 3 !== 1) {
+      counts.good++;
+      sock.write(OK);
+      return;
+    }
+    if (bad) counts.bad++;
+    else counts.good++;
+    const chunked = (head: string, sizes: string[]): string => `${head}Transfer-Encoding: chunked\r\n\r\n${sizes.map((s, i) => `${s}\r\n${i === 0 ? BODY : ''}\r\n`).join('')}`;
+    switch (framing) {
+      case 'content-length': return void sock.write(OK);
+      case 'split-one-byte-per-write': return writeSplit(sock, OK, 1);
+      case 'head-split-mid-line': return writeSplit(sock, OK, 23);
+      case 'chunked-extensions-trailers': return writeSplit(sock, `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\n{"dat\r\n6;c\r\na":[]}\r\n0\r\nX-Trailer: t\r\n\r\n`, 7);
+      case 'interim-100-103': return void sock.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n${OK}`);
+      case 'no-content-204': return void sock.write('HTTP/1.1 204 No Content\r\n\r\n');
+      case 'not-modified-304': return void sock.write('HTTP/1.1 304 Not Modified\r\nContent-Length: 11\r\n\r\n');
+      case 'connection-close': return end(sock, OK.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+      case 'close-delimited': return end(sock, `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n${BODY}`);
+      case 'http10': return end(sock, `HTTP/1.0 200 OK\r\n\r\n${BODY}`);
+      case 'head-40k': return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(40_000)}\r\n\r\n`));
+      case 'bare-lf': return void sock.write(OK.replace(/\r\n/g, '\n'));
+      case 'crlf-after-body': return void sock.write(`${OK}\r\n`);
+      case 'leading-crlf': return void sock.write(`\r\n${OK}`);
+      case 'silent-close-every-5th': return onSocket % 5 === 0 ? end(sock, OK) : void sock.write(OK);
+      case 'space-before-colon': return void sock.write(OK.replace('Content-Length:', 'Content-Length :'));
+      case 'content-length-and-chunked': return void sock.write(chunked(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n`, [BODY.length.toString(16), '0']));
+      case 'status-4-digits': return void sock.write(OK.replace('200 OK', '2000 OK'));
+      case 'chunk-size-0x': return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`0x${BODY.length.toString(16)}`, '0']));
+      case 'chunk-size-junk': return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`${BODY.length.toString(16)}zz`, '0']));
+      case 'content-length-23-digits': return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, 'Content-Length: 12345678901234567890123'));
+      case 'content-length-junk': return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, `Content-Length: ${BODY.length}x`));
+      case 'head-70k-complete': return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(70_000)}\r\n\r\n`));
+      case 'junk-after-body': return void sock.write(`${OK}XYZ`);
+      case 'two-answers-one-write': return void sock.write(OK + OK);
+      case 'no-content-with-body': return void sock.write(`HTTP/1.1 204 No Content\r\n\r\n${BODY}`);
+      case 'late-duplicate':
+        // The same answer again, in a write of its own: a second TCP segment (Nagle off, so it is not held
+        // back until the client's next request acknowledges the first: a duplicate that arrives after the
+        // next request went out cannot be told from that request's answer by any HTTP/1.1 client).
+        sock.setNoDelay(true);
+        sock.write(OK);
+        return void sock.write(OK);
+    }
+  };
+  const main = await listenRaw(hits, (req, sock) => {
+    // The open engine's warm-up HEAD: answered plainly and not counted (it is not part of the run).
+    if (req.method === 'HEAD') sock.write(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n`);
+    else answer(sock);
+  }, { countHits: true });
+  return {
+    url: `http://127.0.0.1:${main.port}/v1`,
+    get counts() {
+      return { ...counts, connections: hits.connections };
+    },
+    close: async () => {
+      perSocket = new WeakMap();
+      await main.close();
+    },
+  };
+}
+
+/** Writes `text` in pieces of `size` bytes, one per event-loop turn. */
+function writeSplit(sock: net.Socket, text: string, size: number): void {
+  let i = 0;
+  const step = (): void => {
+    if (i >= text.length || sock.destroyed) return;
+    sock.write(text.slice(i, i + size));
+    i += size;
+    setImmediate(step);
+  };
+  step();
+}

@@ -102,6 +102,16 @@ describe('loadTarget', () => {
     expect(bad.code).toBe('SPGATE_ERR_TARGET_INVALID');
   });
 
+  it('names every unset key variable in one line; a dry run (placeholder) warns once and goes on', async () => {
+    const path = file({ ...local, keys: { admin: { key: 'env:SPG_ADMIN' }, readOnly: { key: 'env:SPG_RO' }, expired: { key: 'env:SPG_EXP' } } });
+    const f = await failure(loadTarget(path, { env: { SPG_RO: 'pk_ro' } }));
+    expect(f).toEqual({ code: 'SPGATE_ERR_KEY_ENV_MISSING', message: `${path}: environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired)` });
+    const dry = await loadTarget(path, { env: { SPG_RO: 'pk_ro' }, unsetKeys: 'placeholder' });
+    expect(Object.keys(dry.secrets).sort()).toEqual(['admin', 'expired', 'readOnly']);
+    expect(dry.secrets.readOnly).toBe('pk_ro');
+    expect(dry.warnings.filter((w) => w.includes('not set'))).toEqual(['environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired) (a dry run needs none; a real run needs every one)']);
+  });
+
   it('a non-loopback target must state caps.maxRps', async () => {
     const remote = { ...local, baseUrl: 'https://api.example.com/v1' };
     const f = await failure(loadTarget(file(remote)));

@@ -29,6 +29,8 @@ export const analyzeCommand: SpgateCommand = {
   describe: 'rate-limit analysis of a recorded NDJSON trace or a HAR 1.2 file (exit 1 when the limiter broke a rule)',
   builder: (y) =>
     y
+      .example("$0 analyze burst.ndjson", "budgets, windows and violations of a recorded trace")
+      .example("$0 analyze session.har --key-role admin", "the same for a HAR file from browser devtools")
       .positional('trace', { type: 'string', describe: 'NDJSON trace file (from --trace), or a .har file', demandOption: true })
       .option('key-role', { type: 'string', describe: 'HAR: the key role of its first API key (further keys: ROLE#2, …)', default: 'admin' })
       .option('json', { type: 'string', describe: 'also write the analysis as JSON to FILE' })

@@ -27,6 +27,9 @@ export const conformanceCommand: SpgateCommand = {
   describe: 'run the conformance suites against a target, or the embedded reference server',
   builder: (y) =>
     y
+      .example("$0 conformance --suite auth,pagination", "two suites against the embedded reference server")
+      .example("$0 conformance --target staging.yaml --check auth.expired --seed 7", "re-run one check as a finding's re-run line does")
+      .example("$0 conformance --target staging.yaml --dry-run", "which checks would run or skip, and the line to add for each skip")
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
       .option('suite', { type: 'string', array: true, describe: 'suite name(s) to run (default: all)' })

@@ -57,6 +57,7 @@ export const initCommand: SpgateCommand = {
   describe: 'probe a target with a few read requests and write a target file plus its coverage plan',
   builder: (y) =>
     y
+      .example("$0 init --base-url https://api.staging.example.com/v1 --key env:SPGATE_STAGING_ADMIN_KEY --out staging.target.yaml", "probe staging with a few reads and write a target file")
       .option('base-url', { type: 'string', demandOption: true, describe: 'the API base URL, including /v1' })
       .option('key', { type: 'string', default: 'env:SPGATE_ADMIN_KEY', describe: 'the admin key, as env:NAME (the file stores only the reference)' })
       .option('out', { type: 'string', default: 'spgate.target.yaml', describe: 'the target file to write (YAML, with comments)' })

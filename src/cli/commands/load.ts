@@ -62,6 +62,9 @@ export const loadCommand: SpgateCommand = {
   describe: 'run a load profile (built-in name or file) against a target, or the embedded reference server',
   builder: (y) =>
     y
+      .example("$0 load --profile smoke", "a short mixed load against the embedded reference server")
+      .example("$0 load --profile capacity --target staging.yaml --trace capacity.ndjson", "a capacity ramp against staging, every response traced")
+      .example("$0 load --profile read-budget --target staging.yaml --threshold \"read.p95 < 250\" --duration 30", "a profile with a threshold of your own")
       .option('profile', { type: 'string', demandOption: true, describe: 'built-in profile name or profile file' })
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
@@ -141,6 +144,7 @@ export const loadCommand: SpgateCommand = {
         durationOverride: duration,
         signal: abort.signal,
         tracePath,
+        profileRef: String(args.profile),
         metrics: await createLiveMetrics({ ...metrics, runId: runId ?? '', shard: shard ? `${shard.index}/${shard.count}` : '0/1', warn: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`) }),
         onProgress: (p) => {
           clock.observe(p.elapsed);

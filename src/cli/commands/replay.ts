@@ -61,6 +61,7 @@ export const replayCommand: SpgateCommand = {
   describe: 're-send a trace with its timing, record the responses, and compare rate-limit violations',
   builder: (y) =>
     y
+      .example("$0 replay burst.ndjson --target t.json --times 10", "send the recorded sequence again, with its timing, ten times")
       .positional('trace', { type: 'string', describe: 'NDJSON trace file', demandOption: true })
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's base URL (needs --target)" })

@@ -7,6 +7,7 @@ import { runPipeline } from '../../run/pipeline.js';
 import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
 import { createProgress } from '../../run/progress.js';
 import { printRenderSummary } from '../render-summary.js';
+import { failureLines, ruleViolations } from '../../report/failures.js';
 import { runDryRun } from '../dry-run.js';
 import { abortOnSignals } from '../session.js';
 import { openTarget, targetOptions } from '../../run/target.js';
@@ -18,6 +19,9 @@ export const runCommand: SpgateCommand = {
   describe: 'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
   builder: (y) =>
     y
+      .example("$0 run", "conformance and the load profiles against the embedded reference server, every report in reports/latest")
+      .example("$0 run --target staging.yaml --dry-run", "the plan of every phase; nothing is sent, no key needed")
+      .example("$0 run --target staging.yaml --seed 7 --fail-on-inconclusive", "the CI gate: a check that could not judge fails it too")
       .option('target', { type: 'string', describe: 'target file (JSON or YAML); the embedded reference server when absent' })
       .option('base-url', { type: 'string', describe: "override the target's base URL" })
       .option('out', { type: 'string', default: 'reports', describe: 'base directory; the run writes <out>/<timestamp>/ and <out>/latest' })
@@ -66,10 +70,12 @@ export const runCommand: SpgateCommand = {
         '',
         `verdict: ${r.verdict.toUpperCase()}${r.meta.aborted ? ` (${r.meta.abortReason ?? 'aborted'})` : ''}`,
         `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · inconclusive ${n.checks.inconclusive} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
-        `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit violations ${n.violations}`,
+        `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit rules broken ${r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0)}${n.violations ? ` (in ${n.violations} windows)` : ''}`,
         ...r.load.map((p) => `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`),
         ...(r.meta.notes ?? []).map((x) => `note: ${x}`),
         ...r.errors.map((e) => `error: ${e}`),
+        ...failureLines(r),
+        '',
         `report: ${relative(process.cwd(), out.runDir) || out.runDir}/index.html (latest: ${out.latest})`,
         '',
       ];

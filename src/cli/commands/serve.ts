@@ -1,9 +1,9 @@
 /** `spgate serve` — runs the embedded reference server until SIGINT/SIGTERM. */
-import { writeFile } from 'node:fs/promises';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import {
-  DIALECT_NAMES, FAULT_NAMES, describeDialects, isDialectName, isFaultName, startReferenceServer, type DialectName, type FaultName,
+  DIALECT_NAMES, FAULT_NAMES, WORLD_DESCRIPTIONS, describeDialects, formatWorlds, isDialectName, isFaultName, parseWorlds, startReferenceServer, writeTargetFile,
+  type DialectName, type FaultName, type Worlds,
 } from '../../reference/index.js';
 
 function intOption(value: unknown, name: string, min: number): number | undefined {
@@ -31,6 +31,16 @@ function parseDialect(raw: unknown): DialectName {
   return name;
 }
 
+/** Parses --world values (comma lists, repeatable, `name=option`); a bad one is a one-line usage error. */
+function parseWorldOption(raw: unknown): Worlds {
+  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+  try {
+    return parseWorlds(list);
+  } catch (err) {
+    throw new SpgateError('SPGATE_ERR_USAGE', (err as Error).message, { cause: err });
+  }
+}
+
 export const serveCommand: SpgateCommand = {
   command: 'serve',
   describe: 'run the embedded reference server (with optional faults) until interrupted',
@@ -43,19 +53,21 @@ export const serveCommand: SpgateCommand = {
     .option('window', { type: 'number', describe: 'rate-limit window in seconds (default: per dialect; 5 in default)' })
     .option('fault', { type: 'string', array: true, describe: 'switch on a named fault (repeatable)' })
     .option('dialect', { type: 'string', describe: `choices where the spec says "not shown": ${DIALECT_NAMES.join(' | ')} (default: default)` })
+    .option('world', { type: 'string', array: true, describe: 'staging conditions, not faults: big[=N], busy[=MS], drifting[=DELAY], sparse (comma list, repeatable)' })
     .option('fixtures-api', { type: 'boolean', default: true, describe: 'serve /_fixtures; --no-fixtures-api answers 404 there and leaves fixtures.api out of --target-out' })
     .option('omit-budgets', { type: 'boolean', default: false, describe: 'leave assumptions.rateLimit out of --target-out (the toolkit must discover the budgets)' })
     .option('target-out', { type: 'string', describe: 'write a target file for this server (keys inline, fixture ids and pools)' })
-    .epilog(['Dialects:', ...describeDialects().map((d) => `  ${d}`)].join('\n')),
+    .epilog(['Dialects:', ...describeDialects().map((d) => `  ${d}`), 'Worlds:', ...Object.entries(WORLD_DESCRIPTIONS).map(([n, d]) => `  ${n}: ${d}`)].join('\n')),
   run: async (args) => {
     const faults = parseFaults(args.fault);
     const dialect = parseDialect(args.dialect);
+    const worlds = parseWorldOption(args.world);
     const port = intOption(args.port, 'port', 0) ?? 8787;
     const host = String(args.host ?? '127.0.0.1');
     let server;
     try {
       server = await startReferenceServer({
-        port, host, faults, dialect,
+        port, host, faults, dialect, worlds,
         fixturesApi: args.fixturesApi !== false,
         seed: intOption(args.seed, 'seed', 0),
         budgets: {
@@ -72,16 +84,18 @@ export const serveCommand: SpgateCommand = {
     }
     const targetOut = args.targetOut as string | undefined;
     if (targetOut) {
-      const target = server.describe({ budgets: args.omitBudgets !== true });
-      await writeFile(targetOut, JSON.stringify(target, null, 2) + '\n', { mode: 0o600 });
+      await writeTargetFile(targetOut, server.describe({ budgets: args.omitBudgets !== true }));
     }
-    const faultNote = (dialect === 'default' ? '' : ` (dialect: ${dialect})`) + (faults.length ? ` (faults: ${faults.join(', ')})` : '');
-    process.stdout.write(`spgate reference server listening on ${server.baseUrl}${faultNote}\n`);
-    await new Promise<void>((resolve) => {
+    const worldNote = formatWorlds(worlds);
+    const faultNote = (dialect === 'default' ? '' : ` (dialect: ${dialect})`) + (worldNote.length ? ` (worlds: ${worldNote.join(', ')})` : '') + (faults.length ? ` (faults: ${faults.join(', ')})` : '');
+    // the handlers go in before the line is out: a caller may signal as soon as it reads the line
+    const stopped = new Promise<void>((resolve) => {
       const stop = (): void => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    process.stdout.write(`spgate reference server listening on ${server.baseUrl}${faultNote}\n`);
+    await stopped;
     await server.close();
     return 0;
   },

@@ -1,8 +1,9 @@
 /**
  * `spgate shrink TRACE --target FILE --trace-out MIN.ndjson [--profile-out repro.json] [--html FILE]` —
  * the smallest schedule that still shows the trace's rate-limit violation against the live target
- * (src/shrink/), measured `--times` times, written as a trace, a regression profile and an HTML page.
- * Bounded by --max-requests, --max-time and --max-wait; SIGINT keeps the best schedule found so far.
+ * (src/shrink/), measured `--times` times, written as a trace, a regression profile, a standalone bash +
+ * curl script and an HTML page. Bounded by --max-requests, --max-time (the whole command, final
+ * measurement included) and --max-wait; SIGINT keeps the best schedule found so far.
  */
 import { access, constants, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -19,6 +20,8 @@ import { scheduleProfile } from '../../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../../shrink/schedule.js';
 import { fullAgainAt, msResetBudgets } from '../../shrink/budget-wait.js';
 import { asOftenAs, searchMinimal, type SearchResult } from '../../shrink/search.js';
+import { formatRate, wilson } from '../../shrink/acceptance.js';
+import { reproductionScript, scriptUsage } from '../../shrink/script-out.js';
 import { describeSignature, pickSignature, shows } from '../../shrink/signature.js';
 import { clientTimeouts } from '../../target/timeouts.js';
 import { readTraceInput } from '../../trace/input.js';
@@ -69,6 +72,7 @@ export const shrinkCommand: SpgateCommand = {
   describe: 'find the smallest request schedule that still shows a trace\'s rate-limit violation against the live target',
   builder: (y) =>
     y
+      .example("$0 shrink burst.ndjson --target t.json --trace-out min.ndjson --profile-out repro.json", "the smallest schedule that still shows the violation, as a profile")
       .positional('trace', { type: 'string', describe: 'NDJSON trace (from --trace) or a .har file showing the violation', demandOption: true })
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's base URL (needs --target)" })
@@ -77,10 +81,11 @@ export const shrinkCommand: SpgateCommand = {
       .option('html', { type: 'string', describe: 'write the shrink page (minimal beside original timeline); default: beside --trace-out' })
       .option('json', { type: 'string', describe: 'write the shrink outcome as JSON to FILE' })
       .option('rule', { type: 'string', describe: "the violation to keep (rule id; default: the trace's first)" })
-      .option('attempts', { type: 'number', default: 3, describe: 'attempts per schedule: a smaller one must reproduce as often as the original' })
+      .option('script-out', { type: 'string', describe: 'write the minimal schedule as a standalone bash + curl script (keys from environment variables)' })
+      .option('attempts', { type: 'number', default: 3, describe: "attempts that measure the original's reproduction rate; each smaller schedule is held to it by a sequential test" })
       .option('times', { type: 'number', default: 10, describe: 'attempts of the final measurement of the minimal schedule' })
       .option('max-requests', { type: 'number', default: 5000, describe: 'requests the search may send in all' })
-      .option('max-time', { type: 'number', default: 600, describe: 'seconds the search may take (the best schedule so far is kept)' })
+      .option('max-time', { type: 'number', default: 600, describe: 'seconds the whole command may take, final measurement included (the best schedule so far is kept)' })
       .option('max-wait', { type: 'number', default: 60, describe: 'the longest wait for a budget to be full again, seconds' })
       .option('max-duration', { type: 'number', default: 60, describe: 'refuse traces longer than this many seconds' })
       .option('key-role', { type: 'string', default: 'admin', describe: 'HAR: the key role of its first API key' }),
@@ -97,6 +102,7 @@ export const shrinkCommand: SpgateCommand = {
     const outputs: Array<[string, string]> = [[traceOut, '--trace-out'], [htmlOut, '--html']];
     if (typeof args.profileOut === 'string') outputs.push([args.profileOut, '--profile-out']);
     if (typeof args.json === 'string') outputs.push([args.json, '--json']);
+    if (typeof args.scriptOut === 'string') outputs.push([args.scriptOut, '--script-out']);
     for (const [p, flag] of outputs) await writable(p, flag);
 
     const input = String(args.trace);
@@ -115,15 +121,31 @@ export const shrinkCommand: SpgateCommand = {
       const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, tls: target.tls, ...clientTimeouts(target) });
       let search: SearchResult;
       let chosen: SearchResult['best'] | undefined;
-      let final: { rate: { reproduced: number; attempts: number }; last?: Attempt; errors: number[] } = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
+      let final: { rate: { reproduced: number; attempts: number }; last?: Attempt; errors: number[]; cut?: boolean } = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
+      // --max-time bounds the whole command: the search stops early enough for the final measurement of
+      // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included).
+      const end = started + maxTime * 1000;
+      let lastAttemptMs = 0;
+      let bestAttemptMs = 0;
+      const reserve = () => times * bestAttemptMs;
       try {
         const runner = createAttemptRunner({ client, target, maxWaitMs: maxWait * 1000, signal: abort.signal, known: records });
         const original = scheduleOf(records);
         process.stderr.write(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}\n`);
         search = await searchMinimal({
-          schedule: original, signature, attempts, maxRequests, deadline: started + maxTime * 1000, signal: abort.signal,
-          attempt: (s) => runner.run(s),
-          onStep: (line) => process.stderr.write(`  ${line}\n`),
+          schedule: original, signature, attempts, maxRequests, deadline: () => end - reserve(), signal: abort.signal,
+          attempt: async (s) => {
+            const t0 = performance.now();
+            const a = await runner.run(s);
+            lastAttemptMs = performance.now() - t0;
+            if (bestAttemptMs === 0) bestAttemptMs = lastAttemptMs;
+            return a;
+          },
+          onStep: (line, best) => {
+            if (line.startsWith('kept')) bestAttemptMs = lastAttemptMs;
+            const left = Math.max(0, (end - performance.now()) / 1000);
+            process.stderr.write(`  [best ${best.schedule.length} requests, ${left.toFixed(0)} s left] ${line}\n`);
+          },
         });
         // The final rate, over --times attempts of the minimal schedule (skipped once interrupted). A
         // schedule that proves to reproduce less often than the original did (a window-phase bug kept by
@@ -132,6 +154,10 @@ export const shrinkCommand: SpgateCommand = {
           const cand = search.kept[i]!;
           final = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
           for (let k = 0; k < times && !abort.signal.aborted; k++) {
+            if (performance.now() > end) {
+              final.cut = true;
+              break;
+            }
             let a: Attempt;
             try {
               a = await runner.run(cand.schedule);
@@ -147,7 +173,7 @@ export const shrinkCommand: SpgateCommand = {
             }
           }
           chosen = cand;
-          if (abort.signal.aborted || asOftenAs(final.rate, search.original.rate) || i === 0) break;
+          if (abort.signal.aborted || final.cut || asOftenAs(final.rate, search.original.rate) || i === 0) break;
           process.stderr.write(`  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one\n`);
         }
       } finally {
@@ -175,8 +201,8 @@ export const shrinkCommand: SpgateCommand = {
       }
       const summary = {
         violation: signature,
-        original: { requests: search.original.schedule.length, spanMs: spanMs(search.original.schedule), rate: search.original.rate },
-        minimal: { requests: best.schedule.length, spanMs: spanMs(best.schedule), rate, searchRate: best.rate },
+        original: { requests: search.original.schedule.length, spanMs: spanMs(search.original.schedule), rate: search.original.rate, interval: wilson(search.original.rate) },
+        minimal: { requests: best.schedule.length, spanMs: spanMs(best.schedule), rate, interval: wilson(rate), searchRate: best.rate, ...(final.cut ? { cutByMaxTime: true } : {}) },
         fidelity: fidelityOf(final.errors),
         steps: search.steps,
         stopped: interrupted ? 'interrupted' : search.stopped,
@@ -195,17 +221,22 @@ export const shrinkCommand: SpgateCommand = {
         steps: search.steps,
       }));
       if (typeof args.json === 'string') await writeWhole(args.json, JSON.stringify(summary, null, 2) + '\n');
+      if (typeof args.scriptOut === 'string') {
+        await writeWhole(args.scriptOut, reproductionScript({ schedule: best.schedule, target, signature, analysis: minimalAnalysis, rate }));
+      }
 
       const out = process.stdout;
       const stoppedWhy = { done: 'every step tried', requests: '--max-requests reached', time: '--max-time reached', interrupted: 'interrupted' }[summary.stopped];
       out.write(`Shrunk ${search.original.schedule.length} requests (${(summary.original.spanMs / 1000).toFixed(2)} s) to ${best.schedule.length} (${(summary.minimal.spanMs / 1000).toFixed(2)} s) showing ${describeSignature(signature)}; ${stoppedWhy}; ${search.sent} requests sent in ${seconds.toFixed(1)} s.\n`);
-      out.write(`original reproduced ${search.original.rate.reproduced}/${search.original.rate.attempts}; minimal reproduced ${rate.reproduced}/${rate.attempts}${final.rate.attempts > 0 ? '' : ' (during the search; the final measurement was interrupted)'}\n`);
+      out.write(`original reproduced ${formatRate(search.original.rate)}; minimal reproduced ${formatRate(rate)}${final.rate.attempts > 0 ? (final.cut ? ` (the final measurement was cut at --max-time after ${final.rate.attempts} of ${times})` : '') : ' (during the search; the final measurement was interrupted)'}\n`);
       if (final.errors.length > 0) out.write(formatFidelity(summary.fidelity) + '\n');
       out.write('\n' + formatAnalysis(minimalAnalysis));
       const targetArgs = typeof args.target === 'string' ? ` --target ${sh(args.target)}${typeof args.baseUrl === 'string' ? ` --base-url ${sh(args.baseUrl)}` : ''}` : '';
-      out.write(`\nWritten: ${traceOut}, ${htmlOut}${typeof args.profileOut === 'string' ? `, ${args.profileOut}` : ''}${typeof args.json === 'string' ? `, ${args.json}` : ''}\n`);
+      const written = [traceOut, htmlOut, args.profileOut, args.json, args.scriptOut].filter((x): x is string => typeof x === 'string');
+      out.write(`\nWritten: ${written.join(', ')}\n`);
       out.write(`Re-run: spgate replay ${sh(traceOut)}${targetArgs} --times ${times}${signature.rule ? ` --rule ${signature.rule}` : ''}\n`);
       if (typeof args.profileOut === 'string') out.write(`Regression check: spgate load --profile ${sh(args.profileOut)}${targetArgs}\n`);
+      if (typeof args.scriptOut === 'string') out.write(`Without spgate: ${scriptUsage(target, best.schedule)} bash ${sh(args.scriptOut)}\n`);
       return interrupted ? 3 : 1;
     } finally {
       abort.dispose();

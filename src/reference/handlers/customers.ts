@@ -130,7 +130,7 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
     if (q.externalId !== null && c.externalId !== q.externalId) return false;
     if (needle !== null) {
       const hit = caseSensitive
-        ? c.name.includes(needle) || c.email.includes(needle) || (withCompany && (c.company ?? '').includes(needle))
+        ? (c.name ?? '').includes(needle) || (c.email ?? '').includes(needle) || (withCompany && (c.company ?? '').includes(needle))
         : c.search.name.includes(needle) || c.search.email.includes(needle) || (withCompany && c.search.company.includes(needle));
       if (!hit) return false;
     }

@@ -3,6 +3,7 @@ import type { Results } from '../../results/schema.js';
 import { countResults } from '../../results/verdict.js';
 import { html, type SafeHtml } from '../escape.js';
 import { fmtDuration } from '../format.js';
+import { ruleViolations } from '../failures.js';
 
 const VERDICT_TEXT: Record<Results['verdict'], string> = {
   passed: 'Passed — every check passed and every threshold held',
@@ -23,6 +24,8 @@ export function bannerSection(r: Results): SafeHtml {
 /** Headline tiles: checks by status, findings, thresholds, violations. */
 export function summaryTiles(r: Results): SafeHtml {
   const n = countResults(r);
+  // What the ratelimit.violations threshold counts; the analyzer's violations are per window.
+  const rules = r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0);
   const tile = (k: string, v: number | string, bad = false): SafeHtml => html`<div class="tile${bad ? ' bad' : ''}"><div class="v">${v}</div><div class="k">${k}</div></div>`;
   return html`<section class="card" id="summary"><h2>Summary</h2>
   ${r.meta.aborted ? html`<p><span class="badge aborted">aborted</span> ${r.meta.abortReason ?? 'interrupted'} — the figures below cover only what ran.</p>` : ''}
@@ -31,6 +34,6 @@ export function summaryTiles(r: Results): SafeHtml {
   <div class="tiles">
     ${tile('checks', n.checks.total)}${tile('passed', n.checks.passed)}${tile('failed', n.checks.failed, n.checks.failed > 0)}${tile('warned', n.checks.warned)}${tile('inconclusive', n.checks.inconclusive, n.checks.inconclusive > 0 && r.meta.failOnInconclusive === true)}${tile('skipped', n.checks.skipped)}${tile('errored', n.checks.error, n.checks.error > 0)}
     ${tile('findings (errors)', n.findings.error, n.findings.error > 0)}${tile('findings (warnings)', n.findings.warning)}
-    ${tile('thresholds breached', `${n.thresholds.failed}/${n.thresholds.total}`, n.thresholds.failed > 0)}${tile('rate-limit violations', n.violations, n.violations > 0)}
+    ${tile('thresholds breached', `${n.thresholds.failed}/${n.thresholds.total}`, n.thresholds.failed > 0)}${tile(`rate-limit rules broken${n.violations ? ` (in ${n.violations} windows)` : ''}`, rules, n.violations > 0)}
   </div></section>`;
 }

@@ -1,0 +1,55 @@
+/**
+ * The shrink's acceptance rule (src/shrink/acceptance.ts) as a documented test: its error rates measured
+ * by simulation with a seeded generator, so the numbers in docs/rate-limits.md are this test's.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULE, formatRate, heldRate, SequentialTest, wilson } from '../../src/shrink/acceptance.js';
+import { prng as mulberry32 } from '../support/prng.js';
+
+/** Share of candidates of true rate p that the test accepts, and the mean attempts it spent. */
+function simulate(held: number, p: number, runs = 20_000, seed = 7): { accepted: number; attempts: number } {
+  const rnd = mulberry32(seed);
+  let accepted = 0;
+  let attempts = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = new SequentialTest(held);
+    let d = t.decision();
+    while (d === 'continue') d = t.record(rnd() < p);
+    if (d === 'accept') accepted += 1;
+    attempts += t.rate().attempts;
+  }
+  return { accepted: accepted / runs, attempts: attempts / runs };
+}
+
+describe('the sequential acceptance rule', () => {
+  it('keeps a candidate half as good as the original at most about α = 10 % of the time, over every original rate', () => {
+    for (const held of [0.97, 0.9]) {
+      const bad = simulate(held, held / 2);
+      expect(bad.accepted, `held ${held}`).toBeLessThanOrEqual(DEFAULT_RULE.alpha * 1.2);
+    }
+  });
+
+  it('keeps a candidate as good as the original at least 80 % of the time where the original reproduces reliably', () => {
+    // Truncation at maxAttempts turns some undecided tests into rejections: β is exceeded a little.
+    expect(simulate(0.97, 0.97).accepted).toBeGreaterThanOrEqual(0.85);
+    expect(simulate(0.9, 0.9).accepted).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('spends few attempts where the decision is clear: a never-reproducing schedule costs one, a sure one four', () => {
+    expect(simulate(0.97, 0).attempts).toBe(1);
+    expect(simulate(0.97, 1).attempts).toBe(4);
+  });
+
+  it('holds candidates to the original rate, at least the 90 % worth handing over, at most 97 %', () => {
+    expect(heldRate({ reproduced: 3, attempts: 3 })).toBe(0.97);
+    expect(heldRate({ reproduced: 2, attempts: 3 })).toBe(0.9);
+    expect(heldRate({ reproduced: 0, attempts: 3 })).toBe(0.9);
+  });
+
+  it('states rates with a Wilson interval', () => {
+    const w = wilson({ reproduced: 9, attempts: 10 });
+    expect(w.low).toBeCloseTo(0.596, 2);
+    expect(w.high).toBeCloseTo(0.982, 2);
+    expect(formatRate({ reproduced: 9, attempts: 10 })).toBe('9/10 (95 % interval 60–98 %)');
+  });
+});

@@ -34,7 +34,8 @@ function teams(ctx: SuiteContext): [string, string] {
 function bodies(ctx: SuiteContext, op: OpName): [unknown, unknown] {
   if (op === 'assign') {
     const [a, b] = teams(ctx);
-    return [{ team: a }, { team: b }];
+    // With a single team the other body clears it: the two bodies must differ (a conflict, not a replay).
+    return [{ team: a }, { team: b === a ? '' : b }];
   }
   const other = statusTypesOf(ctx.target).completed.find((k) => k !== ctx.target.assumptions.defaultCompletedStatus);
   return [{}, { status: other ?? ctx.target.assumptions.defaultCompletedStatus }];

@@ -15,17 +15,13 @@ import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder
 import { canonicalJson } from './model/conversation.js';
 import { runProperty } from './model/property.js';
 import { collectionRequest, freshKey, keyOfLength, uniqueSlug } from './model/requests.js';
-import { dataOf, writableCollection } from './model/world.js';
+import { dataOf } from './model/world.js';
+import { firstUpdate, revisionOf, type PoolCollection } from './model/collections.js';
 
 const NEEDS = { writes: true, data: { collection: 1 }, roles: ['helpDelegated' as const] };
 const BODY_LIMIT = 64 * 1024;
 /** A valid body just within 64 KiB: a server that reads "64 KiB" as 64,000 bytes refuses it. */
 const NEAR_LIMIT = BODY_LIMIT - 256;
-
-function revisionOf(x: Exchange): number | undefined {
-  const r = jsonObject(x)?.revision;
-  return typeof r === 'number' ? r : undefined;
-}
 
 /** An update body with `name` and a conservative slug unique to this case and run (uniqueSlug). */
 function update(ctx: SuiteContext, expectedRevision: number, name: string, extra: Record<string, unknown> = {}) {
@@ -52,6 +48,25 @@ async function mustUpdate(ctx: SuiteContext, rec: Recorder, id: string, body: un
   return { x, revision: revision! };
 }
 
+/**
+ * The check's first update of a pool collection (firstUpdate: an item edited since the seed is passed over),
+ * required to succeed like mustUpdate. `body` gets the revision the pool names.
+ */
+async function firstMustUpdate(ctx: SuiteContext, rec: Recorder, body: (revision: number) => unknown, what = 'the update'): Promise<{ c: PoolCollection; x: Exchange; revision: number; key: string; sent: unknown }> {
+  // A fresh key per item tried: a key scoped wider than the resource would conflict on the next item.
+  let sent: unknown;
+  let key = '';
+  const { c, xs: [x] } = await firstUpdate(ctx, async (c) => {
+    sent = body(c.revision);
+    key = freshKey();
+    return [await rec.send(collectionRequest(c.id, sent, key))];
+  });
+  discardIfInvalid(ctx, rec, x!, sent);
+  const revision = revisionOf(x!);
+  rec.require(revision !== undefined, `${what} to answer 200 with a revision`, () => describeAnswer(x!));
+  return { c, x: x!, revision: revision!, key, sent };
+}
+
 async function keyCase(ctx: SuiteContext, rec: Recorder, c: { id: string; rev: number }, key: string, label: string, valid: boolean): Promise<void> {
   const body = update(ctx, c.rev, `spgate key ${label}`);
   const x = await rec.send(collectionRequest(c.id, body, key));
@@ -76,11 +91,12 @@ function parentOf(x: Exchange): unknown {
  * requires the answer to show it there. Returns the child's id, the parent's id and the revision to expect next.
  */
 async function childOfAnother(ctx: SuiteContext, rec: Recorder): Promise<{ id: string; parentId: string; revision: number }> {
-  const [child, parent] = await dataOf(ctx).take('collection', 2);
-  const { x, revision } = await mustUpdate(ctx, rec, child!.id, update(ctx, child!.revision, 'spgate child', { parentId: parent!.id }), freshKey(), 'the move under another collection');
-  rec.require(parentOf(x) === parent!.id, `the update with parentId "${parent!.id}" to show that parent (the editable field sent)`,
+  // Only the parent's id is used, so its revision needs no confirming.
+  const parent = await dataOf(ctx).get('collection');
+  const { c: child, x, revision } = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate child', { parentId: parent.id }), 'the move under another collection');
+  rec.require(parentOf(x) === parent.id, `the update with parentId "${parent.id}" to show that parent (the editable field sent)`,
     () => `parentId ${JSON.stringify(parentOf(x))}`, [x], '4.9.collection.replaces');
-  return { id: child!.id, parentId: parent!.id, revision };
+  return { id: child.id, parentId: parent.id, revision };
 }
 
 /**
@@ -107,17 +123,18 @@ function sameField(k: string, shown: unknown, sent: unknown): boolean {
 
 /**
  * An update by `role` must be refused with 403 and change nothing: an update by the delegated key at the
- * same revision then succeeds (a refused update that had applied would have moved the revision on).
+ * same revision then succeeds (a refused update that had applied would have moved the revision on). The
+ * delegated key's own update first tells the revision as it stands.
  */
 function refusedUpdate(ctx: SuiteContext, role: KeyRole, expected: string): Promise<CheckOutcome> {
   return runCase(ctx, async (rec) => {
-    const c = await writableCollection(ctx);
-    const x = await rec.send(collectionRequest(c.id, update(ctx, c.revision, `spgate refused ${role}`), freshKey(), role));
+    const { c, revision } = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, `spgate before refused ${role}`), 'the delegated key\'s first update');
+    const x = await rec.send(collectionRequest(c.id, update(ctx, revision, `spgate refused ${role}`), freshKey(), role));
     rec.expect(statusOf(x) === 403, expected, () => describeAnswer(x), [x]);
-    const nextBody = update(ctx, c.revision, `spgate after refused ${role}`);
+    const nextBody = update(ctx, revision, `spgate after refused ${role}`);
     const next = await rec.send(collectionRequest(c.id, nextBody, freshKey()));
     discardIfInvalid(ctx, rec, next, nextBody);
-    rec.expect(statusOf(next) === 200, `the refused update to leave revision ${c.revision} current`, () => describeAnswer(next), [x, next]);
+    rec.expect(statusOf(next) === 200, `the refused update to leave revision ${revision} current`, () => describeAnswer(next), [x, next]);
   });
 }
 
@@ -131,13 +148,10 @@ export const helpcenterSuite = defineSuite({
       title: 'each successful update advances the revision',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        let rev = c.revision;
-        for (const name of ['spgate rev one', 'spgate rev two']) {
-          const { x, revision } = await mustUpdate(ctx, rec, c.id, update(ctx, rev, name));
-          rec.expect(revision > rev, `a revision above ${rev}`, () => `revision ${revision}`, [x]);
-          rev = revision;
-        }
+        const first = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate rev one'));
+        rec.expect(first.revision > first.c.revision, `a revision above ${first.c.revision}`, () => `revision ${first.revision}`, [first.x]);
+        const { x, revision } = await mustUpdate(ctx, rec, first.c.id, update(ctx, first.revision, 'spgate rev two'));
+        rec.expect(revision > first.revision, `a revision above ${first.revision}`, () => `revision ${revision}`, [x]);
       }),
     },
     {
@@ -146,8 +160,7 @@ export const helpcenterSuite = defineSuite({
       title: 'an update with a stale expectedRevision is rejected and changes nothing',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const { revision } = await mustUpdate(ctx, rec, c.id, update(ctx, c.revision, 'spgate fresh'));
+        const { c, revision } = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate fresh'));
         const stale = await rec.send(collectionRequest(c.id, update(ctx, c.revision, 'spgate stale'), freshKey()));
         const s = statusOf(stale) ?? 0;
         rec.expect(s >= 400 && s < 500, `a stale revision to be rejected (assumed ${ctx.target.assumptions.statuses.staleRevision})`, () => describeAnswer(stale), [stale]);
@@ -164,9 +177,8 @@ export const helpcenterSuite = defineSuite({
       title: 'the update replaces the editable fields with those sent (random names, slugs, descriptions, positions)',
       needs: NEEDS,
       run: (ctx) => runProperty(ctx, FIELDS, async (generated, rec) => {
-        const c = await writableCollection(ctx);
         const fields = { ...generated, slug: uniqueSlug(ctx.fc.seed, generated.slug) };
-        const { x } = await mustUpdate(ctx, rec, c.id, { ...fields, expectedRevision: c.revision });
+        const { x } = await firstMustUpdate(ctx, rec, (rev) => ({ ...fields, expectedRevision: rev }));
         const shown = jsonObject(x) ?? {};
         const differing = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => !sameField(k, shown[k], fields[k]));
         rec.expect(differing.length === 0, `the collection to show the fields sent (${canonicalJson(fields)})`,
@@ -179,19 +191,20 @@ export const helpcenterSuite = defineSuite({
       title: 'a valid update body just within 64 KiB (65,280 bytes) is not refused as too large; one above 64 KiB answers 413 with code request.body_too_large',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const put = (raw: string) => rec.send({
+        const put = (c: PoolCollection, raw: string) => rec.send({
           method: 'PUT', path: `/authoring/collections/${encodeURIComponent(c.id)}`, rawBody: raw,
           headers: { 'Content-Type': 'application/json', 'Idempotency-Key': freshKey() }, role: 'helpDelegated',
         });
         // Insignificant whitespace (RFC 8259) fills the body: no field value grows past a bound a server may set.
-        const small = JSON.stringify(update(ctx, c.revision, 'spgate near limit'));
-        const near = await put(`${small.slice(0, -1)}${' '.repeat(NEAR_LIMIT - Buffer.byteLength(small))}}`);
-        rec.expect(near.response !== undefined && statusOf(near) !== 413, `a valid ${NEAR_LIMIT}-byte body (within 64 KiB = ${BODY_LIMIT} bytes) not to be refused as too large`,
-          () => describeAnswer(near), [near]);
-        const shell = JSON.stringify(update(ctx, revisionOf(near) ?? c.revision, 'spgate large', { description: '' }));
+        const { c, xs: [near] } = await firstUpdate(ctx, async (c) => {
+          const small = JSON.stringify(update(ctx, c.revision, 'spgate near limit'));
+          return [await put(c, `${small.slice(0, -1)}${' '.repeat(NEAR_LIMIT - Buffer.byteLength(small))}}`)];
+        });
+        rec.expect(near!.response !== undefined && statusOf(near!) !== 413, `a valid ${NEAR_LIMIT}-byte body (within 64 KiB = ${BODY_LIMIT} bytes) not to be refused as too large`,
+          () => describeAnswer(near!), [near!]);
+        const shell = JSON.stringify(update(ctx, revisionOf(near!) ?? c.revision, 'spgate large', { description: '' }));
         const raw = shell.replace('"description":""', `"description":"${'x'.repeat(BODY_LIMIT + 1 - shell.length + 1)}"`);
-        const x = await put(raw);
+        const x = await put(c, raw);
         rec.expect(statusOf(x) === 413, `HTTP 413 for a ${Buffer.byteLength(raw)}-byte body`, () => describeAnswer(x), [x]);
         // Part 7/8 give the 413 its code; 4.9 only the limit, so a wrong code is reported under 8.body.code.
         const code = statusOf(x) === 413 ? checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code') : undefined;
@@ -244,10 +257,8 @@ export const helpcenterSuite = defineSuite({
       title: 'an identical retry under the same key is safe: 200 with the revision of the first update, which takes effect once',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const key = freshKey();
-        const body = update(ctx, c.revision, 'spgate replay');
-        const first = await mustUpdate(ctx, rec, c.id, body, key, 'the first update');
+        const first = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate replay'), 'the first update');
+        const { c, key, sent: body } = first;
         const retry = await rec.send(collectionRequest(c.id, body, key));
         // Safe means no second effect: the revision the first update made. Byte-identical is the IETF draft's SHOULD.
         const same = rec.expect(statusOf(retry) === 200 && revisionOf(retry) === first.revision, `the retry to answer 200 with revision ${first.revision} (no second effect)`,
@@ -270,10 +281,7 @@ export const helpcenterSuite = defineSuite({
       title: 'after an update, the identical request under the same key from a revoked (and an expired) key answers 401, not the stored answer',
       needs: { ...NEEDS, roles: ['helpDelegated' as const, 'revoked' as const] },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const key = freshKey();
-        const body = update(ctx, c.revision, 'spgate revoked replay');
-        await mustUpdate(ctx, rec, c.id, body, key, 'the update by the delegated key');
+        const { c, key, sent: body } = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate revoked replay'), 'the update by the delegated key');
         // A cache keyed by the Idempotency-Key alone and consulted before authentication would answer the stored 200.
         for (const role of ['revoked', 'expired'] as const) {
           if (role === 'expired' && !ctx.target.keys.expired) continue;
@@ -288,9 +296,8 @@ export const helpcenterSuite = defineSuite({
       title: 'a changed payload under a used key answers 409',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const key = freshKey();
-        const first = await mustUpdate(ctx, rec, c.id, update(ctx, c.revision, 'spgate first'), key, 'the first update');
+        const first = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate first'), 'the first update');
+        const { c, key } = first;
         // The changed payload carries the current revision, so only the key reuse can make it fail.
         const changed = await rec.send(collectionRequest(c.id, update(ctx, first.revision, 'spgate changed'), key));
         rec.expect(statusOf(changed) === 409, 'HTTP 409 for a changed payload under the same key', () => describeAnswer(changed));
@@ -302,8 +309,9 @@ export const helpcenterSuite = defineSuite({
       title: 'keys of 8 and 128 printable characters are accepted; 7, 129, a space or a tab are rejected',
       needs: NEEDS,
       run: (ctx) => runCase(ctx, async (rec) => {
-        const fresh = await writableCollection(ctx);
-        const c = { id: fresh.id, rev: fresh.revision };
+        // A plain first update tells the revision as it stands: a refused key shows nothing about it.
+        const first = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate key base'));
+        const c = { id: first.c.id, rev: first.revision };
         const cases: Array<[string, string, boolean]> = [
           [keyOfLength(7), '7 characters', false],
           [keyOfLength(8), '8 characters', true],

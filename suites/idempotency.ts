@@ -13,7 +13,8 @@ import { describeAnswer, isSuccess, runCase, statusOf, type Recorder } from '../
 import { readReplay, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
 import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest, statusesRequest, uniqueSlug } from './model/requests.js';
-import { discardIfMadeUpRefused, observe, resolveTo, writableCollection, writableConversation } from './model/world.js';
+import { discardIfMadeUpRefused, observe, resolveTo, writableConversation } from './model/world.js';
+import { firstUpdate } from './model/collections.js';
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
 
@@ -33,7 +34,8 @@ function teams(ctx: SuiteContext): [string, string] {
 function bodies(ctx: SuiteContext, op: OpName): [unknown, unknown] {
   if (op === 'assign') {
     const [a, b] = teams(ctx);
-    return [{ team: a }, { team: b }];
+    // With a single team the other body clears it: the two bodies must differ (a conflict, not a replay).
+    return [{ team: a }, { team: b === a ? '' : b }];
   }
   const other = statusTypesOf(ctx.target).completed.find((k) => k !== ctx.target.assumptions.defaultCompletedStatus);
   return [{}, { status: other ?? ctx.target.assumptions.defaultCompletedStatus }];
@@ -240,11 +242,13 @@ export const idempotencySuite = defineSuite({
       title: '5 concurrent identical collection updates under one key advance the revision once',
       needs: { writes: true, data: { collection: 1 }, roles: ['helpDelegated'] },
       run: (ctx) => runCase(ctx, async (rec) => {
-        const c = await writableCollection(ctx);
-        const key = freshKey();
-        const body = { name: 'spgate concurrent', slug: uniqueSlug(ctx.fc.seed, 'spgate concurrent'), expectedRevision: c.revision };
-        await warmUp(rec, 5);
-        const xs = await Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
+        // The burst is the check's first update: all five refused as stale, the pool item was edited since the seed.
+        const { c, xs } = await firstUpdate(ctx, async (c) => {
+          const key = freshKey();
+          const body = { name: 'spgate concurrent', slug: uniqueSlug(ctx.fc.seed, 'spgate concurrent'), expectedRevision: c.revision };
+          await warmUp(rec, 5);
+          return Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
+        });
         const ok = xs.filter((x) => statusOf(x) === 200);
         rec.require(ok.length >= 1, 'at least one of 5 concurrent identical updates to succeed', () => xs.map(describeAnswer).join(', '), xs);
         const revisions = new Set(ok.map((x) => (x.response?.json as { revision?: unknown } | undefined)?.revision));

@@ -11,10 +11,10 @@ import fc from 'fast-check';
 import type { ClauseId } from '../../src/spec/clauses.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import type { Target } from '../../src/target/schema.js';
-import { CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
+import { CaseDiscard, CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
 import {
   advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
-  reusableKeys, type StatusTypes,
+  reusableKeys, type StatusTypes, unmaskingMove,
 } from './conversation.js';
 import { runProperty } from './property.js';
 import { type AssignBody, assignRequest, assignValues, freshKey, type ResolveBody, resolveRequest } from './requests.js';
@@ -31,6 +31,8 @@ export interface ConversationReal {
   steps: number;
   /** Assignee ids and teams the target file did not supply: a 4xx refusal of one discards the run. */
   madeUp: ReadonlySet<string>;
+  /** The assignee ids and teams the commands use (assignChoices). */
+  values: { assigneeIds: readonly string[]; teams: readonly string[] };
 }
 
 export type KeyChoice = { kind: 'none' } | { kind: 'fresh' } | { kind: 'reuse'; n: number; sameBody: boolean };
@@ -45,6 +47,8 @@ export function statusTypesOf(target: Target): StatusTypes {
 export class OpCommand implements fc.AsyncCommand<ConversationModel, ConversationReal> {
   /** Set when a reuse found no earlier key and a fresh one was sent (shown in the sequence). */
   private fellBack = false;
+  /** The keyless request sent before this retry to make a second effect visible (unmaskingMove). */
+  private moved: Request | undefined;
 
   constructor(
     readonly op: Op,
@@ -58,6 +62,7 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
 
   private concrete(model: ConversationModel): Request {
     this.fellBack = false;
+    this.moved = undefined;
     if (this.key.kind === 'none') return { op: this.op, body: this.body } as Request;
     if (this.key.kind === 'reuse') {
       const candidates = reusableKeys(model, this.op);
@@ -71,36 +76,59 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
   async run(model: ConversationModel, real: ConversationReal): Promise<void> {
     real.steps++;
     const req = this.concrete(model);
-    const prediction = predict(model, req);
-    const x = await real.rec.send(
-      req.op === 'assign'
-        ? assignRequest(real.conversationId, req.body, req.key)
-        : resolveRequest(real.target, real.conversationId, req.body, req.key),
-    );
-    const data = x.response?.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
-    const status = statusOf(x);
-    const shown = shownState(x);
-    // The spec does not require a server to accept an assignee or team it does not know.
-    if (req.op === 'assign' && prediction.kind === 'effect' && status !== undefined && status >= 400 && status < 500 && status !== 409 && madeUpIn(req.body, real.madeUp)) {
-      real.rec.discard(`${this.toString()} with made-up values: ${describeAnswer(x)}`);
+    // A retry whose second effect would leave the state as it stands shows it only by a clock tick: move the
+    // state first (judged like any keyless step), so a second effect shows whatever the server's clock did.
+    const move = predict(model, req).kind === 'replay' ? unmaskingMove(model, req, real.values) : undefined;
+    if (move) {
+      this.moved = move;
+      await step(model, real, move, () => `${describe(move)} (before ${this.toString()})`);
     }
-    // A replay shows the first answer or the state now; refusals show none: read it back then.
-    const readBack = prediction.kind === 'effect' && shown ? undefined : await observe(real.rec, real.conversationId, model.state.team);
-    const stored = readBack ? readBack.state : shown!;
-    const latest = readBack ? readBack.x.response?.json : data;
-    const obs = { status, body: data ? canonicalJson(data) : (x.response?.body ?? ''), errorCode: errorCodeOf(x), shown, stored, json: data, latest };
-    const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
-    if (mismatch) {
-      throw new CheckAbort({ expected: mismatch.expected, actual: `${mismatch.actual} at step ${real.steps}, ${this.toString()}`, exchanges: [...real.rec.exchanges] });
-    }
-    advance(model, req, prediction, obs);
+    await step(model, real, req, () => this.toString());
   }
 
   toString(): string {
     const k = this.key;
     const key = k.kind === 'none' ? 'no key' : k.kind === 'fresh' || this.fellBack ? 'fresh key' : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
-    return `${this.op}(${JSON.stringify(this.body)}, ${key})`;
+    return `${this.moved ? `${describe(this.moved)}, ` : ''}${this.op}(${JSON.stringify(this.body)}, ${key})`;
   }
+}
+
+function describe(req: Request): string {
+  return `${req.op}(${JSON.stringify(req.body)}, no key)`;
+}
+
+/**
+ * A request that got no answer (a timeout, a reset) cuts the sequence: what it did on the server is
+ * unknown, so the case judges nothing either way (counted by runConversationModel, never passed).
+ */
+export const CUT_PREFIX = 'cut by an unanswered request: ';
+
+/** Sends one request, holds the answer against the model (focus clauses only) and moves the model on. */
+async function step(model: ConversationModel, real: ConversationReal, req: Request, label: () => string): Promise<void> {
+  const prediction = predict(model, req);
+  const x = await real.rec.send(
+    req.op === 'assign'
+      ? assignRequest(real.conversationId, req.body, req.key)
+      : resolveRequest(real.target, real.conversationId, req.body, req.key),
+  );
+  if (!x.response) real.rec.discard(`${CUT_PREFIX}${label()} at step ${real.steps}: ${describeAnswer(x)}`);
+  const data = x.response.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
+  const status = statusOf(x);
+  const shown = shownState(x);
+  // The spec does not require a server to accept an assignee or team it does not know.
+  if (req.op === 'assign' && prediction.kind === 'effect' && status !== undefined && status >= 400 && status < 500 && status !== 409 && madeUpIn(req.body, real.madeUp)) {
+    real.rec.discard(`${label()} with made-up values: ${describeAnswer(x)}`);
+  }
+  // A replay shows the first answer or the state now; refusals show none: read it back then.
+  const readBack = prediction.kind === 'effect' && shown ? undefined : await observe(real.rec, real.conversationId, model.state.team);
+  const stored = readBack ? readBack.state : shown!;
+  const latest = readBack ? readBack.x.response?.json : data;
+  const obs = { status, body: data ? canonicalJson(data) : x.response.body, errorCode: errorCodeOf(x), shown, stored, json: data, latest };
+  const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
+  if (mismatch) {
+    throw new CheckAbort({ expected: mismatch.expected, actual: `${mismatch.actual} at step ${real.steps}, ${label()}`, exchanges: [...real.rec.exchanges] });
+  }
+  advance(model, req, prediction, obs);
 }
 
 /** True when the body sets an assignee id or team among `madeUp` (clearing with "" never is). */
@@ -170,9 +198,35 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
   const focus = new Set(options.focus);
   // Taken before the property: running out of data skips the check instead of failing a run.
   const id = await writableConversation(ctx);
-  return runProperty(ctx, arb, async (cmds, rec) => {
-    const first = await observe(rec, id, null);
-    const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp };
-    await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
+  const cuts: string[] = [];
+  const outcome = await runProperty(ctx, arb, async (cmds, rec) => {
+    try {
+      const first = await observe(rec, id, null);
+      const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp, values };
+      await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
+    } catch (err) {
+      // An unanswered read-back (observe's 200 required) cuts the sequence like an unanswered step.
+      const unanswered = rec.exchanges.find((x) => !x.response);
+      const why = err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX) ? err.why
+        : err instanceof CheckAbort && unanswered ? `${CUT_PREFIX}${describeAnswer(unanswered)}` : undefined;
+      if (why === undefined) throw err;
+      cuts.push(why);
+      rec.discard(why);
+    }
   });
+  return judgedWhole(outcome, cuts);
+}
+
+/**
+ * A property that passed although sequences were cut (unanswered requests) judged only the ones left: the
+ * cut ones may be exactly those that would have shown a fault, so the check is inconclusive, never passed.
+ * A failure found stays a failure (cuts during shrinking are only discarded candidates).
+ */
+export function judgedWhole(outcome: CheckOutcome, cuts: readonly string[]): CheckOutcome {
+  if (outcome.status === 'failed' || outcome.status === 'skipped' || cuts.length === 0) return outcome;
+  return {
+    status: 'inconclusive', cases: outcome.cases,
+    reason: `${cuts.length} of ${outcome.cases} generated sequences were ${cuts[0]!}${cuts.length > 1 ? ' (and more)' : ''}; a cut sequence judged nothing`,
+    remedy: 'rerun when the deployment answers within the client timeout, or raise timeouts.requestMs in the target file',
+  };
 }

@@ -232,6 +232,29 @@ export function stateOf(conversation: Record<string, unknown>): ConversationStat
   return { status: String(conversation.status), assigneeId, team: typeof team === 'string' ? team : null };
 }
 
+/**
+ * A keyless request that makes a second effect of `req` visible, or undefined when none is needed (applying
+ * `req` again would change the state as it stands) or none exists (resolve with one completed status). A
+ * retry whose second effect would leave the state as it is shows that effect only by a new updatedAt, which
+ * a clock that has not ticked since the last write hides: so the state is moved away first, with a clearing
+ * "" where one does the job (never a made-up value) and `values` otherwise.
+ */
+export function unmaskingMove(model: ConversationModel, req: Request, values: { assigneeIds: readonly string[]; teams: readonly string[] }): Request | undefined {
+  const again = predict({ ...model, keys: new Map() }, { op: req.op, body: req.body } as Request);
+  if (again.kind !== 'effect' || !sameState(again.next, model.state)) return undefined;
+  if (req.op === 'resolve') {
+    const status = model.types.completed.find((k) => k !== again.next.status);
+    return status === undefined ? undefined : { op: 'resolve', body: { status } };
+  }
+  const other = (sent: string, choices: readonly string[]): string | undefined => (sent !== '' ? '' : choices.find((c) => c !== ''));
+  const body: AssignBody = {};
+  const assignee = req.body.assignee ? other(req.body.assignee.id, values.assigneeIds) : undefined;
+  const team = req.body.team !== undefined ? other(req.body.team, values.teams) : undefined;
+  if (assignee !== undefined) body.assignee = { id: assignee };
+  if (team !== undefined) body.team = team;
+  return Object.keys(body).length ? { op: 'assign', body } : undefined;
+}
+
 /** Keys of `op` whose first answer was a success, in first-use order (candidates for reuse). */
 export function reusableKeys(model: ConversationModel, op: Op): Array<{ key: string; sent: unknown }> {
   const out: Array<{ key: string; sent: unknown }> = [];

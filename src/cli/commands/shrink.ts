@@ -84,7 +84,7 @@ export const shrinkCommand: SpgateCommand = {
       .option('script-out', { type: 'string', describe: 'write the minimal schedule as a standalone bash + curl script (keys from environment variables)' })
       .option('attempts', { type: 'number', default: 3, describe: "attempts that measure the original's reproduction rate; each smaller schedule is held to it by a sequential test" })
       .option('times', { type: 'number', default: 10, describe: 'attempts of the final measurement of the minimal schedule' })
-      .option('max-requests', { type: 'number', default: 5000, describe: 'requests the search may send in all' })
+      .option('max-requests', { type: 'number', default: 20000, describe: 'requests the search may send in all (--max-time is the bound that usually stops it)' })
       .option('max-time', { type: 'number', default: 600, describe: 'seconds the whole command may take, final measurement included (the best schedule so far is kept)' })
       .option('max-wait', { type: 'number', default: 60, describe: 'the longest wait for a budget to be full again, seconds' })
       .option('max-duration', { type: 'number', default: 60, describe: 'refuse traces longer than this many seconds' })

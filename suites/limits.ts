@@ -9,7 +9,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import type { RequestSpec } from '../src/client/types.js';
 import { checkErrorAnswer, checkErrorEnvelope, type ClauseViolation } from '../src/checks/envelope.js';
 import { checkResponseHeaders } from '../src/checks/response-headers.js';
-import { checkRemainingDecreases, checkResetCountsSeconds, unreadableAnswers } from '../src/checks/ratelimit-sequence.js';
+import { checkRemainingDecreases, checkResetCountsSeconds, refillWithin, unreadableAnswers } from '../src/checks/ratelimit-sequence.js';
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { checkProperty } from '../src/conformance/property.js';
 import { describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
@@ -266,12 +266,25 @@ export default defineSuite({
       title: 'RateLimit-Remaining decreases over a short sequence of requests, and Reset counts seconds until the budget is full again',
       async run(ctx) {
         return runCase(ctx, async (t) => {
-          const xs: Exchange[] = [];
-          for (let i = 0; i < 5; i++) xs.push(await t.send({ method: 'GET', path: '/me' }));
+          let xs: Exchange[] = [];
+          // A sequence that may have met a refill (its first Reset within the slack of its length: the end
+          // of a short window) judges nothing of Remaining: wait that Reset out and send it again, once.
+          for (let attempt = 0; attempt < 2; attempt++) {
+            xs = [];
+            for (let i = 0; i < 5; i++) xs.push(await t.send({ method: 'GET', path: '/me' }));
+            const refill = refillWithin(xs);
+            if (refill === undefined || attempt === 1) break;
+            await abortableSleep(Math.min(refill, MAX_RESTORE_WAIT_S) * 1000 + 200, ctx.signal);
+          }
           // Answers without readable headers (a gateway's 503, a transport error) are left out: fewer than two others compare nothing.
           const unread = unreadableAnswers(xs);
           if (xs.length - unread.length < 2) {
             cannotJudge(t, `RateLimit-Remaining and RateLimit-Reset were readable on ${xs.length - unread.length} of ${xs.length} answers to GET /me (first without: ${describeAnswer(unread[0]!)})`);
+          }
+          const refill = refillWithin(xs);
+          if (refill !== undefined) {
+            cannotJudge(t, `each sequence of five GET /me lasted as long as its first RateLimit-Reset (${refill} s): the budget may have been full again, so a Remaining that did not fall proves nothing`,
+              'a rate-limit window longer than a few seconds');
           }
           const v = checkRemainingDecreases(xs);
           t.add(v ? fromViolation(v, xs) : undefined);

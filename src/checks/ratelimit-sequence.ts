@@ -46,6 +46,19 @@ const SLACK_S = 1.5;
  * Remaining r gives back (Limit − r) over those seconds, so over `e` s at most (Limit − r) × e / Reset,
  * rounded up (a bucket refilling while it is drained can show the same Remaining twice in a row). Skipped when the budget may have been full again in between (the time reached the first Reset).
  */
+/**
+ * The RateLimit-Reset (seconds) after which the sequence's first answer says the budget may be full again,
+ * when the sequence lasted that long (with rounding slack): then a Remaining that did not fall proves
+ * nothing, and checkRemainingDecreases judges nothing. Undefined when the sequence can be judged.
+ */
+export function refillWithin(xs: readonly Exchange[]): number | undefined {
+  const ps = points(xs);
+  if (ps.length < 2) return undefined;
+  const a = ps[0]!;
+  const elapsedS = Math.max(0, (ps[ps.length - 1]!.at - a.at) / 1000);
+  return elapsedS + SLACK_S >= a.reset ? a.reset : undefined;
+}
+
 export function checkRemainingDecreases(xs: readonly Exchange[]): ClauseViolation | undefined {
   const ps = points(xs);
   if (ps.length < 2) return undefined;

@@ -3,7 +3,9 @@
  * without installing spgate. It sends each request at its offset (open model: curl in the background, as
  * the replay does), the keys read from environment variables (never written into the script), prints one
  * line per response with the rate-limit headers, and judges the violation by a criterion stated in the
- * script itself (a simplified, conservative form of the analyzer's rule), exiting 1 when it shows. Pure:
+ * script itself (a simplified, conservative form of the analyzer's rule) for over-admission and
+ * under-admission, exiting 1 when it shows; for the other rules (Remaining jumping between counters among
+ * them) it prints the evidence and says it does not judge. Pure:
  * schedule, target and analysis in, the script's text out.
  */
 import type { RateLimitAnalysis } from '../results/schema.js';
@@ -24,7 +26,7 @@ export interface ScriptInput {
 }
 
 /** Rules the script judges; for the others it prints the evidence and says it does not judge. */
-export const SCRIPT_JUDGES = ['8.ratelimit.over-admission', '8.ratelimit.remaining-rises', '8.ratelimit.under-admission'] as const;
+export const SCRIPT_JUDGES = ['8.ratelimit.over-admission', '8.ratelimit.under-admission'] as const;
 
 /** The environment variable holding a role's key: the target file's own `env:NAME`, else SPGATE_KEY_<ROLE>. */
 export function keyVariable(target: Target, role: string): string {
@@ -121,32 +123,15 @@ END {
     if (a > bound) { printf "VIOLATION %s: %d admitted within %d ms; a limiter of %d per %s s admits at most %d in that time\\n", rule, a, T, L, W, bound; exit 1 }
     printf "not shown: %d admitted within %d ms, at most %d allowed (%d per %s s)\\n", a, T, bound, L, W; exit 0
   }
-  if (rule == "8.ratelimit.remaining-rises") {
-    # Criterion: along answers that follow each other (each request sent after the previous answer came),
-    # one counter s Remaining falls by at most the requests admitted in between; falls beyond that, twice or
-    # more, with rises besides, are Remaining jumping between several counters.
-    last = 0; falls = 0; rises = 0
-    for (i = 1; i <= n; i++) {
-      if (rem[i] < 0) continue
-      if (last > 0 && sent[i] >= recv[last]) {
-        drop = rem[last] - rem[i]
-        between = 0; for (j = 1; j <= n; j++) if (j != i && sent[j] >= sent[last] && sent[j] <= recv[i] && status[j] >= 200 && status[j] < 300) between++
-        if (drop < 0) { rises++; ev = ev sprintf("  #%d Remaining %d -> #%d Remaining %d (rise)\\n", last, rem[last], i, rem[i]) }
-        else if (drop > between) { falls++; ev = ev sprintf("  #%d Remaining %d -> #%d Remaining %d (fell %d, %d admitted in between)\\n", last, rem[last], i, rem[i], drop, between) }
-      }
-      if (last == 0 || sent[i] >= recv[last]) last = i
-    }
-    if (falls >= 2 && rises >= 2) { printf "VIOLATION %s: Remaining jumps between counters (%d falls beyond the admissions, %d rises):\\n%s", rule, falls, rises, ev; exit 1 }
-    printf "not shown: %d falls beyond the admissions, %d rises (needs 2 and 2)\\n", falls, rises; exit 0
-  }
   if (rule == "8.ratelimit.under-admission") {
     # Criterion: a 429 although the answer before it (received before it was sent) said Remaining was
-    # higher than the requests sent in between.
+    # higher than the requests that could have been counted after that answer's request: every other
+    # request sent before the refused one whose answer came after that request went out.
     for (i = 2; i <= n; i++) {
       if (status[i] != 429) continue
       p = 0; for (j = 1; j <= n; j++) if (j != i && recv[j] <= sent[i] && rem[j] >= 0 && (p == 0 || recv[j] > recv[p])) p = j
       if (p == 0) continue
-      between = 0; for (j = 1; j <= n; j++) if (sent[j] >= recv[p] && sent[j] < sent[i]) between++
+      between = 0; for (j = 1; j <= n; j++) if (j != i && j != p && sent[j] < sent[i] && recv[j] > sent[p]) between++
       if (rem[p] > between) { printf "VIOLATION %s: #%d refused (429) although #%d said Remaining %d with %d sent in between\\n", rule, i, p, rem[p], between; exit 1 }
     }
     print "not shown: no 429 while Remaining said budget was left"; exit 0

@@ -11,8 +11,9 @@ import type { ProxyHook } from '../checks/rewriting-proxy.js';
 import { proxiedReference, unavailable, verdict } from '../support/proxied-conformance.js';
 
 const CHECK = 'limits.remaining-decreases';
-// A 2 s window: the clean run waits out RateLimit-Reset (at most the window) to see the budget back.
-const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000, write: 1_000, windowSeconds: 2 } }));
+// A 4 s window: the clean run waits out RateLimit-Reset (at most the window) to see the budget back, and a
+// sequence of five requests ends well inside one window (a 2 s window's last second judges nothing).
+const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000, write: 1_000, windowSeconds: 4 } }));
 
 /** A gateway's 503: no RateLimit-* headers. */
 const isMe = (req: { method: string; path: string }): boolean => req.method === 'GET' && /^\/me(\?|$)/.test(req.path);

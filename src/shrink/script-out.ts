@@ -125,7 +125,7 @@ END {
   }
   if (rule == "8.ratelimit.under-admission") {
     # Criterion: a 429 although the answer before it (received before it was sent) said Remaining was
-    # higher than the requests that could have been counted after that answer's request: every other
+    # higher than the requests that could have been counted after the request of that answer: every other
     # request sent before the refused one whose answer came after that request went out.
     for (i = 2; i <= n; i++) {
       if (status[i] != 429) continue

@@ -167,7 +167,7 @@ describe.concurrent('spgate shrink against misconfigured limiters', () => {
       const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
       const targetFile = writeJson(dir, 'target.json', { name: 'faulty', baseUrl: env.faulty.baseUrl, keys, allowWrites: true, fixtures: { ids: env.faulty.fixtures.ids } });
       const [minPath, profilePath, jsonPath, scriptPath] = ['min.ndjson', 'repro.json', 'shrink.json', 'repro.sh'].map((f) => join(dir, f)) as [string, string, string, string];
-      const run = await runCli(['shrink', original, '--target', targetFile, '--trace-out', minPath, '--profile-out', profilePath, '--json', jsonPath, '--script-out', scriptPath, '--rule', c.rule, '--times', '10', '--max-time', '300'], { timeoutMs: 400_000 });
+      const run = await runCli(['shrink', original, '--target', targetFile, '--trace-out', minPath, '--profile-out', profilePath, '--json', jsonPath, '--script-out', scriptPath, '--rule', c.rule, '--times', '10', '--max-time', '420'], { timeoutMs: 520_000 });
       expect(run.timedOut).toBe(false);
       expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 1, stderr: [] });
       const out = JSON.parse(readFileSync(jsonPath, 'utf8')) as { original: { requests: number }; minimal: { requests: number; spanMs: number; rate: { reproduced: number; attempts: number } }; seconds: number; violation: { rule: string; class: string } };

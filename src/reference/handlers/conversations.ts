@@ -84,7 +84,10 @@ function current(app: App, id: string): Reply {
 }
 
 function touched(app: App, conv: ConversationRecord): Reply {
-  conv.updatedAt = app.clock();
+  // Every effect stamps a later updatedAt than the one before, even within one millisecond (as a database's
+  // commit timestamp or row version would): a duplicate effect is then always visible to a client, which is
+  // what makes the idempotency-race fault observable on a fast machine, where racing duplicates land in one ms.
+  conv.updatedAt = Math.max(app.clock(), conv.updatedAt + 1);
   conv.mutations++;
   const out = conversationObject(conv, app.faults, app.dialect.extras);
   // conversation-status-label: the answer shows the status's display name instead of its key

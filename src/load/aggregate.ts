@@ -25,8 +25,9 @@ import { evaluateThreshold } from './threshold.js';
 import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 import { RunFold } from '../fold/run-fold.js';
-import { FoldHistograms, type FoldSeries } from '../fold/histograms.js';
-import { LastRemaining, type RemainingGauge } from '../fold/last-remaining.js';
+import { FoldHistograms } from '../fold/histograms.js';
+import { LastRemaining } from '../fold/last-remaining.js';
+import type { FoldObserver, FoldSnapshot } from '../fold/observer.js';
 import { thresholdContext } from '../fold/threshold-context.js';
 import { throughputOf } from '../fold/throughput.js';
 
@@ -39,28 +40,6 @@ export interface AggregatorOptions {
   rateLimit?: Omit<OnlineAnalyzeOptions, 'expected'>;
   /** Live outputs: each is handed the fold once, and reads its cumulative figures when it pushes. */
   observers?: readonly FoldObserver[];
-}
-
-/**
- * A live output's hook (a metrics exporter, src/metrics): `attach` is called once, when the aggregator is
- * made; the output then reads the cumulative figures from `fold.snapshot()` whenever it pushes. Nothing of
- * it runs per response: every count and duration is the fold's.
- */
-export interface FoldObserver {
-  attach(fold: FoldSource): void;
-}
-
-/** What a live output reads of the fold. */
-export interface FoldSource {
-  snapshot(): FoldSnapshot;
-}
-
-/** The cumulative figures of a run so far (LoadAggregator.snapshot): live views, to be read at once. */
-export interface FoldSnapshot {
-  /** Durations per class × method × status family (`error`: transport failures), each with its count and sum. */
-  series: FoldSeries[];
-  /** The last RateLimit-Remaining per class × key role. */
-  remaining: RemainingGauge[];
 }
 
 export interface FinishInput {

@@ -8,7 +8,7 @@
  * the figures of one moment. Pure.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { FoldSnapshot } from '../load/aggregate.js';
+import type { FoldSnapshot } from '../fold/observer.js';
 import type { FoldSeries, SeriesFamily } from '../fold/histograms.js';
 import type { RemainingGauge } from '../fold/last-remaining.js';
 import type { GeneratorLag, RunFigures } from './source.js';

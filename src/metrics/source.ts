@@ -1,13 +1,13 @@
 /**
  * What the live metrics read from a load run: the fold's cumulative figures (`FoldSource.snapshot()`,
- * load/aggregate.ts), handed over once when the run's aggregator is made (`attach`), and the run's counters
+ * fold/observer.ts), handed over once when the run's aggregator is made (`attach`), and the run's counters
  * when a push is due (`figures()`). Nothing of the metrics runs per response: every count, duration and
  * RateLimit-Remaining they push is the fold's.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { FoldObserver } from '../load/aggregate.js';
+import type { FoldObserver } from '../fold/observer.js';
 
-export type { FoldObserver, FoldSource } from '../load/aggregate.js';
+export type { FoldObserver, FoldSource } from '../fold/observer.js';
 
 /** The generator's own lag since the previous push, in seconds. */
 export interface GeneratorLag {

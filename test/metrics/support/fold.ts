@@ -5,7 +5,7 @@
  */
 import { FoldHistograms } from '../../../src/fold/histograms.js';
 import { LastRemaining } from '../../../src/fold/last-remaining.js';
-import type { FoldSnapshot } from '../../../src/load/aggregate.js';
+import type { FoldSnapshot } from '../../../src/fold/observer.js';
 import type { RouteClass } from '../../../src/results/schema.js';
 
 export interface TestRoute {

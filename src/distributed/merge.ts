@@ -2,20 +2,19 @@
  * The exact merge of a distributed run's shards into one ProfileResult. Counts add; latency histograms
  * merge losslessly (merge-hdr); responses are placed on one clock (the earliest shard's start) from the
  * shards' trace records (merge-fold), where the rate-limit analysis runs over every shard's samples at
- * once; thresholds are evaluated on the merged figures. A shard that is missing makes the result
+ * once; thresholds are evaluated on the merged figures, and the result is put together by the one
+ * assembler a live run ends through (src/fold/profile-result.ts). A shard that is missing makes the result
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { compare, evaluateThreshold, parseThreshold } from '../load/threshold.js';
-import { thresholdContext } from '../fold/threshold-context.js';
-import { findCapacity } from '../load/timeline.js';
-import { combineGenerators, markLowerBound } from '../load/generator-verdict.js';
+import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOutcome } from '../load/threshold.js';
+import { combineGenerators } from '../fold/generator-verdict.js';
+import { profileResult } from '../fold/profile-result.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
 import type { TraceRecord } from '../trace/record.js';
 import type { FindingRecord, ProfileResult, ShardRecord } from '../results/schema.js';
-import { throughputOf } from '../fold/throughput.js';
 
 export interface ShardInput {
   /** Where the shard's results came from (for messages). */
@@ -90,17 +89,12 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   // Responses are counted by the fold of every record (checked above against each shard's own count);
   // sends and drops, which have no record, add up from the shards' results.
   const tally = fold.tally;
-  const totals: ProfileResult['totals'] = {
-    sent: 0, completed: tally.count('completed'), dropped: 0, errors: tally.count('transport'), byStatus: tally.byStatusRecord(),
-    byClass: { read: tally.byClass.read.records, write: tally.byClass.write.records },
-  };
+  const counts = { sent: 0, dropped: 0, errors: tally.count('transport') };
   for (const { result: r } of set.shards) {
-    totals.sent += r.totals.sent;
-    totals.dropped += r.totals.dropped;
+    counts.sent += r.totals.sent;
+    counts.dropped += r.totals.dropped;
   }
   const hist = new MergedHistograms(set.shards.map((s) => s.result.latency));
-  const durationMs = mergedDurationMs(set);
-  const seconds = Math.max(durationMs / 1000, 1e-3);
   const points = fold.timeline(set.shards.map((s) => ({ offsetMs: offsetOf(set, s), timeline: s.result.timeline })));
 
   const analysis = fold.analysis();
@@ -113,26 +107,16 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   // Each shard measured its own generator; the merged run's verdict is the worst of them (generator-verdict.ts).
   const generatorParts = set.shards.map((s) => s.result.generator);
   const generator = generatorParts.every((g) => g !== undefined) ? combineGenerators(generatorParts.map((g) => g!)) : undefined;
-  const ctx = thresholdContext({
-    tally: fold.tally, findings, seconds,
-    histogram: (cls, family) => hist.merged(cls, family),
-    range: (cls, family) => hist.range(cls, family),
-    // Results count sends per run, not per class: a class's sends are its responses and transport failures.
-    sent: (cls) => (cls ? fold.tally.byClass[cls].records : totals.sent),
-    // With one class, the run's drops are the class's (class-narrowed drops of two classes: see below).
-    dropped: () => totals.dropped,
-    ...(generator ? { generator } : {}),
-  });
-  const thresholds = first.result.thresholds.map((t) => {
+  const thresholds = (ctx: ThresholdContext): ThresholdOutcome[] => first.result.thresholds.map((t) => {
     const parsed = parseThreshold(t.expression);
     if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
     const th = parsed.threshold;
     if (th.kind === 'count' && th.metric === 'dropped' && th.class && !singleClass) {
       // Results count drops per run, not per class; but each shard evaluated this very count, and its
       // outcome's `actual` is that count: drops add across shards.
-      const counts = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
-      if (counts.some((n) => !Number.isInteger(n))) return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
-      const v = counts.reduce((a, b) => a + b, 0);
+      const perShard = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
+      if (perShard.some((n) => !Number.isInteger(n))) return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
+      const v = perShard.reduce((a, b) => a + b, 0);
       return { expression: t.expression, ok: compare(v, th.op, th.value), actual: String(v) };
     }
     return evaluateThreshold(th, ctx);
@@ -149,34 +133,33 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     const failed = set.shards.find((s) => s.result.status === 'error');
     if (failed) error = `shard ${failed.shard.index}/${set.count}: ${failed.result.error ?? 'error'}`;
   }
-  const aborted = set.shards.some((s) => s.result.status === 'aborted');
-  const status: ProfileResult['status'] = aborted ? 'aborted' : error ? 'error'
-    : thresholds.some((t) => !t.ok) || findings.some((f) => f.severity === 'error') ? 'failed' : 'passed';
   const capacity = set.shards.find((s) => s.result.capacity)?.result.capacity;
-  const result: ProfileResult = {
-    name: first.result.name,
-    description: first.result.description,
-    model: first.result.model,
+  return profileResult({
+    head: { name: first.result.name, description: first.result.description, model: first.result.model, config: { ...first.result.config, notes } },
     startedAt: new Date(set.originMs).toISOString(),
-    durationMs: Math.round(durationMs),
-    config: { ...first.result.config, notes },
-    totals,
-    throughput: throughputOf(points, seconds),
+    durationMs: mergedDurationMs(set),
+    tally,
+    counts,
+    figures: {
+      histogram: (cls, family) => hist.merged(cls, family),
+      range: (cls, family) => hist.range(cls, family),
+      // Results count sends per run, not per class: a class's sends are its responses and transport failures.
+      sent: (cls) => (cls ? tally.byClass[cls].records : counts.sent),
+      // With one class, the run's drops are the class's (class-narrowed drops of two classes: see above).
+      dropped: () => counts.dropped,
+    },
     latency: hist.summaries(),
-    timeline: points.map(({ errors: _e, ...p }) => p),
-    thresholds,
-    rateLimit: analysis,
+    points,
+    analysis,
     rateLimitSeries: fold.rateLimitSeries(),
+    findings,
+    thresholds,
+    error,
+    aborted: set.shards.some((s) => s.result.status === 'aborted'),
+    capacity: capacity ? { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct } : undefined,
+    generator,
     merged: { count: set.count, shards: present, missing: set.missing },
-    status,
-  };
-  if (error) result.error = error;
-  if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds));
-  if (generator) {
-    result.generator = generator;
-    if (result.capacity) result.capacity = markLowerBound(result.capacity, generator);
-  }
-  return { result, findings };
+  });
 }
 
 /** The routes a shard ran, from its config (class, method, path template), for reproduction lines. */

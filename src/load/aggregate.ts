@@ -5,8 +5,8 @@
  * per-response verification, is handed to the live observers and written to the trace file, then
  * forgotten. Memory is bounded by the histograms, one second of latencies, one analyzer chunk and the
  * cited evidence, plus a few numbers per second of run: it does not grow with the number of requests.
- * `finish` turns the fold into the ProfileResult and findings, thresholds evaluated on it
- * (src/fold/threshold-context.ts, the same as a merge of shards). `snapshot` gives the cumulative figures
+ * `finish` hands the fold to the one ProfileResult assembler (src/fold/profile-result.ts, the same
+ * as a merge of shards or workers). `snapshot` gives the cumulative figures
  * while the run goes: the live outputs (src/metrics) read them there, and keep no count of their own.
  */
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
@@ -18,18 +18,16 @@ import { responseRecord } from '../trace/from-response.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';
-import { findCapacity } from './timeline.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';
 import { evaluateThreshold } from './threshold.js';
-import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
+import type { GeneratorVerdict } from '../fold/generator-verdict.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from './samples.js';
 import { RunFold } from '../fold/run-fold.js';
 import { FoldHistograms } from '../fold/histograms.js';
 import { LastRemaining } from '../fold/last-remaining.js';
 import type { FoldObserver, FoldSnapshot } from '../fold/observer.js';
-import { thresholdContext } from '../fold/threshold-context.js';
-import { throughputOf } from '../fold/throughput.js';
+import { profileResult } from '../fold/profile-result.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -113,64 +111,43 @@ export class LoadAggregator {
     return { series: this.hist.series(), remaining: this.remaining.gauges() };
   }
 
-  /** The ProfileResult and findings of the run, from the aggregates (thresholds evaluated here). */
+  /** The ProfileResult and findings of the run, from the aggregates (thresholds evaluated by the assembler). */
   finish(f: FinishInput): { result: ProfileResult; findings: FindingRecord[] } {
     const { plan, target } = this.opts;
     const { rec } = f;
-    const tally = this.fold.tally;
-    const byStatus = tally.byStatusRecord();
-    const byClass = { read: tally.byClass.read.records, write: tally.byClass.write.records };
-    const responses = tally.count('completed');
+    const responses = this.fold.tally.count('completed');
     const transport = rec.transportErrors;
     const dropped = rec.droppedTotal.read + rec.droppedTotal.write;
     const sent = rec.sentTotal.read + rec.sentTotal.write;
-
     const analysis = this.fold.analysis();
     const verified = this.verifier.findings();
-    const findings = [...verified, ...violationFindings(analysis.violations, verified, plan.routes, target.assumptions.strict, plan.name)];
-    const points = this.fold.timelineRows(rec);
-
-    const seconds = Math.max(f.elapsedMs / 1000, 1e-3);
-    const ctx = thresholdContext({
-      tally, findings, seconds,
-      histogram: (cls, family) => this.hist.merged(cls, family),
-      sent: (cls) => (cls ? rec.sentTotal[cls] : sent),
-      dropped: (cls) => (cls ? rec.droppedTotal[cls] : dropped),
-      ...(f.generator ? { generator: f.generator } : {}),
-    });
-    const thresholds = plan.thresholds.map((t) => evaluateThreshold(t, ctx));
-
     let error = f.engineError;
     if (!error && !f.aborted && responses === 0 && transport > 0) {
       error = `target unreachable: ${rec.firstError ?? 'transport error'} on every request`;
     }
-    const status: ProfileResult['status'] = f.aborted ? 'aborted' : error ? 'error'
-      : thresholds.some((t) => !t.ok) || findings.some((x) => x.severity === 'error') ? 'failed' : 'passed';
-
-    const result: ProfileResult = {
-      name: plan.name,
-      description: plan.description,
-      model: plan.model,
+    return profileResult({
+      head: plan,
       startedAt: f.startedAt.toISOString(),
-      durationMs: Math.round(f.elapsedMs),
-      config: plan.config,
-      totals: { sent, completed: responses, dropped, errors: transport, byStatus, byClass },
-      throughput: throughputOf(points, seconds),
+      durationMs: f.elapsedMs,
+      tally: this.fold.tally,
+      counts: { sent, dropped, errors: transport },
+      figures: {
+        histogram: (cls, family) => this.hist.merged(cls, family),
+        sent: (cls) => (cls ? rec.sentTotal[cls] : sent),
+        dropped: (cls) => (cls ? rec.droppedTotal[cls] : dropped),
+      },
       latency: this.hist.summaries(),
-      timeline: points.map(({ errors: _e, ...p }) => p),
-      thresholds,
-      rateLimit: analysis,
+      points: this.fold.timelineRows(rec),
+      analysis,
       rateLimitSeries: this.fold.rateLimitSeries(f.elapsedMs),
-      status,
-    };
-    if (f.tracePath) result.trace = f.tracePath;
-    if (error) result.error = error;
-    if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds));
-    if (f.generator) {
-      result.generator = f.generator;
-      if (result.capacity) result.capacity = markLowerBound(result.capacity, f.generator);
-    }
-    return { result, findings };
+      findings: [...verified, ...violationFindings(analysis.violations, verified, plan.routes, target.assumptions.strict, plan.name)],
+      thresholds: (ctx) => plan.thresholds.map((t) => evaluateThreshold(t, ctx)),
+      error,
+      aborted: f.aborted,
+      capacity: plan.capacity,
+      generator: f.generator,
+      trace: f.tracePath,
+    });
   }
 }
 

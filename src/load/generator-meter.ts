@@ -8,7 +8,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type * as hdr from 'hdr-histogram-js';
 import { newHistogram } from './histograms.js';
-import type { GeneratorFigures } from './generator-verdict.js';
+import type { GeneratorFigures } from '../fold/generator-verdict.js';
 
 /** The event-loop delay sampling resolution, ms: fine enough to see a 5 ms stall, cheap at any load. */
 const ELD_RESOLUTION_MS = 5;

@@ -4,7 +4,7 @@
  */
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
 import type { Progress } from './recorder.js';
-import { generatorLine } from './generator-verdict.js';
+import { generatorLine } from '../fold/generator-verdict.js';
 import { findingGroupLines, ruleViolations, thresholdLine, violationLines } from '../report/failures.js';
 
 const f1 = (n: number): string => (Math.round(n * 10) / 10).toString();

@@ -20,7 +20,7 @@ import { proxyFor } from '../client/transport.js';
 import { runClosed } from './closed.js';
 import { runOpen } from './open.js';
 import { GeneratorMeter } from './generator-meter.js';
-import { judgeGenerator } from './generator-verdict.js';
+import { judgeGenerator } from '../fold/generator-verdict.js';
 import { withLoadRerun } from './findings.js';
 
 export interface RunProfileOptions {

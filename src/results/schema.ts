@@ -250,7 +250,7 @@ export const ProfileResult = z.object({
     remedy: z.string().optional(),
   }).optional(),
   /**
-   * How the load generator kept up (src/load/generator-verdict.ts): CPU over wall time, event-loop delay,
+   * How the load generator kept up (src/fold/generator-verdict.ts): CPU over wall time, event-loop delay,
    * send-time slip against the schedule (open model), and whether the schedule could not be kept.
    */
   generator: z.object({

@@ -5,7 +5,7 @@
  * on it failing the run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { combineGenerators, GENERATOR_BOUNDS, judgeGenerator, markLowerBound, type GeneratorFigures } from '../../src/load/generator-verdict.js';
+import { combineGenerators, GENERATOR_BOUNDS, judgeGenerator, markLowerBound, type GeneratorFigures } from '../../src/fold/generator-verdict.js';
 import { evaluateThreshold, parseThreshold, type Threshold, type ThresholdContext } from '../../src/load/threshold.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpgateError, ERROR_CATALOGUE, type SpgateErrorCode } from '../errors.js';
-import { MAX_WORKERS } from '../load/auto-workers.js';
+import { MAX_WORKERS } from './auto-workers.js';
 import { CLI_ENTRY } from '../package-root.js';
 
 const BIN = CLI_ENTRY;

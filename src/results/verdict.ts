@@ -48,16 +48,3 @@ export function computeVerdict(r: Pick<Results, 'checks' | 'findings' | 'load' |
   const failing = n.checks.failed + n.checks.error + n.findings.error + n.thresholds.failed + n.violations + n.profiles.failed + (r.meta.failOnInconclusive ? n.checks.inconclusive : 0);
   return failing > 0 ? 'failed' : 'passed';
 }
-
-/** The process exit code for a verdict (DESIGN.md: 0 clean · 1 findings/thresholds · 3 aborted/unreachable). */
-export function exitCodeForVerdict(v: Verdict): number {
-  switch (v) {
-    case 'passed':
-      return 0;
-    case 'failed':
-      return 1;
-    case 'aborted':
-    case 'error':
-      return 3;
-  }
-}

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoWorkers, isLoopbackUrl, MAX_WORKERS, placeOf } from '../../src/load/auto-workers.js';
+import { autoWorkers, isLoopbackUrl, MAX_WORKERS, placeOf } from '../../src/distributed/auto-workers.js';
 import { loadProfile, parseProfile } from '../../src/load/profile.js';
 import { runCli } from '../support/cli.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from 'ctrf';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergedResults } from '../../src/cli/commands/merge.js';
+import { mergedResults } from '../../src/distributed/merged-results.js';
 import { buildCtrf } from '../../src/report/ctrf.js';
 import { renderReports } from '../../src/report/index.js';
 import { mergeShardFiles } from '../../src/distributed/merge-files.js';

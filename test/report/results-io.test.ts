@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readResults, writeResults } from '../../src/results/io.js';
 import { buildResults, scrubSecrets, stripUserInfo } from '../../src/results/build.js';
-import { computeVerdict, exitCodeForVerdict } from '../../src/results/verdict.js';
+import { computeVerdict } from '../../src/results/verdict.js';
+import { exitCodeForVerdict } from '../../src/run/exit-code.js';
 import { SpgateError } from '../../src/errors.js';
 import { makeResults } from './fixtures.js';
 

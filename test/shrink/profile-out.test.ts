@@ -8,7 +8,7 @@ import { SpgateError } from '../../src/errors.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { planProfile } from '../../src/load/plan.js';
 import { shardProfile } from '../../src/distributed/shard.js';
-import { autoWorkers } from '../../src/load/auto-workers.js';
+import { autoWorkers } from '../../src/distributed/auto-workers.js';
 import { scheduleProfile } from '../../src/shrink/profile-out.js';
 import type { Send } from '../../src/shrink/schedule.js';
 import { targetFromInput } from '../../src/target/resolve.js';

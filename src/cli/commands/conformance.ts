@@ -10,7 +10,7 @@ import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
 import { resultsHeader } from '../../run/header.js';
-import { exitCodeForVerdict } from '../../results/verdict.js';
+import { exitCode } from '../../run/exit-code.js';
 import { conformanceDryRun } from '../dry-run.js';
 import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
 import { openTarget, targetOptions } from '../../run/target.js';
@@ -98,7 +98,6 @@ export const conformanceCommand: SpgateCommand = {
     if (failure !== undefined) throw failure;
     // Run-level errors the results found (a run that judged nothing), each as spgate's one error line.
     for (const e of results.errors.slice(errors.length)) process.stderr.write(`spgate: ${e}\n`);
-    if (aborted) return 3;
-    return Math.max(exitCodeForVerdict(results.verdict), renderCode);
+    return exitCode(results, { renderCode });
   },
 };

@@ -2,28 +2,22 @@
  * `spgate load --profile NAME|FILE [--target FILE] [--base-url URL] [--duration S] [--trace FILE] [--json FILE] [--out DIR]
  *  [--workers N|auto] [--shard I/N [--start-at EPOCH_MS]] [--metrics KIND=URL...] [--metrics-interval S]`.
  * Without --target the embedded reference server is started on a loopback port. SIGINT/SIGTERM stop at
- * once; partial results are still written and the exit code is 3. `--workers` runs local shards in child
- * processes and merges them (load-workers.ts); `--shard` runs one slice of a distributed run for `merge`.
+ * once; partial results are still written and the exit code is 3. The run itself is src/run/load.ts (in one
+ * process, as a shard, or as local workers merged): this file parses, calls, prints, writes and exits.
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { loadProfile, type Profile } from '../../load/profile.js';
 import { parseThreshold } from '../../load/threshold.js';
-import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
-import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../distributed/shard.js';
+import { parseShardSpec } from '../../distributed/shard.js';
 import { parseWorkers } from '../../distributed/workers.js';
-import { autoWorkers, placeOf } from '../../load/auto-workers.js';
-import { availableParallelism } from 'node:os';
-import { buildResults } from '../../results/build.js';
-import { resultsHeader } from '../../run/header.js';
 import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
-import { openTarget, targetOptions } from '../../run/target.js';
-import { runLoadWorkers } from '../../distributed/load-workers.js';
-import type { FindingRecord, ProfileResult } from '../../results/schema.js';
-import type { Target } from '../../target/schema.js';
-import { parseMetricsOptions } from '../../metrics/options.js';
-import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
+import { targetOptions } from '../../run/target.js';
+import { runLoad, setUpLoad } from '../../run/load.js';
+import { exitCode } from '../../run/exit-code.js';
+import { metricsArgs, parseMetricsOptions } from '../../metrics/options.js';
+import { metricsRunId } from '../../metrics/session.js';
 
 /** A --start-at further from now than this is a mistake (seconds instead of ms, a stale value), not a plan. */
 const MAX_START_DELAY_MS = 24 * 3600 * 1000;
@@ -43,18 +37,6 @@ function parseStartAt(raw: unknown): number | undefined {
   // A shard that starts late (a pod scheduled after the others) starts at once; a day off is a wrong value.
   if (Math.abs(v - Date.now()) > MAX_START_DELAY_MS) throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h from now (seconds given instead of milliseconds?)`);
   return v;
-}
-
-function sleepUntil(epochMs: number, signal: AbortSignal): Promise<void> {
-  const wait = epochMs - Date.now();
-  if (wait <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, wait);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
-  });
 }
 
 export const loadCommand: SpgateCommand = {
@@ -82,7 +64,8 @@ export const loadCommand: SpgateCommand = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
   run: async (args) => {
     const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
-    const profile = withThresholds(loadProfile(String(args.profile)), ((args.threshold as unknown[] | undefined) ?? []).map(String));
+    const thresholds = ((args.threshold as unknown[] | undefined) ?? []).map(String);
+    const profile = withThresholds(loadProfile(String(args.profile)), thresholds);
     const duration = args.duration as number | undefined;
     if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
     const shard = args.shard !== undefined ? parseShardSpec(String(args.shard)) : undefined;
@@ -98,87 +81,48 @@ export const loadCommand: SpgateCommand = {
     // Live metrics are labelled with a run id; the results then name the same one.
     const runId = metrics.endpoints.length ? metricsRunId(givenRunId, profile.name) : givenRunId;
 
-    const opened = await openTarget(targetOptions(args));
-    const { target: whole, close } = opened;
-    // A shard is one process; otherwise the count asked for, or the machine's cores within the bounds.
-    const auto = asked === 'auto' && !shard ? autoWorkers({ cores: availableParallelism(), place: placeOf(whole), profile, caps: whole.caps }) : undefined;
-    const workers = shard ? 1 : auto?.count ?? (asked as number);
-    if (workers > 1 && args.dryRun !== true) return runLoadWorkers(args, profile, workers, duration, opened, auto?.why);
-    printTargetWarnings(whole);
-    let sliced: { profile: typeof profile; notes: string[] } | undefined;
-    let target = whole;
-    try {
-      if (shard) {
-        sliced = shardProfile(profile, shard);
-        target = shardTarget(whole, shard);
-      }
-    } catch (err) {
-      await close();
-      throw err;
-    }
+    const setup = await setUpLoad({ profile, target: targetOptions(args), workers: asked, shard });
     if (args.dryRun === true) {
       try {
+        printTargetWarnings(setup.whole);
         // The dry-run module plans conformance too (all suites): imported only for a dry run.
         const { loadDryRun } = await import('../dry-run.js');
-        const lines = loadDryRun(target, sliced?.profile ?? profile, duration);
-        if (!shard) lines.push(`workers: ${workers}${auto ? ` (auto: ${auto.why})` : ''}`);
+        const lines = loadDryRun(setup.target, setup.profile, duration);
+        if (!shard) lines.push(`workers: ${setup.workers}${setup.why ? ` (auto: ${setup.why})` : ''}`);
         process.stdout.write(lines.join('\n') + '\n');
       } finally {
-        await close();
+        await setup.opened.close();
       }
       return 0;
     }
 
     const abort = abortOnSignals();
     const tty = process.stderr.isTTY === true;
-    let result: ProfileResult;
-    let findings: FindingRecord[];
-    let startedAt = new Date();
-    const clock = new ClockOrigin();
+    const live = setup.workers === 1;
+    let end;
     try {
-      if (startAt !== undefined) await sleepUntil(startAt, abort.signal);
-      startedAt = new Date();
-      ({ result, findings } = await runProfile({
-        target,
-        profile: sliced?.profile ?? profile,
-        durationOverride: duration,
-        signal: abort.signal,
-        tracePath,
-        profileRef: String(args.profile),
-        metrics: await createLiveMetrics({ ...metrics, runId: runId ?? '', shard: shard ? `${shard.index}/${shard.count}` : '0/1', warn: (line) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}${line}\n`) }),
-        onProgress: (p) => {
-          clock.observe(p.elapsed);
-          process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`);
+      end = await runLoad(setup, {
+        profileRef: String(args.profile), duration, startAt, tracePath, runId, metrics,
+        children: {
+          profileRef: String(args.profile), thresholds, metrics: metricsArgs(args.metrics, args.metricsInterval),
+          runId: typeof args.runId === 'string' && args.runId !== '' ? args.runId : undefined,
+          targetFile: args.target !== undefined ? String(args.target) : undefined,
+          baseUrl: args.baseUrl !== undefined ? String(args.baseUrl) : undefined,
+          traceOut: args.trace as string | undefined,
         },
-      }));
+        signal: abort.signal,
+        abortReason: () => abort.reason(),
+        onProgress: (p) => process.stderr.write(tty ? `\r${progressLine(p)}\x1b[K` : `${progressLine(p)}\n`),
+        note: (line) => process.stderr.write(`${tty && live ? '\r\x1b[K' : ''}${line}\n`),
+      });
     } finally {
       abort.dispose();
-      if (tty) process.stderr.write('\n');
-      await close();
+      if (tty && live) process.stderr.write('\n');
     }
-    if (shard && sliced) recordShard(result, shard, clock.epochMs(Date.parse(result.startedAt) || startedAt.getTime()), String(args.profile), whole, sliced.notes);
-
-    process.stdout.write(summaryLines(result, findings).join('\n') + '\n');
-    const aborted = result.status === 'aborted';
-    const results = buildResults({
-      command: 'load',
-      ...(runId ? { runId } : {}),
-      ...resultsHeader(target),
-      startedAt,
-      finishedAt: new Date(),
-      aborted,
-      abortReason: abort.reason(),
-      checks: [],
-      findings,
-      exchanges: [],
-      load: [result],
-      errors: result.error ? [result.error] : [],
-    });
-    const renderCode = await writeOutputs(results, args);
-    if (aborted || result.status === 'error') return 3;
-    // A shard's own thresholds see part of the load: the verdict is merge's, so a completed shard exits 0.
-    if (shard) return renderCode;
-    return Math.max(result.status === 'failed' ? 1 : 0, renderCode);
+    process.stdout.write(summaryLines(end.result, end.findings).join('\n') + '\n');
+    if (end.result.merged?.missing.length) process.stderr.write(`spgate: ${end.result.error}\n`);
+    // A shard's own thresholds see part of the load: the verdict is merge's (exit-code.ts).
+    return exitCode(end.results, { renderCode: await writeOutputs(end.results, args), shard: shard !== undefined });
   },
 };
 
@@ -189,10 +133,4 @@ function withThresholds(profile: Profile, extra: string[]): Profile {
     if (!r.ok) throw new SpgateError('SPGATE_ERR_USAGE', `--threshold ${JSON.stringify(t)}: ${r.error}`);
   }
   return extra.length ? { ...profile, thresholds: [...profile.thresholds, ...extra] } : profile;
-}
-
-/** Stamps a shard's result with what merge needs to check and align it, and says it is a shard in its notes. */
-function recordShard(result: ProfileResult, shard: ShardSpec, originMs: number, profileArg: string, target: Target, notes: string[]): void {
-  result.shard = shardRecord(shard, originMs, profileArg, target);
-  result.config = { ...result.config, notes: [...notes, ...((result.config.notes as string[] | undefined) ?? [])] };
 }

@@ -1,43 +1,15 @@
 /**
  * `spgate merge RESULTS.json... [--json FILE] [--out DIR] [--trace FILE]`: merges the shards of a
  * distributed run exactly (counts, histograms, timeline on one clock, rate-limit analysis over every
- * shard's responses), evaluates the thresholds on the whole, writes every report and sets the exit code.
+ * shard's responses), evaluates the thresholds on the whole, writes every report and sets the exit code (src/run/exit-code.ts).
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { summaryLines } from '../../load/print.js';
-import { buildResults } from '../../results/build.js';
-import { mergeShardFiles, type MergedFiles } from '../../distributed/merge-files.js';
-import type { Results } from '../../results/schema.js';
+import { mergeShardFiles } from '../../distributed/merge-files.js';
+import { mergedResults } from '../../distributed/merged-results.js';
+import { exitCode } from '../../run/exit-code.js';
 import { writeOutputs } from '../session.js';
-
-/** The results document of a merged run (command names the merge or the `load --workers` run). */
-export function mergedResults(m: MergedFiles, command: string, extra: { aborted?: boolean; abortReason?: string; secrets?: string[] } = {}): Results {
-  const aborted = extra.aborted === true || m.result.status === 'aborted';
-  const notes = m.result.merged?.missing.length ? [m.result.error ?? 'incomplete'] : [];
-  return buildResults({
-    command,
-    ...(m.runId ? { runId: m.runId } : {}),
-    target: m.first.meta.target,
-    startedAt: new Date(m.result.startedAt),
-    finishedAt: m.finishedAt,
-    aborted,
-    abortReason: extra.abortReason ?? (aborted ? 'a shard was aborted' : undefined),
-    notes,
-    checks: [],
-    findings: m.findings,
-    exchanges: [],
-    load: [m.result],
-    errors: m.result.error ? [m.result.error] : [],
-    secrets: extra.secrets,
-  });
-}
-
-/** The exit code of a merged run: 3 aborted/incomplete/error, 1 failed, else the reporters' code. */
-export function mergedExitCode(result: Results['load'][number], renderCode: number): number {
-  if (result.status === 'aborted' || result.status === 'error') return 3;
-  return Math.max(result.status === 'failed' ? 1 : 0, renderCode);
-}
 
 export const mergeCommand: SpgateCommand = {
   command: 'merge <results..>',
@@ -55,7 +27,6 @@ export const mergeCommand: SpgateCommand = {
     process.stdout.write(summaryLines(merged.result, merged.findings).join('\n') + '\n');
     if (merged.result.merged?.missing.length) process.stderr.write(`spgate: ${merged.result.error}\n`);
     const results = mergedResults(merged, 'merge');
-    const renderCode = await writeOutputs(results, args);
-    return mergedExitCode(merged.result, renderCode);
+    return exitCode(results, { renderCode: await writeOutputs(results, args) });
   },
 };

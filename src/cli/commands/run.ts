@@ -4,7 +4,8 @@ import { relative, resolve } from 'node:path';
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { runPipeline } from '../../run/pipeline.js';
-import { countResults, exitCodeForVerdict } from '../../results/verdict.js';
+import { countResults } from '../../results/verdict.js';
+import { exitCode } from '../../run/exit-code.js';
 import { createProgress } from '../../run/progress.js';
 import { printRenderSummary } from '../render-summary.js';
 import { failureLines, ruleViolations } from '../../report/failures.js';
@@ -82,7 +83,7 @@ export const runCommand: SpgateCommand = {
       process.stdout.write(lines.join('\n'));
       for (const e of r.errors.filter((x) => x.startsWith('SPGATE_ERR_'))) process.stderr.write(`spgate: ${e}\n`);
       const renderCode = printRenderSummary({ outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes }, process.stdout, process.stderr);
-      return Math.max(exitCodeForVerdict(r.verdict), renderCode);
+      return exitCode(r, { renderCode });
     } finally {
       abort.dispose();
     }

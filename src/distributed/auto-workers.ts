@@ -10,7 +10,7 @@
  */
 import { isIP } from 'node:net';
 import type { Target } from '../target/schema.js';
-import type { Profile } from './profile.js';
+import type { Profile } from '../load/profile.js';
 
 /** Local workers never exceed this, whatever the machine has: past it, one generator host is the bottleneck. */
 export const MAX_WORKERS = 8;

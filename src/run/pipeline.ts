@@ -40,6 +40,8 @@ export interface PipelineOptions extends TargetOptions {
   /** Live metrics of the load phases (--metrics), and the run id they are labelled with. */
   metrics?: LiveMetrics;
   runId?: string;
+  /** The run's first line, noted once the target is open (so a configuration error is the only line). */
+  banner?: string;
 }
 
 export interface PipelineOutcome {
@@ -75,6 +77,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
     const opened = await openTarget(opts);
     servers.push(opened);
     target = remember(opened.target);
+    if (opts.banner) progress.note(opts.banner);
     for (const w of target.warnings) progress.note(`warning: ${w}`);
 
     progress.phase('conformance');

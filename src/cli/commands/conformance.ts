@@ -1,15 +1,15 @@
 /**
  * `spgate conformance [--target FILE] [--base-url URL] [--suite NAME...] [--runs N] [--seed S] [--json FILE] [--out DIR]`.
  * Without --target the embedded reference server is started on a loopback port. SIGINT/SIGTERM stop at
- * once; partial results are still written and the exit code is 3.
+ * once; partial results are still written and the exit code is 3. The run itself is src/run/conformance.ts:
+ * this file parses, calls, prints, writes and exits.
  */
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
-import { runConformance, selectChecks, selectSuites, type ConformanceOutcome } from '../../conformance/run.js';
+import { selectChecks, selectSuites } from '../../conformance/run.js';
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
-import { buildResults } from '../../results/build.js';
-import { resultsHeader } from '../../run/header.js';
+import { runConformanceCommand } from '../../run/conformance.js';
 import { exitCode } from '../../run/exit-code.js';
 import { conformanceDryRun } from '../dry-run.js';
 import { abortOnSignals, printTargetWarnings, writeOutputs } from '../session.js';
@@ -46,58 +46,33 @@ export const conformanceCommand: SpgateCommand = {
     const suites = ((args.suite as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
     const checks = ((args.check as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
     selectChecks(selectSuites(suites), checks); // an unknown name or id is a usage error before anything starts
-    const { target, close } = await openTarget(targetOptions(args, { seed }));
-    printTargetWarnings(target);
+    const opened = await openTarget(targetOptions(args, { seed }));
+    printTargetWarnings(opened.target);
     if (args.dryRun === true) {
-      process.stdout.write((await conformanceDryRun(target, suites, runs, seed)).join('\n') + '\n');
-      await close();
+      process.stdout.write((await conformanceDryRun(opened.target, suites, runs, seed)).join('\n') + '\n');
+      await opened.close();
       return 0;
     }
 
     const abort = abortOnSignals();
-    const startedAt = new Date();
-    let outcome: ConformanceOutcome = { checks: [], findings: [], exchanges: [], aborted: false };
-    const errors: string[] = [];
-    let failure: unknown;
+    let end;
     try {
-      outcome = await runConformance({
-        target, suites, checks, runs, seed, signal: abort.signal,
+      end = await runConformanceCommand({
+        opened, suites, checks, runs, seed, failOnInconclusive: args.failOnInconclusive === true,
+        signal: abort.signal, abortReason: () => abort.reason(),
         onProgress: (e) => {
           const line = progressLine(e);
           if (line) process.stdout.write(`${line}\n`);
         },
       });
-    } catch (err) {
-      failure = err;
-      errors.push(err instanceof Error ? err.message : String(err));
     } finally {
       abort.dispose();
-      await close();
     }
-    const aborted = outcome.aborted || abort.signal.aborted;
-    const abortReason = abort.reason();
-    process.stdout.write(summaryLines({ ...outcome, aborted, seed }).join('\n') + '\n');
-
-    const results = buildResults({
-      command: 'conformance',
-      ...resultsHeader(target),
-      seed,
-      runs,
-      startedAt,
-      finishedAt: new Date(),
-      aborted,
-      ...(abortReason ? { abortReason } : {}),
-      checks: outcome.checks,
-      findings: outcome.findings,
-      exchanges: outcome.exchanges,
-      load: [],
-      errors,
-      failOnInconclusive: args.failOnInconclusive === true,
-    });
-    const renderCode = await writeOutputs(results, args);
-    if (failure !== undefined) throw failure;
+    process.stdout.write(summaryLines({ ...end.outcome, aborted: end.aborted, seed }).join('\n') + '\n');
+    const renderCode = await writeOutputs(end.results, args);
+    if ('failure' in end) throw end.failure;
     // Run-level errors the results found (a run that judged nothing), each as spgate's one error line.
-    for (const e of results.errors.slice(errors.length)) process.stderr.write(`spgate: ${e}\n`);
-    return exitCode(results, { renderCode });
+    for (const e of end.results.errors.slice(end.ownErrors)) process.stderr.write(`spgate: ${e}\n`);
+    return exitCode(end.results, { renderCode });
   },
 };

@@ -11,7 +11,7 @@ import { printRenderSummary } from '../render-summary.js';
 import { failureLines, ruleViolations } from '../../report/failures.js';
 import { runDryRun } from '../dry-run.js';
 import { abortOnSignals } from '../session.js';
-import { openTarget, targetOptions } from '../../run/target.js';
+import { targetOptions } from '../../run/target.js';
 import { parseMetricsOptions, redactedCommandLine } from '../../metrics/options.js';
 import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
@@ -45,8 +45,6 @@ export const runCommand: SpgateCommand = {
       return 0;
     }
     const target = targetOptions(args, { seed });
-    // Configuration errors are one line before anything else is printed (the pipeline opens it again).
-    if (target.targetFile !== undefined) await (await openTarget(target)).close();
     const progress = createProgress(process.stderr);
     const abort = abortOnSignals((sig) => progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`));
     // Recorded in the results: credentials of a --metrics URL must not be.
@@ -54,9 +52,10 @@ export const runCommand: SpgateCommand = {
     const runId = metrics.endpoints.length ? metricsRunId(undefined, 'run') : undefined;
     const live = runId ? await createLiveMetrics({ ...metrics, runId, shard: '0/1', warn: (line) => progress.note(line) }) : undefined;
     try {
-      progress.note(`spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`);
       const out = await runPipeline({
         ...target,
+        // Noted by the pipeline once it opened the target: a configuration error stays the only line.
+        banner: `spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`,
         seed, runs, command,
         outBase: resolve(String(args.out)),
         ...(typeof args.json === 'string' ? { jsonPath: resolve(args.json) } : {}),

@@ -37,7 +37,7 @@ function parts(over: Partial<ProfileParts> = {}, thresholds: string[] = []): Pro
     latency: [],
     points: [row(0, 4, 10), row(1, 4, 10)],
     analysis: { classes: [], violations: [] },
-    rateLimitSeries: [],
+    rateLimitSeries: { bucketMs: 1000, read: [], write: [] },
     findings: [],
     thresholds: (ctx) => parsed.map((t) => evaluateThreshold(t, ctx)),
     aborted: false,

@@ -15,7 +15,7 @@ import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
 import type { TraceRecord } from '../trace/record.js';
 import type { FindingRecord, ProfileResult, ShardRecord } from '../results/schema.js';
-import { throughputOf } from '../fold/throughput.js';
+import { keysBudget, throughputOf } from '../fold/throughput.js';
 
 export interface ShardInput {
   /** Where the shard's results came from (for messages). */
@@ -171,7 +171,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     status,
   };
   if (error) result.error = error;
-  if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds));
+  if (capacity) result.capacity = findCapacity(points, { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct }, Math.floor(seconds), keysBudget(analysis.classes));
   if (generator) {
     result.generator = generator;
     if (result.capacity) result.capacity = markLowerBound(result.capacity, generator);

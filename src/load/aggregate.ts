@@ -28,7 +28,7 @@ import { RunFold } from '../fold/run-fold.js';
 import { FoldHistograms, type FoldSeries } from '../fold/histograms.js';
 import { LastRemaining, type RemainingGauge } from '../fold/last-remaining.js';
 import { thresholdContext } from '../fold/threshold-context.js';
-import { throughputOf } from '../fold/throughput.js';
+import { keysBudget, throughputOf } from '../fold/throughput.js';
 
 export interface AggregatorOptions {
   plan: Plan;
@@ -186,7 +186,7 @@ export class LoadAggregator {
     };
     if (f.tracePath) result.trace = f.tracePath;
     if (error) result.error = error;
-    if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds));
+    if (plan.capacity) result.capacity = findCapacity(points, plan.capacity, Math.floor(seconds), keysBudget(analysis.classes));
     if (f.generator) {
       result.generator = f.generator;
       if (result.capacity) result.capacity = markLowerBound(result.capacity, f.generator);

@@ -100,7 +100,8 @@ async function writeSummary(text: string): Promise<void> {
   try {
     await core.summary.addRaw(text, true).write();
   } catch (err) {
-    annotate({ level: 'warning', title: 'spgate step summary', message: `the step summary could not be written: ${(err as Error).message}` });
+    const message = `the step summary could not be written: ${(err as Error).message}`;
+    annotate({ level: 'warning', title: 'spgate step summary', message });
   } finally {
     core.summary.emptyBuffer();
   }

@@ -49,11 +49,21 @@ export interface KeysBudget {
   budgetRps: number | null;
 }
 
+/** What keysBudget reads of one key × class of the rate-limit analysis. */
+interface KeyClassBudget {
+  key?: string;
+  observedLimit: number | null;
+  windowSeconds: number | null;
+  budgetSource?: string;
+  statedLimit?: number;
+  statedWindowSeconds?: number;
+}
+
 /**
  * The combined admission budget of the keys an analysis saw: each key × class contributes its limit over its
  * window (the stated budget where the analysis used it, else the observed one). Pure.
  */
-export function keysBudget(classes: ReadonlyArray<{ key?: string; observedLimit: number | null; windowSeconds: number | null; budgetSource?: string; statedLimit?: number; statedWindowSeconds?: number }>): KeysBudget {
+export function keysBudget(classes: ReadonlyArray<KeyClassBudget>): KeysBudget {
   const keys = [...new Set(classes.map((c) => c.key ?? ''))].filter((k) => k !== '');
   let budgetRps: number | null = classes.length > 0 ? 0 : null;
   for (const c of classes) {

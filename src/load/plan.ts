@@ -273,7 +273,8 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     classes: classes.map((c) => ({
       class: c.class,
       routes: shown.filter((x) => x.cls === c.class).map(({ route: r, keys }) => ({
-        route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole, ...(keys.length > 1 ? { keys: [...keys] } : {}),
+        route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole,
+        ...(keys.length > 1 ? { keys: [...keys] } : {}),
       })),
       connections: c.connections ?? null,
       maxRps: c.maxRps ?? null,

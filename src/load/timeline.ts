@@ -213,13 +213,14 @@ export interface CapacityResult {
  * budget with the way out (a pool of keys), unless the keys' combined budget exceeded every second's offered
  * load: then their budgets cannot be what refused, and the figure is said to be shaped by other refusals.
  */
-function admissionJudgement(result: CapacityResult, seen: { refused: number; answers: number; peakOffered: number }, keys: KeysBudget | undefined): void {
+function admissionJudgement(result: CapacityResult, seen: { refused: number; answers: number; peakOffered: number }, keys?: KeysBudget): void {
   const { refused, answers, peakOffered } = seen;
   const n = keys?.keys.length ?? 1;
   const budget = keys?.budgetRps ?? null;
   const share = `${refused} of ${answers} answers were 429s`;
   if (budget !== null && budget > peakOffered) {
-    result.explanation = `${share} although the ${n === 1 ? "key's budget" : `${n} keys' combined budget`} (${budget}/s) exceeds the most offered in a second (${peakOffered}): ` +
+    const whose = n === 1 ? "key's budget" : `${n} keys' combined budget`;
+    result.explanation = `${share} although the ${whose} (${budget}/s) exceeds the most offered in a second (${peakOffered}): ` +
       `the refusals are not the keys' budgets (a limit across keys, or the server shedding load); ${result.explanation}`;
     return;
   }
@@ -232,7 +233,8 @@ function admissionJudgement(result: CapacityResult, seen: { refused: number; ans
     : `this is the admission budget of the key${rate}, not the server's capacity: ${share}; ${result.explanation}`;
   result.remedy = n > 1
     ? `add keys to the pool (${pool} in the target file) until their combined budget exceeds what the server can serve, so the knee shows`
-    : `spread the load over a pool of keys: list more keys of the role under ${pool} in the target file (the capacity profile spreads over them; a profile of your own with "keys": "pool"), so their combined budget exceeds what the server can serve and the knee shows`;
+    : `spread the load over a pool of keys: list more keys of the role under ${pool} in the target file (the capacity profile ` +
+      'spreads over them; a profile of your own with "keys": "pool"), so their combined budget exceeds what the server can serve and the knee shows';
 }
 
 /** Refusals above this share of the answers in the judged seconds shape the capacity figure. */

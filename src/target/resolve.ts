@@ -59,7 +59,9 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
     const m = ENV_KEY.exec(raw);
     if (!m) return raw;
     const name = m[1] ?? '';
-    if (!ENV_NAME.test(name)) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${where}: env: must be followed by a variable name`);
+    if (!ENV_NAME.test(name)) {
+      throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${where}: env: must be followed by a variable name`);
+    }
     const value = env[name];
     if (value === undefined || value.trim() === '') {
       unset.push({ where: where.replace(/\.key$/, ''), name });
@@ -124,7 +126,8 @@ function duplicateKeys(secrets: Target['secrets'], source: string): void {
     const first = seen.get(secret);
     // Two roles may share a key (a small workspace); a pool key must be a budget of its own.
     if (first !== undefined && (name.includes('.pool[') || first.includes('.pool['))) {
-      throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${keyPath(name)}: the same key as ${keyPath(first)} (each pool key must be a key of its own, with its own budget)`);
+      const why = 'each pool key must be a key of its own, with its own budget';
+      throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${keyPath(name)}: the same key as ${keyPath(first)} (${why})`);
     }
     if (first === undefined) seen.set(secret, name);
   }

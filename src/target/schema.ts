@@ -40,7 +40,11 @@ export const KeySpec = z.strictObject({
   key: z.string().min(1, 'key must not be empty').describe('The API key: "env:NAME" reads it from the environment variable NAME at load time (keep secrets out of the file); anything else is the literal key.'),
   scopes: z.array(Scope).optional().describe("The key's scopes, when known: the planner skips checks the key cannot serve instead of failing them."),
   note: z.string().optional().describe('Free text for people reading the file (which account, who rotates it); never used by spgate.'),
-  pool: z.array(z.string().min(1, 'key must not be empty')).min(1).optional().describe('More keys of this role (same workspace and scopes, each with a rate-limit budget of its own), as "env:NAME" or literal keys: a load profile with keys: "pool" spreads its requests over the role\'s key and these, so N keys × budget can exceed what the server serves (capacity). Conformance uses only key.'),
+  pool: z.array(z.string().min(1, 'key must not be empty')).min(1).optional().describe(
+    'More keys of this role (same workspace and scopes, each with a rate-limit budget of its own), as "env:NAME" or literal keys: ' +
+    'a load profile with keys: "pool" spreads its requests over the role\'s key and these, so N keys × budget can exceed what the ' +
+    'server serves (capacity). Conformance uses only key.',
+  ),
 });
 export type KeySpec = z.infer<typeof KeySpec>;
 

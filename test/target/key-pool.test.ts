@@ -109,3 +109,13 @@ describe('a profile with keys: "pool"', () => {
     expect(plan.routes.map((r) => [r.keyName, r.weight])).toEqual([['admin', 2], ['readOnly', 1]]);
   });
 });
+
+describe('the live Remaining gauge with a pool', () => {
+  it('is one gauge per key: a pool key\'s Remaining is its own budget, not the role\'s latest', async () => {
+    const { LastRemaining } = await import('../../src/fold/last-remaining.js');
+    const g = new LastRemaining([{ class: 'read', keyRole: 'admin', keyName: 'admin' }, { class: 'read', keyRole: 'admin', keyName: 'admin.pool[0]' }]);
+    g.add(0, 200, '7');
+    g.add(1, 200, '90');
+    expect(g.gauges()).toEqual([{ class: 'read', keyRole: 'admin', value: 7 }, { class: 'read', keyRole: 'admin.pool[0]', value: 90 }]);
+  });
+});

@@ -44,6 +44,13 @@ export interface PlannedClass {
   routes: PlannedRoute[];
   /** Cumulative weights, for picking a route with one random number. */
   cumulative: number[];
+  /**
+   * A route spread over a key pool is one planned route per key, side by side: for each position in `routes`,
+   * the position of its route's first key (itself when not spread), and per first key the next key's turn,
+   * so a draw picks the route at random and its key in turn (engine.ts pickRoute).
+   */
+  firstKey: Int32Array;
+  keyTurn: Int32Array;
   /** Closed model. */
   connections?: number;
   /** Closed model: this class's share of target.caps.maxRps (the engine's sliding-window rate gate). */
@@ -140,7 +147,7 @@ function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number)
 
 /**
  * A route spread over its role's pool: one planned route per key, in the pool's order, so the closed
- * engine's weighted cycle sends to the keys in turn and the open engine's draw spreads evenly. `scale`
+ * engine's weighted cycle sends to the keys in turn and the open engine's draw takes them in turn. `scale`
  * keeps the class's mix: every route's total weight is multiplied by it (the lcm of the class's pool sizes),
  * so integer weights stay integers.
  */
@@ -220,7 +227,9 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     if (!planned.length) continue;
     let acc = 0;
     const cumulative = planned.map((r) => (acc += r.weight));
-    const pc: PlannedClass = { class: cls, routes: planned, cumulative };
+    const firstKey = Int32Array.from(planned, (r, i) => (i > 0 && r.label === planned[i - 1]!.label && r.keyRole === planned[i - 1]!.keyRole && r.keyName !== r.keyRole ? -1 : i));
+    for (let i = 0; i < firstKey.length; i++) if (firstKey[i]! < 0) firstKey[i] = firstKey[i - 1]!;
+    const pc: PlannedClass = { class: cls, routes: planned, cumulative, firstKey, keyTurn: new Int32Array(planned.length) };
     if (profile.model === 'closed') pc.connections = mix.connections;
     else if (mix.schedule) planSchedule(pc, mix.schedule, byRef, target, notes);
     else {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { SpgateError } from '../../src/errors.js';
 import { createRedactor } from '../../src/client/redact.js';
 import { requestHeaders } from '../../src/load/engine.js';
-import { weightedCycle } from '../../src/load/engine.js';
+import { pickRoute, weightedCycle } from '../../src/load/engine.js';
+import { prng } from '../support/prng.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { planProfile } from '../../src/load/plan.js';
 import { loadPlanLines } from '../../src/plan/load.js';
@@ -102,6 +103,26 @@ describe('a profile with keys: "pool"', () => {
     const lines = loadPlanLines(plan, target).join('\n');
     expect(lines).toContain('2 routes (me, statuses) · keys admin, admin.pool[0], admin.pool[1], readOnly');
     expect(JSON.stringify(plan.config) + lines).not.toMatch(/pk_test/);
+  });
+
+  it('the open model draws the route at random and takes its keys in turn: every key an equal share', () => {
+    const open = parseProfile({
+      name: 'p', description: 'd', model: 'open', duration: 1, keys: 'pool',
+      classes: { read: { rate: 10, routes: [{ route: 'me', weight: 2 }, { route: 'statuses', key: 'readOnly' }] } },
+    }, 'test');
+    const plan = planProfile(open, target);
+    const rnd = prng(7);
+    const counts = new Map<string, number>();
+    for (let n = 0; n < 3000; n++) {
+      const k = plan.routes[pickRoute(plan.classes[0]!, rnd())]!.keyName;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const admin = ['admin', 'admin.pool[0]', 'admin.pool[1]'].map((k) => counts.get(k)!);
+    // The keys of one route differ by at most one request; the route mix stays the draw's (about 2:1).
+    expect(Math.max(...admin) - Math.min(...admin)).toBeLessThanOrEqual(1);
+    const ratio = admin.reduce((a, b) => a + b, 0) / counts.get('readOnly')!;
+    expect(ratio).toBeGreaterThan(1.8);
+    expect(ratio).toBeLessThan(2.2);
   });
 
   it('keys: "role" (the default) sends every request with the role\'s key', () => {

@@ -4,4 +4,4 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/action/github.ts');
-process.exitCode = main();
+process.exitCode = await main();

@@ -1,11 +1,11 @@
 /**
  * The GitHub Action's step (action.yml): turns the action's inputs into one spgate command line, runs it,
  * and hands its results to the workflow through the official toolkit (@actions/core) — summary.md to the
- * step summary, annotations (annotations.ts: most important first, at most 10 per level) and outputs
+ * step summary (core.summary), annotations (annotations.ts: most important first, at most 10 per level) and outputs
  * (verdict, counts, report path). Exits with spgate's own code, so the step fails exactly when the gate does.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResults } from '../results/io.js';
@@ -92,8 +92,23 @@ export function outputs(r: Results, reportDir: string): Record<string, string | 
   };
 }
 
-/** Runs the step: spgate, then the summary, annotations and outputs; returns the exit code. */
-export function main(env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * Appends summary.md to the step summary through core.summary (which writes to $GITHUB_STEP_SUMMARY of the
+ * process environment); a summary that cannot be written is a warning, never the step's failure.
+ */
+async function writeSummary(text: string): Promise<void> {
+  try {
+    await core.summary.addRaw(text, true).write();
+  } catch (err) {
+    const message = `the step summary could not be written: ${(err as Error).message}`;
+    annotate({ level: 'warning', title: 'spgate step summary', message });
+  } finally {
+    core.summary.emptyBuffer();
+  }
+}
+
+/** Runs the step: spgate, then the summary, annotations and outputs; resolves to the exit code. */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let inputs: ActionInputs;
   let plan: ReturnType<typeof spgateArgs>;
   try {
@@ -115,7 +130,7 @@ export function main(env: NodeJS.ProcessEnv = process.env): number {
   }
   const results = parseResults(readFileSync(resultsPath, 'utf8'), resultsPath);
   const summary = resolve(plan.reportDir, 'summary.md');
-  if (env.GITHUB_STEP_SUMMARY && existsSync(summary)) appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(summary, 'utf8') + '\n');
+  if (env.GITHUB_STEP_SUMMARY && existsSync(summary)) await writeSummary(readFileSync(summary, 'utf8'));
   for (const a of annotations(results)) annotate(a);
   setOutputs(outputs(results, plan.reportDir));
   return code;

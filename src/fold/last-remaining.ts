@@ -1,12 +1,12 @@
 /**
- * The last RateLimit-Remaining of each route class × key role (the live metrics' gauge): per response a
+ * The last RateLimit-Remaining of each route class × key (role, or pool key: the live metrics' gauge): per response a
  * plain non-negative integer header updates its route's value and the order it came in; malformed values
  * and transport failures are ignored. Two numbers per route of the plan, whatever the run's length; the
  * snapshot groups the routes by class and key role, the latest value of each group. Pure.
  */
 import type { RouteClass } from '../results/schema.js';
 
-/** The last RateLimit-Remaining of one class and key role. */
+/** The last RateLimit-Remaining of one class and key role (a pool key: its name, `role.pool[i]`). */
 export interface RemainingGauge {
   class: RouteClass;
   keyRole: string;
@@ -35,7 +35,8 @@ export class LastRemaining {
   private readonly order: Float64Array;
   private seq = 0;
 
-  constructor(private readonly routes: readonly { class: RouteClass; keyRole: string }[]) {
+  /** `keyName`: a pool key's name (`role.pool[i]`), whose budget is its own: a gauge apart from the role's key. */
+  constructor(private readonly routes: readonly { class: RouteClass; keyRole: string; keyName?: string }[]) {
     this.value = new Float64Array(routes.length);
     this.order = new Float64Array(routes.length);
   }
@@ -56,9 +57,10 @@ export class LastRemaining {
     this.routes.forEach((r, i) => {
       const order = this.order[i]!;
       if (order === 0) return;
-      const key = `${r.class}|${r.keyRole}`;
+      const name = r.keyName ?? r.keyRole;
+      const key = `${r.class}|${name}`;
       const g = groups.get(key);
-      if (!g) groups.set(key, { gauge: { class: r.class, keyRole: r.keyRole, value: this.value[i]! }, order });
+      if (!g) groups.set(key, { gauge: { class: r.class, keyRole: name, value: this.value[i]! }, order });
       else if (order > g.order) {
         g.gauge.value = this.value[i]!;
         g.order = order;

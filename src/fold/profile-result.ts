@@ -11,7 +11,7 @@ import type { ThresholdContext, ThresholdOutcome } from '../load/threshold.js';
 import { findCapacity, type TimelineRow } from '../load/timeline.js';
 import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { thresholdContext, type FoldFigures } from './threshold-context.js';
-import { throughputOf } from './throughput.js';
+import { keysBudget, throughputOf } from './throughput.js';
 import type { StatusTally } from './tally.js';
 
 /** The folded figures of one run (live, or merged), as the assembler takes them. */
@@ -79,7 +79,7 @@ export function profileResult(p: ProfileParts): { result: ProfileResult; finding
   };
   if (p.trace) result.trace = p.trace;
   if (p.error) result.error = p.error;
-  if (p.capacity) result.capacity = findCapacity(points, p.capacity, Math.floor(seconds));
+  if (p.capacity) result.capacity = findCapacity(points, p.capacity, Math.floor(seconds), keysBudget(p.analysis.classes));
   if (p.generator) {
     result.generator = p.generator;
     if (result.capacity) result.capacity = markLowerBound(result.capacity, p.generator);

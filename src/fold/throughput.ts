@@ -40,3 +40,41 @@ export function throughputOf(points: readonly Second[], seconds: number): { mean
 export function coverageOf(t: number, seconds: number): number {
   return Math.max(0, Math.min(1, seconds - t));
 }
+
+/** The keys a run sent with and their combined budget, as the rate-limit analysis found them (per key and class). */
+export interface KeysBudget {
+  /** Key names (a role, or `role.pool[i]`), in the analysis's order. */
+  keys: string[];
+  /** Sum of every key's budget rate (limit / window) over its classes; null when one is unknown. */
+  budgetRps: number | null;
+}
+
+/** What keysBudget reads of one key × class of the rate-limit analysis. */
+interface KeyClassBudget {
+  key?: string;
+  observedLimit: number | null;
+  windowSeconds: number | null;
+  budgetSource?: string;
+  statedLimit?: number;
+  statedWindowSeconds?: number;
+}
+
+/**
+ * The combined admission budget of the keys an analysis saw: each key × class contributes its limit over its
+ * window (the stated budget where the analysis used it, else the observed one). Pure.
+ */
+export function keysBudget(classes: ReadonlyArray<KeyClassBudget>): KeysBudget {
+  const keys = [...new Set(classes.map((c) => c.key ?? ''))].filter((k) => k !== '');
+  let budgetRps: number | null = classes.length > 0 ? 0 : null;
+  for (const c of classes) {
+    const stated = c.budgetSource === 'stated' && c.statedLimit !== undefined && c.statedWindowSeconds !== undefined;
+    const limit = stated ? c.statedLimit! : c.observedLimit;
+    const window = stated ? c.statedWindowSeconds! : c.windowSeconds;
+    if (limit === null || window === null || !(window > 0) || budgetRps === null) {
+      budgetRps = null;
+      continue;
+    }
+    budgetRps += limit / window;
+  }
+  return { keys, budgetRps: budgetRps === null ? null : Math.round(budgetRps * 100) / 100 };
+}

@@ -71,20 +71,33 @@ export function weightedCycle(pc: PlannedClass, length = cyclePeriod(pc)): numbe
   return out;
 }
 
-/** Picks a route index from cumulative weights with one random number. */
+/**
+ * Picks a route index from cumulative weights with one random number; a route spread over a key pool takes
+ * its keys in turn (the draw chooses the route, never the key), so each key gets an equal share exactly.
+ */
 export function pickRoute(pc: PlannedClass, r: number): number {
   const total = pc.cumulative[pc.cumulative.length - 1]!;
   const x = r * total;
-  for (let i = 0; i < pc.cumulative.length; i++) if (x < pc.cumulative[i]!) return pc.routes[i]!.idx;
-  return pc.routes[pc.routes.length - 1]!.idx;
+  let i = pc.cumulative.length - 1;
+  for (let k = 0; k < pc.cumulative.length; k++) {
+    if (x < pc.cumulative[k]!) {
+      i = k;
+      break;
+    }
+  }
+  const first = pc.firstKey[i]!;
+  let last = first;
+  while (last + 1 < pc.firstKey.length && pc.firstKey[last + 1] === first) last++;
+  if (last > first) i = first + (pc.keyTurn[first]!++ % (last - first + 1));
+  return pc.routes[i]!.idx;
 }
 
 /**
- * The headers of one request of a route: the key role's bearer token, JSON accept, a content type when the
+ * The headers of one request of a route: its key's bearer token (the role's, or a pool key's), JSON accept, a content type when the
  * route has a body, and a fresh Idempotency-Key (from the run id and sequence number) when it needs one.
  */
 export function requestHeaders(route: PlannedRoute, secrets: Partial<Record<string, string>>, runId: string, seq?: number): Record<string, string> {
-  const headers: Record<string, string> = { authorization: `Bearer ${secrets[route.keyRole] ?? ''}`, accept: 'application/json' };
+  const headers: Record<string, string> = { authorization: `Bearer ${secrets[route.keyName] ?? ''}`, accept: 'application/json' };
   if (route.body) headers['content-type'] = 'application/json';
   if (route.idempotencyKey && seq !== undefined) headers['idempotency-key'] = `spgate-${runId}-${seq}`;
   return headers;

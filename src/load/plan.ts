@@ -5,7 +5,7 @@
  * Budgets come from the target file (stated) or from a probe of the headers (observed, see discover.ts);
  * `config.budgets` says which drove each class.
  */
-import type { Target, KeyRole } from '../target/schema.js';
+import type { Target, KeyName, KeyRole } from '../target/schema.js';
 import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
@@ -30,6 +30,12 @@ export interface PlannedRoute {
   body?: (seq: number) => string;
   idempotencyKey: boolean;
   keyRole: KeyRole;
+  /**
+   * The key the requests carry: the role's own (`keyRole`), or one key of its pool (`role.pool[i]`) when
+   * the profile spreads over the pool; each is a route of its own, so every figure keyed by route or key
+   * (the rate-limit analysis above all: budgets are per key) sees each key apart.
+   */
+  keyName: KeyName;
   weight: number;
 }
 
@@ -38,6 +44,13 @@ export interface PlannedClass {
   routes: PlannedRoute[];
   /** Cumulative weights, for picking a route with one random number. */
   cumulative: number[];
+  /**
+   * A route spread over a key pool is one planned route per key, side by side: for each position in `routes`,
+   * the position of its route's first key (itself when not spread), and per first key the next key's turn,
+   * so a draw picks the route at random and its key in turn (engine.ts pickRoute).
+   */
+  firstKey: Int32Array;
+  keyTurn: Int32Array;
   /** Closed model. */
   connections?: number;
   /** Closed model: this class's share of target.caps.maxRps (the engine's sliding-window rate gate). */
@@ -126,9 +139,31 @@ function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number)
       body: compileBody(def.body, target),
       idempotencyKey: def.idempotencyKey,
       keyRole: ref.key,
+      keyName: ref.key,
       weight: ref.weight,
     },
   };
+}
+
+/**
+ * A route spread over its role's pool: one planned route per key, in the pool's order, so the closed
+ * engine's weighted cycle sends to the keys in turn and the open engine's draw takes them in turn. `scale`
+ * keeps the class's mix: every route's total weight is multiplied by it (the lcm of the class's pool sizes),
+ * so integer weights stay integers.
+ */
+function spreadOverPool(route: PlannedRoute, names: readonly KeyName[], scale: number, firstIdx: number): PlannedRoute[] {
+  const each = (route.weight * scale) / names.length;
+  return names.map((keyName, i) => ({ ...route, idx: firstIdx + i, keyName, weight: each }));
+}
+
+/** The key names a class's route of role `role` spreads over: the role's pool when the profile asks for it. */
+function keysFor(profile: Profile, target: Target, role: KeyRole): readonly KeyName[] {
+  return profile.keys === 'pool' ? (target.pools[role] ?? [role]) : [role];
+}
+
+function lcm(a: number, b: number): number {
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  return (a * b) / gcd(a, b);
 }
 
 /** Resolves a profile against a target (and any discovered budgets); throws SpgateError when nothing can run. */
@@ -162,6 +197,9 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
 
   const routes: PlannedRoute[] = [];
   const classes: PlannedClass[] = [];
+  // The profile's routes as written (one per route, with the keys it spreads over): what config shows.
+  const shown: Array<{ cls: RouteClass; route: PlannedRoute; keys: readonly KeyName[] }> = [];
+  if (profile.keys === 'pool') notes.push(...poolNotes(profile, target));
   for (const cls of ['read', 'write'] as const) {
     const mix = profile.classes[cls];
     if (!mix) continue;
@@ -172,19 +210,26 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     const planned: PlannedRoute[] = [];
     // The schedule names routes by their index in the profile: which planned route each became.
     const byRef: Array<PlannedRoute | undefined> = [];
+    // A schedule is a reproduction: sent with the keys it names, never spread.
+    const spread = (role: KeyRole): readonly KeyName[] => (mix.schedule ? [role] : keysFor(profile, target, role));
+    const scale = mix.routes.reduce((m, ref) => lcm(m, spread(ref.key).length), 1);
     for (const ref of mix.routes) {
       const r = planRoute(ref, target, routes.length);
       if (r.skip) notes.push(`route left out: ${r.skip}`);
       byRef.push(r.route);
       if (r.route) {
-        routes.push(r.route);
-        planned.push(r.route);
+        shown.push({ cls, route: r.route, keys: spread(ref.key) });
+        const copies = spreadOverPool(r.route, spread(ref.key), scale, routes.length);
+        routes.push(...copies);
+        planned.push(...copies);
       }
     }
     if (!planned.length) continue;
     let acc = 0;
     const cumulative = planned.map((r) => (acc += r.weight));
-    const pc: PlannedClass = { class: cls, routes: planned, cumulative };
+    const firstKey = Int32Array.from(planned, (r, i) => (i > 0 && r.label === planned[i - 1]!.label && r.keyRole === planned[i - 1]!.keyRole && r.keyName !== r.keyRole ? -1 : i));
+    for (let i = 0; i < firstKey.length; i++) if (firstKey[i]! < 0) firstKey[i] = firstKey[i - 1]!;
+    const pc: PlannedClass = { class: cls, routes: planned, cumulative, firstKey, keyTurn: new Int32Array(planned.length) };
     if (profile.model === 'closed') pc.connections = mix.connections;
     else if (mix.schedule) planSchedule(pc, mix.schedule, byRef, target, notes);
     else {
@@ -236,7 +281,10 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     budgets: Object.fromEntries(classes.filter((c) => needsBudget(profile, c.class)).map((c) => [c.class, budgetEntry(budgetOf(target, c.class, budgets), pending)])),
     classes: classes.map((c) => ({
       class: c.class,
-      routes: c.routes.map((r) => ({ route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole })),
+      routes: shown.filter((x) => x.cls === c.class).map(({ route: r, keys }) => ({
+        route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole,
+        ...(keys.length > 1 ? { keys: [...keys] } : {}),
+      })),
       connections: c.connections ?? null,
       maxRps: c.maxRps ?? null,
       peakRate: c.peakRate !== undefined ? round(c.peakRate) : null,
@@ -263,6 +311,17 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     capacity: profile.capacity,
     config,
   };
+}
+
+/** What `keys: "pool"` does with this target: the pool each role spreads over, or that a role has none. */
+function poolNotes(profile: Profile, target: Target): string[] {
+  const roles = [...new Set((['read', 'write'] as const).flatMap((c) => profile.classes[c]?.routes.map((r) => r.key) ?? []))];
+  return roles.map((role) => {
+    const pool = target.pools[role];
+    return pool
+      ? `${role}: requests spread over ${pool.length} keys (${pool.join(', ')}); rate limits judged per key`
+      : `${role}: keys "pool" but the target file gives the role no pool (keys.${role}.pool): every request uses its one key`;
+  });
 }
 
 /**

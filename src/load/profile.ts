@@ -96,6 +96,11 @@ export const Profile = z
     maxConnections: z.number().int().positive().default(64).describe('Open model: connections per class; a request with no free connection waits, then is dropped.'),
     dropAfterMs: z.number().positive().default(1000).describe('Open model: a request that cannot be sent this long after its intended time is dropped (and counted).'),
     timeoutMs: z.number().positive().default(10_000).describe('Bound on one request, ms.'),
+    keys: z.enum(['role', 'pool']).default('role').describe(
+      'role: every request of a route uses its role\'s key; pool: the requests are spread over the role\'s key and its pool ' +
+      '(keys.ROLE.pool of the target file), so the keys\' combined budget can exceed what the server serves (capacity). ' +
+      'The rate limits are judged per key either way.',
+    ),
     classes: z.strictObject({
       read: ClassMix.optional().describe('The read class (GET requests) and its load.'),
       write: ClassMix.optional().describe('The write class (POST, PUT, PATCH, DELETE requests) and its load.'),

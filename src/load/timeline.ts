@@ -5,6 +5,7 @@
  * reduced to p50/p95/p99 (by selection, not sorting), so memory holds one second of latencies plus a few
  * numbers per past second.
  */
+import type { KeysBudget } from '../fold/throughput.js';
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
 import { familyOf } from './histograms.js';
 import type { LoadRecorder } from './recorder.js';
@@ -206,6 +207,36 @@ export interface CapacityResult {
   remedy?: string;
 }
 
+/**
+ * Refusals shaped the figure: a 429 is an answer inside the SLO, so a per-key limiter holds the served rate at
+ * its budget long before the server tires and the ramp never reaches the knee. Flagged as the keys' admission
+ * budget with the way out (a pool of keys), unless the keys' combined budget exceeded every second's offered
+ * load: then their budgets cannot be what refused, and the figure is said to be shaped by other refusals.
+ */
+function admissionJudgement(result: CapacityResult, seen: { refused: number; answers: number; peakOffered: number }, keys?: KeysBudget): void {
+  const { refused, answers, peakOffered } = seen;
+  const n = keys?.keys.length ?? 1;
+  const budget = keys?.budgetRps ?? null;
+  const share = `${refused} of ${answers} answers were 429s`;
+  if (budget !== null && budget > peakOffered) {
+    const whose = n === 1 ? "key's budget" : `${n} keys' combined budget`;
+    result.explanation = `${share} although the ${whose} (${budget}/s) exceeds the most offered in a second (${peakOffered}): ` +
+      `the refusals are not the keys' budgets (a limit across keys, or the server shedding load); ${result.explanation}`;
+    return;
+  }
+  const roles = [...new Set((keys?.keys ?? []).map((k) => k.replace(/\.pool\[\d+\]$/, '')))];
+  const pool = roles.length === 1 ? `keys.${roles[0]}.pool` : 'keys.ROLE.pool';
+  const rate = budget !== null ? ` (${budget}/s)` : '';
+  result.admissionBudget = true;
+  result.explanation = n > 1
+    ? `this is the combined admission budget of the ${n} keys${rate}, not the server's capacity: ${share}; ${result.explanation}`
+    : `this is the admission budget of the key${rate}, not the server's capacity: ${share}; ${result.explanation}`;
+  result.remedy = n > 1
+    ? `add keys to the pool (${pool} in the target file) until their combined budget exceeds what the server can serve, so the knee shows`
+    : `spread the load over a pool of keys: list more keys of the role under ${pool} in the target file (the capacity profile ` +
+      'spreads over them; a profile of your own with "keys": "pool"), so their combined budget exceeds what the server can serve and the knee shows';
+}
+
 /** Refusals above this share of the answers in the judged seconds shape the capacity figure. */
 export const ADMISSION_SHARE = 0.01;
 
@@ -222,18 +253,20 @@ export const ADMISSION_SHARE = 0.01;
  * whose queue reaches the SLO latency only after a full second past the knee loses nothing).
  * `lastFullSecond`: seconds from it on are partial and not judged.
  */
-export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number): CapacityResult {
+export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number, keys?: KeysBudget): CapacityResult {
   let best: number | null = null;
   let bestOffered = 0;
   let breach: number | null = null;
   let why = '';
   let refused = 0;
   let answers = 0;
+  let peakOffered = 0;
   for (const p of points) {
     if (p.t >= lastFullSecond) break;
     refused += p.byFamily['429'] ?? 0;
     answers += p.completed;
     const offered = p.sent + p.dropped;
+    peakOffered = Math.max(peakOffered, offered);
     if (offered === 0 && p.completed === 0) continue;
     const errPct = ((p.errors + p.dropped) / Math.max(1, p.completed + p.dropped)) * 100;
     const slow = p.p95 !== null && p.p95 > slo.p95Ms;
@@ -253,12 +286,6 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
     ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held throughout; the target served up to ${best ?? 0} responses/s${at}: capacity is at least that`
     : `the SLO broke at second ${breach} (${why}); before then the target served at most ${best ?? 'no'} responses/s within it${at}`;
   const result: CapacityResult = { rps: best, sloP95Ms: slo.p95Ms, maxErrorPct: slo.maxErrorPct, firstBreachAt: breach, explanation };
-  if (answers > 0 && refused / answers > ADMISSION_SHARE) {
-    // A 429 is an answer inside the SLO: a per-key limiter holds the served rate at its budget long before
-    // the server tires, and the ramp never reaches the knee.
-    result.admissionBudget = true;
-    result.explanation = `this is the admission budget of the key, not the server's capacity: ${refused} of ${answers} answers were 429s; ${explanation}`;
-    result.remedy = 'run it with a key whose budget exceeds what the server can serve (a capacity-test key), so the knee shows; spgate does not yet spread one profile over a pool of keys';
-  }
+  if (answers > 0 && refused / answers > ADMISSION_SHARE) admissionJudgement(result, { refused, answers, peakOffered }, keys);
   return result;
 }

@@ -58,7 +58,7 @@ export function toRateLimitSample(s: SampleInput, route: PlannedRoute, into?: Ra
   if (!into) {
     return {
       sentAt: s.sent, receivedAt: s.received, class: route.class, status: s.status,
-      limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyRole,
+      limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyName,
     };
   }
   into.sentAt = s.sent;
@@ -71,7 +71,7 @@ export function toRateLimitSample(s: SampleInput, route: PlannedRoute, into?: Ra
   into.retryAfter = s.retryAfter;
   into.requestId = s.requestId;
   into.errorCode = s.errorCode;
-  into.key = route.keyRole;
+  into.key = route.keyName;
   return into;
 }
 

@@ -35,8 +35,10 @@ export function loadPlanLines(plan: Plan, target: Target): string[] {
       : c.rateAt
       ? `${round(c.rateAt(0))}→peak ${round(c.peakRate ?? 0)} rps`
       : `${c.connections ?? 0} connections${c.maxRps !== undefined ? `, at most ${c.maxRps} rps` : ', unthrottled'}`;
-    const keys = [...new Set(c.routes.map((r) => r.keyRole))].join(', ');
-    out.push(`  ${c.class}: ${rate} · ${n !== undefined ? `~${n} requests` : c.budgetPending ? 'request count known after discovery' : 'unbounded requests'} · ${c.routes.length} routes (${c.routes.map((r) => r.label).join(', ')}) · keys ${keys}`);
+    // A route spread over a pool is one planned route per key: the labels once, every key named.
+    const keys = [...new Set(c.routes.map((r) => r.keyName))].join(', ');
+    const labels = [...new Set(c.routes.map((r) => r.label))];
+    out.push(`  ${c.class}: ${rate} · ${n !== undefined ? `~${n} requests` : c.budgetPending ? 'request count known after discovery' : 'unbounded requests'} · ${labels.length} routes (${labels.join(', ')}) · keys ${keys}`);
   }
   const capped = plan.maxRequests !== undefined ? Math.min(total, plan.maxRequests) : total;
   const why = plan.classes.some((c) => c.budgetPending) ? 'known once the budgets are discovered' : 'unbounded (closed model without caps.maxRps)';

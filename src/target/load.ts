@@ -28,9 +28,10 @@ export async function loadTarget(path: string, opts: ResolveOptions = {}): Promi
   const target = resolveTarget(data, path, opts);
   target.tls = absoluteTlsPaths(target.tls, dirname(resolvePath(path)));
   checkTlsFiles(target.tls, path);
+  const isInline = (raw: unknown): boolean => typeof raw === 'string' && !raw.startsWith('env:');
   const inline = KEY_ROLES.filter((role) => {
-    const raw = (data as { keys?: Record<string, { key?: unknown } | undefined> }).keys?.[role]?.key;
-    return typeof raw === 'string' && !raw.startsWith('env:');
+    const spec = (data as { keys?: Record<string, { key?: unknown; pool?: unknown } | undefined> }).keys?.[role];
+    return isInline(spec?.key) || (Array.isArray(spec?.pool) && spec.pool.some(isInline));
   });
   if (inline.length > 0 && !target.loopback && (await isTrackedByGit(path))) {
     target.warnings.push(

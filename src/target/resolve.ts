@@ -9,7 +9,7 @@ import { describeIssues } from './issues.js';
 import { isLoopbackHost } from './loopback.js';
 import { legacyWriteWarning, WRITING_ROLES } from './legacy-keys.js';
 import { didYouMean, fieldsAt } from './suggest.js';
-import { KEY_ROLES, TargetFile, type KeyRole, type Target, type TargetFileInput } from './schema.js';
+import { KEY_ROLES, TargetFile, poolKeyName, type Target, type TargetFileInput } from './schema.js';
 
 export interface ResolveOptions {
   baseUrlOverride?: string;
@@ -50,38 +50,43 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   if (tlsSet && url.protocol === 'http:') warnings.push(`the tls options do not apply: baseUrl ${url.origin} is plain http`);
 
   const env = opts.env ?? process.env;
-  const secrets: Partial<Record<KeyRole, string>> = {};
+  const secrets: Target['secrets'] = {};
+  const pools: Target['pools'] = {};
   const keys = { ...file.keys };
-  const unset: Array<{ role: KeyRole; name: string }> = [];
+  const unset: Array<{ where: string; name: string }> = [];
+  // One key's secret: the literal, the variable's value, or undefined when the variable is unset (noted).
+  const secretOf = (raw: string, where: string): string | undefined => {
+    const m = ENV_KEY.exec(raw);
+    if (!m) return raw;
+    const name = m[1] ?? '';
+    if (!ENV_NAME.test(name)) {
+      throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${where}: env: must be followed by a variable name`);
+    }
+    const value = env[name];
+    if (value === undefined || value.trim() === '') {
+      unset.push({ where: where.replace(/\.key$/, ''), name });
+      // A dry run plans with a placeholder, as the real run with the variable set will.
+      return opts.unsetKeys === 'placeholder' ? `unset:${name}` : undefined;
+    }
+    return value.trim();
+  };
   for (const role of KEY_ROLES) {
     const spec = file.keys[role];
     if (!spec) continue;
-    const m = ENV_KEY.exec(spec.key);
-    let secret = spec.key;
-    if (m) {
-      const name = m[1] ?? '';
-      if (!ENV_NAME.test(name)) {
-        throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: keys.${role}.key: env: must be followed by a variable name`);
-      }
-      const value = env[name];
-      if (value === undefined || value.trim() === '') {
-        unset.push({ role, name });
-        continue;
-      }
-      secret = value.trim();
-    }
-    secrets[role] = secret;
-    keys[role] = { ...spec, key: secret };
+    const secret = secretOf(spec.key, `keys.${role}.key`);
+    const pool = (spec.pool ?? []).map((raw, i) => secretOf(raw, `keys.${role}.pool[${i}]`));
+    if (secret !== undefined) secrets[role] = secret;
+    pool.forEach((p, i) => {
+      if (p !== undefined) secrets[poolKeyName(role, i)] = p;
+    });
+    if (spec.pool) pools[role] = [role, ...spec.pool.map((_p, i) => poolKeyName(role, i))];
+    keys[role] = { ...spec, key: secret ?? spec.key, ...(spec.pool ? { pool: pool.map((p, i) => p ?? spec.pool![i]!) } : {}) };
   }
   if (unset.length > 0) {
     if (opts.unsetKeys !== 'placeholder') throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `${source}: ${unsetKeysLine(unset)}`);
     warnings.push(`${unsetKeysLine(unset)} (a dry run needs none; a real run needs every one)`);
-    for (const { role, name } of unset) {
-      // The plan counts the role as present, as the real run with the variable set will.
-      secrets[role] = `unset:${name}`;
-      keys[role] = { ...file.keys[role]!, key: secrets[role] };
-    }
   }
+  duplicateKeys(secrets, source);
 
   if (!loopback && file.caps.maxRps === undefined) {
     throw new SpgateError(
@@ -93,7 +98,7 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   const legacy = legacyWriteWarning(secrets, WRITING_ROLES, file.allowWrites);
   if (legacy) warnings.push(legacy);
 
-  return { ...file, baseUrl, keys, secrets, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
+  return { ...file, baseUrl, keys, secrets, pools, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
 }
 
 /** Adds "did you mean" to an unknown-field message, naming the field of that object nearest to the typo. */
@@ -104,14 +109,38 @@ function withSuggestion(message: string, issue: z.core.$ZodIssue | undefined): s
 }
 
 /** One line naming every unset key variable: `keys.readOnly: environment variable X is not set`, or all of them. */
-function unsetKeysLine(unset: ReadonlyArray<{ role: KeyRole; name: string }>): string {
-  if (unset.length === 1) return `keys.${unset[0]!.role}: environment variable ${unset[0]!.name} is not set`;
-  return `environment variables not set: ${unset.map((u) => `${u.name} (keys.${u.role})`).join(', ')}`;
+function unsetKeysLine(unset: ReadonlyArray<{ where: string; name: string }>): string {
+  if (unset.length === 1) return `${unset[0]!.where}: environment variable ${unset[0]!.name} is not set`;
+  return `environment variables not set: ${unset.map((u) => `${u.name} (${u.where})`).join(', ')}`;
+}
+
+/**
+ * Refuses one secret under two key names: a limiter counts one budget for it, so the rate-limit analysis
+ * would read one budget as two and its Remaining as jumping between counters (a false finding), and a
+ * pool would promise budget it does not have. Dry-run placeholders of one variable are caught the same way.
+ */
+function duplicateKeys(secrets: Target['secrets'], source: string): void {
+  const seen = new Map<string, string>();
+  for (const [name, secret] of Object.entries(secrets)) {
+    if (secret === undefined) continue;
+    const first = seen.get(secret);
+    // Two roles may share a key (a small workspace); a pool key must be a budget of its own.
+    if (first !== undefined && (name.includes('.pool[') || first.includes('.pool['))) {
+      const why = 'each pool key must be a key of its own, with its own budget';
+      throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${keyPath(name)}: the same key as ${keyPath(first)} (${why})`);
+    }
+    if (first === undefined) seen.set(secret, name);
+  }
+}
+
+/** The target-file path of a key name: keys.admin.key, keys.admin.pool[0]. */
+function keyPath(name: string): string {
+  return name.includes('.pool[') ? `keys.${name}` : `keys.${name}.key`;
 }
 
 /** The target-file content of a resolved target (keys as their resolved secrets: for private files only). */
 export function targetFileOf(target: Target): TargetFileInput {
-  const { secrets: _s, source: _src, loopback: _l, warnings: _w, baseUrlOverride: _o, ...file } = target;
+  const { secrets: _s, pools: _p, source: _src, loopback: _l, warnings: _w, baseUrlOverride: _o, ...file } = target;
   return file;
 }
 

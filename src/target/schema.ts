@@ -40,8 +40,24 @@ export const KeySpec = z.strictObject({
   key: z.string().min(1, 'key must not be empty').describe('The API key: "env:NAME" reads it from the environment variable NAME at load time (keep secrets out of the file); anything else is the literal key.'),
   scopes: z.array(Scope).optional().describe("The key's scopes, when known: the planner skips checks the key cannot serve instead of failing them."),
   note: z.string().optional().describe('Free text for people reading the file (which account, who rotates it); never used by spgate.'),
+  pool: z.array(z.string().min(1, 'key must not be empty')).min(1).optional().describe(
+    'More keys of this role (same workspace and scopes, each with a rate-limit budget of its own), as "env:NAME" or literal keys: ' +
+    'a load profile with keys: "pool" spreads its requests over the role\'s key and these, so N keys × budget can exceed what the ' +
+    'server serves (capacity). Conformance uses only key.',
+  ),
 });
 export type KeySpec = z.infer<typeof KeySpec>;
+
+/**
+ * The name of a key in outputs and in the rate-limit analysis: its role for the role's own key, and
+ * `role.pool[i]` for the i-th key of the role's pool (the target file's path to it, never the secret).
+ */
+export type KeyName = KeyRole | `${KeyRole}.pool[${number}]`;
+
+/** The name of the i-th pool key of a role. */
+export function poolKeyName(role: KeyRole, i: number): KeyName {
+  return `${role}.pool[${i}]`;
+}
 
 const PathTemplate = z.string().regex(/^\//, 'must start with /');
 const Status = z.number().int();
@@ -246,8 +262,13 @@ export type TargetFile = z.infer<typeof TargetFile>;
 
 /** A loaded target: the file's content with every `env:NAME` key resolved. */
 export interface Target extends TargetFile {
-  /** Resolved secrets by role (never printed; the redactor is built from these). */
-  secrets: Partial<Record<KeyRole, string>>;
+  /**
+   * Resolved secrets by key name: each role's key, and each pool key as `role.pool[i]` (never printed; the
+   * redactor and the results' scrubbing are built from every value here, pool keys included).
+   */
+  secrets: Partial<Record<KeyName, string>>;
+  /** Each role's pool: the names of its keys in `secrets`, the role's own key first (roles with a pool only). */
+  pools: Partial<Record<KeyRole, KeyName[]>>;
   /** Where the target came from: a file path, or "embedded". */
   source: string;
   /** The --base-url that replaced the file's baseUrl, when one did (re-run lines must repeat it). */

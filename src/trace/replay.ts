@@ -66,9 +66,10 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
   return { records: out, skipped, originMs: start, sendErrors };
 }
 
-/** The key role to use: the trace's role when the target has a key for it, else admin. */
+/** The key role to use: the trace's role (a pool key's: `role.pool[i]` → role) when the target has a key for it, else admin. */
 export function roleFor(key: string | undefined, target: Target): KeyRole {
-  if (key && (KEY_ROLES as readonly string[]).includes(key) && target.secrets[key as KeyRole] !== undefined) return key as KeyRole;
+  const role = key?.replace(/\.pool\[\d+\]$/, '');
+  if (role && (KEY_ROLES as readonly string[]).includes(role) && target.secrets[role as KeyRole] !== undefined) return role as KeyRole;
   return 'admin';
 }
 

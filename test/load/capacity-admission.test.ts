@@ -28,8 +28,8 @@ describe('capacity against a rate-limited target', () => {
     const cap = result.capacity!;
     expect(result.totals.byStatus['429'] ?? 0).toBeGreaterThan(0);
     expect(cap.admissionBudget).toBe(true);
-    expect(cap.explanation).toMatch(/^this is the admission budget of the key, not the server's capacity: \d+ of \d+ answers were 429s/);
-    expect(cap.remedy).toMatch(/^run it with a key whose budget exceeds what the server can serve/);
+    expect(cap.explanation).toMatch(/^this is the admission budget of the key \(30\/s\), not the server's capacity: \d+ of \d+ answers were 429s/);
+    expect(cap.remedy).toMatch(/^spread the load over a pool of keys: list more keys of the role under keys.admin.pool in the target file/);
     // Throughput counts the admitted answers only: never more than the budget allows (30 a window, 3 windows + 1).
     expect(result.throughput.meanRps).toBeLessThanOrEqual(40);
   }, 30_000);

@@ -36,7 +36,7 @@ async function start(opts: { limit: number; windowMs: number; stripPolicy: boole
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
 }
 
-const me: PlannedRoute = { idx: 0, label: 'me', class: 'read', method: 'GET', template: '/me', path: '/me', idempotencyKey: false, keyRole: 'admin', weight: 1 };
+const me: PlannedRoute = { idx: 0, label: 'me', class: 'read', method: 'GET', template: '/me', path: '/me', idempotencyKey: false, keyRole: 'admin', keyName: 'admin', weight: 1 };
 
 describe('budget discovery against express-rate-limit', () => {
   it.each([

@@ -19,7 +19,7 @@ import type { PlannedRoute } from '../../src/load/plan.js';
 import { scheduleOf } from '../../src/shrink/schedule.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spgate-intended-'));
-const route: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers?limit=25', idempotencyKey: false, keyRole: 'admin', weight: 1 };
+const route: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers?limit=25', idempotencyKey: false, keyRole: 'admin', keyName: 'admin', weight: 1 };
 const sample = (intended: number, sent: number, received: number, status = 200): SampleInput => ({ route: 0, intended, sent, received, status, limit: '50', remaining: '49', reset: '1' });
 
 describe('trace records with an intended send time', () => {

@@ -18,7 +18,7 @@ import { responseRecord } from '../../../src/trace/from-response.js';
 import type { TraceRecord } from '../../../src/trace/record.js';
 import { resultsOf } from './shards.js';
 
-export const ROUTE: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers', idempotencyKey: false, keyRole: 'admin', weight: 1 };
+export const ROUTE: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers', idempotencyKey: false, keyRole: 'admin', keyName: 'admin', weight: 1 };
 export const SLO = { p95Ms: 100, maxErrorPct: 1 };
 const dyadic = (ms: number): number => Math.round(ms * 1024) / 1024;
 

@@ -12,6 +12,8 @@ export default defineConfig({
     // No retry: a test that fails on timing judges what the clock decides, not what the code guarantees;
     // such a test is fixed, never retried.
     retry: 0,
+    // Every spgate child a test starts runs this run's compiled sources, not the sources through tsx again.
+    globalSetup: ['./test/support/compiled-cli.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

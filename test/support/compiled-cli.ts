@@ -27,12 +27,20 @@ export default async function setup(project: TestProject): Promise<() => void> {
     return () => {};
   }
   const out = join(ROOT, `.scratch-cli-${process.pid}`);
+  await compile(out);
+  // Watch mode reruns after an edit: the children must run the edited sources, never a stale build.
+  project.onTestsRerun(() => compile(out));
+  project.provide('spgateCli', join(out, 'src/cli/main.js'));
+  return () => rmSync(out, { recursive: true, force: true });
+}
+
+/** Compiles every .ts file of src/ and suites/ into `out`, keeping their paths (a file removed since is removed there too). */
+async function compile(out: string): Promise<void> {
+  rmSync(out, { recursive: true, force: true });
   const entryPoints = ['src', 'suites'].flatMap((dir) =>
     readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
       .map((f) => join(ROOT, dir, f)),
   );
   await build({ entryPoints, outdir: out, outbase: ROOT, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
-  project.provide('spgateCli', join(out, 'src/cli/main.js'));
-  return () => rmSync(out, { recursive: true, force: true });
 }

@@ -9,9 +9,11 @@ export default defineConfig({
     // Most files wait on rate-limit windows and sockets, not the CPU: two workers on a 2-core machine
     // halve the wall time (vitest's default there is one).
     maxWorkers: 2,
-    // A few end-to-end tests depend on rate-limit windows and socket timing; on a loaded CI machine one
-    // retry keeps a rare timing flake from blocking a landing, while a real failure still fails twice.
-    retry: process.env.CI ? 1 : 0,
+    // No retry: a test that fails on timing judges what the clock decides, not what the code guarantees;
+    // such a test is fixed, never retried.
+    retry: 0,
+    // Every spgate child a test starts runs this run's compiled sources, not the sources through tsx again.
+    globalSetup: ['./test/support/compiled-cli.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -2,13 +2,14 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResults } from '../../src/results/io.js';
 import { makeResults } from '../report/fixtures.js';
+import { cliEntry } from '../support/cli.js';
 
 function spgate(...args: string[]) {
-  const r = spawnSync(process.execPath, [resolve('bin/spgate.js'), ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -4,18 +4,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Results } from '../../src/results/schema.js';
-
-const BIN = join(import.meta.dirname, '../../bin/spgate.js');
+import { cliEntry } from '../support/cli.js';
 
 function runCli(args: string[], opts: { interruptAfterMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      // Interrupt once the run is really sending (first progress line), not while tsx is still loading.
+      // Interrupt once the run is really sending (first progress line), not while the CLI is still loading.
       if (opts.interruptAfterMs !== undefined && stderr.includes('sent ')) {
         setTimeout(() => child.kill('SIGINT'), opts.interruptAfterMs);
         opts.interruptAfterMs = undefined;

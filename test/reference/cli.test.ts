@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TargetFile } from '../../src/target/schema.js';
+import { cliEntry } from '../support/cli.js';
 
 const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'spgate-serve-'));
@@ -19,7 +20,7 @@ interface Run {
 /** Runs `spgate serve` until its first stdout line, calls `during`, then sends SIGTERM. */
 function serve(args: string[], during?: (line: string) => Promise<void>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/spgate.js', 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let started = false;

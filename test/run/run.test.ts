@@ -13,6 +13,7 @@ import { createProgress } from '../../src/run/progress.js';
 import { readResults } from '../../src/results/io.js';
 import { CHROMIUM_ARGS, inspectReport } from '../report/inspect.js';
 import { CHROMIUM, chromiumPart, need } from '../support/optional.js';
+import { cliEntry } from '../support/cli.js';
 
 const quiet = createProgress({ write: () => true }, { live: false });
 
@@ -72,7 +73,7 @@ describe('spgate run pipeline (embedded reference server)', () => {
 describe('spgate run CLI', () => {
   it('on SIGINT stops, writes partial results marked aborted, renders reports and exits 3', async () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-run-sig-'));
-    const child = spawn(process.execPath, [resolve('bin/spgate.js'), 'run', '--out', out, '--seed', '5', '--runs', '3'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'run', '--out', out, '--seed', '5', '--runs', '3'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,12 +1,18 @@
 /**
- * Runs the real spgate CLI (bin/spgate.js) as a child process with a hard time bound, optionally sending a
+ * Runs the real spgate CLI as a child process with a hard time bound, optionally sending a
  * signal once the run is under way. Every run is killed after `timeoutMs`, so a hang fails a test instead
  * of stalling the suite; `timedOut` says it happened.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 export const BIN = join(import.meta.dirname, '../../bin/spgate.js');
+
+/** The script a test starts spgate with: this run's compiled CLI (test/support/compiled-cli.ts), else bin/spgate.js. */
+export function cliEntry(): string {
+  return inject('spgateCli') || BIN;
+}
 
 export interface CliRun {
   code: number | null;
@@ -24,17 +30,17 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** Hard bound; the child is SIGKILLed after it (default 40 s). */
   timeoutMs?: number;
-  /** The script to run instead of bin/spgate.js (e.g. the GitHub Action's step, bin/spgate-action.js). */
+  /** The script to run instead of spgate's CLI (e.g. the GitHub Action's step, bin/spgate-action.js). */
   bin?: string;
   /** Sends `signal` `delayMs` after `when` matches stdout+stderr (default: right away). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals; delayMs?: number };
 }
 
-/** Runs `node bin/spgate.js ...args` and resolves when it exits (or is killed at the bound). */
+/** Runs spgate's CLI (`cliEntry()`) with `args` and resolves when it exits (or is killed at the bound). */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
+    const child = spawn(process.execPath, [opts.bin ?? cliEntry(), ...args], {
       cwd: opts.cwd,
       env: { ...process.env, NO_COLOR: '1', SPGATE_DEBUG: '', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],

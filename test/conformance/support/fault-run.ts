@@ -1,5 +1,5 @@
 /** Runs one of the suites against the reference server with a fault switched on (tests only). */
-import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../../src/reference/index.js';
+import { startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
 
@@ -28,9 +28,9 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   ],
 };
 
-/** One reference server for a test file; faults are switched per run. */
-export async function startServer(): Promise<RunningReferenceServer> {
-  return startReferenceServer({ port: 0, seed: 1 });
+/** One reference server for a test file (the default dialect's budgets unless given); faults are switched per run. */
+export async function startServer(budgets?: ReferenceServerOptions['budgets']): Promise<RunningReferenceServer> {
+  return startReferenceServer({ port: 0, seed: 1, budgets });
 }
 
 /** Runs suites against the server with exactly `faults` on. */

@@ -1,13 +1,11 @@
 /**
- * Every fault the limits suite is responsible for produces a finding with the fault's clause. The budgets
- * are the test's to choose: 100 reads and 30 writes per 2 s window make its drives to a 429 short and what
- * limits.remaining-decreases waits out (Reset, then Reset + 1 s) about 2 s, instead of 1000 reads and a 5 s
- * window. Reset in milliseconds gets its own server with a one-hour window (below).
+ * Every fault the limits suite is responsible for produces a finding with the fault's clause, on budgets of
+ * the test's choosing (LIMITS_BUDGETS); Reset in milliseconds gets its own server with a one-hour window (below).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../src/reference/faults.js';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
-import { FAULTS_BY_SUITE, runWith, startServer } from './support/fault-run.js';
+import { FAULTS_BY_SUITE, LIMITS_BUDGETS, runWith, startServer } from './support/fault-run.js';
 
 /**
  * limits.remaining-decreases sees Reset in ms by Reset falling faster than time over two answers 1.1 s apart;
@@ -20,7 +18,7 @@ const ONE_HOUR: FaultName[] = ['ratelimit-reset-ms'];
 let server: RunningReferenceServer;
 let hourly: RunningReferenceServer;
 beforeAll(async () => {
-  server = await startServer({ read: 100, write: 30, windowSeconds: 2 });
+  server = await startServer(LIMITS_BUDGETS);
   hourly = await startServer({ read: 300, write: 100, windowSeconds: 3600 });
 });
 afterAll(async () => {

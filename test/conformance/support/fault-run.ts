@@ -28,6 +28,14 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   ],
 };
 
+/**
+ * Budgets for runs of the limits suite: its drives to a 429 take about a second and what
+ * limits.remaining-decreases waits out (Reset, then Reset + 1 s) about 2 s, where the default dialect's 1000
+ * reads per 5 s take seconds to drive, and a loaded machine could not send 1000 reads inside one 5 s window
+ * (limits.429-read inconclusive: its budget kept coming back during the drive).
+ */
+export const LIMITS_BUDGETS = { read: 100, write: 30, windowSeconds: 2 } as const;
+
 /** One reference server for a test file (the default dialect's budgets unless given); faults are switched per run. */
 export async function startServer(budgets?: ReferenceServerOptions['budgets']): Promise<RunningReferenceServer> {
   return startReferenceServer({ port: 0, seed: 1, budgets });

@@ -113,7 +113,7 @@ const CASES: Case[] = [
   },
   {
     name: 'express-rate-limit, windowMs 1', rule: '8.ratelimit.over-admission', class: 'read', budget: 20, windowSeconds: 1,
-    record: { duration: 3, classes: { read: { ...READS, rate: 150 } } },
+    record: { duration: 2, classes: { read: { ...READS, rate: 80 } } },
     start: libraryCase('express-rate-limit: the window', (budgets) => startExpressServer({ budgets })),
   },
   {

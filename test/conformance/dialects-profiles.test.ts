@@ -22,7 +22,8 @@ async function discoveredWithoutViolation(dialect: DialectName, name: string): P
   const limited = await startReferenceServer({ seed: 11, dialect, fixturesApi: false, budgets: BUDGETS });
   try {
     const target = targetFromInput(limited.describe({ budgets: false }), `${dialect}.target.json`);
-    const { result, findings } = await runProfile({ target, profile: loadProfile(name), durationOverride: 2.5 * BUDGETS.windowSeconds + 0.5 });
+    const durationOverride = 2.5 * BUDGETS.windowSeconds + 0.5;
+    const { result, findings } = await runProfile({ target, profile: loadProfile(name), durationOverride });
     expect(result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`)).toEqual([]);
     expect(findings.filter((f) => f.severity === 'error').map((f) => `${f.clause}: ${f.title}`)).toEqual([]);
     const budgets = result.config.budgets as Record<string, { source: string } | undefined> | undefined;
@@ -40,5 +41,6 @@ describe.each(DIALECT_NAMES)('dialect %s, ids-only target, budgets unstated', (d
 
 describe.concurrent('low-rate profiles, every dialect side by side, ids-only target, budgets unstated', () => {
   const cells = DIALECT_NAMES.flatMap((dialect) => ['write-budget', 'class-isolation'].map((profile) => ({ dialect, profile })));
-  it.each(cells)('$dialect, $profile: budgets discovered from the headers, no rate-limit violation', ({ dialect, profile }) => discoveredWithoutViolation(dialect, profile));
+  it.each(cells)('$dialect, $profile: budgets discovered from the headers, no rate-limit violation', ({ dialect, profile }) =>
+    discoveredWithoutViolation(dialect, profile));
 });

@@ -1,5 +1,7 @@
 /** Runs one of the suites against the reference server with a fault switched on (tests only). */
-import { startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer } from '../../../src/reference/index.js';
+import {
+  startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
+} from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
 

@@ -1,15 +1,15 @@
-/** The clean reference server gives no finding in any of the runner's own suites, over three seeds. */
+/** The clean reference server gives no finding in any of the runner's own suites, over three seeds (limits on LIMITS_BUDGETS). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
 import { FAULTS, FAULT_NAMES } from '../../src/reference/faults.js';
 import { SUITES } from '../../suites/index.js';
-import { FAULTS_BY_SUITE, runWith, startServer } from './support/fault-run.js';
+import { FAULTS_BY_SUITE, LIMITS_BUDGETS, runWith, startServer } from './support/fault-run.js';
 
 const MINE = ['auth', 'errors', 'pagination', 'limits', 'shapes'];
 
 let server: RunningReferenceServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer(LIMITS_BUDGETS);
 });
 afterAll(async () => {
   await server.close();

@@ -1,5 +1,7 @@
 /** Runs one of the suites against the reference server with a fault switched on (tests only). */
-import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../../src/reference/index.js';
+import {
+  startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
+} from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
 
@@ -28,9 +30,17 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   ],
 };
 
-/** One reference server for a test file; faults are switched per run. */
-export async function startServer(): Promise<RunningReferenceServer> {
-  return startReferenceServer({ port: 0, seed: 1 });
+/**
+ * Budgets for runs of the limits suite: its drives to a 429 take about a second and what
+ * limits.remaining-decreases waits out (Reset, then Reset + 1 s) about 2 s, where the default dialect's 1000
+ * reads per 5 s take seconds to drive, and a loaded machine could not send 1000 reads inside one 5 s window
+ * (limits.429-read inconclusive: its budget kept coming back during the drive).
+ */
+export const LIMITS_BUDGETS = { read: 100, write: 30, windowSeconds: 2 } as const;
+
+/** One reference server for a test file (the default dialect's budgets unless given); faults are switched per run. */
+export async function startServer(budgets?: ReferenceServerOptions['budgets']): Promise<RunningReferenceServer> {
+  return startReferenceServer({ port: 0, seed: 1, budgets });
 }
 
 /** Runs suites against the server with exactly `faults` on. */

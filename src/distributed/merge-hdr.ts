@@ -5,8 +5,8 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import type { LatencySummary, RouteClass } from '../results/schema.js';
-import type { Family } from '../load/threshold.js';
-import { CLASSES, FAMILIES, histogramKey as key, newHistogram, summarize } from '../load/histograms.js';
+import type { Family } from '../fold/threshold.js';
+import { CLASSES, FAMILIES, histogramKey as key, newHistogram, summarize } from '../fold/hdr.js';
 
 
 /** Decodes one summary's histogram (values in µs, as recorded). */

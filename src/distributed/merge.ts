@@ -6,9 +6,9 @@
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { compare, evaluateThreshold, parseThreshold } from '../load/threshold.js';
+import { compare, evaluateThreshold, parseThreshold } from '../fold/threshold.js';
 import { thresholdContext } from '../fold/threshold-context.js';
-import { findCapacity } from '../load/timeline.js';
+import { findCapacity } from '../fold/timeline.js';
 import { combineGenerators, markLowerBound } from '../load/generator-verdict.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';

@@ -9,8 +9,8 @@
  */
 import type * as hdr from 'hdr-histogram-js';
 import type { LatencySummary, RouteClass } from '../results/schema.js';
-import type { Family } from '../load/threshold.js';
-import { CLASSES, FAMILIES, newHistogram, summarize, toMicros } from '../load/histograms.js';
+import type { Family } from './threshold.js';
+import { CLASSES, FAMILIES, newHistogram, summarize, toMicros } from './hdr.js';
 
 /** The status families of the duration series: the results' three, and `error` for a transport failure. */
 export type SeriesFamily = Family | 'error';

@@ -12,8 +12,8 @@ import type { ProfileResult, RouteClass } from '../results/schema.js';
 import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { RateLimitAnalysis } from '../results/schema.js';
-import { TimelineBuilder, type TimelineRow } from '../load/timeline.js';
-import { RateLimitSeriesBuilder } from '../load/ratelimit-series.js';
+import { TimelineBuilder, type TimelineRow } from './timeline.js';
+import { RateLimitSeriesBuilder } from './ratelimit-series.js';
 import type { LoadRecorder } from '../load/recorder.js';
 import { StatusTally } from './tally.js';
 

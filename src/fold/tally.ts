@@ -4,8 +4,8 @@
  * shards alike. Mergeable: the tally of shards merged is the tally of all their responses. Pure.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { CountMetric } from '../load/threshold.js';
-import { isError } from '../load/timeline.js';
+import type { CountMetric } from './threshold.js';
+import { isError } from './timeline.js';
 
 /** The route classes every tally keeps. */
 export const CLASSES: readonly RouteClass[] = ['read', 'write'];

@@ -4,7 +4,7 @@
  * duration. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
  */
 import type { FindingRecord, RouteClass } from '../results/schema.js';
-import { generatorMetric, type Family, type GeneratorLike, type LatencyMetric, type ThresholdContext } from '../load/threshold.js';
+import { generatorMetric, type Family, type GeneratorLike, type LatencyMetric, type ThresholdContext } from './threshold.js';
 import type { StatusTally } from './tally.js';
 
 /** What a histogram view answers (hdr-histogram-js's Histogram, or anything that reads like one). */

@@ -11,7 +11,7 @@ import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
 import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
-import { parseThreshold, type Threshold } from './threshold.js';
+import { parseThreshold, type Threshold } from '../fold/threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 import { budgetEntry, budgetOf, needsBudget, type ClassBudget, type PlanBudgets } from './budgets.js';
 

@@ -12,7 +12,7 @@ import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
 import { didYouMean, fieldsAt } from '../target/suggest.js';
 import { ROUTE_NAMES } from './routes.js';
-import { parseThreshold } from './threshold.js';
+import { parseThreshold } from '../fold/threshold.js';
 
 const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");
 const RouteKey = KeyRole.default('admin').describe('Key role the requests are sent with (a role of the target file).');

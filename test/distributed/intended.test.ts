@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import { RunFold } from '../../src/fold/run-fold.js';
 import { correctedLatencyOf, type SampleInput } from '../../src/load/samples.js';
-import { findCapacity, type TimelineRow } from '../../src/load/timeline.js';
+import { findCapacity, type TimelineRow } from '../../src/fold/timeline.js';
 import { responseRecord } from '../../src/trace/from-response.js';
 import { traceLatency } from '../../src/trace/latency.js';
 import { percentilesOf, readRecords } from './support/shards.js';

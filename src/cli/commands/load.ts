@@ -8,7 +8,7 @@
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { loadProfile, type Profile } from '../../load/profile.js';
-import { parseThreshold } from '../../load/threshold.js';
+import { parseThreshold } from '../../fold/threshold.js';
 import { runProfile } from '../../load/run.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { ClockOrigin, parseShardSpec, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../../distributed/shard.js';

@@ -5,12 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { familyOf, newHistogram, summarize, toMicros } from '../../../src/load/histograms.js';
+import { familyOf, newHistogram, summarize, toMicros } from '../../../src/fold/hdr.js';
 import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
 
 import { writeResults } from '../../../src/results/io.js';
 import type { ProfileResult, ShardRecord } from '../../../src/results/schema.js';
-import type { Family } from '../../../src/load/threshold.js';
+import type { Family } from '../../../src/fold/threshold.js';
 import type { TraceRecord } from '../../../src/trace/record.js';
 import { traceToSamples } from '../../../src/trace/samples.js';
 import { resultsOf } from './shards.js';

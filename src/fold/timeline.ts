@@ -6,8 +6,8 @@
  * numbers per past second.
  */
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
-import { familyOf } from './histograms.js';
-import type { LoadRecorder } from './recorder.js';
+import { familyOf } from './hdr.js';
+import type { LoadRecorder } from '../load/recorder.js';
 
 /** Whether a response counts against the `errors` rate: transport failures and 4xx/5xx other than 429. */
 export function isError(status: number): boolean {

@@ -14,7 +14,7 @@ import type { Target } from '../target/schema.js';
 import type { OnlineRateLimitAnalyzer, OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { TraceWriter } from '../trace/writer.js';
-import { responseRecord } from '../trace/from-response.js';
+import { responseRecord } from './from-response.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
 import type { LoadRecorder } from './recorder.js';

@@ -10,7 +10,7 @@ import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
-import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
+import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from '../spec/routes.js';
 import { parseThreshold, type Threshold } from '../fold/threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 import { budgetEntry, budgetOf, needsBudget, type ClassBudget, type PlanBudgets } from './budgets.js';

@@ -11,7 +11,7 @@ import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
 import { didYouMean, fieldsAt } from '../target/suggest.js';
-import { ROUTE_NAMES } from './routes.js';
+import { ROUTE_NAMES } from '../spec/routes.js';
 import { parseThreshold } from '../fold/threshold.js';
 
 const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");

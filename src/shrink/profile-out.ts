@@ -3,7 +3,7 @@
  * offset, route and key role; no ids, no keys), with the violation's absence as its threshold, so
  * `spgate load --profile repro.json` fails while the bug is there and passes once it is fixed. Pure.
  */
-import { NAMED_ROUTES, type RouteName } from '../load/routes.js';
+import { NAMED_ROUTES, type RouteName } from '../spec/routes.js';
 import { parseProfile, type ProfileInput } from '../load/profile.js';
 import { KEY_ROLES, type KeyRole } from '../target/schema.js';
 import { replayBody } from '../trace/fill.js';

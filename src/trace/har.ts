@@ -9,7 +9,7 @@
 import { errorCodeOf as envelopeErrorCode } from '../load/engine.js';
 import { readFile } from 'node:fs/promises';
 import { SpgateError } from '../errors.js';
-import { NAMED_ROUTES } from '../load/routes.js';
+import { NAMED_ROUTES } from '../spec/routes.js';
 import type { TraceRecord } from './record.js';
 import { sanitizeKeyRole, sanitizePath, sanitizeRecord, sanitizeText } from './sanitize.js';
 

@@ -12,7 +12,7 @@ import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import { RunFold } from '../../src/fold/run-fold.js';
 import { correctedLatencyOf, type SampleInput } from '../../src/load/samples.js';
 import { findCapacity, type TimelineRow } from '../../src/fold/timeline.js';
-import { responseRecord } from '../../src/trace/from-response.js';
+import { responseRecord } from '../../src/load/from-response.js';
 import { traceLatency } from '../../src/trace/latency.js';
 import { percentilesOf, readRecords } from './support/shards.js';
 import { queuedShard, ROUTE, SLO, writeQueuedShard } from './support/queued.js';

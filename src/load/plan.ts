@@ -10,7 +10,8 @@ import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
-import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from '../spec/routes.js';
+import { NAMED_ROUTES, routeClass, type RouteDef } from '../spec/routes.js';
+import { compileBody, fillRoutePath, tracePath } from '../target/templates.js';
 import { parseThreshold, type Threshold } from '../fold/threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 import { budgetEntry, budgetOf, needsBudget, type ClassBudget, type PlanBudgets } from './budgets.js';
@@ -111,7 +112,7 @@ function rateFunction(mix: ClassMix, b: ClassBudget | undefined, pending: boolea
 function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number): { route?: PlannedRoute; skip?: string } {
   const def: RouteDef & { label: string } =
     'route' in ref ? { ...NAMED_ROUTES[ref.route], label: ref.route } : { ...ref, label: `${ref.method} ${ref.path}` };
-  const filled = fillPath(def.path, target);
+  const filled = fillRoutePath(def.path, target);
   if (!filled.ok) return { skip: `${def.label}: no fixture for {${filled.missing.join('}, {')}} in the target file` };
   if (!target.secrets[ref.key]) return { skip: `${def.label}: the target has no ${ref.key} key` };
   const qs = def.query ? new URLSearchParams(def.query).toString() : '';

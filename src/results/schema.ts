@@ -3,6 +3,7 @@
  * `spgate run`, read back by `spgate report` and `spgate compare`.
  */
 import { z } from 'zod';
+import { RouteClass } from '../spec/routes.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
 
@@ -74,8 +75,8 @@ export const CheckResult = z.object({
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 
-export const RouteClass = z.enum(['read', 'write']);
-export type RouteClass = z.infer<typeof RouteClass>;
+// The results' figures are per route class of the spec, the one definition (spec/routes.ts).
+export { RouteClass };
 export const StatusFamily = z.enum(['2xx', '429', 'other']);
 
 /** Latency summary of one HDR histogram (values in milliseconds). */

@@ -1,10 +1,14 @@
 /**
- * Named routes a profile can use, and the filling of path and body templates from a target file. A
- * template placeholder `{name}` is filled from `fixtures.ids`; a route whose placeholders cannot be filled
- * is left out of the run (and the run's config says why), so profiles run against any server.
+ * The spec's routes a profile can use, by name, and its two route classes (part 8: read and write, each
+ * with its own budget). Filling the templates from a target file is the target's (target/templates.ts).
  */
-import type { FixtureIds, Target } from '../target/schema.js';
-import type { RouteClass } from '../results/schema.js';
+import { z } from 'zod';
+
+/** The route classes of spec part 8; GET is the read class, every other method the write class. */
+export const RouteClass = z.enum(['read', 'write']);
+export type RouteClass = z.infer<typeof RouteClass>;
+/** The route classes in their one order (read, then write): every per-class table and loop follows it. */
+export const ROUTE_CLASSES: readonly RouteClass[] = RouteClass.options;
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -37,62 +41,4 @@ export const ROUTE_NAMES = Object.keys(NAMED_ROUTES) as [RouteName, ...RouteName
 /** GET is the read class; every other method is the write class (spec part 8, route classes). */
 export function routeClass(method: string): RouteClass {
   return method.toUpperCase() === 'GET' ? 'read' : 'write';
-}
-
-/** Flattens the target's fixture ids into the placeholder names templates may use. */
-export function templateValues(ids: FixtureIds): Record<string, string> {
-  const v: Record<string, string> = {};
-  const put = (k: string, x: string | number | undefined): void => {
-    if (x !== undefined) v[k] = String(x);
-  };
-  put('conversationId', ids.conversationId);
-  put('customerId', ids.customerId);
-  put('collectionId', ids.collectionId);
-  put('sessionsConversationId', ids.sessionsConversationId ?? ids.conversationId);
-  put('messageId', ids.message?.messageId);
-  put('storedIndex', ids.message ? (ids.message.storedIndex ?? 0) : undefined);
-  put('deletedMessageId', ids.deletedMessageId);
-  put('completedSessionId', ids.completedTurn?.sessionId);
-  put('completedTurnId', ids.completedTurn?.turnId);
-  put('pendingSessionId', ids.pendingTurn?.sessionId);
-  put('pendingTurnId', ids.pendingTurn?.turnId);
-  return v;
-}
-
-export type FillResult = { ok: true; path: string } | { ok: false; missing: string[] };
-
-/** Fills a path template (URL-encoding each value); `{resolvePath}` expands first. */
-export function fillPath(template: string, target: Target): FillResult {
-  const expanded = template.replaceAll('{resolvePath}', target.assumptions.resolvePath);
-  const values = templateValues(target.fixtures.ids);
-  const missing: string[] = [];
-  const path = expanded.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
-    const val = values[name];
-    if (val === undefined) {
-      missing.push(name);
-      return '';
-    }
-    return encodeURIComponent(val);
-  });
-  return missing.length ? { ok: false, missing } : { ok: true, path };
-}
-
-/** The path template as recorded in traces: `{resolvePath}` expanded, placeholders kept. */
-export function tracePath(template: string, target: Target): string {
-  return template.replaceAll('{resolvePath}', target.assumptions.resolvePath);
-}
-
-/**
- * Compiles a body template into a function of the request sequence number. String leaves may hold
- * `{seq}` (the request's number in the run) and fixture placeholders; everything else is copied.
- */
-export function compileBody(template: unknown, target: Target): ((seq: number) => string) | undefined {
-  if (template === undefined) return undefined;
-  const values = templateValues(target.fixtures.ids);
-  const text = JSON.stringify(template, (_k, val: unknown) =>
-    typeof val === 'string' ? val.replace(/\{([A-Za-z0-9_]+)\}/g, (m, n: string) => (n === 'seq' ? m : (values[n] ?? m))) : val,
-  );
-  if (!text.includes('{seq}')) return () => text;
-  const parts = text.split('{seq}');
-  return (seq) => parts.join(String(seq));
 }

@@ -6,8 +6,9 @@
  * numbers per past second.
  */
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
-import { familyOf } from './hdr.js';
+import { familyOf } from './status-family.js';
 import type { LoadRecorder } from '../load/recorder.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Whether a response counts against the `errors` rate: transport failures and 4xx/5xx other than 429. */
 export function isError(status: number): boolean {
@@ -92,8 +93,6 @@ interface Last {
   reset?: string;
 }
 
-const CLASSES: RouteClass[] = ['read', 'write'];
-
 /** Folds responses into per-second points as they arrive. */
 export class TimelineBuilder {
   private readonly rows: TimelineRow[] = [];
@@ -173,7 +172,7 @@ export class TimelineBuilder {
     }
     const l = this.last.get(t);
     this.last.delete(t);
-    for (const cls of CLASSES) {
+    for (const cls of ROUTE_CLASSES) {
       const x = l?.[cls];
       if (x) p.rateLimit[cls] = { limit: intOrNull(x.limit), remaining: intOrNull(x.remaining), reset: intOrNull(x.reset) };
     }
@@ -182,7 +181,7 @@ export class TimelineBuilder {
   /** Closes every second and adds the sent and dropped counts: one point per second up to the last event. */
   finish(rec: Pick<LoadRecorder, 'sentPerSecond' | 'droppedPerSecond'>): TimelineRow[] {
     for (const t of [...this.open.keys()]) this.close(t);
-    for (const cls of CLASSES) {
+    for (const cls of ROUTE_CLASSES) {
       rec.sentPerSecond[cls].forEach((n, t) => (this.row(t).sent += n));
       rec.droppedPerSecond[cls].forEach((n, t) => (this.row(t).dropped += n));
     }

@@ -10,7 +10,7 @@ import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
-import { NAMED_ROUTES, routeClass, type RouteDef } from '../spec/routes.js';
+import { NAMED_ROUTES, routeClass, type RouteDef, ROUTE_CLASSES } from '../spec/routes.js';
 import { compileBody, fillRoutePath, tracePath } from '../target/templates.js';
 import { parseThreshold, type Threshold } from '../fold/threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
@@ -142,7 +142,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
   // Duration: an explicit override wins; otherwise cover minWindows rate-limit windows when known.
   let durationS = durationOverride ?? profile.duration;
   if (durationOverride === undefined && profile.minWindows) {
-    const windows = (['read', 'write'] as const).filter((c) => profile.classes[c]).map((c) => budgetOf(target, c, budgets)?.windowSeconds);
+    const windows = ROUTE_CLASSES.filter((c) => profile.classes[c]).map((c) => budgetOf(target, c, budgets)?.windowSeconds);
     const known = windows.filter((w): w is number => w !== undefined);
     if (known.length) {
       const need = profile.minWindows * Math.max(...known);
@@ -163,7 +163,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
 
   const routes: PlannedRoute[] = [];
   const classes: PlannedClass[] = [];
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     const mix = profile.classes[cls];
     if (!mix) continue;
     if (cls === 'write' && !target.allowWrites) {

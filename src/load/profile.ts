@@ -11,7 +11,7 @@ import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
 import { didYouMean, fieldsAt } from '../target/suggest.js';
-import { ROUTE_NAMES } from '../spec/routes.js';
+import { ROUTE_NAMES, ROUTE_CLASSES } from '../spec/routes.js';
 import { parseThreshold } from '../fold/threshold.js';
 
 const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");
@@ -107,7 +107,7 @@ export const Profile = z
     }).optional().describe('Capacity search: the highest per-second rate whose responses still meet this SLO.'),
   })
   .superRefine((p, ctx) => {
-    const classes = (['read', 'write'] as const).filter((c) => p.classes[c]);
+    const classes = ROUTE_CLASSES.filter((c) => p.classes[c]);
     if (classes.length === 0) ctx.addIssue({ code: 'custom', path: ['classes'], message: 'needs a read or a write mix' });
     for (const c of classes) {
       const mix = p.classes[c]!;

@@ -78,6 +78,7 @@ export type CheckResult = z.infer<typeof CheckResult>;
 // The results' figures are per route class of the spec, the one definition (spec/routes.ts).
 export { RouteClass };
 export const StatusFamily = z.enum(['2xx', '429', 'other']);
+export type StatusFamily = z.infer<typeof StatusFamily>;
 
 /** Latency summary of one HDR histogram (values in milliseconds). */
 export const LatencySummary = z.object({

@@ -4,10 +4,9 @@
  * one histogram holding every shard's responses, not an average of the shards' percentiles. Pure.
  */
 import * as hdr from 'hdr-histogram-js';
-import type { LatencySummary, RouteClass, StatusFamily } from '../results/schema.js';
+import { STATUS_FAMILIES, type LatencySummary, type RouteClass, type StatusFamily } from '../results/schema.js';
 import { ROUTE_CLASSES } from '../spec/routes.js';
 import { histogramKey as key, newHistogram, summarize } from '../fold/hdr.js';
-import { FAMILIES } from '../fold/status-family.js';
 
 
 /** Decodes one summary's histogram (values in µs, as recorded). */
@@ -45,7 +44,7 @@ export class MergedHistograms {
   merged(cls?: RouteClass, family?: StatusFamily): hdr.Histogram {
     const out = newHistogram();
     for (const c of cls ? [cls] : ROUTE_CLASSES) {
-      for (const f of family ? [family] : FAMILIES) {
+      for (const f of family ? [family] : STATUS_FAMILIES) {
         const h = this.map.get(key(c, f, this.hasCorrected));
         if (h) out.add(h);
       }
@@ -57,7 +56,7 @@ export class MergedHistograms {
   range(cls?: RouteClass, family?: StatusFamily): { min: number; max: number } | null {
     let out: { min: number; max: number } | null = null;
     for (const c of cls ? [cls] : ROUTE_CLASSES) {
-      for (const f of family ? [family] : FAMILIES) {
+      for (const f of family ? [family] : STATUS_FAMILIES) {
         const e = this.extremes.get(key(c, f, this.hasCorrected));
         if (e) out = out ? { min: Math.min(out.min, e.min), max: Math.max(out.max, e.max) } : { ...e };
       }
@@ -69,7 +68,7 @@ export class MergedHistograms {
   summaries(): LatencySummary[] {
     const out: LatencySummary[] = [];
     for (const c of ROUTE_CLASSES) {
-      for (const f of FAMILIES) {
+      for (const f of STATUS_FAMILIES) {
         for (const corr of [true, false]) {
           const h = this.map.get(key(c, f, corr));
           if (!h || h.totalCount === 0) continue;

@@ -3,14 +3,11 @@
  * throughput) or other; a transport failure (status 0) has none in the results and is the `error` series
  * of the live duration histograms. Every histogram, timeline, threshold and merge takes its family here.
  */
-import { StatusFamily } from '../results/schema.js';
-
-/** The results' status families in their one order (histogram slots and summaries follow it). */
-export const FAMILIES: readonly StatusFamily[] = StatusFamily.options;
+import { STATUS_FAMILIES, type StatusFamily } from '../results/schema.js';
 
 /** The status families of the duration series: the results' three, and `error` for a transport failure. */
 export type SeriesFamily = StatusFamily | 'error';
-export const SERIES_FAMILIES: readonly SeriesFamily[] = [...FAMILIES, 'error'];
+export const SERIES_FAMILIES: readonly SeriesFamily[] = [...STATUS_FAMILIES, 'error'];
 
 /** The family index of a status in SERIES_FAMILIES order (3: a transport failure); no allocation, per response. */
 export function seriesFamilyIndex(status: number): number {
@@ -21,5 +18,5 @@ export function seriesFamilyIndex(status: number): number {
 
 /** The status family a response belongs to; 0 (transport failure) has none. */
 export function familyOf(status: number): StatusFamily | undefined {
-  return status === 0 ? undefined : FAMILIES[seriesFamilyIndex(status)];
+  return status === 0 ? undefined : STATUS_FAMILIES[seriesFamilyIndex(status)];
 }

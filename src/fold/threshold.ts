@@ -3,8 +3,7 @@
  * `dropped == 0`, optionally narrowed by class and status family (`read.2xx.p99 <= 1s`, `write.429 > 0`).
  * Parsing and evaluation are pure; the load engine supplies a ThresholdContext built from its run.
  */
-import type { RouteClass, StatusFamily } from '../results/schema.js';
-import { FAMILIES } from './status-family.js';
+import { STATUS_FAMILIES, type RouteClass, type StatusFamily } from '../results/schema.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type LatencyMetric = 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'min';
@@ -24,7 +23,7 @@ export type ParseResult = { ok: true; threshold: Threshold } | { ok: false; erro
 const LATENCY = new Set<string>(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min']);
 const COUNTS = new Set<string>(['sent', 'completed', 'dropped', 'transport', '2xx', '4xx', '5xx', '429', 'ratelimit.violations']);
 const CLASS_LESS = new Set<string>(['ratelimit.violations']);
-const FAMILY_NAMES = new Set<string>(FAMILIES);
+const FAMILY_NAMES = new Set<string>(STATUS_FAMILIES);
 const GENERATOR = new Set<string>(['saturated', 'slip_p50', 'slip_p99', 'slip_max', 'cpu', 'eld_p99', 'eld_max']);
 const RE = /^\s*([a-z0-9._]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?|true|false)\s*(ms|s|%)?\s*$/i;
 

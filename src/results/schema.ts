@@ -77,7 +77,10 @@ export type CheckResult = z.infer<typeof CheckResult>;
 
 // The results' figures are per route class of the spec, the one definition (spec/routes.ts).
 export { RouteClass };
-export const StatusFamily = z.enum(['2xx', '429', 'other']);
+/** The status families in their one order (histogram slots, summaries and merges follow it; fold/status-family.ts sorts). */
+export const STATUS_FAMILIES = ['2xx', '429', 'other'] as const;
+// Not StatusFamily.options: zod puts integer-like keys ('429') first.
+export const StatusFamily = z.enum(STATUS_FAMILIES);
 export type StatusFamily = z.infer<typeof StatusFamily>;
 
 /** Latency summary of one HDR histogram (values in milliseconds). */

@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 
-/** The route classes of spec part 8; GET is the read class, every other method the write class. */
-export const RouteClass = z.enum(['read', 'write']);
+/** The route classes of spec part 8 in their one order (read, then write): every per-class table and loop follows it. */
+export const ROUTE_CLASSES = ['read', 'write'] as const;
+/** GET is the read class, every other method the write class (routeClass). */
+export const RouteClass = z.enum(ROUTE_CLASSES);
 export type RouteClass = z.infer<typeof RouteClass>;
-/** The route classes in their one order (read, then write): every per-class table and loop follows it. */
-export const ROUTE_CLASSES: readonly RouteClass[] = RouteClass.options;
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

@@ -24,7 +24,8 @@ export function dryRunHeading(target: Target): string {
 /** Lines of a conformance dry run. */
 export async function conformanceDryRun(target: Target, suites: string[], runs: number, seed: number): Promise<string[]> {
   const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
-  return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed))];
+  const { SUITES } = await import('../../suites/index.js');
+  return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed, SUITES))];
 }
 
 /** Lines of a load dry run; configuration errors (writes not allowed, no route) throw as in a real run. */
@@ -45,8 +46,9 @@ export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
   await opened.close();
   const target = opened.target;
   const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
+  const { SUITES } = await import('../../suites/index.js');
   const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];
-  out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed)).join('\n'));
+  out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed, SUITES)).join('\n'));
   RUN_PROFILES.forEach((name, i) => {
     const profile = loadProfile(name);
     const skip = writeSkipReason(profile, target.allowWrites);

@@ -5,7 +5,7 @@
  * violation. A check or a profile that only works on the default choices fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { loadProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';

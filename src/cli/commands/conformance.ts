@@ -6,6 +6,7 @@
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { runConformance, selectChecks, selectSuites, type ConformanceOutcome } from '../../conformance/run.js';
+import { SUITES } from '../../../suites/index.js';
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { buildResults } from '../../results/build.js';
@@ -45,7 +46,7 @@ export const conformanceCommand: SpgateCommand = {
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
     const suites = ((args.suite as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
     const checks = ((args.check as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
-    selectChecks(selectSuites(suites), checks); // an unknown name or id is a usage error before anything starts
+    selectChecks(selectSuites(suites, SUITES), checks, SUITES); // an unknown name or id is a usage error before anything starts
     const { target, close } = await openTarget(targetOptions(args, { seed }));
     printTargetWarnings(target);
     if (args.dryRun === true) {
@@ -61,7 +62,7 @@ export const conformanceCommand: SpgateCommand = {
     let failure: unknown;
     try {
       outcome = await runConformance({
-        target, suites, checks, runs, seed, signal: abort.signal,
+        target, catalogue: SUITES, suites, checks, runs, seed, signal: abort.signal,
         onProgress: (e) => {
           const line = progressLine(e);
           if (line) process.stdout.write(`${line}\n`);

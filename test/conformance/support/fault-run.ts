@@ -1,7 +1,8 @@
 /** Runs one of the suites against the reference server with a fault switched on (tests only). */
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
-import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../../src/conformance/run.js';
+import { runConformance } from '../../support/conformance.js';
 
 /** Faults (by: conformance | both) that this area's suites must catch, by suite. */
 export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {

@@ -7,7 +7,6 @@
  */
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
 import { familyOf } from './status-family.js';
-import type { LoadRecorder } from '../load/recorder.js';
 import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Whether a response counts against the `errors` rate: transport failures and 4xx/5xx other than 429. */
@@ -79,6 +78,12 @@ export function secondPercentiles(a: Float64Array, n: number): [number | null, n
 const intOrNull = (raw: string | undefined): number | null => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null);
 
 export type TimelineRow = TimelinePoint & { errors: number };
+
+/** The sends and drops per second of the run, per class (the engines' recorder keeps them). */
+export interface SendsPerSecond {
+  sentPerSecond: Record<RouteClass, number[]>;
+  droppedPerSecond: Record<RouteClass, number[]>;
+}
 
 /** A second still collecting latencies: the first `n` entries of `lat` (a buffer reused second after second). */
 interface Open {
@@ -179,7 +184,7 @@ export class TimelineBuilder {
   }
 
   /** Closes every second and adds the sent and dropped counts: one point per second up to the last event. */
-  finish(rec: Pick<LoadRecorder, 'sentPerSecond' | 'droppedPerSecond'>): TimelineRow[] {
+  finish(rec: SendsPerSecond): TimelineRow[] {
     for (const t of [...this.open.keys()]) this.close(t);
     for (const cls of ROUTE_CLASSES) {
       rec.sentPerSecond[cls].forEach((n, t) => (this.row(t).sent += n));

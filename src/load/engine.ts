@@ -95,17 +95,6 @@ export function isDynamicRoute(route: PlannedRoute): boolean {
   return route.idempotencyKey || (route.body !== undefined && route.body(1) !== route.body(2));
 }
 
-/** error.code of a JSON error envelope, or undefined when the body is not one (429 bodies only). */
-export function errorCodeOf(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const j = JSON.parse(body) as { error?: { code?: unknown } };
-    return typeof j?.error?.code === 'string' ? j.error.code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** One line naming a transport failure: an error code when there is one, else the message's first line. */
 export function describeTransportError(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };

@@ -17,7 +17,7 @@ import type { TraceWriter } from '../trace/writer.js';
 import { responseRecord } from './from-response.js';
 import type { Plan } from './plan.js';
 import { maxInFlight } from './engine.js';
-import type { LoadRecorder } from './recorder.js';
+import type { LoadRecorder } from './load-recorder.js';
 import { findCapacity } from '../fold/timeline.js';
 import { ResponseVerifier, toRateLimitSample } from './verify.js';
 import { violationFindings } from './findings.js';

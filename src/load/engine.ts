@@ -6,7 +6,7 @@
  * into the online aggregator (aggregate.ts), so neither engine keeps anything per response.
  */
 import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
-import type { LoadRecorder } from './recorder.js';
+import type { LoadRecorder } from './load-recorder.js';
 import type { Tls } from '../target/schema.js';
 import type { GeneratorMeter } from './generator-meter.js';
 

@@ -3,7 +3,7 @@
  * catalogue from its caller (it sits below suites/), and most tests run the real suites.
  */
 import { runConformance as runOn, type ConformanceOptions, type ConformanceOutcome } from '../../src/conformance/run.js';
-import { planConformance as planOn, type ConformancePlan } from '../../src/plan/conformance.js';
+import { planConformance as planOn, type ConformancePlan } from '../../src/dry-run/conformance.js';
 import type { SuiteDef } from '../../src/conformance/suite.js';
 import type { Target } from '../../src/target/schema.js';
 import { SUITES } from '../../suites/index.js';

@@ -12,7 +12,7 @@ import { SpgateError } from '../../errors.js';
 import { probeTarget } from '../../init/probe.js';
 import { renderTargetYaml } from '../../init/render.js';
 import { schemaReference } from '../../schemas/json-schemas.js';
-import { conformancePlanLines, planConformance } from '../../plan/conformance.js';
+import { conformancePlanLines, planConformance } from '../../dry-run/conformance.js';
 import { SUITES } from '../../../suites/index.js';
 import { loadTarget } from '../../target/load.js';
 import { isLoopbackHost } from '../../target/loopback.js';

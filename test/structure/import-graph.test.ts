@@ -37,7 +37,7 @@ const FLOORS: Record<string, number> = {
   'src/report': 4,
   'src/reference': 4,
   'src/init': 4,
-  'src/plan': 4,
+  'src/dry-run': 4,
   'src/schemas': 4,
   // one home for running a command
   'src/run': 5,

@@ -5,6 +5,7 @@
 import { startReferenceServer } from '../src/reference/index.js';
 import { targetFromInput } from '../src/target/load.js';
 import { runConformance } from '../src/conformance/run.js';
+import { SUITES } from '../suites/index.js';
 
 /** Runs the whole conformance gate once and reports its duration and size. */
 export async function bench(): Promise<Record<string, number>> {
@@ -12,7 +13,7 @@ export async function bench(): Promise<Record<string, number>> {
   try {
     const target = targetFromInput(server.target, 'embedded');
     const started = performance.now();
-    const out = await runConformance({ target, runs: 25, seed: 1 });
+    const out = await runConformance({ target, catalogue: SUITES, runs: 25, seed: 1 });
     const seconds = (performance.now() - started) / 1000;
     const requests = out.checks.reduce((n, c) => n + c.cases, 0);
     console.log(

@@ -33,7 +33,7 @@ import { parseProfile } from '../src/load/profile.js';
 import { runProfile } from '../src/load/run.js';
 import { planProfile } from '../src/load/plan.js';
 import { LoadAggregator } from '../src/load/aggregate.js';
-import { LoadRecorder } from '../src/load/recorder.js';
+import { LoadRecorder } from '../src/load/load-recorder.js';
 import { targetFromInput } from '../src/target/resolve.js';
 import { startBareServer } from './support/bare-server.js';
 import { firstMessage, forkOnCore, HAS_TASKSET } from './support/children.js';

@@ -18,7 +18,7 @@ import { abortableSleep } from '../src/conformance/aborted.js';
 import { parseIntHeader } from '../src/spec/headers.js';
 import type { ClauseId } from '../src/spec/clauses.js';
 // the one route-class rule (GET is a read, every other method a write), shared with the load engine
-import { routeClass } from '../src/load/routes.js';
+import { routeClass } from '../src/spec/routes.js';
 import { readRoutes, writeRoutes, type BodyRoute } from './model/body-routes.js';
 import { acceptedRequest, driveToRefusal, type DrivenClass } from './model/rate-drive.js';
 import { classesIsolated, foreignFall, limitConstant } from './model/rate-budgets.js';

@@ -9,7 +9,7 @@ import { SpgateError } from '../errors.js';
 import type { Profile } from '../load/profile.js';
 import { loadProfile } from '../load/profile.js';
 import { planProfile } from '../load/plan.js';
-import { loadPlanLines } from '../plan/load.js';
+import { loadPlanLines } from '../dry-run/load.js';
 import { EMBEDDED_DURATIONS, RUN_PROFILES, writeSkipReason } from '../run/phases.js';
 import { openTarget, type TargetOptions } from '../run/target.js';
 import type { Target } from '../target/schema.js';
@@ -23,8 +23,9 @@ export function dryRunHeading(target: Target): string {
 
 /** Lines of a conformance dry run. */
 export async function conformanceDryRun(target: Target, suites: string[], runs: number, seed: number): Promise<string[]> {
-  const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
-  return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed))];
+  const { conformancePlanLines, planConformance } = await import('../dry-run/conformance.js');
+  const { SUITES } = await import('../../suites/index.js');
+  return [dryRunHeading(target), ...conformancePlanLines(planConformance(target, suites, runs, seed, SUITES))];
 }
 
 /** Lines of a load dry run; configuration errors (writes not allowed, no route) throw as in a real run. */
@@ -44,9 +45,10 @@ export async function runDryRun(opts: RunDryRunOptions): Promise<string[]> {
   const opened = await openTarget({ ...opts, verifyTls: false });
   await opened.close();
   const target = opened.target;
-  const { conformancePlanLines, planConformance } = await import('../plan/conformance.js');
+  const { conformancePlanLines, planConformance } = await import('../dry-run/conformance.js');
+  const { SUITES } = await import('../../suites/index.js');
   const out = [...target.warnings.map((w) => `warning: ${w}`), dryRunHeading(target)];
-  out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed)).join('\n'));
+  out.push('phase 1 — ' + conformancePlanLines(planConformance(target, [], opts.runs, opts.seed, SUITES)).join('\n'));
   RUN_PROFILES.forEach((name, i) => {
     const profile = loadProfile(name);
     const skip = writeSkipReason(profile, target.allowWrites);

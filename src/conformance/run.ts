@@ -3,7 +3,6 @@
  * cannot meet, and collects CheckResults, Findings and the exchanges the findings refer to. Aborting the
  * signal stops sending at once; the partial results come back with aborted: true.
  */
-import { SUITES } from '../../suites/index.js';
 import { createClient } from '../client/client.js';
 import { createRedactor } from '../client/redact.js';
 import type { Exchange } from '../client/exchange.js';
@@ -41,8 +40,8 @@ export interface ConformanceOptions {
   client?: HttpClient;
   /** Fixtures API to use instead of the target's (tests). */
   fixtures?: FixturesApi;
-  /** Suite catalogue to select from (tests); SUITES otherwise. */
-  catalogue?: SuiteDef[];
+  /** The suite catalogue to select from: the caller's (suites/index.ts SUITES, or a test's), so the runner sits below the suites. */
+  catalogue: SuiteDef[];
 }
 
 export interface ConformanceOutcome {
@@ -53,7 +52,7 @@ export interface ConformanceOutcome {
 }
 
 /** Resolves suite names against the catalogue; observing suites run last. Throws on an unknown name. */
-export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[] = SUITES): SuiteDef[] {
+export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[]): SuiteDef[] {
   let chosen = catalogue;
   if (names && names.length > 0) {
     const unknown = names.filter((n) => !catalogue.some((s) => s.name === n));
@@ -76,7 +75,7 @@ export function unmetNeeds(check: CheckDef, target: Target, hasFixtures: boolean
 }
 
 /** Narrows suites to the named check ids (suites left without checks drop out). Throws on an unknown id. */
-export function selectChecks(suites: SuiteDef[], ids: string[] | undefined, catalogue: SuiteDef[] = SUITES): SuiteDef[] {
+export function selectChecks(suites: SuiteDef[], ids: string[] | undefined, catalogue: SuiteDef[]): SuiteDef[] {
   if (!ids || ids.length === 0) return suites;
   const known = new Set(catalogue.flatMap((s) => s.checks.map((c) => c.id)));
   const unknown = ids.filter((id) => !known.has(id));

@@ -11,6 +11,7 @@
 import { isIP } from 'node:net';
 import type { Target } from '../target/schema.js';
 import type { Profile } from '../load/profile.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Local workers never exceed this, whatever the machine has: past it, one generator host is the bottleneck. */
 export const MAX_WORKERS = 8;
@@ -51,7 +52,7 @@ export function autoWorkers(o: { cores: number; place: TargetPlace; profile: Pro
   const bounds: Array<[number, string]> = [[Math.max(1, Math.floor(o.cores)), `${Math.floor(o.cores)} core(s)`], [MAX_WORKERS, `at most ${MAX_WORKERS}`]];
   const { profile } = o;
   if (profile.model === 'closed') {
-    for (const cls of ['read', 'write'] as const) {
+    for (const cls of ROUTE_CLASSES) {
       const n = profile.classes[cls]?.connections;
       if (n !== undefined) bounds.push([n, `${cls} has ${n} connection(s)`]);
     }

@@ -12,7 +12,7 @@ import type { OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { TraceRecord } from '../trace/record.js';
 import { recordToSample } from '../trace/samples.js';
 import { traceLatency } from '../trace/latency.js';
-import type { TimelineRow } from '../load/timeline.js';
+import type { TimelineRow } from '../fold/timeline.js';
 import { RunFold } from '../fold/run-fold.js';
 import type { StatusTally } from '../fold/tally.js';
 import { MergedVerifier } from './merge-findings.js';

@@ -4,9 +4,9 @@
  * one histogram holding every shard's responses, not an average of the shards' percentiles. Pure.
  */
 import * as hdr from 'hdr-histogram-js';
-import type { LatencySummary, RouteClass } from '../results/schema.js';
-import type { Family } from '../load/threshold.js';
-import { CLASSES, FAMILIES, histogramKey as key, newHistogram, summarize } from '../load/histograms.js';
+import { STATUS_FAMILIES, type LatencySummary, type RouteClass, type StatusFamily } from '../results/schema.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
+import { histogramKey as key, newHistogram, summarize } from '../fold/hdr.js';
 
 
 /** Decodes one summary's histogram (values in µs, as recorded). */
@@ -41,10 +41,10 @@ export class MergedHistograms {
   }
 
   /** One histogram over the selected classes and families (the corrected view when the run had one). */
-  merged(cls?: RouteClass, family?: Family): hdr.Histogram {
+  merged(cls?: RouteClass, family?: StatusFamily): hdr.Histogram {
     const out = newHistogram();
-    for (const c of cls ? [cls] : CLASSES) {
-      for (const f of family ? [family] : FAMILIES) {
+    for (const c of cls ? [cls] : ROUTE_CLASSES) {
+      for (const f of family ? [family] : STATUS_FAMILIES) {
         const h = this.map.get(key(c, f, this.hasCorrected));
         if (h) out.add(h);
       }
@@ -53,10 +53,10 @@ export class MergedHistograms {
   }
 
   /** Exact min and max (ms) over the selected classes and families, or null when nothing was recorded. */
-  range(cls?: RouteClass, family?: Family): { min: number; max: number } | null {
+  range(cls?: RouteClass, family?: StatusFamily): { min: number; max: number } | null {
     let out: { min: number; max: number } | null = null;
-    for (const c of cls ? [cls] : CLASSES) {
-      for (const f of family ? [family] : FAMILIES) {
+    for (const c of cls ? [cls] : ROUTE_CLASSES) {
+      for (const f of family ? [family] : STATUS_FAMILIES) {
         const e = this.extremes.get(key(c, f, this.hasCorrected));
         if (e) out = out ? { min: Math.min(out.min, e.min), max: Math.max(out.max, e.max) } : { ...e };
       }
@@ -67,8 +67,8 @@ export class MergedHistograms {
   /** Summaries in the order a single run lists them (class, family, corrected view first). */
   summaries(): LatencySummary[] {
     const out: LatencySummary[] = [];
-    for (const c of CLASSES) {
-      for (const f of FAMILIES) {
+    for (const c of ROUTE_CLASSES) {
+      for (const f of STATUS_FAMILIES) {
         for (const corr of [true, false]) {
           const h = this.map.get(key(c, f, corr));
           if (!h || h.totalCount === 0) continue;

@@ -7,7 +7,7 @@
  * incomplete and says which: a partial figure is never presented as the whole. Pure; merge-files does I/O.
  */
 import { SpgateError } from '../errors.js';
-import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOutcome } from '../load/threshold.js';
+import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOutcome } from '../fold/threshold.js';
 import { combineGenerators } from '../fold/generator-verdict.js';
 import { profileResult } from '../fold/profile-result.js';
 import { MergedHistograms } from './merge-hdr.js';

@@ -10,6 +10,7 @@ import type { ShardRecord } from '../results/schema.js';
 import { stripUserInfo } from '../results/build.js';
 import type { Target } from '../target/schema.js';
 import type { ClassMix, Profile, RateSpec } from '../load/profile.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 export interface ShardSpec {
   /** 0-based (a Kubernetes completion index or a CI matrix index, as is). */
@@ -52,7 +53,7 @@ export function shardProfile(profile: Profile, shard: ShardSpec): { profile: Pro
   const k = 1 / shard.count;
   const classes: Profile['classes'] = {};
   let offset = 0;
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     const mix = profile.classes[cls];
     if (!mix) continue;
     const out: ClassMix = { ...mix };
@@ -74,7 +75,7 @@ export function shardProfile(profile: Profile, shard: ShardSpec): { profile: Pro
   // The open model's in-flight bound is per process; splitting it keeps the whole run's concurrency.
   next.maxConnections = Math.max(1, splitInteger(profile.maxConnections, shard.count, shard.index));
   if (profile.model === 'open') notes.push(`shard ${shard.index}/${shard.count}: arrival rates × 1/${shard.count}`);
-  else notes.push(`shard ${shard.index}/${shard.count}: connections split (${(['read', 'write'] as const).filter((c) => classes[c]).map((c) => `${c} ${classes[c]!.connections}`).join(', ')})`);
+  else notes.push(`shard ${shard.index}/${shard.count}: connections split (${ROUTE_CLASSES.filter((c) => classes[c]).map((c) => `${c} ${classes[c]!.connections}`).join(', ')})`);
   return { profile: next, notes };
 }
 

@@ -9,19 +9,11 @@
  */
 import type * as hdr from 'hdr-histogram-js';
 import type { LatencySummary, RouteClass } from '../results/schema.js';
-import type { Family } from '../load/threshold.js';
-import { CLASSES, FAMILIES, newHistogram, summarize, toMicros } from '../load/histograms.js';
+import { STATUS_FAMILIES, type StatusFamily } from '../results/schema.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
+import { newHistogram, summarize, toMicros } from './hdr.js';
+import { SERIES_FAMILIES, seriesFamilyIndex, type SeriesFamily } from './status-family.js';
 
-/** The status families of the duration series: the results' three, and `error` for a transport failure. */
-export type SeriesFamily = Family | 'error';
-export const SERIES_FAMILIES: readonly SeriesFamily[] = ['2xx', '429', 'other', 'error'];
-
-/** The family index of a status (SERIES_FAMILIES order). */
-export function seriesFamilyIndex(status: number): number {
-  if (status === 0) return 3;
-  if (status >= 200 && status < 300) return 0;
-  return status === 429 ? 1 : 2;
-}
 
 /** One duration series of the fold: a live view, to be read at once (it goes on folding responses). */
 export interface FoldSeries {
@@ -56,14 +48,14 @@ export class FoldHistograms {
   /** Uncorrected, by slot × family (SERIES_FAMILIES order); undefined until the first response. */
   private readonly uncorrected: (hdr.Histogram | undefined)[];
   private readonly sums: Float64Array;
-  /** Corrected, by class × family (FAMILIES order), when the run has intended send times. */
+  /** Corrected, by class × family (STATUS_FAMILIES order), when the run has intended send times. */
   private readonly corrected: hdr.Histogram[] | undefined;
 
   constructor(routes: readonly { class: RouteClass; method: string }[], readonly hasCorrected: boolean) {
     this.slots = slotsOf(routes);
     this.uncorrected = new Array<hdr.Histogram | undefined>(this.slots.pairs.length * 4).fill(undefined);
     this.sums = new Float64Array(this.slots.pairs.length * 4);
-    this.corrected = hasCorrected ? CLASSES.flatMap(() => FAMILIES.map(() => newHistogram())) : undefined;
+    this.corrected = hasCorrected ? ROUTE_CLASSES.flatMap(() => STATUS_FAMILIES.map(() => newHistogram())) : undefined;
   }
 
   /** Records one response of route `route` (its index in the plan): latencies in ms. */
@@ -77,11 +69,11 @@ export class FoldHistograms {
   }
 
   /** A merged histogram over the selected classes and families (the corrected view when there is one). */
-  merged(cls?: RouteClass, family?: Family, corrected = this.hasCorrected): hdr.Histogram {
+  merged(cls?: RouteClass, family?: StatusFamily, corrected = this.hasCorrected): hdr.Histogram {
     const out = newHistogram();
-    const fams = family ? [FAMILIES.indexOf(family)] : [0, 1, 2];
+    const fams = family ? [STATUS_FAMILIES.indexOf(family)] : [0, 1, 2];
     if (corrected && this.corrected) {
-      for (const c of cls ? [CLASSES.indexOf(cls)] : [0, 1]) for (const f of fams) out.add(this.corrected[c * 3 + f]!);
+      for (const c of cls ? [ROUTE_CLASSES.indexOf(cls)] : [0, 1]) for (const f of fams) out.add(this.corrected[c * 3 + f]!);
       return out;
     }
     this.slots.pairs.forEach((p, k) => {
@@ -97,8 +89,8 @@ export class FoldHistograms {
   /** One summary per non-empty class × family × view (the results' latency). */
   summaries(): LatencySummary[] {
     const out: LatencySummary[] = [];
-    for (const c of CLASSES) {
-      for (const f of FAMILIES) {
+    for (const c of ROUTE_CLASSES) {
+      for (const f of STATUS_FAMILIES) {
         for (const corr of this.hasCorrected ? [true, false] : [false]) {
           const h = this.merged(c, f, corr);
           if (h.totalCount > 0) out.push(summarize(h, c, f, corr));

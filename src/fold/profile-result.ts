@@ -7,8 +7,8 @@
  * the run-level error is. Pure.
  */
 import type { FindingRecord, ProfileResult, RateLimitAnalysis } from '../results/schema.js';
-import type { ThresholdContext, ThresholdOutcome } from '../load/threshold.js';
-import { findCapacity, type TimelineRow } from '../load/timeline.js';
+import type { ThresholdContext, ThresholdOutcome } from './threshold.js';
+import { findCapacity, type TimelineRow } from './timeline.js';
 import { markLowerBound, type GeneratorVerdict } from './generator-verdict.js';
 import { thresholdContext, type FoldFigures } from './threshold-context.js';
 import { keysBudget, throughputOf } from './throughput.js';

@@ -12,9 +12,8 @@ import type { ProfileResult, RouteClass } from '../results/schema.js';
 import { OnlineRateLimitAnalyzer, type OnlineAnalyzeOptions } from '../ratelimit/online.js';
 import type { RateLimitSample } from '../ratelimit/sample.js';
 import type { RateLimitAnalysis } from '../results/schema.js';
-import { TimelineBuilder, type TimelineRow } from '../load/timeline.js';
-import { RateLimitSeriesBuilder } from '../load/ratelimit-series.js';
-import type { LoadRecorder } from '../load/recorder.js';
+import { TimelineBuilder, type SendsPerSecond, type TimelineRow } from './timeline.js';
+import { RateLimitSeriesBuilder } from './ratelimit-series.js';
 import { StatusTally } from './tally.js';
 
 /** The RateLimit-* header strings a response carried (live samples and trace records name them alike). */
@@ -48,7 +47,7 @@ export class RunFold {
   }
 
   /** The per-second timeline, every second closed, with the sends and drops per second added. */
-  timelineRows(sends: Pick<LoadRecorder, 'sentPerSecond' | 'droppedPerSecond'>): TimelineRow[] {
+  timelineRows(sends: SendsPerSecond): TimelineRow[] {
     return this.timeline.finish(sends);
   }
 

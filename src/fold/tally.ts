@@ -4,11 +4,9 @@
  * shards alike. Mergeable: the tally of shards merged is the tally of all their responses. Pure.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { CountMetric } from '../load/threshold.js';
-import { isError } from '../load/timeline.js';
-
-/** The route classes every tally keeps. */
-export const CLASSES: readonly RouteClass[] = ['read', 'write'];
+import type { CountMetric } from './threshold.js';
+import { isError } from './timeline.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** One class's responses (status 0: a transport failure). */
 export interface ClassTally {
@@ -51,7 +49,7 @@ export class StatusTally {
 
   /** Adds another tally's counts (a shard's) to this one. */
   merge(other: StatusTally): this {
-    for (const c of CLASSES) {
+    for (const c of ROUTE_CLASSES) {
       const a = this.byClass[c];
       const b = other.byClass[c];
       a.records += b.records;
@@ -66,7 +64,7 @@ export class StatusTally {
   /** Responses of one class (or both) counting in `metric`. */
   count(metric: StatusMetric, cls?: RouteClass): number {
     let n = 0;
-    for (const c of cls ? [cls] : CLASSES) {
+    for (const c of cls ? [cls] : ROUTE_CLASSES) {
       const t = this.byClass[c];
       if (metric === 'completed') n += t.completed;
       else if (metric === 'transport') n += t.transport;
@@ -79,7 +77,7 @@ export class StatusTally {
   errorRate(cls?: RouteClass): number | null {
     let n = 0;
     let e = 0;
-    for (const c of cls ? [cls] : CLASSES) {
+    for (const c of cls ? [cls] : ROUTE_CLASSES) {
       n += this.byClass[c].records;
       e += this.byClass[c].errors;
     }
@@ -89,7 +87,7 @@ export class StatusTally {
   /** Counts by status as results list them (`error` for transport failures), both classes together. */
   byStatusRecord(): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const c of CLASSES) {
+    for (const c of ROUTE_CLASSES) {
       for (const [st, k] of this.byClass[c].byStatus) {
         const key = st === 0 ? 'error' : String(st);
         out[key] = (out[key] ?? 0) + k;

@@ -3,8 +3,8 @@
  * counts and the error rate from its status tally, `ratelimit.violations` from its findings, rps over its
  * duration. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
  */
-import type { FindingRecord, RouteClass } from '../results/schema.js';
-import { generatorMetric, type Family, type GeneratorLike, type LatencyMetric, type ThresholdContext } from '../load/threshold.js';
+import type { FindingRecord, RouteClass, StatusFamily } from '../results/schema.js';
+import { generatorMetric, type GeneratorLike, type LatencyMetric, type ThresholdContext } from './threshold.js';
 import type { StatusTally } from './tally.js';
 
 /** What a histogram view answers (hdr-histogram-js's Histogram, or anything that reads like one). */
@@ -19,9 +19,9 @@ export interface LatencyHistogram {
 export interface FoldFigures {
   tally: StatusTally;
   /** One histogram (µs) over the selected classes and families (the corrected view when the run has one). */
-  histogram(cls?: RouteClass, family?: Family): LatencyHistogram;
+  histogram(cls?: RouteClass, family?: StatusFamily): LatencyHistogram;
   /** Exact min and max (ms), when known better than the histogram's buckets (a merge of decoded histograms). */
-  range?(cls?: RouteClass, family?: Family): { min: number; max: number } | null;
+  range?(cls?: RouteClass, family?: StatusFamily): { min: number; max: number } | null;
   findings: readonly FindingRecord[];
   sent(cls?: RouteClass): number;
   dropped(cls?: RouteClass): number;

@@ -19,7 +19,7 @@ import { RateGate } from './rate-gate.js';
 import { ResponseBatch } from './response-batch.js';
 import { Http1Connection, type Http1Handler, type Http1Head } from './http1-connection.js';
 import { RequestSource, endpointOf, fillFailure, fillResponse, sweepDeadlines } from './socket-requests.js';
-import type { LoadRecorder } from './recorder.js';
+import type { LoadRecorder } from './load-recorder.js';
 
 export type { EngineOptions };
 

@@ -16,7 +16,7 @@ import { estimateBudget, type BudgetEstimate, type ProbeSample } from './budget-
 import { PROBE_DEFAULTS, PROBE_MAX_REQUESTS, runProbe } from './budget-probe.js';
 import { needsBudget, type BudgetEntry, type ClassBudget, type PlanBudgets } from './budgets.js';
 import { planProfile, type Plan, type PlannedRoute } from './plan.js';
-import { abortableSleep, createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
+import { sleepUnlessAborted, createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
 import type { Profile } from './profile.js';
 
 /** The clause of a stated budget contradicted by the headers (the analyzer reports the same id after a run). */
@@ -103,7 +103,7 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
 
   const requests = outcomes.reduce((s, x) => s + x.sent, 0);
   // The run's own rate gate starts empty: one second apart, probe and run together stay within caps.maxRps.
-  if (requests > 0 && target.caps.maxRps !== undefined && !o.sender) await abortableSleep(1000, o.signal);
+  if (requests > 0 && target.caps.maxRps !== undefined && !o.sender) await sleepUnlessAborted(1000, o.signal);
   const budgets: PlanBudgets = {};
   for (const out of outcomes) if (out.budget) budgets[out.cls] = out.budget;
   const plan = planProfile(profile, target, o.durationOverride, budgets);

@@ -6,7 +6,7 @@
  * into the online aggregator (aggregate.ts), so neither engine keeps anything per response.
  */
 import type { Plan, PlannedClass, PlannedRoute } from './plan.js';
-import type { LoadRecorder } from './recorder.js';
+import type { LoadRecorder } from './load-recorder.js';
 import type { Tls } from '../target/schema.js';
 import type { GeneratorMeter } from './generator-meter.js';
 
@@ -106,17 +106,6 @@ export function requestHeaders(route: PlannedRoute, secrets: Partial<Record<stri
 /** True when every request of the route differs (fresh Idempotency-Key or a `{seq}` body): not prebuildable. */
 export function isDynamicRoute(route: PlannedRoute): boolean {
   return route.idempotencyKey || (route.body !== undefined && route.body(1) !== route.body(2));
-}
-
-/** error.code of a JSON error envelope, or undefined when the body is not one (429 bodies only). */
-export function errorCodeOf(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const j = JSON.parse(body) as { error?: { code?: unknown } };
-    return typeof j?.error?.code === 'string' ? j.error.code : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One line naming a transport failure: an error code when there is one, else the message's first line. */

@@ -7,7 +7,7 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type * as hdr from 'hdr-histogram-js';
-import { newHistogram } from './histograms.js';
+import { newHistogram } from '../fold/hdr.js';
 import type { GeneratorFigures } from '../fold/generator-verdict.js';
 
 /** The event-loop delay sampling resolution, ms: fine enough to see a 5 ms stall, cheap at any load. */

@@ -10,8 +10,9 @@ import type { RouteClass } from '../results/schema.js';
 import { SpgateError } from '../errors.js';
 import { legacyWriteWarning, WRITING_ROLES } from '../target/legacy-keys.js';
 import type { Profile, RateSpec, ClassMix } from './profile.js';
-import { NAMED_ROUTES, compileBody, fillPath, routeClass, tracePath, type RouteDef } from './routes.js';
-import { parseThreshold, type Threshold } from './threshold.js';
+import { NAMED_ROUTES, routeClass, type RouteDef, ROUTE_CLASSES } from '../spec/routes.js';
+import { compileBody, fillRoutePath, tracePath } from '../target/templates.js';
+import { parseThreshold, type Threshold } from '../fold/threshold.js';
 import { PROBE_MAX_REQUESTS } from './budget-probe.js';
 import { budgetEntry, budgetOf, needsBudget, type ClassBudget, type PlanBudgets } from './budgets.js';
 
@@ -124,7 +125,7 @@ function rateFunction(mix: ClassMix, b: ClassBudget | undefined, pending: boolea
 function planRoute(ref: ClassMix['routes'][number], target: Target, idx: number): { route?: PlannedRoute; skip?: string } {
   const def: RouteDef & { label: string } =
     'route' in ref ? { ...NAMED_ROUTES[ref.route], label: ref.route } : { ...ref, label: `${ref.method} ${ref.path}` };
-  const filled = fillPath(def.path, target);
+  const filled = fillRoutePath(def.path, target);
   if (!filled.ok) return { skip: `${def.label}: no fixture for {${filled.missing.join('}, {')}} in the target file` };
   if (!target.secrets[ref.key]) return { skip: `${def.label}: the target has no ${ref.key} key` };
   const qs = def.query ? new URLSearchParams(def.query).toString() : '';
@@ -176,7 +177,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
   // Duration: an explicit override wins; otherwise cover minWindows rate-limit windows when known.
   let durationS = durationOverride ?? profile.duration;
   if (durationOverride === undefined && profile.minWindows) {
-    const windows = (['read', 'write'] as const).filter((c) => profile.classes[c]).map((c) => budgetOf(target, c, budgets)?.windowSeconds);
+    const windows = ROUTE_CLASSES.filter((c) => profile.classes[c]).map((c) => budgetOf(target, c, budgets)?.windowSeconds);
     const known = windows.filter((w): w is number => w !== undefined);
     if (known.length) {
       const need = profile.minWindows * Math.max(...known);
@@ -200,7 +201,7 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
   // The profile's routes as written (one per route, with the keys it spreads over): what config shows.
   const shown: Array<{ cls: RouteClass; route: PlannedRoute; keys: readonly KeyName[] }> = [];
   if (profile.keys === 'pool') notes.push(...poolNotes(profile, target));
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     const mix = profile.classes[cls];
     if (!mix) continue;
     if (cls === 'write' && !target.allowWrites) {

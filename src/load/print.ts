@@ -3,14 +3,14 @@
  * summary (throughput, latency per class × family, rate-limit analysis, thresholds, findings). Pure.
  */
 import type { FindingRecord, ProfileResult } from '../results/schema.js';
-import type { Progress } from './recorder.js';
+import type { LoadProgress } from './load-recorder.js';
 import { generatorLine } from '../fold/generator-verdict.js';
 import { findingGroupLines, ruleViolations, thresholdLine, violationLines } from '../report/failures.js';
 
 const f1 = (n: number): string => (Math.round(n * 10) / 10).toString();
 
 /** One progress line: elapsed, sent, completed, rps, 429s, dropped, errors. */
-export function progressLine(p: Progress): string {
+export function progressLine(p: LoadProgress): string {
   return `[${f1(p.elapsed)}s/${p.durationSeconds}s] sent ${p.sent} · done ${p.completed} · ${p.lastSecondRps} rps · 429 ${p.refused} · dropped ${p.dropped} · errors ${p.errors}`;
 }
 

@@ -33,7 +33,7 @@ export interface ProbeSender {
 }
 
 /** Sleeps ms, resolving early (not rejecting) when the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted || ms <= 0) return resolve();
     const done = (): void => {
@@ -56,9 +56,9 @@ export function createProbeSender(target: Target, route: PlannedRoute, o: { time
   let seq = 0;
   const io: ProbeIO = {
     now: () => performance.now(),
-    sleep: abortableSleep,
+    sleep: sleepUnlessAborted,
     async send() {
-      await abortableSleep(o.pacer.reserve(performance.now()), o.signal);
+      await sleepUnlessAborted(o.pacer.reserve(performance.now()), o.signal);
       if (o.signal?.aborted) return { status: 0 };
       const s = ++seq;
       const headers: Record<string, string> = { authorization: `Bearer ${target.secrets[route.keyRole] ?? ''}`, accept: 'application/json' };

@@ -11,8 +11,8 @@ import { KeyRole } from '../target/schema.js';
 import { SpgateError } from '../errors.js';
 import { describeJsonError } from '../target/issues.js';
 import { didYouMean, fieldsAt } from '../target/suggest.js';
-import { ROUTE_NAMES } from './routes.js';
-import { parseThreshold } from './threshold.js';
+import { ROUTE_NAMES, ROUTE_CLASSES } from '../spec/routes.js';
+import { parseThreshold } from '../fold/threshold.js';
 
 const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");
 const RouteKey = KeyRole.default('admin').describe('Key role the requests are sent with (a role of the target file).');
@@ -112,7 +112,7 @@ export const Profile = z
     }).optional().describe('Capacity search: the highest per-second rate whose responses still meet this SLO.'),
   })
   .superRefine((p, ctx) => {
-    const classes = (['read', 'write'] as const).filter((c) => p.classes[c]);
+    const classes = ROUTE_CLASSES.filter((c) => p.classes[c]);
     if (classes.length === 0) ctx.addIssue({ code: 'custom', path: ['classes'], message: 'needs a read or a write mix' });
     for (const c of classes) {
       const mix = p.classes[c]!;

@@ -9,7 +9,7 @@
  * held back from the progress line) and when it ends.
  */
 import type { RouteClass } from '../results/schema.js';
-import type { LoadRecorder } from './recorder.js';
+import type { LoadRecorder } from './load-recorder.js';
 import type { SampleInput } from './samples.js';
 
 /** A record with every field in place (one object shape for all of them). */

@@ -13,7 +13,7 @@ import { createTraceWriter } from '../trace/writer.js';
 import type { Profile } from './profile.js';
 import { planProfile } from './plan.js';
 import { discoverAndPlan, withBudgetFindings, type BudgetMemo } from './discover.js';
-import { LoadRecorder, type Progress } from './recorder.js';
+import { LoadRecorder, type LoadProgress } from './load-recorder.js';
 import { LoadAggregator } from './aggregate.js';
 import type { Engine } from './engine.js';
 import { proxyFor } from '../client/transport.js';
@@ -30,7 +30,7 @@ export interface RunProfileOptions {
   durationOverride?: number;
   signal?: AbortSignal;
   tracePath?: string;
-  onProgress?: (p: Progress) => void;
+  onProgress?: (p: LoadProgress) => void;
   /** Chunking of the online rate-limit analysis (tests force small chunks; the defaults suit any run). */
   rateLimitChunking?: Omit<OnlineAnalyzeOptions, 'expected'>;
   /** Budgets earlier profiles of the same run learned (spgate run's phases share one). */
@@ -41,7 +41,7 @@ export interface RunProfileOptions {
   profileRef?: string;
 }
 
-export type { Progress };
+export type { LoadProgress };
 
 const ENGINES: Record<'closed' | 'open', Engine> = { closed: runClosed, open: runOpen };
 

@@ -9,7 +9,8 @@ import { proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions } from '../
 import type { Tls } from '../target/schema.js';
 import type { Plan } from './plan.js';
 import type { SampleInput } from './samples.js';
-import { errorCodeOf, isDynamicRoute, requestHeaders } from './engine.js';
+import { isDynamicRoute, requestHeaders } from './engine.js';
+import { bodyErrorCode } from '../spec/resources.js';
 import { requestBytes, type Http1Connection, type Http1Endpoint, type Http1Head } from './http1-connection.js';
 import { RequestDeadline } from './request-bounds.js';
 
@@ -80,7 +81,7 @@ export function fillResponse(r: SampleInput, conn: Http1Connection, h: Http1Head
   r.reset = h.reset;
   r.retryAfter = h.retryAfter;
   r.requestId = h.requestId;
-  r.errorCode = h.status === 429 ? errorCodeOf(body) : undefined;
+  r.errorCode = h.status === 429 ? bodyErrorCode(body) : undefined;
   r.error = undefined;
 }
 

@@ -14,6 +14,7 @@ import type { Target } from '../target/schema.js';
 import type { PlannedRoute } from './plan.js';
 import { latencyOf, type SampleInput } from './samples.js';
 import { plainInt } from '../ratelimit/parsed.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /**
  * One header's part of the verdict cache key: 'a' absent, 'k' a plain integer within `max` (the checks
@@ -184,7 +185,7 @@ export class ResponseVerifier {
 
   constructor(private readonly target: Target, private readonly source: string) {
     const windows: Partial<Record<RouteClass, number>> = {};
-    for (const c of ['read', 'write'] as const) {
+    for (const c of ROUTE_CLASSES) {
       const w = target.assumptions.rateLimit[c]?.windowSeconds;
       if (w !== undefined) windows[c] = w;
     }

@@ -9,18 +9,17 @@
  */
 import type { RouteClass } from '../results/schema.js';
 import type { FoldSnapshot } from '../fold/observer.js';
-import type { FoldSeries, SeriesFamily } from '../fold/histograms.js';
+import type { FoldSeries } from '../fold/histograms.js';
+import type { SeriesFamily } from '../fold/status-family.js';
 import type { RemainingGauge } from '../fold/last-remaining.js';
 import type { GeneratorLag, RunFigures } from './source.js';
 
-/** Status families of the request metrics: the results' three, and `error` for a transport failure. */
-export type StatusFamily = SeriesFamily;
 export type { RemainingGauge };
 
 /** One request series: cumulative figures of one class × family × method. */
 export interface RequestSeries {
   class: RouteClass;
-  family: StatusFamily;
+  family: SeriesFamily;
   method: string;
   count: number;
   /** Sum of the durations, seconds (exact: the fold keeps it). */

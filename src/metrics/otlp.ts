@@ -20,6 +20,7 @@ import { exponentialOf } from './buckets.js';
 import type { MetricsEndpoint } from './options.js';
 import type { MetricsSink } from './pusher.js';
 import type { RunLabels } from './remote-write.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** One line of an export failure: the HTTP status and the start of the answer when there was one. */
 function reasonOf(err: unknown): string {
@@ -77,7 +78,7 @@ export class OtlpSink implements MetricsSink {
       const s = this.latest;
       if (!s) return;
       const put = (o: Parameters<typeof obs.observe>[0], v: number, extra: Partial<Record<LabelKey, string>> = {}): void => obs.observe(o, v, this.attributes(extra));
-      for (const cls of ['read', 'write'] as const) {
+      for (const cls of ROUTE_CLASSES) {
         put(sent, s.sent[cls], { routeClass: cls });
         put(dropped, s.dropped[cls], { routeClass: cls });
       }

@@ -11,6 +11,7 @@ import { compress } from 'snappyjs';
 import { DURATION_BUCKETS, JOB, LABELS, METRICS, type LabelKey, type MetricName } from './names.js';
 import type { MetricsSnapshot } from './model.js';
 import { leBuckets } from './buckets.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /**
  * The messages of the remote write 1.0 protocol, with the field numbers of Prometheus's prompb/types.proto
@@ -91,7 +92,7 @@ export function seriesOf(s: MetricsSnapshot, run: RunLabels): Series[] {
     push(`${d}_sum`, labels, r.sum);
     push(`${d}_count`, labels, r.count);
   }
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     push(METRICS.sent.prom, { routeClass: cls }, s.sent[cls]);
     push(METRICS.dropped.prom, { routeClass: cls }, s.dropped[cls]);
   }

@@ -14,10 +14,10 @@
  * Pure; malformed values are kept as their raw text so the analyzer reads them as unusable, never guessed.
  */
 
-export type Dialect = 'spec' | 'ietf-structured' | 'ietf-draft' | 'x-ratelimit' | 'none';
+export type HeaderDialect = 'spec' | 'ietf-structured' | 'ietf-draft' | 'x-ratelimit' | 'none';
 
 export interface NormalizedRateLimit {
-  dialect: Dialect;
+  dialect: HeaderDialect;
   limit?: string;
   remaining?: string;
   reset?: string;

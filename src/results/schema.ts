@@ -3,6 +3,7 @@
  * `spgate run`, read back by `spgate report` and `spgate compare`.
  */
 import { z } from 'zod';
+import { RouteClass } from '../spec/routes.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
 
@@ -74,9 +75,13 @@ export const CheckResult = z.object({
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 
-export const RouteClass = z.enum(['read', 'write']);
-export type RouteClass = z.infer<typeof RouteClass>;
-export const StatusFamily = z.enum(['2xx', '429', 'other']);
+// The results' figures are per route class of the spec, the one definition (spec/routes.ts).
+export { RouteClass };
+/** The status families in their one order (histogram slots, summaries and merges follow it; fold/status-family.ts sorts). */
+export const STATUS_FAMILIES = ['2xx', '429', 'other'] as const;
+// Not StatusFamily.options: zod puts integer-like keys ('429') first.
+export const StatusFamily = z.enum(STATUS_FAMILIES);
+export type StatusFamily = z.infer<typeof StatusFamily>;
 
 /** Latency summary of one HDR histogram (values in milliseconds). */
 export const LatencySummary = z.object({

@@ -4,6 +4,7 @@
  * in the document before the CLI rethrows it, so what ran is still written.
  */
 import { runConformance, type ConformanceOutcome } from '../conformance/run.js';
+import { SUITES } from '../../suites/index.js';
 import { buildResults } from '../results/build.js';
 import type { Results } from '../results/schema.js';
 import type { ProgressEvent } from '../conformance/progress.js';
@@ -44,7 +45,7 @@ export async function runConformanceCommand(o: ConformanceRunOptions): Promise<C
   let failed = false;
   try {
     outcome = await runConformance({
-      target, suites: o.suites, checks: o.checks, runs: o.runs, seed: o.seed, signal: o.signal,
+      target, catalogue: SUITES, suites: o.suites, checks: o.checks, runs: o.runs, seed: o.seed, signal: o.signal,
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     });
   } catch (err) {

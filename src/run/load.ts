@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Profile } from '../load/profile.js';
-import { runProfile, type Progress as LoadProgress } from '../load/run.js';
+import { runProfile, type LoadProgress } from '../load/run.js';
 import { ClockOrigin, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../distributed/shard.js';
 import { autoWorkers, placeOf } from '../distributed/auto-workers.js';
 import { runLoadWorkers, type WorkerChildArgs } from '../distributed/load-workers.js';

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { runConformance } from '../conformance/run.js';
+import { SUITES } from '../../suites/index.js';
 import { SpgateError } from '../errors.js';
 import { loadProfile } from '../load/profile.js';
 import { BudgetMemo } from '../load/discover.js';
@@ -84,7 +85,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
     let unreachable = false;
     try {
       const conf = await runConformance({
-        target, runs: opts.runs, seed: opts.seed, signal, ...(opts.suites ? { suites: opts.suites } : {}),
+        target, catalogue: SUITES, runs: opts.runs, seed: opts.seed, signal, ...(opts.suites ? { suites: opts.suites } : {}),
         onProgress: (e) => progress.update({ requests: e.requests, findings: e.findings, ...('suite' in e ? { detail: e.suite } : {}) }),
       });
       checks.push(...conf.checks);

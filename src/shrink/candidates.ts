@@ -12,6 +12,7 @@ import type { RateLimitViolation } from '../results/schema.js';
 import { rebase, scheduleKey, spanMs, type Send } from './schedule.js';
 import type { ViolationSignature } from './signature.js';
 import { fittedShapes } from './fitted.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Delta debugging stops at this many chunks: finer cuts cost an attempt each and rarely matter to a limiter. */
 export const MAX_CHUNKS = 8;
@@ -89,7 +90,7 @@ export function* shrinkCandidates(initial: readonly Send[], signature: Violation
     const key = signature.key ?? mostFrequent(current.map((x) => x.key ?? ''));
     yield* propose(current.map((x) => withKey(x, key)), `one key role (${key || 'none'})`);
   }
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     const routes = current.filter((x) => x.class === cls).map((x) => `${x.method} ${x.path}`);
     if (new Set(routes).size < 2) continue;
     const top = mostFrequent(routes);

@@ -1,5 +1,5 @@
 /** A trace drawn as the load report's rate-limit timeline: the same fine series, the analyzer's windows. */
-import { RateLimitSeriesBuilder } from '../load/ratelimit-series.js';
+import { RateLimitSeriesBuilder } from '../fold/ratelimit-series.js';
 import type { RateLimitAnalysis } from '../results/schema.js';
 import type { RateLimitChartInput } from '../report/charts/ratelimit.js';
 import type { TraceRecord } from '../trace/record.js';

@@ -3,7 +3,7 @@
  * offset, route and key role; no ids, no keys), with the violation's absence as its threshold, so
  * `spgate load --profile repro.json` fails while the bug is there and passes once it is fixed. Pure.
  */
-import { NAMED_ROUTES, type RouteName } from '../load/routes.js';
+import { NAMED_ROUTES, type RouteName, ROUTE_CLASSES } from '../spec/routes.js';
 import { parseProfile, type ProfileInput } from '../load/profile.js';
 import { KEY_ROLES, type KeyRole } from '../target/schema.js';
 import { replayBody } from '../trace/fill.js';
@@ -40,7 +40,7 @@ export interface Repeat {
 export function scheduleProfile(schedule: readonly Send[], signature: ViolationSignature, name = 'repro', repeat: Repeat = { times: 1, periodMs: 0 }): ProfileInput {
   const classes: ProfileInput['classes'] = {};
   const copies = Array.from({ length: repeat.times }, (_, k) => schedule.map((s) => ({ ...s, t: s.t + k * repeat.periodMs }))).flat();
-  for (const cls of ['read', 'write'] as const) {
+  for (const cls of ROUTE_CLASSES) {
     const mine = copies.filter((s) => s.class === cls);
     if (mine.length === 0) continue;
     const routes: Route[] = [];

@@ -190,6 +190,17 @@ export const ErrorEnvelope = z.looseObject({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
+/** error.code of a JSON error envelope body text, or undefined when the body is not one (no schema check: a load run reads 429s). */
+export function bodyErrorCode(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const j = JSON.parse(body) as { error?: { code?: unknown } };
+    return typeof j?.error?.code === 'string' ? j.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Standard list page (spec 4.11). */
 export function ListPage<T extends z.ZodType>(item: T) {
   return z.looseObject({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });

@@ -3,7 +3,7 @@
  * fixture ids, so a trace recorded against one deployment replays against another. Pure.
  */
 import type { FixtureIds } from '../target/schema.js';
-import { templateValues } from '../load/routes.js';
+import { templateValues } from '../target/templates.js';
 
 export type Filled = { ok: true; path: string } | { ok: false; missing: string };
 

@@ -6,10 +6,10 @@
  * through the trace sanitizer. What a HAR cannot say is inferred: the route class from the method (spec
  * part 8), the route template from the path, the key role from `--key-role` (default admin).
  */
-import { errorCodeOf as envelopeErrorCode } from '../load/engine.js';
 import { readFile } from 'node:fs/promises';
 import { SpgateError } from '../errors.js';
-import { NAMED_ROUTES } from '../load/routes.js';
+import { NAMED_ROUTES } from '../spec/routes.js';
+import { bodyErrorCode } from '../spec/resources.js';
 import type { TraceRecord } from './record.js';
 import { sanitizeKeyRole, sanitizePath, sanitizeRecord, sanitizeText } from './sanitize.js';
 
@@ -62,8 +62,8 @@ function bodyOf(content: unknown): string | undefined {
 }
 
 /** The error code of a JSON error envelope, made safe to print. */
-function errorCodeOf(text: string): string | undefined {
-  const code = envelopeErrorCode(text);
+function printableErrorCode(text: string): string | undefined {
+  const code = bodyErrorCode(text);
   return code === undefined ? undefined : sanitizeText(code);
 }
 
@@ -127,7 +127,7 @@ export function harToRecords(har: unknown, source: string, opts: HarOptions = {}
     if (Object.keys(raw).length > 0) rec.headers = raw;
     if (status === 429) {
       const body = bodyOf(e?.response?.content);
-      const code = body === undefined ? undefined : errorCodeOf(body);
+      const code = body === undefined ? undefined : printableErrorCode(body);
       if (code !== undefined) rec.errorCode = code;
       if (body === undefined) rec.bodyRecorded = false;
     }

@@ -3,6 +3,7 @@
  * the input of `spgate analyze` and `spgate replay`, and may be captured by other tools.
  */
 import { z } from 'zod';
+import { RouteClass } from '../spec/routes.js';
 
 export const TraceRecord = z.object({
   /** ms since the run started, when the request was actually sent. */
@@ -16,7 +17,7 @@ export const TraceRecord = z.object({
    * latency is `t + latency - intended` (see traceLatency in latency.ts).
    */
   intended: z.number().nonnegative().optional(),
-  class: z.enum(['read', 'write']),
+  class: RouteClass,
   method: z.string(),
   /** Route template, e.g. "/customers" or "/conversations/{conversationId}/assign" — never a signed URL. */
   path: z.string(),

@@ -1,7 +1,7 @@
 /**
  * Every route the spec shows, one request builder each, for the body-limit sweep (spec 8: "1 KB for reads,
  * 64 KB for writes; above it 413 request.body_too_large | all requests"). The class of a route comes from its
- * method through the one route-class rule (src/load/routes.ts routeClass). Each write is built so that, had
+ * method through the one route-class rule (src/spec/routes.ts routeClass). Each write is built so that, had
  * its body been processed, it would change nothing a legitimate server keeps: assign has neither assignee
  * nor team (4.7 requires one), resolve names a status key no workspace defines (7: unknown_status), cancel
  * targets a completed turn (409), the collection update carries no expectedRevision. Only the customer
@@ -9,7 +9,7 @@
  */
 import type { RequestSpec } from '../../src/client/types.js';
 import type { AttachmentRef, TurnRef } from '../../src/conformance/fixtures/needs.js';
-import { routeClass } from '../../src/load/routes.js';
+import { routeClass } from '../../src/spec/routes.js';
 import type { RouteClass } from '../../src/results/schema.js';
 import type { Target } from '../../src/target/schema.js';
 import { fillPath } from './requests.js';

@@ -9,7 +9,7 @@ import type { RequestSpec } from '../../src/client/types.js';
 import type { CheckOutcome } from '../../src/conformance/suite.js';
 import { inconclusive } from '../../src/conformance/inconclusive.js';
 import { describeAnswer, Recorder, statusOf } from '../../src/conformance/recorder.js';
-import { routeClass } from '../../src/load/routes.js';
+import { routeClass } from '../../src/spec/routes.js';
 import { parseIntHeader } from '../../src/spec/headers.js';
 import { cannotJudge } from './world.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as hdr from 'hdr-histogram-js';
 import { compareResults, findingKey, pctChange } from '../../src/results/compare.js';
 import { decodeHistogram, quantileRanks, rateInterval, samplesToBound } from '../../src/results/compare-stats.js';
-import { summarize } from '../../src/load/histograms.js';
+import { summarize } from '../../src/fold/hdr.js';
 import { comparisonText } from '../../src/report/compare-text.js';
 import type { LatencySummary, ProfileResult, Results } from '../../src/results/schema.js';
 import { makeResults } from '../report/fixtures.js';

@@ -9,7 +9,8 @@
  * (status.test.ts, every-check.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';

@@ -5,7 +5,8 @@
  * translations. Each must pass; the faults that make them fail are proven in every-check and the suite tests.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { DIALECT_NAMES, startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';

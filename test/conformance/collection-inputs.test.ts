@@ -9,7 +9,7 @@
  * The faults that make them fail are collection-description-ignored and collection-limit-64000 (helpcenter.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { SUITES } from '../../suites/index.js';

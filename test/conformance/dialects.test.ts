@@ -5,7 +5,7 @@
  * choices fails here. The rate-limit profiles against every dialect: dialects-profiles.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { DIALECT_NAMES, startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 

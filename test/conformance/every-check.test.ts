@@ -4,7 +4,7 @@
  * One server for the file; faults are switched between cases and rate-limit buckets emptied.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { Target } from '../../src/target/schema.js';
 import { targetFromInput } from '../../src/target/resolve.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdsProvider } from '../../src/conformance/fixtures/ids-provider.js';
 import { createCommandProvider, parseAnswer } from '../../src/conformance/fixtures/command-provider.js';
 import { createFixtureSource, FixtureUnavailable } from '../../src/conformance/fixtures/provider.js';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { FixtureIds, Target } from '../../src/target/schema.js';
 import { idsOnlyTarget } from './support/ids-only-target.js';

@@ -10,7 +10,7 @@ import { judgedWhole } from '../../suites/model/conversation-commands.js';
 import { startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import { createClient } from '../../src/client/client.js';
 import type { HttpClient } from '../../src/client/types.js';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { targetFromInput } from '../../src/target/load.js';
 
 const TYPES = { active: ['open', 'pending'], completed: ['resolved', 'closed'], defaultCompleted: 'resolved' };

@@ -4,8 +4,9 @@
  * the reference server yields no finding, and every skip names what to add to the target file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
-import { planConformance } from '../../src/plan/conformance.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
+import { planConformance } from '../support/conformance.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { Target } from '../../src/target/schema.js';
 import { idsOnlyTarget } from './support/ids-only-target.js';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { checkProperty, discard } from '../../src/conformance/property.js';
 import { inconclusive } from '../../src/conformance/inconclusive.js';
 import { Recorder, runCase } from '../../src/conformance/recorder.js';

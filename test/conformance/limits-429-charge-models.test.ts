@@ -7,7 +7,8 @@
  * for the drive's bound is inconclusive, naming the budget, the bound and the remedy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { runChecks } from './support/fault-run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';

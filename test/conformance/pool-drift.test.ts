@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import type { HttpClient } from '../../src/client/types.js';
 import { createFixturesClient } from '../../src/conformance/fixtures-client.js';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import type { Target } from '../../src/target/schema.js';
 import { collectionRequest, freshKey } from '../../suites/model/requests.js';

@@ -9,7 +9,7 @@
  *   every-check.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { proxiedReference, verdicts } from '../support/proxied-conformance.js';

@@ -1,7 +1,7 @@
 /** The runner over a fake client: 429 handling, skips, severities, abort, property shrinking, suite names. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { nextWaitSeconds, RETRY_POLICY } from '../../src/conformance/context.js';
 import { checkProperty } from '../../src/conformance/property.js';
 import { defineSuite, type CheckDef } from '../../src/conformance/suite.js';

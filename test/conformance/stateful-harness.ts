@@ -5,7 +5,8 @@
  * fault added later is covered without editing the tests.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import type { SuiteDef } from '../../src/conformance/suite.js';
 import { FAULT_NAMES, FAULTS, startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/load.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import suite from '../../suites/status.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { listedKeys, keysOfType } from '../../suites/model/status-list.js';

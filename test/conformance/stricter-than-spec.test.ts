@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { TEAMS } from '../../src/reference/dialect.js';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { mapObjects, startRewritingProxy, type ProxiedAnswer, type ProxyHook } from '../checks/rewriting-proxy.js';

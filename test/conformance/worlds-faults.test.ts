@@ -5,7 +5,8 @@
  * that needs a fixtures API is run again on a server that serves one (in the same worlds).
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from '../support/conformance.js';
 import type { FaultName } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { startWorldServer } from '../support/world-server.js';

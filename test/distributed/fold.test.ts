@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StatusTally, statusCounts } from '../../src/fold/tally.js';
 import { thresholdContext } from '../../src/fold/threshold-context.js';
-import { evaluateThreshold, parseThreshold } from '../../src/load/threshold.js';
-import { newHistogram } from '../../src/load/histograms.js';
+import { evaluateThreshold, parseThreshold } from '../../src/fold/threshold.js';
+import { newHistogram } from '../../src/fold/hdr.js';
 import type { RouteClass } from '../../src/results/schema.js';
 
 const response = fc.record({ cls: fc.constantFrom<RouteClass>('read', 'write'), status: fc.constantFrom(0, 200, 201, 204, 400, 404, 409, 429, 500, 503), shard: fc.integer({ min: 0, max: 3 }) });

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { profileResult, type ProfileParts } from '../../src/fold/profile-result.js';
 import { StatusTally } from '../../src/fold/tally.js';
 import { judgeGenerator, type GeneratorFigures } from '../../src/fold/generator-verdict.js';
-import { evaluateThreshold, parseThreshold } from '../../src/load/threshold.js';
-import { newHistogram } from '../../src/load/histograms.js';
+import { evaluateThreshold, parseThreshold } from '../../src/fold/threshold.js';
+import { newHistogram } from '../../src/fold/hdr.js';
 import type { FindingRecord } from '../../src/results/schema.js';
-import type { TimelineRow } from '../../src/load/timeline.js';
+import type { TimelineRow } from '../../src/fold/timeline.js';
 
 function row(t: number, ok: number, p95: number): TimelineRow {
   return { t, sent: ok, completed: ok, dropped: 0, byFamily: { '2xx': ok }, p50: p95 / 2, p95, p99: p95, rateLimit: {}, refused: { read: 0, write: 0 }, errors: 0 };

@@ -10,7 +10,7 @@ import { LoadAggregator } from '../../src/load/aggregate.js';
 import { toRateLimitSample } from '../../src/load/verify.js';
 import { planProfile } from '../../src/load/plan.js';
 import { parseProfile } from '../../src/load/profile.js';
-import { LoadRecorder } from '../../src/load/recorder.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
 import type { SampleInput } from '../../src/load/samples.js';
 import { ProfileResult } from '../../src/results/schema.js';
 import { targetFromInput } from '../../src/target/resolve.js';

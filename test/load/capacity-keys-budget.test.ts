@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keysBudget } from '../../src/fold/throughput.js';
-import { findCapacity, type TimelineRow } from '../../src/load/timeline.js';
+import { findCapacity, type TimelineRow } from '../../src/fold/timeline.js';
 
 const slo = { p95Ms: 250, maxErrorPct: 1 };
 /** One second of `sent` arrivals: `served` 2xx and `refused` 429s, p95 5 ms. */

@@ -4,7 +4,7 @@
  * the last second before its p95 showed the queue, and 441 was reported as the capacity.
  */
 import { describe, expect, it } from 'vitest';
-import { findCapacity, type TimelineRow } from '../../src/load/timeline.js';
+import { findCapacity, type TimelineRow } from '../../src/fold/timeline.js';
 
 const slo = { p95Ms: 250, maxErrorPct: 1 };
 /** One second: `sent` arrivals sent, `served` 2xx completed, p95 in ms, plus errors and drops. */

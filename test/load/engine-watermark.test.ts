@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProfile } from '../../src/load/profile.js';
 import { planProfile } from '../../src/load/plan.js';
-import { LoadRecorder } from '../../src/load/recorder.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
 import { runClosed } from '../../src/load/closed.js';
 import { runOpen } from '../../src/load/open.js';
 import { targetFromInput } from '../../src/target/resolve.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combineGenerators, GENERATOR_BOUNDS, judgeGenerator, markLowerBound, type GeneratorFigures } from '../../src/fold/generator-verdict.js';
-import { evaluateThreshold, parseThreshold, type Threshold, type ThresholdContext } from '../../src/load/threshold.js';
+import { evaluateThreshold, parseThreshold, type Threshold, type ThresholdContext } from '../../src/fold/threshold.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { summaryLines } from '../../src/load/print.js';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoadRecorder } from '../../src/load/recorder.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
 import type { SampleInput } from '../../src/load/samples.js';
 
 const sample = (sent: number, received: number): SampleInput => ({

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoadRecorder } from '../../src/load/recorder.js';
+import { LoadRecorder } from '../../src/load/load-recorder.js';
 import { ResponseBatch } from '../../src/load/response-batch.js';
 import type { SampleInput } from '../../src/load/samples.js';
 import type { RouteClass } from '../../src/results/schema.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOp } from '../../src/load/threshold.js';
+import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOp } from '../../src/fold/threshold.js';
 
 const OPS: ThresholdOp[] = ['<', '<=', '>', '>=', '==', '!='];
 

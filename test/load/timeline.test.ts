@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { secondPercentiles, selectInPlace, TimelineBuilder } from '../../src/load/timeline.js';
+import { secondPercentiles, selectInPlace, TimelineBuilder } from '../../src/fold/timeline.js';
 
 /** Nearest-rank percentile, rounded to µs, as the timeline reports it. */
 function nearestRank(values: number[], p: number): number | null {

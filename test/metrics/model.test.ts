@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { metricsSnapshot, requestSeries } from '../../src/metrics/model.js';
 import { exponentialOf, leBuckets, MAX_BUCKETS } from '../../src/metrics/buckets.js';
 import { plainInteger } from '../../src/fold/last-remaining.js';
-import { toMicros } from '../../src/load/histograms.js';
+import { toMicros } from '../../src/fold/hdr.js';
 import { rateLimitViolations } from '../../src/fold/threshold-context.js';
 import { DURATION_BUCKETS, promLabelNames, promSeriesNames } from '../../src/metrics/names.js';
 import { encodeWriteRequest, leOf, seriesOf } from '../../src/metrics/remote-write.js';

@@ -10,7 +10,7 @@ import { ciText, failureLines, groupFindings, occurrenceLines, ruleViolations, V
 import { makeResults } from './fixtures.js';
 import { fmtDuration } from '../../src/report/format.js';
 import { loadRerunCommand, traceLines, withLoadRerun } from '../../src/load/findings.js';
-import { summarize } from '../../src/load/histograms.js';
+import { summarize } from '../../src/fold/hdr.js';
 import type { FindingRecord } from '../../src/results/schema.js';
 
 const finding = (over: Partial<FindingRecord>): FindingRecord => ({

@@ -3,7 +3,8 @@
  * broken) deployment variant, and the checks run against the server's own target file aimed at the proxy.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { runConformance, type ConformanceOutcome } from '../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../src/conformance/run.js';
+import { runConformance } from './conformance.js';
 import type { FaultName, RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConformance } from '../../src/conformance/run.js';
+import { runConformance } from './conformance.js';
 import {
   startReferenceServer, writeTargetFile, type DialectName, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
 } from '../../src/reference/index.js';

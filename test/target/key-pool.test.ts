@@ -11,7 +11,7 @@ import { pickRoute, weightedCycle } from '../../src/load/engine.js';
 import { prng } from '../support/prng.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { planProfile } from '../../src/load/plan.js';
-import { loadPlanLines } from '../../src/plan/load.js';
+import { loadPlanLines } from '../../src/dry-run/load.js';
 import { resolveTarget } from '../../src/target/resolve.js';
 
 const ADMIN = 'pk_test_admin_0123456789';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SpgateError } from '../../src/errors.js';
 import { createTraceWriter, readTrace } from '../../src/trace/index.js';
 import { harToRecords } from '../../src/trace/har.js';
-import { responseRecord } from '../../src/trace/from-response.js';
+import { responseRecord } from '../../src/load/from-response.js';
 import { traceLatency } from '../../src/trace/latency.js';
 import { TraceRecord } from '../../src/trace/record.js';
 import { correctedLatencyOf, latencyOf, type SampleInput } from '../../src/load/samples.js';

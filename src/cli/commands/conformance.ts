@@ -7,6 +7,7 @@
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { selectChecks, selectSuites } from '../../conformance/run.js';
+import { SUITES } from '../../../suites/index.js';
 import { progressLine, summaryLines } from '../../conformance/print.js';
 import { randomSeed } from '../../conformance/seeds.js';
 import { runConformanceCommand } from '../../run/conformance.js';
@@ -45,7 +46,7 @@ export const conformanceCommand: SpgateCommand = {
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
     const suites = ((args.suite as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
     const checks = ((args.check as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).filter(Boolean);
-    selectChecks(selectSuites(suites), checks); // an unknown name or id is a usage error before anything starts
+    selectChecks(selectSuites(suites, SUITES), checks, SUITES); // an unknown name or id is a usage error before anything starts
     const opened = await openTarget(targetOptions(args, { seed }));
     printTargetWarnings(opened.target);
     if (args.dryRun === true) {

@@ -12,7 +12,8 @@ import { SpgateError } from '../../errors.js';
 import { probeTarget } from '../../init/probe.js';
 import { renderTargetYaml } from '../../init/render.js';
 import { schemaReference } from '../../schemas/json-schemas.js';
-import { conformancePlanLines, planConformance } from '../../plan/conformance.js';
+import { conformancePlanLines, planConformance } from '../../dry-run/conformance.js';
+import { SUITES } from '../../../suites/index.js';
 import { loadTarget } from '../../target/load.js';
 import { isLoopbackHost } from '../../target/loopback.js';
 import { normaliseBaseUrl } from '../../target/resolve.js';
@@ -90,7 +91,7 @@ export const initCommand: SpgateCommand = {
       await rename(tmp, out);
       process.stdout.write(`wrote ${out} from ${probe.requests} read requests to ${baseUrl}\n`);
       for (const n of probe.notes) process.stdout.write(`note: ${n}\n`);
-      process.stdout.write(['', 'coverage plan (spgate conformance --target ' + out + ' --dry-run):', ...conformancePlanLines(planConformance({ ...target, source: out }, [], 25, 0))].join('\n') + '\n');
+      process.stdout.write(['', 'coverage plan (spgate conformance --target ' + out + ' --dry-run):', ...conformancePlanLines(planConformance({ ...target, source: out }, [], 25, 0, SUITES))].join('\n') + '\n');
       return 0;
     } finally {
       await rm(tmp, { force: true });

@@ -8,7 +8,7 @@
 import type { SpgateCommand } from '../command.js';
 import { SpgateError } from '../../errors.js';
 import { loadProfile, type Profile } from '../../load/profile.js';
-import { parseThreshold } from '../../load/threshold.js';
+import { parseThreshold } from '../../fold/threshold.js';
 import { progressLine, summaryLines } from '../../load/print.js';
 import { parseShardSpec } from '../../distributed/shard.js';
 import { parseWorkers } from '../../distributed/workers.js';

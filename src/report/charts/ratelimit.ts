@@ -4,6 +4,7 @@
  */
 import type { ProfileResult, RouteClass } from '../../results/schema.js';
 import { COLORS, alpha, baseOptions, timeAxis, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
+import { ROUTE_CLASSES } from '../../spec/routes.js';
 
 const CLASS_COLORS: Record<RouteClass, string> = { read: COLORS.blue, write: COLORS.purple };
 
@@ -39,7 +40,7 @@ export type RateLimitChartInput = Pick<ProfileResult, 'name' | 'durationMs' | 't
 /** Builds the chart; classes without samples are left out. */
 export function rateLimitChart(p: RateLimitChartInput, id: string): ChartSpec {
   const datasets: ChartDataset[] = [];
-  const classes: RouteClass[] = ['read', 'write'];
+  const classes = ROUTE_CLASSES;
   let maxLimit = 0;
   for (const cls of classes) {
     for (const pt of p.timeline) maxLimit = Math.max(maxLimit, pt.rateLimit[cls]?.limit ?? 0);

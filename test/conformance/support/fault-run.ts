@@ -3,7 +3,8 @@ import {
   startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
 } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
-import { runConformance, type ConformanceOutcome } from '../../../src/conformance/run.js';
+import { type ConformanceOutcome } from '../../../src/conformance/run.js';
+import { runConformance } from '../../support/conformance.js';
 
 /** Faults (by: conformance | both) that this area's suites must catch, by suite. */
 export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {

@@ -14,7 +14,7 @@ import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
 import { writeResults } from '../../../src/results/io.js';
 import type { ProfileResult, ShardRecord } from '../../../src/results/schema.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
-import { responseRecord } from '../../../src/trace/from-response.js';
+import { responseRecord } from '../../../src/load/from-response.js';
 import type { TraceRecord } from '../../../src/trace/record.js';
 import { resultsOf } from './shards.js';
 

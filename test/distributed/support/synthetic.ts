@@ -5,12 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { familyOf, newHistogram, summarize, toMicros } from '../../../src/load/histograms.js';
+import { newHistogram, summarize, toMicros } from '../../../src/fold/hdr.js';
+import { familyOf } from '../../../src/fold/status-family.js';
 import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
 
 import { writeResults } from '../../../src/results/io.js';
-import type { ProfileResult, ShardRecord } from '../../../src/results/schema.js';
-import type { Family } from '../../../src/load/threshold.js';
+import type { ProfileResult, ShardRecord, StatusFamily } from '../../../src/results/schema.js';
 import type { TraceRecord } from '../../../src/trace/record.js';
 import { traceToSamples } from '../../../src/trace/samples.js';
 import { resultsOf } from './shards.js';
@@ -55,7 +55,7 @@ export function limiterTraces(kind: 'shared' | 'per-shard', count: number, secon
 export async function writeShard(dir: string, index: number, count: number, records: TraceRecord[], opts: { originMs?: number; profile?: string; baseUrl?: string; name?: string } = {}): Promise<string> {
   const trace = join(dir, `shard-${index}.ndjson`);
   writeFileSync(trace, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const hists = new Map<Family, ReturnType<typeof newHistogram>>();
+  const hists = new Map<StatusFamily, ReturnType<typeof newHistogram>>();
   const byStatus: Record<string, number> = {};
   for (const r of records) {
     byStatus[String(r.status)] = (byStatus[String(r.status)] ?? 0) + 1;

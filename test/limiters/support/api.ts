@@ -1,5 +1,5 @@
 /**
- * The API behind every limiter server: the routes the built-in load profiles use (src/load/routes.ts),
+ * The API behind every limiter server: the routes the built-in load profiles use (src/spec/routes.ts),
  * answering spec-shaped JSON (parts 2, 4 and 7). Framework-free on purpose, so that express, fastify and
  * node:http servers differ only in how their limiter is wired, which is what these tests are about.
  * Written from the spec, not from src/reference: a second, independent implementation.

@@ -1,43 +1,9 @@
 /**
- * Named routes a profile can use, and the filling of path and body templates from a target file. A
- * template placeholder `{name}` is filled from `fixtures.ids`; a route whose placeholders cannot be filled
- * is left out of the run (and the run's config says why), so profiles run against any server.
+ * Filling the spec's route templates (spec/routes.ts) from a target file. A placeholder `{name}` is filled
+ * from `fixtures.ids`; a route whose placeholders cannot be filled is left out of the run (and the run's
+ * config says why), so profiles run against any server.
  */
-import type { FixtureIds, Target } from '../target/schema.js';
-import type { RouteClass } from '../results/schema.js';
-
-export interface RouteDef {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** Path template relative to baseUrl; `{resolvePath}` stands for assumptions.resolvePath. */
-  path: string;
-  query?: Record<string, string>;
-  body?: unknown;
-  /** Sends a fresh Idempotency-Key with every request. */
-  idempotencyKey: boolean;
-}
-
-/** The routes the spec shows (part 4), by name. Bodies avoid fields whose validation is "not shown". */
-export const NAMED_ROUTES = {
-  me: { method: 'GET', path: '/me', idempotencyKey: false },
-  statuses: { method: 'GET', path: '/statuses', idempotencyKey: false },
-  priorities: { method: 'GET', path: '/priorities', idempotencyKey: false },
-  listCustomers: { method: 'GET', path: '/customers', query: { limit: '25' }, idempotencyKey: false },
-  listArticles: { method: 'GET', path: '/authoring/articles', idempotencyKey: false },
-  listSessions: { method: 'GET', path: '/ai/conversations/{sessionsConversationId}/assistant/sessions', idempotencyKey: false },
-  getTurn: { method: 'GET', path: '/ai/assistant/sessions/{completedSessionId}/turns/{completedTurnId}', idempotencyKey: false },
-  downloadAttachment: { method: 'GET', path: '/messages/{messageId}/attachments/{storedIndex}/download', idempotencyKey: false },
-  assign: { method: 'POST', path: '/conversations/{conversationId}/assign', body: { team: 'spgate-load-{seq}' }, idempotencyKey: true },
-  resolve: { method: 'POST', path: '{resolvePath}', body: {}, idempotencyKey: true },
-  deleteCustomer: { method: 'DELETE', path: '/customers/{customerId}', idempotencyKey: false },
-} as const satisfies Record<string, RouteDef>;
-
-export type RouteName = keyof typeof NAMED_ROUTES;
-export const ROUTE_NAMES = Object.keys(NAMED_ROUTES) as [RouteName, ...RouteName[]];
-
-/** GET is the read class; every other method is the write class (spec part 8, route classes). */
-export function routeClass(method: string): RouteClass {
-  return method.toUpperCase() === 'GET' ? 'read' : 'write';
-}
+import type { FixtureIds, Target } from './schema.js';
 
 /** Flattens the target's fixture ids into the placeholder names templates may use. */
 export function templateValues(ids: FixtureIds): Record<string, string> {
@@ -62,7 +28,7 @@ export function templateValues(ids: FixtureIds): Record<string, string> {
 export type FillResult = { ok: true; path: string } | { ok: false; missing: string[] };
 
 /** Fills a path template (URL-encoding each value); `{resolvePath}` expands first. */
-export function fillPath(template: string, target: Target): FillResult {
+export function fillRoutePath(template: string, target: Target): FillResult {
   const expanded = template.replaceAll('{resolvePath}', target.assumptions.resolvePath);
   const values = templateValues(target.fixtures.ids);
   const missing: string[] = [];

@@ -7,8 +7,8 @@
  */
 import type { KeysBudget } from '../fold/throughput.js';
 import type { RouteClass, TimelinePoint } from '../results/schema.js';
-import { familyOf } from './histograms.js';
-import type { LoadRecorder } from './recorder.js';
+import { familyOf } from './status-family.js';
+import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Whether a response counts against the `errors` rate: transport failures and 4xx/5xx other than 429. */
 export function isError(status: number): boolean {
@@ -80,6 +80,12 @@ const intOrNull = (raw: string | undefined): number | null => (raw !== undefined
 
 export type TimelineRow = TimelinePoint & { errors: number };
 
+/** The sends and drops per second of the run, per class (the engines' recorder keeps them). */
+export interface SendsPerSecond {
+  sentPerSecond: Record<RouteClass, number[]>;
+  droppedPerSecond: Record<RouteClass, number[]>;
+}
+
 /** A second still collecting latencies: the first `n` entries of `lat` (a buffer reused second after second). */
 interface Open {
   lat: Float64Array;
@@ -92,8 +98,6 @@ interface Last {
   remaining?: string;
   reset?: string;
 }
-
-const CLASSES: RouteClass[] = ['read', 'write'];
 
 /** Folds responses into per-second points as they arrive. */
 export class TimelineBuilder {
@@ -174,16 +178,16 @@ export class TimelineBuilder {
     }
     const l = this.last.get(t);
     this.last.delete(t);
-    for (const cls of CLASSES) {
+    for (const cls of ROUTE_CLASSES) {
       const x = l?.[cls];
       if (x) p.rateLimit[cls] = { limit: intOrNull(x.limit), remaining: intOrNull(x.remaining), reset: intOrNull(x.reset) };
     }
   }
 
   /** Closes every second and adds the sent and dropped counts: one point per second up to the last event. */
-  finish(rec: Pick<LoadRecorder, 'sentPerSecond' | 'droppedPerSecond'>): TimelineRow[] {
+  finish(rec: SendsPerSecond): TimelineRow[] {
     for (const t of [...this.open.keys()]) this.close(t);
-    for (const cls of CLASSES) {
+    for (const cls of ROUTE_CLASSES) {
       rec.sentPerSecond[cls].forEach((n, t) => (this.row(t).sent += n));
       rec.droppedPerSecond[cls].forEach((n, t) => (this.row(t).dropped += n));
     }

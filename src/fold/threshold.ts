@@ -3,18 +3,17 @@
  * `dropped == 0`, optionally narrowed by class and status family (`read.2xx.p99 <= 1s`, `write.429 > 0`).
  * Parsing and evaluation are pure; the load engine supplies a ThresholdContext built from its run.
  */
-import type { RouteClass } from '../results/schema.js';
+import { STATUS_FAMILIES, type RouteClass, type StatusFamily } from '../results/schema.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type LatencyMetric = 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'min';
 export type CountMetric = 'sent' | 'completed' | 'dropped' | 'transport' | '2xx' | '4xx' | '5xx' | '429' | 'ratelimit.violations';
 export type RateMetric = 'errors' | 'rps';
-export type Family = '2xx' | '429' | 'other';
 /** The generator's own lag (generator-verdict.ts): `generator.saturated == false`, `generator.slip_p99 < 5ms`. */
 export type GeneratorMetric = 'saturated' | 'slip_p50' | 'slip_p99' | 'slip_max' | 'cpu' | 'eld_p99' | 'eld_max';
 
 export type Threshold =
-  | { kind: 'latency'; expression: string; class?: RouteClass; family?: Family; metric: LatencyMetric; op: ThresholdOp; value: number }
+  | { kind: 'latency'; expression: string; class?: RouteClass; family?: StatusFamily; metric: LatencyMetric; op: ThresholdOp; value: number }
   | { kind: 'count'; expression: string; class?: RouteClass; metric: CountMetric; op: ThresholdOp; value: number }
   | { kind: 'rate'; expression: string; class?: RouteClass; metric: RateMetric; op: ThresholdOp; value: number }
   | { kind: 'generator'; expression: string; metric: GeneratorMetric; op: ThresholdOp; value: number };
@@ -24,7 +23,7 @@ export type ParseResult = { ok: true; threshold: Threshold } | { ok: false; erro
 const LATENCY = new Set<string>(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mean', 'min']);
 const COUNTS = new Set<string>(['sent', 'completed', 'dropped', 'transport', '2xx', '4xx', '5xx', '429', 'ratelimit.violations']);
 const CLASS_LESS = new Set<string>(['ratelimit.violations']);
-const FAMILIES = new Set<string>(['2xx', '429', 'other']);
+const FAMILY_NAMES = new Set<string>(STATUS_FAMILIES);
 const GENERATOR = new Set<string>(['saturated', 'slip_p50', 'slip_p99', 'slip_max', 'cpu', 'eld_p99', 'eld_max']);
 const RE = /^\s*([a-z0-9._]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?|true|false)\s*(ms|s|%)?\s*$/i;
 
@@ -43,9 +42,9 @@ export function parseThreshold(expression: string): ParseResult {
     cls = parts[0];
     parts = parts.slice(1);
   }
-  let family: Family | undefined;
-  if (parts.length === 2 && FAMILIES.has(parts[0]!) && LATENCY.has(parts[1]!)) {
-    family = parts[0] as Family;
+  let family: StatusFamily | undefined;
+  if (parts.length === 2 && FAMILY_NAMES.has(parts[0]!) && LATENCY.has(parts[1]!)) {
+    family = parts[0] as StatusFamily;
     parts = parts.slice(1);
   }
   const metric = parts.join('.');
@@ -120,7 +119,7 @@ export interface GeneratorLike {
 
 /** What the evaluator needs from a run; every function returns null when there is no data (e.g. no responses). */
 export interface ThresholdContext {
-  latency(metric: LatencyMetric, cls?: RouteClass, family?: Family): number | null;
+  latency(metric: LatencyMetric, cls?: RouteClass, family?: StatusFamily): number | null;
   count(metric: CountMetric, cls?: RouteClass): number;
   /** Requests sent (the denominator of `errors`). */
   errorRate(cls?: RouteClass): number | null;

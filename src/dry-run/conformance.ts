@@ -25,7 +25,7 @@ export interface ConformancePlan {
 }
 
 /** Plans a conformance run: the same selection and skip rules as the runner, nothing sent. */
-export function planConformance(target: Target, names: string[], runs: number, seed: number, catalogue?: SuiteDef[]): ConformancePlan {
+export function planConformance(target: Target, names: string[], runs: number, seed: number, catalogue: SuiteDef[]): ConformancePlan {
   const hasFixtures = target.fixtures.api !== undefined;
   const suites = selectSuites(names, catalogue).map((s): SuitePlan => {
     const plan: SuitePlan = { suite: s.name, checks: s.checks.length, running: [], skipped: [], destructive: [] };

@@ -4,21 +4,9 @@
  * run's histograms are the fold's (src/fold/histograms.ts); a merge of shards decodes the summaries'.
  */
 import * as hdr from 'hdr-histogram-js';
-import type { LatencySummary, RouteClass } from '../results/schema.js';
-import type { Family } from './threshold.js';
+import type { LatencySummary, RouteClass, StatusFamily } from '../results/schema.js';
 
 const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
-/** The route classes and status families every run keeps a histogram of. */
-export const CLASSES: RouteClass[] = ['read', 'write'];
-export const FAMILIES: Family[] = ['2xx', '429', 'other'];
-
-/** The status family a response belongs to; 0 (transport failure) has none. */
-export function familyOf(status: number): Family | undefined {
-  if (status === 0) return undefined;
-  if (status >= 200 && status < 300) return '2xx';
-  if (status === 429) return '429';
-  return 'other';
-}
 
 /** A fresh histogram sized for anything from 1 µs up (it grows as needed). */
 export function newHistogram(): hdr.Histogram {
@@ -36,7 +24,7 @@ export function toMicros(ms: number): number {
 const ms = (us: number): number => Math.round(us) / 1000;
 
 /** The summary of one histogram (ms, the percentile curve and the compressed histogram for merging). */
-export function summarize(h: hdr.Histogram, cls: RouteClass, family: Family, corrected: boolean): LatencySummary {
+export function summarize(h: hdr.Histogram, cls: RouteClass, family: StatusFamily, corrected: boolean): LatencySummary {
   // A percentile is the highest value of its HDR bucket, which can lie above the largest value recorded:
   // clamped to that maximum, so no report shows a p99 above its max.
   const at = (p: number): number => ms(Math.min(h.getValueAtPercentile(p), h.maxValue));

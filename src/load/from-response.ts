@@ -2,9 +2,9 @@
  * The trace record of one response as a load run hands it over (the aggregator's trace hook). Pure; the
  * writer sanitises it.
  */
-import type { PlannedRoute } from '../load/plan.js';
-import type { SampleInput } from '../load/samples.js';
-import type { TraceRecord } from './record.js';
+import type { PlannedRoute } from './plan.js';
+import type { SampleInput } from './samples.js';
+import type { TraceRecord } from '../trace/record.js';
 
 /**
  * `t` is the actual send and `latency` runs from it; `intended` is written only when the request had an

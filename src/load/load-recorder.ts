@@ -6,7 +6,7 @@
 import type { RouteClass } from '../results/schema.js';
 import type { SampleInput } from './samples.js';
 
-export interface Progress {
+export interface LoadProgress {
   /** Seconds since start. */
   elapsed: number;
   durationSeconds: number;
@@ -178,7 +178,7 @@ export class LoadRecorder {
   }
 
   /** A snapshot for the per-second progress line. */
-  progress(durationSeconds: number): Progress {
+  progress(durationSeconds: number): LoadProgress {
     const elapsed = this.now() / 1000;
     const last = Math.floor(elapsed) - 1;
     return {

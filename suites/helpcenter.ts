@@ -14,7 +14,7 @@ import { describeAnswer, isSuccess, jsonObject, runCase, statusOf, type Recorder
 import { canonicalJson } from './model/conversation.js';
 import { replacesCheck } from './model/collection-replaces.js';
 import { collectionRequest, freshKey, keyOfLength, uniqueSlug } from './model/requests.js';
-import { dataOf } from './model/world.js';
+import { cannotJudge, dataOf } from './model/world.js';
 import { firstUpdate, revisionOf, type PoolCollection } from './model/collections.js';
 
 const NEEDS = { writes: true, data: { collection: 1 }, roles: ['helpDelegated' as const] };
@@ -254,7 +254,7 @@ export const helpcenterSuite = defineSuite({
     {
       id: 'helpcenter.idempotency.revoked-no-replay',
       clause: '4.9.idempotency.revoked-no-replay',
-      title: 'after an update, the identical request under the same key from a revoked (and an expired) key answers 401, not the stored answer',
+      title: 'after an update, the identical request under the same key from the revoked updater (and from a revoked and an expired key) answers 401, not the stored answer',
       needs: { ...NEEDS, roles: ['helpDelegated' as const, 'revoked' as const] },
       run: (ctx) => runCase(ctx, async (rec) => {
         const { c, key, sent: body } = await firstMustUpdate(ctx, rec, (rev) => update(ctx, rev, 'spgate revoked replay'), 'the update by the delegated key');
@@ -263,6 +263,23 @@ export const helpcenterSuite = defineSuite({
           if (role === 'expired' && !ctx.target.keys.expired) continue;
           const x = await rec.send(collectionRequest(c.id, body, key, role));
           rec.expect(statusOf(x) === 401, `the same request under the used key from the ${role} key to answer 401 (5.8), not replay`, () => describeAnswer(x), [x]);
+        }
+        // The grant that stored the answer, revoked: its own identical retry is what 4.9 says cannot replay.
+        const restore = await ctx.fixtures?.revokeKey?.('helpDelegated');
+        if (restore) {
+          try {
+            const own = await rec.send(collectionRequest(c.id, body, key));
+            rec.expect(statusOf(own) === 401, 'the delegated key, revoked after its update, to get 401 for its identical retry under the same key (4.9: revoked grants cannot replay)',
+              () => describeAnswer(own), [own]);
+          } finally {
+            await restore();
+          }
+          return;
+        }
+        // A store scoped to the connection never held an answer for the revoked and expired keys: their 401 shows no replay refused.
+        if (ctx.target.assumptions.rules.idempotencyPerConnection) {
+          cannotJudge(rec, 'Idempotency-Keys are scoped to the connection (assumptions.rules.idempotencyPerConnection): the revoked and expired keys never stored an answer under the key, so their 401 shows no replay refused',
+            'a fixtures API that revokes the delegated key after its update (POST {fixtures.api}/keys/helpDelegated/revoke, then /restore)');
         }
       }),
     },

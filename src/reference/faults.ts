@@ -60,6 +60,7 @@ export const FAULTS = {
   'idempotency-key-length': { description: 'Idempotency-Key of 7 characters is accepted', catches: '4.7.idempotency.key-length', by: 'conformance' },
   'idempotency-race': { description: 'concurrent requests with one key both take effect', catches: 'idempotency.concurrent', by: 'conformance' },
   'idempotency-cross-connection': { description: 'idempotency keys are shared across connections', catches: 'idempotency.per-connection', by: 'conformance' },
+  'idempotency-revoked-own-replay': { description: 'the Idempotency-Key store, scoped to the connection, is consulted before authentication: a key revoked after its request replays its own stored answer', catches: '4.9.idempotency.revoked-no-replay', by: 'conformance' },
   'idempotency-before-auth': { description: 'the Idempotency-Key cache is consulted before authentication: a revoked or expired key sending a used key gets the stored answer', catches: '4.9.idempotency.revoked-no-replay', by: 'conformance' },
   'collection-key-pattern-lenient': { description: 'collection update accepts keys with spaces or over 128 characters', catches: '4.9.idempotency.key-pattern', by: 'conformance' },
   // status and priority keys

@@ -375,6 +375,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await put(col.id, body, 'helpDelegated', key);
     return (await put(col.id, body, 'revoked', key)).status === 200;
   },
+  'idempotency-revoked-own-replay': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const key = idemKey();
+    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    await put(col.id, body, 'helpDelegated', key);
+    await h.fx('/keys/helpDelegated/revoke', 'POST');
+    try {
+      return (await put(col.id, body, 'helpDelegated', key)).status === 200;
+    } finally {
+      await h.fx('/keys/helpDelegated/restore', 'POST');
+    }
+  },
   'collection-limit-64000': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     return (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1, description: 'x'.repeat(64_500) })).status === 413;

@@ -102,8 +102,9 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   // a key of another workspace is authenticated, limited and served by that workspace's own App (5.1)
   const home = workspaceOfKey(app, req.headers.authorization) ?? app;
   const auth = authenticate(req.headers.authorization, home.byKey, f, app.clock());
-  // workspace-leak: the key is known, but its requests are served from the first workspace's data
-  const served = home !== app && f.has('workspace-leak') ? app : home;
+  // workspace-leak: the key is known, but its requests are served from the first workspace's data (the
+  // narrower leaks: on one route only)
+  const served = home !== app && (f.has('workspace-leak') || leaksOn(f, method, path)) ? app : home;
   // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
   const bucketKey = auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?');
   const rate = home.limiter.take(bucketKey, cls);
@@ -186,6 +187,13 @@ function replayBeforeAuth(app: App, req: IncomingMessage, f: FaultSet): Reply | 
   const header = req.headers.authorization ?? '';
   const conn = app.byKey.get(header.slice(header.indexOf(' ') + 1).trim());
   return conn ? app.idem.replayByKeyAlone(key, conn.id) : undefined;
+}
+
+/** The route a narrow workspace-leak fault serves from the first workspace's data to another workspace's key. */
+function leaksOn(f: FaultSet, method: string, path: string): boolean {
+  if (f.has('workspace-leak-articles') && method === 'GET' && path === '/authoring/articles') return true;
+  if (f.has('workspace-leak-me') && method === 'GET' && path === '/me') return true;
+  return f.has('workspace-leak-team') && method === 'POST' && /^\/conversations\/[^/]+\/assign$/.test(path);
 }
 
 /** The workspace of another key this server answers (by the Bearer token), or undefined for the first's own keys. */

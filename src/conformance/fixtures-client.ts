@@ -59,5 +59,15 @@ export function createFixturesClient(client: HttpClient, baseUrl: string): Fixtu
     resetRateLimits: async () => {
       await call('POST', '/ratelimit/reset');
     },
+    async revokeKey(role) {
+      const path = `/keys/${encodeURIComponent(role)}`;
+      const x = await client.sendAbsolute(`${root}${path}/revoke`, { method: 'POST', role: null });
+      // a fixtures API without the route offers none; any other failure is a failed fixture call
+      if (x.response?.status === 404) return undefined;
+      if ((x.response?.status ?? 0) < 200 || (x.response?.status ?? 0) > 299) throw new FixtureError(`POST ${path}/revoke`, x);
+      return async () => {
+        await call('POST', `${path}/restore`);
+      };
+    },
   };
 }

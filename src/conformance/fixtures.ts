@@ -43,4 +43,9 @@ export interface FixturesApi {
   createCollection(input?: { name?: string; slug?: string; description?: string }): Promise<{ id: string; revision: number }>;
   createArticles(count: number): Promise<void>;
   resetRateLimits(): Promise<void>;
+  /**
+   * Revokes the key of `role` until the returned restore is called (a revoked grant's own replay, 4.9);
+   * undefined when this fixtures API offers no revocation.
+   */
+  revokeKey?(role: KeyRole): Promise<(() => Promise<void>) | undefined>;
 }

@@ -63,6 +63,10 @@ export interface Dialect {
     listObject: boolean;
     /** Requests refused with a 4xx other than 429 are not charged against the budget. */
     chargeOnlyAccepted: boolean;
+    /** Collection positions are renumbered 0..n-1 among siblings, the updated one placed by the position sent. */
+    renumberPositions: boolean;
+    /** Collection descriptions are sanitised: tags stripped, whitespace runs collapsed to one space, trimmed. */
+    sanitiseDescriptions: boolean;
   };
 }
 
@@ -73,6 +77,7 @@ export const TEAMS = ['tier-1', 'tier-2'] as const;
 const LENIENT: Dialect['strict'] = {
   slugs: false, trimNames: false, assignees: false, omitEmpty: false, deleteUnknownSucceeds: false,
   replayCurrent: false, namedKeyLists: false, listObject: false, chargeOnlyAccepted: false,
+  renumberPositions: false, sanitiseDescriptions: false,
 };
 
 const DEFAULT: Dialect = {
@@ -140,11 +145,12 @@ export const DIALECTS = {
   'strict-inputs': {
     ...DEFAULT,
     name: 'strict-inputs',
-    description: 'validates slugs and assignees (422), trims names, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
+    description: 'validates slugs and assignees (422), trims names, sanitises descriptions, renumbers positions, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
     statuses: { ...DEFAULT.statuses, bodyValidation: 422 },
     strict: {
       slugs: true, trimNames: true, assignees: true, omitEmpty: true, deleteUnknownSucceeds: true,
       replayCurrent: true, namedKeyLists: true, listObject: true, chargeOnlyAccepted: true,
+      renumberPositions: true, sanitiseDescriptions: true,
     },
     limiter: { model: 'sliding-window', read: 600, write: 150, windowSeconds: 4 },
   },

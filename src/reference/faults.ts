@@ -27,6 +27,9 @@ export const FAULTS = {
   'legacy-test-isolated': { description: 'pk_test_ keys list customers from a separate, empty test dataset', catches: '5.auth.legacy-no-isolation', by: 'conformance' },
   'workspace-header-required': { description: 'requests without X-Workspace-Id answer 400', catches: '5.workspace-header', by: 'conformance' },
   'workspace-leak': { description: 'a key of the second workspace is served the first workspace\'s data', catches: '5.workspace-bound', by: 'conformance' },
+  'workspace-leak-articles': { description: 'the articles list (drafts included) answers a key of the second workspace with the first workspace\'s articles', catches: '5.workspace-bound', by: 'conformance' },
+  'workspace-leak-me': { description: 'GET /me answers a key of the second workspace with the first workspace', catches: '5.workspace-bound', by: 'conformance' },
+  'workspace-leak-team': { description: 'an assign by a key of the second workspace is applied to the first workspace\'s conversation', catches: '5.workspace-bound', by: 'conformance' },
   'attachment-cross-workspace': { description: 'attachment download finds messages of every workspace', catches: '4.6.other-workspace', by: 'conformance' },
   'attachments-conversations-scope-unchecked': { description: 'attachment download needs only attachments:read (conversations:read unchecked)', catches: '4.6.scopes', by: 'conformance' },
   'readonly-can-delete-customers': { description: 'customer delete does not check customers:write (a read-only key can delete)', catches: '5.scope.missing', by: 'conformance' },
@@ -60,6 +63,7 @@ export const FAULTS = {
   'idempotency-key-length': { description: 'Idempotency-Key of 7 characters is accepted', catches: '4.7.idempotency.key-length', by: 'conformance' },
   'idempotency-race': { description: 'concurrent requests with one key both take effect', catches: 'idempotency.concurrent', by: 'conformance' },
   'idempotency-cross-connection': { description: 'idempotency keys are shared across connections', catches: 'idempotency.per-connection', by: 'conformance' },
+  'idempotency-revoked-own-replay': { description: 'the Idempotency-Key store, scoped to the connection, is consulted before authentication: a key revoked after its request replays its own stored answer', catches: '4.9.idempotency.revoked-no-replay', by: 'conformance' },
   'idempotency-before-auth': { description: 'the Idempotency-Key cache is consulted before authentication: a revoked or expired key sending a used key gets the stored answer', catches: '4.9.idempotency.revoked-no-replay', by: 'conformance' },
   'collection-key-pattern-lenient': { description: 'collection update accepts keys with spaces or over 128 characters', catches: '4.9.idempotency.key-pattern', by: 'conformance' },
   // status and priority keys

@@ -33,6 +33,8 @@ export function handleFixtures(app: App, method: string, path: string, body: Buf
     case 'POST /turns/:id/complete': return completeTurn(app, id);
     case 'POST /collections': return withBody(body, (b) => createCollection(app, b), true);
     case 'POST /articles': return withBody(body, (b) => createArticles(app, b));
+    case 'POST /keys/:id/revoke': return setRevoked(app, id, true);
+    case 'POST /keys/:id/restore': return setRevoked(app, id, false);
     case 'POST /ratelimit/reset':
       // the second workspace's key counts in its own workspace's buckets: empty those too
       for (const w of [app, ...app.siblings]) w.limiter.reset();
@@ -42,7 +44,18 @@ export function handleFixtures(app: App, method: string, path: string, body: Buf
 }
 
 function isLiteral(seg: string): boolean {
-  return seg === 'delete' || seg === 'complete' || seg === 'reset' || seg === 'expired-url';
+  return seg === 'delete' || seg === 'complete' || seg === 'reset' || seg === 'expired-url' || seg === 'revoke' || seg === 'restore';
+}
+
+/**
+ * Revokes (or restores) the key of a role for a while: helpcenter.idempotency.revoked-no-replay revokes the
+ * key that made an update, so its identical retry is a revoked grant's own replay (4.9), then restores it.
+ */
+function setRevoked(app: App, role: string, revoked: boolean): Reply {
+  const conn = app.conns.get(role as KeyRole);
+  if (!conn) return notFound(`no key of role ${role}`);
+  conn.revoked = revoked;
+  return empty(204);
 }
 
 function withBody(body: Buffer | null, fn: (b: Record<string, unknown>) => Reply, optional = false): Reply {

@@ -85,10 +85,13 @@ export class IdempotencyStore {
   /**
    * The stored reply of a finished request under `key`, whatever connection or resource it was made for. Only
    * the idempotency-before-auth fault asks: a cache keyed by the Idempotency-Key alone, consulted before the
-   * caller is authenticated, which lets a revoked or expired key replay another request's answer (4.9).
+   * caller is authenticated, which lets a revoked or expired key replay another request's answer (4.9);
+   * with `connectionId`, only that connection's (the idempotency-revoked-own-replay fault).
    */
-  replayByKeyAlone(key: string): Reply | undefined {
-    for (const [k, e] of this.entries) if (e.reply && k.endsWith('\u0000' + key)) return e.reply;
+  replayByKeyAlone(key: string, connectionId?: string): Reply | undefined {
+    for (const [k, e] of this.entries) {
+      if (e.reply && k.endsWith('\u0000' + key) && (connectionId === undefined || k.startsWith(connectionId + '\u0000'))) return e.reply;
+    }
     return undefined;
   }
 

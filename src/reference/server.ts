@@ -102,14 +102,15 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   // a key of another workspace is authenticated, limited and served by that workspace's own App (5.1)
   const home = workspaceOfKey(app, req.headers.authorization) ?? app;
   const auth = authenticate(req.headers.authorization, home.byKey, f, app.clock());
-  // workspace-leak: the key is known, but its requests are served from the first workspace's data
-  const served = home !== app && f.has('workspace-leak') ? app : home;
+  // workspace-leak: the key is known, but its requests are served from the first workspace's data (the
+  // narrower leaks: on one route only)
+  const served = home !== app && (f.has('workspace-leak') || leaksOn(f, method, path)) ? app : home;
   // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
   const bucketKey = auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?');
   const rate = home.limiter.take(bucketKey, cls);
   if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
   // idempotency-before-auth: a write's Idempotency-Key is looked up before its key is authenticated
-  const early = !auth.ok && cls === 'write' && f.has('idempotency-before-auth') ? replayBeforeAuth(home, req) : undefined;
+  const early = !auth.ok && cls === 'write' ? replayBeforeAuth(home, req, f) : undefined;
   if (early) return send(res, early, sendOpts(app, requestId, rate));
   if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, auth.status)));
   if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
@@ -173,10 +174,26 @@ class V1Call implements Call {
   }
 }
 
-/** The reply stored under the request's Idempotency-Key for any caller (the idempotency-before-auth fault). */
-function replayBeforeAuth(app: App, req: IncomingMessage): Reply | undefined {
+/**
+ * A stored reply answered before authentication: under the Idempotency-Key for any caller (the
+ * idempotency-before-auth fault), or for the key's own connection, revoked or expired as it may be
+ * (idempotency-revoked-own-replay).
+ */
+function replayBeforeAuth(app: App, req: IncomingMessage, f: FaultSet): Reply | undefined {
   const key = req.headers['idempotency-key'];
-  return typeof key === 'string' ? app.idem.replayByKeyAlone(key) : undefined;
+  if (typeof key !== 'string') return undefined;
+  if (f.has('idempotency-before-auth')) return app.idem.replayByKeyAlone(key);
+  if (!f.has('idempotency-revoked-own-replay')) return undefined;
+  const header = req.headers.authorization ?? '';
+  const conn = app.byKey.get(header.slice(header.indexOf(' ') + 1).trim());
+  return conn ? app.idem.replayByKeyAlone(key, conn.id) : undefined;
+}
+
+/** The route a narrow workspace-leak fault serves from the first workspace's data to another workspace's key. */
+function leaksOn(f: FaultSet, method: string, path: string): boolean {
+  if (f.has('workspace-leak-articles') && method === 'GET' && path === '/authoring/articles') return true;
+  if (f.has('workspace-leak-me') && method === 'GET' && path === '/me') return true;
+  return f.has('workspace-leak-team') && method === 'POST' && /^\/conversations\/[^/]+\/assign$/.test(path);
 }
 
 /** The workspace of another key this server answers (by the Bearer token), or undefined for the first's own keys. */

@@ -1,8 +1,9 @@
 /**
  * auth.other-workspace (spec 5.1 "Keys are bound to one workspace"): a valid key of another workspace must
- * not see this workspace's customers (list, external-id filter, text search, identity lookup) or chats, read
- * its chat turns, or change its turns, conversations, customers and Help Center collections (cancel, assign,
- * resolve, delete, collection update). Each operation is one part (model/parts.ts): a part whose data or
+ * not see this workspace's customers (list, external-id filter, text search, identity lookup), chats or Help
+ * Center articles, be told this workspace by GET /me, read its chat turns, or change its turns, conversations
+ * (a team too), customers and Help Center collections (cancel, assign, resolve, delete, collection update;
+ * the articles, /me and team parts: model/other-workspace-views.ts). Each operation is one part (model/parts.ts): a part whose data or
  * control read is missing is named as untried, and the check is inconclusive when no part judged.
  *
  * A record "leaks" only when the other key is answered the SAME record: same id and same createdAt. Two
@@ -27,6 +28,7 @@ import { cannotJudge, dataOf, shownState } from './world.js';
 import { inFullList, unfinishedWalk } from './customer-list.js';
 import { foreignListing, sessionsOf } from './sessions.js';
 import { Parts, unanswered } from './parts.js';
+import { teamChangePart, viewParts } from './other-workspace-views.js';
 
 interface CustomerRecordRef {
   id: string;
@@ -242,7 +244,10 @@ async function collectionPart(ctx: SuiteContext, rec: Recorder): Promise<void> {
 export async function runOtherWorkspace(ctx: SuiteContext): Promise<CheckOutcome> {
   const parts = new Parts(ctx);
   await readParts(ctx, parts);
-  if (ctx.target.allowWrites) await writeParts(ctx, parts);
-  else for (const w of ['cancel', 'resolve', 'customer delete', 'assign', 'collection update']) parts.untry(w, 'needs allowWrites', WRITES);
+  await viewParts(parts);
+  if (ctx.target.allowWrites) {
+    await writeParts(ctx, parts);
+    await teamChangePart(ctx, parts);
+  } else for (const w of ['cancel', 'resolve', 'customer delete', 'assign', 'a team change', 'collection update']) parts.untry(w, 'needs allowWrites', WRITES);
   return parts.outcome();
 }

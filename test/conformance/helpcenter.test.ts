@@ -6,7 +6,7 @@ import { proveSuite, runSuite } from './stateful-harness.js';
 proveSuite(suite, [
   'collection-key-pattern-lenient', 'collection-stale-accepted', 'collection-revision-static', 'collection-undelegated', 'collection-description-ignored',
   'collection-parent-null-clears', 'collection-parent-empty-ignored', 'collection-limit-64000',
-  'idempotency-before-auth', 'collection-membership-unchecked',
+  'idempotency-before-auth', 'idempotency-revoked-own-replay', 'collection-membership-unchecked',
 ]);
 
 // The body-limit check's second half: its 413 must carry the code of part 7/8, reported under 8.body.code.

@@ -77,6 +77,20 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const seen = (await h.api('/customers?limit=5', { role: 'otherWorkspace' })).json.data.map((c: { id: string }) => c.id);
     return seen.some((id: string) => mine.includes(id));
   },
+  'workspace-leak-articles': async () => {
+    const mine: string[] = (await h.api('/authoring/articles?limit=5')).json.data.map((a: { id: string }) => a.id);
+    const seen = (await h.api('/authoring/articles?limit=5', { role: 'otherWorkspace' })).json.data.map((a: { id: string }) => a.id);
+    return seen.some((id: string) => mine.includes(id));
+  },
+  'workspace-leak-me': async () => {
+    const mine = (await h.api('/me')).json.data.workspace.id;
+    return (await h.api('/me', { role: 'otherWorkspace' })).json.data.workspace.id === mine;
+  },
+  'workspace-leak-team': async () => {
+    const c = await conv();
+    const r = await h.api(`/conversations/${c}/assign`, { method: 'POST', role: 'otherWorkspace', json: { team: 'tier-2' } });
+    return r.status === 200 && r.json.team === 'tier-2';
+  },
   'attachment-cross-workspace': async () => {
     const m = h.ids.message;
     return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'otherWorkspace' })).status === 200;
@@ -374,6 +388,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
     await put(col.id, body, 'helpDelegated', key);
     return (await put(col.id, body, 'revoked', key)).status === 200;
+  },
+  'idempotency-revoked-own-replay': async () => {
+    const col = (await h.fx('/collections', 'POST', {})).json.data;
+    const key = idemKey();
+    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    await put(col.id, body, 'helpDelegated', key);
+    await h.fx('/keys/helpDelegated/revoke', 'POST');
+    try {
+      return (await put(col.id, body, 'helpDelegated', key)).status === 200;
+    } finally {
+      await h.fx('/keys/helpDelegated/restore', 'POST');
+    }
   },
   'collection-limit-64000': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;

@@ -6,6 +6,7 @@
  */
 import { DIALECT_NAMES, type DialectName } from '../../src/reference/index.js';
 import type { WorldVerdict } from './world-server.js';
+import { unexplainedIdsOnly } from './ids-only-hides.js';
 
 export const ALL_WORLDS = ['big=12000', 'busy', 'drifting=0', 'sparse'] as const;
 
@@ -38,10 +39,10 @@ export function hiddenIn(worlds: readonly string[]): Set<string> {
   return new Set(names.flatMap((n) => Object.keys(WORLD_HIDES[n] ?? {})));
 }
 
-/** The inconclusive results of a verdict the cell's worlds do not explain. */
+/** The inconclusive results of a verdict the cell's worlds (and its ids-only target: IDS_ONLY_HIDES) do not explain. */
 export function unexplainedInconclusive(v: WorldVerdict, worlds: readonly string[]): string[] {
   const hidden = hiddenIn(worlds);
-  return v.inconclusive.filter((line) => !hidden.has(line.slice(0, line.indexOf(':'))));
+  return unexplainedIdsOnly(v.inconclusive).filter((line) => !hidden.has(line.slice(0, line.indexOf(':'))));
 }
 
 /** One markdown row of the table: world × dialect × findings × inconclusive. */

@@ -68,7 +68,7 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   const trim = (v: string): string => (app.dialect.strict.trimNames ? v.trim() : v);
   const name = trim(b.name as string);
   const slug = b.slug as string;
-  const description = typeof b.description === 'string' ? trim(b.description) : undefined;
+  const description = typeof b.description === 'string' ? trim(app.dialect.strict.sanitiseDescriptions ? sanitise(b.description) : b.description) : undefined;
   const locale = (b.locale as string | undefined) ?? c.defaultLocale;
   if (locale === c.defaultLocale) {
     c.name = name;
@@ -87,9 +87,28 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   if (b.parentId === null && f.has('collection-parent-null-clears')) c.parentId = null;
   else if (typeof b.parentId === 'string' && !(b.parentId === '' && f.has('collection-parent-empty-ignored'))) c.parentId = b.parentId === '' ? null : b.parentId;
   if (b.position !== undefined) c.position = b.position as number;
+  if (b.position !== undefined && app.dialect.strict.renumberPositions) renumber(app, c);
   if (!f.has('collection-revision-static')) c.revision++;
   c.updatedAt = app.clock();
   return json(200, render(app, c));
+}
+
+/** strict-inputs' sanitiseDescriptions: tags stripped, whitespace runs collapsed to one space, trimmed. */
+function sanitise(v: string): string {
+  return v.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * strict-inputs' renumberPositions: the collection's siblings (same parent) numbered 0..n-1 in their order,
+ * the updated one placed before every sibling whose position is not below the one it was sent.
+ */
+function renumber(app: App, c: CollectionRecord): void {
+  const others = [...app.store.collections.values()].filter((o) => o !== c && o.parentId === c.parentId).sort((a, b) => a.position - b.position);
+  const at = others.filter((o) => o.position < c.position).length;
+  others.splice(at, 0, c);
+  others.forEach((o, i) => {
+    o.position = i;
+  });
 }
 
 /** Returns the first problem with an update body, or undefined. name, slug and expectedRevision are required. */

@@ -11,7 +11,7 @@ export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
   auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write',
     'auth-missing-anonymous', 'legacy-test-isolated', 'workspace-header-required',
     'workspace-leak', 'attachments-conversations-scope-unchecked', 'readonly-can-delete-customers', 'scope-unchecked-on-articles',
-    'search-no-tenant-filter', 'delete-cross-workspace'],
+    'search-no-tenant-filter', 'delete-cross-workspace', 'workspace-leak-articles', 'workspace-leak-me', 'workspace-leak-team'],
   errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'error-codes-upper-case', 'unknown-status-code'],
   pagination: [
     'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',

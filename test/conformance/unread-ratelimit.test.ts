@@ -18,7 +18,16 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { re
 /** A gateway's 503: no RateLimit-* headers. */
 const isMe = (req: { method: string; path: string }): boolean => req.method === 'GET' && /^\/me(\?|$)/.test(req.path);
 
-const run = (hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, faults });
+/**
+ * The server's windows are aligned to the clock: a first sequence that met a window's end is sent again
+ * (limits.remaining-decreases: a refill may have hidden the fall), which moves which GET /me is the pair's
+ * second (red when a run started in a window's last half-second). Each run starts with 2.5 s of window left.
+ */
+async function run(hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> {
+  const left = 4000 - (Date.now() % 4000);
+  if (left < 2500) await new Promise((r) => setTimeout(r, left + 50));
+  return ref.run(hook, { checks: [CHECK], runs: 2, faults });
+}
 
 describe('limits.remaining-decreases over answers without RateLimit headers', () => {
   it('passes through a faithful proxy, and fails a Remaining that never falls', async () => {

@@ -16,9 +16,7 @@ export async function bench(): Promise<Record<string, number>> {
     const out = await runConformance({ target, catalogue: SUITES, runs: 25, seed: 1 });
     const seconds = (performance.now() - started) / 1000;
     const requests = out.checks.reduce((n, c) => n + c.cases, 0);
-    console.log(
-      `conformance: ${out.checks.length} checks, ${out.findings.length} findings, ${requests} cases in ${seconds.toFixed(1)} s`,
-    );
+    console.log(`conformance: ${out.checks.length} checks, ${out.findings.length} findings, ${requests} cases in ${seconds.toFixed(1)} s`);
     return { conformanceSeconds: seconds, conformanceChecks: out.checks.length, conformanceFindings: out.findings.length };
   } finally {
     await server.close();

@@ -53,7 +53,8 @@ async function generatorChild(kind: string, url: string, seconds: number, target
   const { runProfile } = await import('../src/load/run.js');
   const { targetFromInput } = await import('../src/target/resolve.js');
   if (kind !== 'read-budget') throw new Error(`unknown generator ${kind}`);
-  const input = targetJson ? (JSON.parse(targetJson) as Parameters<typeof targetFromInput>[0])
+  const input = targetJson
+    ? (JSON.parse(targetJson) as Parameters<typeof targetFromInput>[0])
     : { baseUrl: `${url}/v1`, keys: { admin: { key: 'pk_test_bench_0123456789abcdef' } } };
   const target = targetFromInput(input, 'bench');
   const profile = loadProfile('read-budget');
@@ -87,9 +88,10 @@ function external(tool: 'wrk' | 'hey', url: string, seconds: number): Measured |
   const probe = spawnSync(tool, tool === 'wrk' ? ['--version'] : ['-h'], { encoding: 'utf8' });
   if (probe.error) return undefined;
   // GNU time reports the child's user and system seconds and its peak RSS.
-  const args = tool === 'wrk'
-    ? ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-H', 'Authorization: Bearer x', `${url}/v1/me`]
-    : ['hey', '-z', `${seconds}s`, '-c', String(CONNECTIONS), '-H', 'Authorization: Bearer x', `${url}/v1/me`];
+  const args =
+    tool === 'wrk'
+      ? ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-H', 'Authorization: Bearer x', `${url}/v1/me`]
+      : ['hey', '-z', `${seconds}s`, '-c', String(CONNECTIONS), '-H', 'Authorization: Bearer x', `${url}/v1/me`];
   const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...pinned(0), ...args], { encoding: 'utf8' });
   const t = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '');
   const n = tool === 'wrk' ? /(\d+) requests in/.exec(r.stdout ?? '') : /\[200\]\s+(\d+) responses/.exec(r.stdout ?? '');
@@ -105,11 +107,16 @@ export async function bench(): Promise<Record<string, number>> {
   if (!HAS_TASKSET) process.stdout.write('note: taskset missing, processes are not pinned to cores\n');
   const ref = await startServer('reference');
   try {
-    for (const [name, seconds] of [['rss10s', SHORT_S], ['rss60s', LONG_S]] as const) {
+    for (const [name, seconds] of [
+      ['rss10s', SHORT_S],
+      ['rss60s', LONG_S],
+    ] as const) {
       const m = await generate('read-budget', ref.ready, seconds);
       out[`${name}MB`] = m.maxRssMB;
       out[`${name}Responses`] = m.responses;
-      process.stdout.write(`read-budget ${seconds} s full speed: ${m.responses} responses (${m.extra?.refused ?? 0} refused, ${m.extra?.violations ?? 0} violations), peak RSS ${m.maxRssMB.toFixed(0)} MB\n`);
+      process.stdout.write(
+        `read-budget ${seconds} s full speed: ${m.responses} responses (${m.extra?.refused ?? 0} refused, ${m.extra?.violations ?? 0} violations), peak RSS ${m.maxRssMB.toFixed(0)} MB\n`,
+      );
     }
     out.rssRatio60to10 = out.rss60sMB! / out.rss10sMB!;
     process.stdout.write(`peak RSS ${LONG_S} s / ${SHORT_S} s: ${out.rssRatio60to10.toFixed(2)} (target <= 1.2, under 300 MB)\n`);

@@ -117,13 +117,23 @@ function target(port: number) {
 }
 
 async function rawAutocannon(port: number, extra: Partial<autocannon.Options> = {}): Promise<autocannon.Result> {
-  return autocannon({ url: `http://127.0.0.1:${port}/v1/me`, connections: CONNECTIONS, duration: THROUGHPUT_S, headers: { authorization: 'Bearer x' }, ...extra });
+  return autocannon({
+    url: `http://127.0.0.1:${port}/v1/me`,
+    connections: CONNECTIONS,
+    duration: THROUGHPUT_S,
+    headers: { authorization: 'Bearer x' },
+    ...extra,
+  });
 }
 
 function wrkRps(port: number): number | undefined {
   const probe = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
   if (probe.error) return undefined;
-  const r = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${THROUGHPUT_S}s`, '-H', 'Authorization: Bearer x', `http://127.0.0.1:${port}/v1/me`], { encoding: 'utf8' });
+  const r = spawnSync(
+    'wrk',
+    ['-t1', `-c${CONNECTIONS}`, `-d${THROUGHPUT_S}s`, '-H', 'Authorization: Bearer x', `http://127.0.0.1:${port}/v1/me`],
+    { encoding: 'utf8' },
+  );
   const m = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout ?? '');
   return m ? Number(m[1]) : undefined;
 }
@@ -181,9 +191,29 @@ async function generatorChild(kind: string, port: number, seconds: number): Prom
     // A warm-up compiles autocannon's hot paths, as spgate's warm-up does its own.
     await rawAutocannon(port, { duration: WARM_UP_S });
   } else {
-    const profile = kind === 'closed'
-      ? parseProfile({ name: 'bench-closed', description: 'bench', model: 'closed', duration: seconds, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench')
-      : parseProfile({ name: 'bench-open', description: 'bench', model: 'open', duration: seconds, maxConnections: CONNECTIONS, classes: { read: { rate: OPEN_RATE, routes: [{ route: 'me' }] } } }, 'bench');
+    const profile =
+      kind === 'closed'
+        ? parseProfile(
+            {
+              name: 'bench-closed',
+              description: 'bench',
+              model: 'closed',
+              duration: seconds,
+              classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } },
+            },
+            'bench',
+          )
+        : parseProfile(
+            {
+              name: 'bench-open',
+              description: 'bench',
+              model: 'open',
+              duration: seconds,
+              maxConnections: CONNECTIONS,
+              classes: { read: { rate: OPEN_RATE, routes: [{ route: 'me' }] } },
+            },
+            'bench',
+          );
     measure = async () => (await runProfile({ target: target(port), profile, durationOverride: seconds })).result.totals.completed;
     await runProfile({ target: target(port), profile, durationOverride: WARM_UP_S });
   }
@@ -215,7 +245,13 @@ type Generator = 'autocannon' | 'closed' | 'open';
  * The medians per tool and the closed / autocannon ratio's median and quartiles (the spread of the rounds,
  * so a reader sees how far one median can be trusted on this machine), named with `suffix`.
  */
-function cpuFigures(out: Record<string, number>, suffix: string, per: Record<Generator, number[]>, ratios: number[], openRatios: number[]): void {
+function cpuFigures(
+  out: Record<string, number>,
+  suffix: string,
+  per: Record<Generator, number[]>,
+  ratios: number[],
+  openRatios: number[],
+): void {
   out[`cpuUsAutocannon${suffix}`] = median(per.autocannon);
   out[`cpuUsClosed${suffix}`] = median(per.closed);
   out[`cpuUsOpen${suffix}`] = median(per.open);
@@ -230,9 +266,11 @@ function cpuFigures(out: Record<string, number>, suffix: string, per: Record<Gen
 /** The figures cpuFigures named with `suffix`, as one line. */
 function cpuLine(out: Record<string, number>, suffix: string): string {
   const f = (k: string): string => out[k]!.toFixed(k.startsWith('cpuUs') ? 1 : 2);
-  return `autocannon ${f(`cpuUsAutocannon${suffix}`)} · spgate closed ${f(`cpuUsClosed${suffix}`)} · spgate open ${f(`cpuUsOpen${suffix}`)} · ` +
+  return (
+    `autocannon ${f(`cpuUsAutocannon${suffix}`)} · spgate closed ${f(`cpuUsClosed${suffix}`)} · spgate open ${f(`cpuUsOpen${suffix}`)} · ` +
     `closed/autocannon ${f(`closedVsAutocannonCpu${suffix}`)}, quartiles ${f(`closedVsAutocannonCpu${suffix}Q1`)}–${f(`closedVsAutocannonCpu${suffix}Q3`)} · ` +
-    `open/autocannon ${f(`openVsAutocannonCpu${suffix}`)}, quartiles ${f(`openVsAutocannonCpu${suffix}Q1`)}–${f(`openVsAutocannonCpu${suffix}Q3`)}`;
+    `open/autocannon ${f(`openVsAutocannonCpu${suffix}`)}, quartiles ${f(`openVsAutocannonCpu${suffix}Q1`)}–${f(`openVsAutocannonCpu${suffix}Q3`)}`
+  );
 }
 
 /** Alternating rounds of autocannon / closed / open against one bare server: medians per tool. */
@@ -249,7 +287,11 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
     const steadyOpenRatios: number[] = [];
     for (let r = 0; r < CPU_ROUNDS; r++) {
       // The order rotates every round so drift in the machine's load falls on every tool alike.
-      const orders = [['autocannon', 'closed', 'open'], ['closed', 'open', 'autocannon'], ['open', 'autocannon', 'closed']] as const;
+      const orders = [
+        ['autocannon', 'closed', 'open'],
+        ['closed', 'open', 'autocannon'],
+        ['open', 'autocannon', 'closed'],
+      ] as const;
       const order = orders[r % orders.length]!;
       const round: Partial<Record<string, number>> = {};
       const roundSteady: Partial<Record<string, number>> = {};
@@ -264,13 +306,17 @@ async function cpuPerResponse(out: Record<string, number>): Promise<void> {
       steadyRatios.push(roundSteady.closed! / roundSteady.autocannon!);
       openRatios.push(round.open! / round.autocannon!);
       steadyOpenRatios.push(roundSteady.open! / roundSteady.autocannon!);
-      process.stdout.write(`cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)} · open/autocannon ${openRatios[r]!.toFixed(2)}` +
-        ` | steady: ${roundSteady.autocannon!.toFixed(1)} · ${roundSteady.closed!.toFixed(1)} · ${roundSteady.open!.toFixed(1)} · ${steadyRatios[r]!.toFixed(2)} · ${steadyOpenRatios[r]!.toFixed(2)}\n`);
+      process.stdout.write(
+        `cpu round ${r + 1}: autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} · open ${round.open!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)} · open/autocannon ${openRatios[r]!.toFixed(2)}` +
+          ` | steady: ${roundSteady.autocannon!.toFixed(1)} · ${roundSteady.closed!.toFixed(1)} · ${roundSteady.open!.toFixed(1)} · ${steadyRatios[r]!.toFixed(2)} · ${steadyOpenRatios[r]!.toFixed(2)}\n`,
+      );
     }
     cpuFigures(out, '', runs, ratios, openRatios);
     cpuFigures(out, 'Steady', steady, steadyRatios, steadyOpenRatios);
     out.cpuRounds = CPU_ROUNDS;
-    process.stdout.write(`CPU µs per response (median of ${CPU_ROUNDS} rounds): ${cpuLine(out, '')} (targets: closed <= 1.05, open <= 2.0)\n`);
+    process.stdout.write(
+      `CPU µs per response (median of ${CPU_ROUNDS} rounds): ${cpuLine(out, '')} (targets: closed <= 1.05, open <= 2.0)\n`,
+    );
     process.stdout.write(`steady state (from ${STEADY_FROM_S} s to the end, responses counted by the server): ${cpuLine(out, 'Steady')}\n`);
     await longRuns(out, port);
   } finally {
@@ -302,7 +348,9 @@ async function longRuns(out: Record<string, number>, port: number): Promise<void
       per[kind].push(round[kind]);
     }
     ratios.push(round.closed! / round.autocannon!);
-    process.stdout.write(`long round ${r + 1} (${CPU_LONG_S} s): autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}\n`);
+    process.stdout.write(
+      `long round ${r + 1} (${CPU_LONG_S} s): autocannon ${round.autocannon!.toFixed(1)} · closed ${round.closed!.toFixed(1)} µs/response · closed/autocannon ${ratios[r]!.toFixed(2)}\n`,
+    );
   }
   out.cpuUsAutocannonLong = median(per.autocannon);
   out.cpuUsClosedLong = median(per.closed);
@@ -311,8 +359,10 @@ async function longRuns(out: Record<string, number>, port: number): Promise<void
   out.closedVsAutocannonCpuLongMax = Math.max(...ratios);
   out.cpuLongRounds = CPU_LONG_ROUNDS;
   out.cpuLongSeconds = CPU_LONG_S;
-  process.stdout.write(`CPU µs per response, ${CPU_LONG_S} s runs (median of ${CPU_LONG_ROUNDS}): autocannon ${out.cpuUsAutocannonLong.toFixed(1)} · spgate closed ${out.cpuUsClosedLong.toFixed(1)} · ` +
-    `closed/autocannon ${out.closedVsAutocannonCpuLong.toFixed(2)} (rounds ${out.closedVsAutocannonCpuLongMin.toFixed(2)}–${out.closedVsAutocannonCpuLongMax.toFixed(2)}; target <= 1.1)\n`);
+  process.stdout.write(
+    `CPU µs per response, ${CPU_LONG_S} s runs (median of ${CPU_LONG_ROUNDS}): autocannon ${out.cpuUsAutocannonLong.toFixed(1)} · spgate closed ${out.cpuUsClosedLong.toFixed(1)} · ` +
+      `closed/autocannon ${out.closedVsAutocannonCpuLong.toFixed(2)} (rounds ${out.closedVsAutocannonCpuLongMin.toFixed(2)}–${out.closedVsAutocannonCpuLongMax.toFixed(2)}; target <= 1.1)\n`,
+  );
 }
 
 /**
@@ -323,7 +373,16 @@ async function longRuns(out: Record<string, number>, port: number): Promise<void
  */
 function spgateWork(out: Record<string, number>): void {
   const t = target(1);
-  const profile = parseProfile({ name: 'bench-work', description: 'bench', model: 'closed', duration: 10, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench');
+  const profile = parseProfile(
+    {
+      name: 'bench-work',
+      description: 'bench',
+      model: 'closed',
+      duration: 10,
+      classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } },
+    },
+    'bench',
+  );
   const plan = planProfile(profile, t);
   const once = (n: number): number => {
     const agg = new LoadAggregator({ plan, target: t });
@@ -335,7 +394,17 @@ function spgateWork(out: Record<string, number>): void {
       // Eight connections in flight: send times a little out of completion order.
       const sent = at - (0.15 + (0.1 * ((i * 5) % 8)) / 8);
       rec.sent('read', sent);
-      rec.response({ route: 0, intended: NaN, sent, received: at, status: 200, limit: '1000000000', remaining: String(1_000_000_000 - i), reset: '5', requestId: `req_${i}` });
+      rec.response({
+        route: 0,
+        intended: NaN,
+        sent,
+        received: at,
+        status: 200,
+        limit: '1000000000',
+        remaining: String(1_000_000_000 - i),
+        reset: '5',
+        requestId: `req_${i}`,
+      });
     }
     agg.finish({ rec, startedAt: new Date(), elapsedMs: at, aborted: false });
     const cpu = process.cpuUsage(cpu0);
@@ -356,19 +425,34 @@ async function capacityStations(out: Record<string, number>): Promise<void> {
   for (const c of [4, 8]) {
     const station = await startStation(c, 10);
     try {
-      const profile = parseProfile({
-        name: 'bench-capacity', description: 'bench', model: 'open', duration: 6, maxConnections: 64, dropAfterMs: 3000,
-        classes: { read: { ramp: { start: station.nominalRps / 4, stages: [{ duration: 6, target: station.nominalRps * 2 }] }, routes: [{ route: 'me' }] } },
-        capacity: { p95Ms: 500, maxErrorPct: 1 },
-      }, 'bench');
+      const profile = parseProfile(
+        {
+          name: 'bench-capacity',
+          description: 'bench',
+          model: 'open',
+          duration: 6,
+          maxConnections: 64,
+          dropAfterMs: 3000,
+          classes: {
+            read: {
+              ramp: { start: station.nominalRps / 4, stages: [{ duration: 6, target: station.nominalRps * 2 }] },
+              routes: [{ route: 'me' }],
+            },
+          },
+          capacity: { p95Ms: 500, maxErrorPct: 1 },
+        },
+        'bench',
+      );
       const { result } = await runProfile({ target: station.target(), profile });
       const realized = await station.realizedRps();
       out[`capacityC${c}Nominal`] = station.nominalRps;
       out[`capacityC${c}Realized`] = realized;
       out[`capacityC${c}Reported`] = result.capacity?.rps ?? 0;
       out[`capacityC${c}GeneratorSaturated`] = result.generator?.saturated ? 1 : 0;
-      process.stdout.write(`capacity station ${c}×10 ms: nominal ${station.nominalRps}/s · realized ${realized.toFixed(0)}/s · reported ${result.capacity?.rps ?? 'none'}/s` +
-        `${result.generator?.saturated ? ` (generator saturated: ${result.generator.reason}; a lower bound)` : ''}\n`);
+      process.stdout.write(
+        `capacity station ${c}×10 ms: nominal ${station.nominalRps}/s · realized ${realized.toFixed(0)}/s · reported ${result.capacity?.rps ?? 'none'}/s` +
+          `${result.generator?.saturated ? ` (generator saturated: ${result.generator.reason}; a lower bound)` : ''}\n`,
+      );
     } finally {
       await station.close();
     }
@@ -384,7 +468,16 @@ export async function bench(): Promise<Record<string, number>> {
   const a = await startServer();
   try {
     await rawAutocannon(a.port, { duration: 2 });
-    const closed = parseProfile({ name: 'bench-closed', description: 'bench', model: 'closed', duration: THROUGHPUT_S, classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } } }, 'bench');
+    const closed = parseProfile(
+      {
+        name: 'bench-closed',
+        description: 'bench',
+        model: 'closed',
+        duration: THROUGHPUT_S,
+        classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } },
+      },
+      'bench',
+    );
     const ac: number[] = [];
     const sg: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -400,14 +493,25 @@ export async function bench(): Promise<Record<string, number>> {
       out.wrkRps = wrk;
       out.spgateVsWrk = out.spgateClosedRps / wrk;
     }
-    process.stdout.write(`throughput: autocannon ${Math.round(out.autocannonRps)} req/s · spgate closed (verified) ${Math.round(out.spgateClosedRps)} req/s · ratio ${out.spgateVsAutocannon.toFixed(3)}${wrk !== undefined ? ` · wrk ${Math.round(wrk)} req/s` : ' · wrk not installed'}\n`);
+    process.stdout.write(
+      `throughput: autocannon ${Math.round(out.autocannonRps)} req/s · spgate closed (verified) ${Math.round(out.spgateClosedRps)} req/s · ratio ${out.spgateVsAutocannon.toFixed(3)}${wrk !== undefined ? ` · wrk ${Math.round(wrk)} req/s` : ' · wrk not installed'}\n`,
+    );
   } finally {
     await stop(a.child);
   }
 
   const b = await startServer();
   try {
-    const open = parseProfile({ name: 'bench-co', description: 'bench', model: 'open', duration: CO_SECONDS, classes: { read: { rate: CO_RATE, routes: [{ route: 'me' }] } } }, 'bench');
+    const open = parseProfile(
+      {
+        name: 'bench-co',
+        description: 'bench',
+        model: 'open',
+        duration: CO_SECONDS,
+        classes: { read: { rate: CO_RATE, routes: [{ route: 'me' }] } },
+      },
+      'bench',
+    );
     b.child.stdin!.write('go\n');
     const { result } = await runProfile({ target: target(b.port), profile: open });
     const corr = result.latency.find((l) => l.class === 'read' && l.family === '2xx' && l.corrected)!;
@@ -420,7 +524,9 @@ export async function bench(): Promise<Record<string, number>> {
     out.coDropped = result.totals.dropped;
     const ac = await rawAutocannon(b.port, { overallRate: CO_RATE, duration: CO_SECONDS, connections: CONNECTIONS });
     out.coAutocannonP99Ms = ac.latency.p99;
-    process.stdout.write(`coordinated omission: true p99 ${truth.toFixed(1)} ms · spgate corrected ${corr.p99.toFixed(1)} ms (error ${out.coP99ErrorPct.toFixed(1)} %) · spgate uncorrected ${uncorr.p99.toFixed(1)} ms · autocannon ${ac.latency.p99} ms\n`);
+    process.stdout.write(
+      `coordinated omission: true p99 ${truth.toFixed(1)} ms · spgate corrected ${corr.p99.toFixed(1)} ms (error ${out.coP99ErrorPct.toFixed(1)} %) · spgate uncorrected ${uncorr.p99.toFixed(1)} ms · autocannon ${ac.latency.p99} ms\n`,
+    );
   } finally {
     await stop(b.child);
   }

@@ -111,19 +111,29 @@ interface Measured {
 }
 
 /** One autocannon run against a server child, with the child's CPU time around it. */
-async function measure(server: { proc: ChildProcess; ready: Ready }, headers: Record<string, string>, duration = DURATION_S): Promise<Measured> {
+async function measure(
+  server: { proc: ChildProcess; ready: Ready },
+  headers: Record<string, string>,
+  duration = DURATION_S,
+): Promise<Measured> {
   const cpuBefore = await cpuOf(server.proc);
   const result = await autocannon({ url: server.ready.url + PATH, connections: 16, duration, headers });
   const cpu = (await cpuOf(server.proc)) - cpuBefore;
   const responses = result.requests.total;
   // responses over the run's own length: the per-second average has too few samples in a short round
-  return { rps: responses / Math.max(result.duration, 0.01), cpuPerResponse: responses > 0 ? cpu / responses : Infinity, non2xx: result.non2xx + result.errors };
+  return {
+    rps: responses / Math.max(result.duration, 0.01),
+    cpuPerResponse: responses > 0 ? cpu / responses : Infinity,
+    non2xx: result.non2xx + result.errors,
+  };
 }
 
 /** Measures req/s of the reference server and of a bare server serving the same bytes. */
 export async function bench(): Promise<Record<string, number>> {
   // The client (this process) on core 0 for the measurement; its previous affinity is restored after.
-  const before = HAS_TASKSET ? /: (\S+)/.exec(spawnSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }).stdout)?.[1] : undefined;
+  const before = HAS_TASKSET
+    ? /: (\S+)/.exec(spawnSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }).stdout)?.[1]
+    : undefined;
   if (HAS_TASKSET) spawnSync('taskset', ['-cp', '0', String(process.pid)]);
   else process.stdout.write('note: taskset missing, the servers and the client are not pinned to cores\n');
   try {
@@ -166,10 +176,10 @@ async function measureBoth(): Promise<Record<string, number>> {
   const rounds = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(' ');
   process.stdout.write(
     `reference server ${Math.round(referenceRps)} req/s vs bare node:http ${Math.round(bareRps)} req/s ` +
-    `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (rounds ${rounds(rpsRatios)}; target >= 0.5)` +
-    `${HAS_TASKSET ? ', servers on core 1, client on core 0' : ', unpinned'}\n` +
-    `server CPU per response: reference ${referenceCpuUs.toFixed(1)} µs vs bare ${bareCpuUs.toFixed(1)} µs: ` +
-    `ratio ${referenceVsBareCpu.toFixed(2)} (rounds ${rounds(cpuRatios)}; target >= 0.5)\n`,
+      `on GET ${PATH} (${body.length} bytes): ratio ${referenceVsBare.toFixed(2)} (rounds ${rounds(rpsRatios)}; target >= 0.5)` +
+      `${HAS_TASKSET ? ', servers on core 1, client on core 0' : ', unpinned'}\n` +
+      `server CPU per response: reference ${referenceCpuUs.toFixed(1)} µs vs bare ${bareCpuUs.toFixed(1)} µs: ` +
+      `ratio ${referenceVsBareCpu.toFixed(2)} (rounds ${rounds(cpuRatios)}; target >= 0.5)\n`,
   );
   return { referenceRps, bareRps, referenceVsBare, referenceCpuUs, bareCpuUs, referenceVsBareCpu };
 }

@@ -24,7 +24,11 @@ interface Timing {
 /** One run under bash's `time` (wall, user, system of the process and its children). */
 function timed(script: string, args: string[]): Timing {
   const quoted = [process.execPath, script, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; time ${quoted} >/dev/null 2>&1`], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; time ${quoted} >/dev/null 2>&1`], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    timeout: 60_000,
+  });
   const m = /([\d.]+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`${args.join(' ')} failed: ${r.stderr.trim().split('\n').pop() ?? ''}`);
   return { wallS: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]) };
@@ -38,7 +42,11 @@ function median(xs: number[]): number {
 
 /** Runs the startup benchmark and returns its figures. */
 export async function bench(): Promise<Record<string, number>> {
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    timeout: 300_000,
+  });
   const cases = {
     help: ['--help'],
     version: ['--version'],
@@ -47,7 +55,16 @@ export async function bench(): Promise<Record<string, number>> {
   const samples: Record<string, Timing[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which form goes first, so drift on a shared machine falls on both alike.
-    const forms = round % 2 ? [['tsx', SOURCE], ['compiled', COMPILED]] : [['compiled', COMPILED], ['tsx', SOURCE]];
+    const forms =
+      round % 2
+        ? [
+            ['tsx', SOURCE],
+            ['compiled', COMPILED],
+          ]
+        : [
+            ['compiled', COMPILED],
+            ['tsx', SOURCE],
+          ];
     for (const [form, script] of forms) {
       for (const [name, args] of Object.entries(cases)) (samples[`${name}.${form}`] ??= []).push(timed(script!, [...args]));
     }

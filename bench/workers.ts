@@ -21,7 +21,11 @@ const ROUNDS = 2;
 
 async function startServer(dir: string): Promise<{ proc: ChildProcess; targetFile: string }> {
   const targetFile = join(dir, 'target.json');
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--seed', '1', '--read-budget', '1000000000', '--write-budget', '1000000000', '--target-out', targetFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--seed', '1', '--read-budget', '1000000000', '--write-budget', '1000000000', '--target-out', targetFile],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('reference server did not start')), 60_000);
     createInterface({ input: proc.stdout! }).on('line', (l) => {
@@ -39,7 +43,11 @@ async function startServer(dir: string): Promise<{ proc: ChildProcess; targetFil
 function timed(args: string[]): Promise<{ code: number; cpuS: number; stderr: string }> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const sh = spawn('bash', ['-c', `${quoted} >/dev/null 2>"$0.err"; code=$?; times; exit $code`, join(tmpdir(), `spgate-bench-${process.pid}`)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sh = spawn(
+      'bash',
+      ['-c', `${quoted} >/dev/null 2>"$0.err"; code=$?; times; exit $code`, join(tmpdir(), `spgate-bench-${process.pid}`)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     sh.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     sh.on('error', reject);
@@ -64,16 +72,22 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 export async function bench(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-bench-workers-'));
   const profile = join(dir, 'profile.json');
-  writeFileSync(profile, JSON.stringify({
-    name: 'bench-workers', description: 'closed reads at full speed', model: 'closed', duration: DURATION_S,
-    classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } }, thresholds: [],
-  }));
+  writeFileSync(
+    profile,
+    JSON.stringify({
+      name: 'bench-workers',
+      description: 'closed reads at full speed',
+      model: 'closed',
+      duration: DURATION_S,
+      classes: { read: { connections: CONNECTIONS, routes: [{ route: 'me' }] } },
+      thresholds: [],
+    }),
+  );
   const { proc, targetFile } = await startServer(dir);
   try {
     const base = ['load', '--profile', profile, '--target', targetFile];
     // Start-up CPU of one CLI process (loading tsx and the sources), charged once per process below.
-    const startup = median(await Promise.all([0, 1].map(() => timed([...base, '--dry-run'])))
-      .then((rs) => rs.map((r) => r.cpuS)));
+    const startup = median(await Promise.all([0, 1].map(() => timed([...base, '--dry-run']))).then((rs) => rs.map((r) => r.cpuS)));
     const runs: Record<1 | 2, Array<{ rps: number; cpuUs: number }>> = { 1: [], 2: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const workers of [1, 2] as const) {
@@ -82,7 +96,10 @@ export async function bench(): Promise<Record<string, number>> {
         if (r.code !== 0) throw new Error(`--workers ${workers} exited ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
         const p = JSON.parse(readFileSync(json, 'utf8')).load[0] as { totals: { completed: number }; durationMs: number };
         const processes = workers === 1 ? 1 : 1 + workers;
-        runs[workers].push({ rps: p.totals.completed / (p.durationMs / 1000), cpuUs: ((r.cpuS - processes * startup) * 1e6) / p.totals.completed });
+        runs[workers].push({
+          rps: p.totals.completed / (p.durationMs / 1000),
+          cpuUs: ((r.cpuS - processes * startup) * 1e6) / p.totals.completed,
+        });
       }
     }
     const figures = {
@@ -94,7 +111,9 @@ export async function bench(): Promise<Record<string, number>> {
     };
     const out = { ...figures, workers2VsWorkers1: figures.workers2Rps / figures.workers1Rps };
     process.stdout.write(`--workers 1: ${out.workers1Rps.toFixed(0)} rps, ${out.workers1CpuUsPerReq.toFixed(1)} µs CPU/response\n`);
-    process.stdout.write(`--workers 2: ${out.workers2Rps.toFixed(0)} rps, ${out.workers2CpuUsPerReq.toFixed(1)} µs CPU/response (×${out.workers2VsWorkers1.toFixed(2)} throughput; start-up ${startup.toFixed(2)} s CPU per process)\n`);
+    process.stdout.write(
+      `--workers 2: ${out.workers2Rps.toFixed(0)} rps, ${out.workers2CpuUsPerReq.toFixed(1)} µs CPU/response (×${out.workers2VsWorkers1.toFixed(2)} throughput; start-up ${startup.toFixed(2)} s CPU per process)\n`,
+    );
     return out;
   } finally {
     proc.kill('SIGINT');

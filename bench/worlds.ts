@@ -25,10 +25,13 @@ if (reasons) {
     if (!v.inconclusive.length && !v.errors.length) continue;
     process.stdout.write(`\n${v.worlds} × ${v.dialect}:\n`);
     const unexplained = new Set(unexplainedInconclusive(v, worlds));
-    for (const line of v.inconclusive) process.stdout.write(`  inconclusive${unexplained.has(line) ? '' : ' (the world hides it)'} ${line}\n`);
+    for (const line of v.inconclusive)
+      process.stdout.write(`  inconclusive${unexplained.has(line) ? '' : ' (the world hides it)'} ${line}\n`);
     for (const line of v.errors) process.stdout.write(`  error ${line}\n`);
   }
 }
 const bad = verdicts.filter(({ v, worlds }) => v.findings.length || v.errors.length || unexplainedInconclusive(v, worlds).length).length;
-process.stdout.write(`\n${verdicts.length - bad} of ${verdicts.length} cells clean (zero findings, inconclusive only where the world hides the data)\n`);
+process.stdout.write(
+  `\n${verdicts.length - bad} of ${verdicts.length} cells clean (zero findings, inconclusive only where the world hides the data)\n`,
+);
 process.exitCode = bad ? 1 : 0;

@@ -11,7 +11,9 @@ if (existsSync(source)) {
     tsx = await import('tsx/esm/api');
   } catch {
     // tsx is a dev dependency: a checkout installed with --omit=dev has none (the GitHub Action installs it beside bin/).
-    process.stderr.write('spgate: SPGATE_ERR_USAGE: this checkout runs its TypeScript sources through tsx, a dev dependency: run npm ci (or use the built package)\n');
+    process.stderr.write(
+      'spgate: SPGATE_ERR_USAGE: this checkout runs its TypeScript sources through tsx, a dev dependency: run npm ci (or use the built package)\n',
+    );
     process.exit(2);
   }
   tsx.register();

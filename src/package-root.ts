@@ -24,4 +24,6 @@ export function packagePath(...parts: string[]): string {
  * The script a child spgate process (a `--workers` shard) is started with: the compiled CLI when this process
  * runs compiled, so no child pays for a TypeScript compiler; bin/spgate.js (the sources through tsx) otherwise.
  */
-export const CLI_ENTRY: string = fileURLToPath(COMPILED ? new URL('./cli/main.js', import.meta.url) : new URL('../bin/spgate.js', import.meta.url));
+export const CLI_ENTRY: string = fileURLToPath(
+  COMPILED ? new URL('./cli/main.js', import.meta.url) : new URL('../bin/spgate.js', import.meta.url),
+);

@@ -2,6 +2,4 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from './package-root.js';
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
-).version;
+export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;

@@ -37,7 +37,6 @@ function secretOf(ctx: SuiteContext, role: KeyRole): string {
   return ctx.target.secrets[role] ?? '';
 }
 
-
 interface Walk {
   ids: string[];
   xs: Exchange[];
@@ -74,7 +73,8 @@ export default defineSuite({
       title: 'A request without Authorization is refused with 401',
       async run(ctx) {
         const parts = new Parts(ctx);
-        for (const path of ['/customers', '/me', '/statuses']) await parts.probe(`GET ${path} without Authorization`, { method: 'GET', path, role: null }, 401);
+        for (const path of ['/customers', '/me', '/statuses'])
+          await parts.probe(`GET ${path} without Authorization`, { method: 'GET', path, role: null }, 401);
         return parts.outcome();
       },
     },
@@ -103,7 +103,8 @@ export default defineSuite({
         const known = new Set(Object.values(ctx.target.secrets));
         // Look-alikes of the real key (same prefix and length, some characters changed) are well-formed but unknown.
         const real = secretOf(ctx, 'admin');
-        const lookAlike = fc.array(fc.tuple(fc.nat(), fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split(''))), { minLength: 1, maxLength: 4 })
+        const lookAlike = fc
+          .array(fc.tuple(fc.nat(), fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split(''))), { minLength: 1, maxLength: 4 })
           .map((edits) => {
             const chars = [...real];
             const from = Math.min(chars.length, real.lastIndexOf('_') + 1);
@@ -119,12 +120,15 @@ export default defineSuite({
             // a gateway's 5xx (or no answer) says nothing of how the key was judged
             if (unanswered(x)) return discard(`it answered ${describeAnswer(x)}`);
             judged++;
-            return x.response?.status === 401 ? undefined : { expected: 'HTTP 401 for an unknown or malformed key', actual: describeAnswer(x) };
+            return x.response?.status === 401
+              ? undefined
+              : { expected: 'HTTP 401 for an unknown or malformed key', actual: describeAnswer(x) };
           },
           { precondition: (k) => !known.has(k), examples: ['pk_', 'pk_0', 'x', 'pk_test_', `pk_spgateunknownkey${'0'.repeat(24)}`] },
         );
         // checkProperty's own count of judged cases also counts the examples it did not run, so none judged is checked here
-        if (out.status === 'passed' && judged === 0) inconclusive(`no key was answered by the server itself: ${out.note ?? ''}`, 'run when the target answers');
+        if (out.status === 'passed' && judged === 0)
+          inconclusive(`no key was answered by the server itself: ${out.note ?? ''}`, 'run when the target answers');
         return out;
       },
     },
@@ -156,7 +160,11 @@ export default defineSuite({
       title: 'Keys with the pk_, pk_live_ and pk_test_ prefixes are accepted',
       async run(ctx) {
         const parts = new Parts(ctx);
-        const roles: Array<[KeyRole, string]> = [['admin', 'pk_'], ['legacyLive', 'pk_live_'], ['legacyTest', 'pk_test_']];
+        const roles: Array<[KeyRole, string]> = [
+          ['admin', 'pk_'],
+          ['legacyLive', 'pk_live_'],
+          ['legacyTest', 'pk_test_'],
+        ];
         const tried = roles.filter(([role, prefix]) => ctx.target.secrets[role]?.startsWith(prefix));
         if (tried.length === 0) return { status: 'skipped', reason: 'the target names no keys with the pk_, pk_live_ or pk_test_ prefix' };
         for (const [role, prefix] of tried) await parts.probe(`GET /customers with a ${prefix} key (${role})`, { ...PROBE, role }, 200);
@@ -166,9 +174,15 @@ export default defineSuite({
         if (untried.length === 2) {
           const out = parts.outcome();
           if (out.status === 'failed') return out;
-          return { status: 'inconclusive', cases: 0, reason: 'the target names no pk_live_ or pk_test_ key: only the pk_ key every check uses was tried', remedy };
+          return {
+            status: 'inconclusive',
+            cases: 0,
+            reason: 'the target names no pk_live_ or pk_test_ key: only the pk_ key every check uses was tried',
+            remedy,
+          };
         }
-        for (const [role, prefix] of untried) parts.untry(`a ${prefix} key`, `the target names no ${role} key starting with ${prefix}`, remedy);
+        for (const [role, prefix] of untried)
+          parts.untry(`a ${prefix} key`, `the target names no ${role} key starting with ${prefix}`, remedy);
         return parts.outcome();
       },
     },
@@ -181,8 +195,13 @@ export default defineSuite({
         const parts = new Parts(ctx);
         // The admin's list is what the others are compared with: without it nothing is judged.
         const mine = await walkIds(new Recorder(ctx), 'admin');
-        if (mine.failed) inconclusive(`the admin key's customer list answered ${describeAnswer(mine.failed)}, so there is nothing to compare with`);
-        if (mine.ids.length === 0) inconclusive('the admin key lists no customer: an empty list shows no difference', 'a customer in the workspace the keys belong to');
+        if (mine.failed)
+          inconclusive(`the admin key's customer list answered ${describeAnswer(mine.failed)}, so there is nothing to compare with`);
+        if (mine.ids.length === 0)
+          inconclusive(
+            'the admin key lists no customer: an empty list shows no difference',
+            'a customer in the workspace the keys belong to',
+          );
         for (const role of ['legacyLive', 'legacyTest'] as const) {
           await parts.run(`the ${role} key`, async (rec) => {
             const got = await walkIds(rec, role);
@@ -193,17 +212,27 @@ export default defineSuite({
             // Other clients create and delete customers meanwhile: judged are the customers the admin key
             // lists before and after this walk (they existed throughout it), within what both walks read.
             const again = await walkIds(new Recorder(ctx), 'admin');
-            if (again.failed) return cannotJudge(rec, `the admin key's customer list read after the ${role} walk answered ${describeAnswer(again.failed)}`);
+            if (again.failed)
+              return cannotJudge(rec, `the admin key's customer list read after the ${role} walk answered ${describeAnswer(again.failed)}`);
             const stayed = stayedPut(mine.ids, again.ids);
             const missing = missedWithin(mine.ids, got.ids, stayed, new Set(), !got.cut);
-            rec.expect(missing.length === 0, `the ${role} key to list the same customers as the admin key (those the admin key lists before and after its walk)`,
-              () => `missing ${missing.slice(0, 5).join(', ')} (${missing.length} of ${stayed.size}; ${got.ids.length} ids listed)`, [...mine.xs.slice(-1), ...got.xs.slice(-1)]);
+            rec.expect(
+              missing.length === 0,
+              `the ${role} key to list the same customers as the admin key (those the admin key lists before and after its walk)`,
+              () => `missing ${missing.slice(0, 5).join(', ')} (${missing.length} of ${stayed.size}; ${got.ids.length} ids listed)`,
+              [...mine.xs.slice(-1), ...got.xs.slice(-1)],
+            );
             const moved = orderChange(mine.ids, got.ids, (id) => stayed.has(id));
-            rec.expect(moved === undefined, `the ${role} key to list them in the admin key's order`,
-              () => `${moved!.first} where the admin key lists ${moved!.second}`, [...mine.xs.slice(0, 1), ...got.xs.slice(0, 1)]);
+            rec.expect(
+              moved === undefined,
+              `the ${role} key to list them in the admin key's order`,
+              () => `${moved!.first} where the admin key lists ${moved!.second}`,
+              [...mine.xs.slice(0, 1), ...got.xs.slice(0, 1)],
+            );
           });
         }
-        if (mine.cut) parts.untry(`customers beyond the first ${MAX_PAGES} pages`, 'the walks stop there: the rest of the list was not compared');
+        if (mine.cut)
+          parts.untry(`customers beyond the first ${MAX_PAGES} pages`, 'the walks stop there: the rest of the list was not compared');
         return parts.outcome();
       },
     },
@@ -216,14 +245,16 @@ export default defineSuite({
           const x = await rec.send({ method: 'GET', path: '/me' });
           if (unanswered(x)) return cannotJudge(rec, `GET /me answered ${describeAnswer(x)}`, 'run when the target answers GET /me');
           rec.add(expectStatus(x, 200, 'GET /me with only Authorization'));
-          if (statusOf(x) === 200 && !jsonObject(x)) rec.add({ expected: 'a JSON object from GET /me', actual: describeAnswer(x), exchanges: [x], clause: '4.10.me' });
+          if (statusOf(x) === 200 && !jsonObject(x))
+            rec.add({ expected: 'a JSON object from GET /me', actual: describeAnswer(x), exchanges: [x], clause: '4.10.me' });
         });
       },
     },
     {
       id: 'auth.scope-missing',
       clause: '5.scope.missing',
-      title: 'Every operation answers 403 to a key lacking a scope it needs (each role × operation the keys\' scopes or role definitions give; writes with allowWrites)',
+      title:
+        "Every operation answers 403 to a key lacking a scope it needs (each role × operation the keys' scopes or role definitions give; writes with allowWrites)",
       needs: { roles: ['readOnly'] },
       run: runScopeMissing,
     },
@@ -249,7 +280,8 @@ export default defineSuite({
     {
       id: 'auth.other-workspace',
       clause: '5.workspace-bound',
-      title: 'A key of another workspace neither lists nor finds (search, identity lookup) this workspace\'s customers or chats, nor reads its chat turns, nor changes its turns, conversations, customers or collections',
+      title:
+        "A key of another workspace neither lists nor finds (search, identity lookup) this workspace's customers or chats, nor reads its chat turns, nor changes its turns, conversations, customers or collections",
       needs: { roles: ['otherWorkspace'] },
       run: runOtherWorkspace,
     },

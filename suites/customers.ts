@@ -24,7 +24,11 @@ function disposableCustomer(ctx: SuiteContext): Promise<string> {
  * judged the delete already that is a note, else the check cannot judge. A page that could not be read
  * makes it inconclusive with the reason, unless it failed already on something else (then that is its verdict).
  */
-async function listedAfterDelete(rec: Recorder, id: string, judgedByFilters: boolean): Promise<{ found: boolean; xs: Exchange[]; cut?: boolean } | undefined> {
+async function listedAfterDelete(
+  rec: Recorder,
+  id: string,
+  judgedByFilters: boolean,
+): Promise<{ found: boolean; xs: Exchange[]; cut?: boolean } | undefined> {
   const full = await inFullList(rec, id);
   const gap = unfinishedWalk(full);
   if (!gap) return full;
@@ -46,15 +50,21 @@ async function identityCustomer(ctx: SuiteContext, rec: Recorder) {
   const before = await listed(rec, lookup, id);
   if (before.found === undefined) return cannotJudge(rec, `the identity lookup before the delete answered ${describeAnswer(before.x)}`);
   if (!before.found) {
-    throw new FixtureUnavailable(`the identity lookup (${p.identityType}=${ctx.target.assumptions.identityTypeValue}) does not find pool customer ${id} by its identifier before the delete (${before.x.id})`,
-      `list in ${NEEDS.identityCustomer.field} customers that own a channel identity of type assumptions.identityTypeValue with that identifier`);
+    throw new FixtureUnavailable(
+      `the identity lookup (${p.identityType}=${ctx.target.assumptions.identityTypeValue}) does not find pool customer ${id} by its identifier before the delete (${before.x.id})`,
+      `list in ${NEEDS.identityCustomer.field} customers that own a channel identity of type assumptions.identityTypeValue with that identifier`,
+    );
   }
   return { id, lookup, before, filters: ownFilters(p, before.record!) };
 }
 
 /** The note of a delete check whose unfiltered walk stopped at its bound (judged through the filters). */
 function walkNote(cut: boolean): { note?: string } {
-  return cut ? { note: 'the unfiltered customer list was walked up to its bound only (a big workspace): the delete was judged through the filters that find the customer' } : {};
+  return cut
+    ? {
+        note: 'the unfiltered customer list was walked up to its bound only (a big workspace): the delete was judged through the filters that find the customer',
+      }
+    : {};
 }
 
 export const customersSuite = defineSuite({
@@ -66,12 +76,13 @@ export const customersSuite = defineSuite({
       clause: '4.5.delete.status',
       title: 'customer delete answers with the assumed success status',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await disposableCustomer(ctx);
-        const want = ctx.target.assumptions.customerDeleteStatus;
-        const x = await rec.send(deleteRequest(id));
-        rec.expect(want.includes(statusOf(x) ?? 0), `HTTP ${want.join(' or ')}`, () => describeAnswer(x));
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await disposableCustomer(ctx);
+          const want = ctx.target.assumptions.customerDeleteStatus;
+          const x = await rec.send(deleteRequest(id));
+          rec.expect(want.includes(statusOf(x) ?? 0), `HTTP ${want.join(' or ')}`, () => describeAnswer(x));
+        }),
     },
     {
       id: 'customers.delete.idempotent',
@@ -89,7 +100,11 @@ export const customersSuite = defineSuite({
           rec.require(isSuccess(first), 'the first delete to succeed', () => describeAnswer(first));
           const second = await rec.send(deleteRequest(c.id));
           // Idempotent is about the effect, not the answer: 204 then 404 (already gone) leaves the same state.
-          rec.expect(isSuccess(second) || statusOf(second) === 404 || statusOf(second) === 410, 'the repeat delete to answer success, or 404/410 for the customer already gone', () => describeAnswer(second));
+          rec.expect(
+            isSuccess(second) || statusOf(second) === 404 || statusOf(second) === 410,
+            'the repeat delete to answer success, or 404/410 for the customer already gone',
+            () => describeAnswer(second),
+          );
           // One verdict on the effect: every list that still shows the customer (or could not be read) is named.
           const shown: string[] = [];
           const xs: Exchange[] = [first, second];
@@ -136,20 +151,33 @@ export const customersSuite = defineSuite({
           rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
           for (const [what, query] of filters) {
             const { found, x } = await listed(rec, query, id);
-            rec.expect(found === false, `the deleted customer to be absent from ${what}`,
-              () => (found ? `listed in ${x.id}` : describeAnswer(x)), [del, x]);
+            rec.expect(
+              found === false,
+              `the deleted customer to be absent from ${what}`,
+              () => (found ? `listed in ${x.id}` : describeAnswer(x)),
+              [del, x],
+            );
           }
           const after = await listed(rec, lookup, id);
           const refused = (statusOf(after.x) ?? 0) >= 400 && (statusOf(after.x) ?? 0) < 500;
           // a 4xx does not show the customer (whether it should be a list of 0 is 4.4.identity.result's concern)
-          if (after.found === undefined && !refused) cannotJudge(rec, `the identity lookup after the delete answered ${describeAnswer(after.x)}`);
+          if (after.found === undefined && !refused)
+            cannotJudge(rec, `the identity lookup after the delete answered ${describeAnswer(after.x)}`);
           else {
-            rec.expect(after.found !== true, 'the deleted customer not to be found by the channel-identity lookup (a list of 0 items)',
-              () => `the lookup answered it in ${after.x.id}`, [before.x, del, after.x]);
+            rec.expect(
+              after.found !== true,
+              'the deleted customer not to be found by the channel-identity lookup (a list of 0 items)',
+              () => `the lookup answered it in ${after.x.id}`,
+              [before.x, del, after.x],
+            );
           }
           const full = await listedAfterDelete(rec, id, true);
           cut = full?.cut === true;
-          if (full && !full.cut) rec.expect(!full.found, 'the deleted customer to be absent from the unfiltered list', () => `listed in ${full.xs.at(-1)?.id}`, [del, ...full.xs]);
+          if (full && !full.cut)
+            rec.expect(!full.found, 'the deleted customer to be absent from the unfiltered list', () => `listed in ${full.xs.at(-1)?.id}`, [
+              del,
+              ...full.xs,
+            ]);
         });
         return out.status === 'passed' ? { ...out, ...walkNote(cut) } : out;
       },
@@ -157,17 +185,23 @@ export const customersSuite = defineSuite({
     {
       id: 'customers.delete.history',
       clause: '3.customer.soft-delete-history',
-      title: 'after delete, the customer\'s conversation still answers and names it',
+      title: "after delete, the customer's conversation still answers and names it",
       needs: { writes: true, data: { customerConversation: 1 } },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
-        const del = await rec.send(deleteRequest(id));
-        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
-        // The spec shows no read of a conversation: an assign that keeps the team answers it.
-        const seen = await observe(rec, conversationId, null);
-        const shownCustomer = jsonObject(seen.x)?.customerId;
-        rec.expect(shownCustomer === id, `conversation ${conversationId} to keep customerId ${id}`, () => `customerId ${String(shownCustomer)}`, [del, seen.x]);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
+          const del = await rec.send(deleteRequest(id));
+          rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
+          // The spec shows no read of a conversation: an assign that keeps the team answers it.
+          const seen = await observe(rec, conversationId, null);
+          const shownCustomer = jsonObject(seen.x)?.customerId;
+          rec.expect(
+            shownCustomer === id,
+            `conversation ${conversationId} to keep customerId ${id}`,
+            () => `customerId ${String(shownCustomer)}`,
+            [del, seen.x],
+          );
+        }),
     },
     {
       id: 'customers.delete.retained',
@@ -176,16 +210,20 @@ export const customersSuite = defineSuite({
       // No operation the spec shows reads a customer by id, and lists leave deleted ones out (3): a hard delete
       // that keeps a dangling customerId is told apart from a soft delete only by a fixtures API.
       needs: { writes: true, fixtures: true, data: { customerConversation: 1 } },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
-        const del = await rec.send(deleteRequest(id));
-        rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
-        const after = await ctx.fixtures!.getConversation(conversationId);
-        const customer = after?.customer ?? null;
-        rec.expect(customer !== null && customer.id === id && customer.deleted,
-          `conversation ${conversationId} to still resolve customer ${id}, marked deleted`,
-          () => (customer ? `customer ${customer.id}, deleted ${String(customer.deleted)}` : 'no customer'), [del]);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const { customerId: id, conversationId } = await dataOf(ctx).get('customerConversation');
+          const del = await rec.send(deleteRequest(id));
+          rec.require(isSuccess(del), 'the delete to succeed', () => describeAnswer(del));
+          const after = await ctx.fixtures!.getConversation(conversationId);
+          const customer = after?.customer ?? null;
+          rec.expect(
+            customer !== null && customer.id === id && customer.deleted,
+            `conversation ${conversationId} to still resolve customer ${id}, marked deleted`,
+            () => (customer ? `customer ${customer.id}, deleted ${String(customer.deleted)}` : 'no customer'),
+            [del],
+          );
+        }),
     },
   ],
 });

@@ -20,9 +20,28 @@ import { resolveRequest, statusesRequest } from './model/requests.js';
 import { STATUS_KEY_PATTERN } from '../src/spec/resources.js';
 
 // First path segments of routes the spec names (or hints at): generated "unknown" paths avoid them.
-const KNOWN_ROOTS = new Set(['me', 'statuses', 'priorities', 'customers', 'conversations', 'messages', 'ai', 'authoring', 'webhooks', 'keys', 'channel-identities', 'identities', 'events', 'realtime', 'account', 'assignments', 'help']);
+const KNOWN_ROOTS = new Set([
+  'me',
+  'statuses',
+  'priorities',
+  'customers',
+  'conversations',
+  'messages',
+  'ai',
+  'authoring',
+  'webhooks',
+  'keys',
+  'channel-identities',
+  'identities',
+  'events',
+  'realtime',
+  'account',
+  'assignments',
+  'help',
+]);
 
-const segment = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.~'.split('')), minLength: 1, maxLength: 12 })
+const segment = fc
+  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.~'.split('')), minLength: 1, maxLength: 12 })
   .filter((s) => s !== '.' && s !== '..');
 const unknownPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => `/${segs.join('/')}`);
 
@@ -51,7 +70,12 @@ function overAll(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolatio
     }
   }
   for (const { v, xs: bad } of byClause.values()) {
-    const f: CheckFailure = { clause: v.clause, expected: v.expected, actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}`, exchanges: bad.slice(0, 3) };
+    const f: CheckFailure = {
+      clause: v.clause,
+      expected: v.expected,
+      actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}`,
+      exchanges: bad.slice(0, 3),
+    };
     t.failures.push(f);
   }
   return t;
@@ -72,7 +96,10 @@ export default defineSuite({
       clause: '7.error.envelope',
       title: 'Every error response seen in the run has the envelope { error: { code, message, requestId } }',
       async run(ctx) {
-        return overAll((await everything(ctx)).filter((x) => (x.response?.status ?? 0) >= 400), checkErrorEnvelope).outcome();
+        return overAll(
+          (await everything(ctx)).filter((x) => (x.response?.status ?? 0) >= 400),
+          checkErrorEnvelope,
+        ).outcome();
       },
     },
     {
@@ -91,8 +118,10 @@ export default defineSuite({
         const judged = (await everything(ctx)).filter(carriesBothIds);
         // Without an error that shows both ids, equality was never looked at: the other two checks name what is missing.
         if (judged.length === 0) {
-          inconclusive('no error response seen carried both an error envelope with error.requestId and an X-Request-Id header: nothing to compare',
-            'an API whose errors carry both (errors.envelope and errors.request-id-header name what was missing)');
+          inconclusive(
+            'no error response seen carried both an error envelope with error.requestId and an X-Request-Id header: nothing to compare',
+            'an API whose errors carry both (errors.envelope and errors.request-id-header name what was missing)',
+          );
         }
         return overAll(judged, checkRequestIdMatches).outcome();
       },
@@ -113,32 +142,52 @@ export default defineSuite({
       id: 'errors.route-not-found',
       clause: '7.route.not-found',
       title: 'Unknown routes and resources answer route.not_found (with the assumed status, 404 by default)',
-      run: (ctx) => runCase(ctx, async (t) => {
-        // Writes to resources that do not exist change nothing on a conforming server, but still need allowWrites.
-        const missing = [
-          { method: 'GET', path: '/messages/msg_spgate_missing/attachments/0/download', write: false },
-          // team "" (clearing, 4.7) is valid in every workspace, so a server that validates the body first
-          // still has only the missing id to answer.
-          { method: 'POST', path: '/conversations/conv_spgate_missing/assign', json: { team: '' }, write: true },
-          { method: 'DELETE', path: '/customers/cus_spgate_missing', write: true },
-        ] as const;
-        for (const { write, ...spec } of missing) {
-          if (write && !ctx.target.allowWrites) continue;
-          const x = await ctx.send(spec);
-          // Delete is idempotent (4.5): a customer that never existed may be answered as already deleted.
-          if (spec.method === 'DELETE' && (x.response?.status ?? 0) >= 200 && (x.response?.status ?? 0) < 300) {
-            t.add(undefined);
-            continue;
+      run: (ctx) =>
+        runCase(ctx, async (t) => {
+          // Writes to resources that do not exist change nothing on a conforming server, but still need allowWrites.
+          const missing = [
+            { method: 'GET', path: '/messages/msg_spgate_missing/attachments/0/download', write: false },
+            // team "" (clearing, 4.7) is valid in every workspace, so a server that validates the body first
+            // still has only the missing id to answer.
+            { method: 'POST', path: '/conversations/conv_spgate_missing/assign', json: { team: '' }, write: true },
+            { method: 'DELETE', path: '/customers/cus_spgate_missing', write: true },
+          ] as const;
+          for (const { write, ...spec } of missing) {
+            if (write && !ctx.target.allowWrites) continue;
+            const x = await ctx.send(spec);
+            // Delete is idempotent (4.5): a customer that never existed may be answered as already deleted.
+            if (spec.method === 'DELETE' && (x.response?.status ?? 0) >= 200 && (x.response?.status ?? 0) < 300) {
+              t.add(undefined);
+              continue;
+            }
+            const v = checkCodeThenStatus(
+              x,
+              'route.not_found',
+              '7.route.not-found',
+              ctx.target.assumptions.statuses.notFound,
+              '7.route.not-found-status',
+            );
+            t.add(v ? { ...v, exchanges: [x], actual: `${spec.method} ${spec.path}: ${v.actual}` } : undefined);
           }
-          const v = checkCodeThenStatus(x, 'route.not_found', '7.route.not-found', ctx.target.assumptions.statuses.notFound, '7.route.not-found-status');
-          t.add(v ? { ...v, exchanges: [x], actual: `${spec.method} ${spec.path}: ${v.actual}` } : undefined);
-        }
-        t.merge(await checkProperty(ctx, unknownPath, async (path, io) => {
-          const x = await io.send({ method: 'GET', path });
-          const v = checkCodeThenStatus(x, 'route.not_found', '7.route.not-found', ctx.target.assumptions.statuses.notFound, '7.route.not-found-status');
-          return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
-        }, { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] }));
-      }),
+          t.merge(
+            await checkProperty(
+              ctx,
+              unknownPath,
+              async (path, io) => {
+                const x = await io.send({ method: 'GET', path });
+                const v = checkCodeThenStatus(
+                  x,
+                  'route.not_found',
+                  '7.route.not-found',
+                  ctx.target.assumptions.statuses.notFound,
+                  '7.route.not-found-status',
+                );
+                return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+              },
+              { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] },
+            ),
+          );
+        }),
     },
     {
       id: 'errors.unknown-status',
@@ -149,18 +198,39 @@ export default defineSuite({
         // The keys to avoid: GET /statuses, whose shape is not shown (4.10); shapes.statuses judges that read.
         const listed = await ctx.send(statusesRequest());
         const keys = statusOf(listed) === 200 ? listedKeys(listed.response?.json)?.map((k) => k.key) : undefined;
-        if (!keys) inconclusive(`the workspace's status keys are unknown, so no key is known to be undefined: GET /statuses answered ${describeAnswer(listed)}`, 'a GET /statuses that answers 200 with a list spgate reads (see shapes.statuses)');
+        if (!keys)
+          inconclusive(
+            `the workspace's status keys are unknown, so no key is known to be undefined: GET /statuses answered ${describeAnswer(listed)}`,
+            'a GET /statuses that answers 200 with a list spgate reads (see shapes.statuses)',
+          );
         const id = await conversationId(ctx);
-        if (!id) return { status: 'inconclusive', cases: 0, reason: 'no conversation to address', remedy: 'fixtures.ids.conversationId or fixtures.command' };
+        if (!id)
+          return {
+            status: 'inconclusive',
+            cases: 0,
+            reason: 'no conversation to address',
+            remedy: 'fixtures.ids.conversationId or fixtures.command',
+          };
         const want = ctx.target.assumptions.statuses.unknownStatus;
         const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);
-        return checkProperty(ctx, keyArb, async (key, io) => {
-          const x = await io.send(resolveRequest(ctx.target, id, { status: key }));
-          const code = errorCode(x);
-          if (code !== 'conversations.unknown_status') return { expected: `error.code "conversations.unknown_status" for status "${key}"`, actual: describeAnswer(x) };
-          if (x.response?.status !== want) return { clause: '7.error.status-codes', expected: `HTTP ${want} (assumed) for conversations.unknown_status`, actual: describeAnswer(x) };
-          return undefined;
-        }, { precondition: (k) => STATUS_KEY_PATTERN.test(k) && !keys.includes(k), examples: ['spgate-undefined-status'] });
+        return checkProperty(
+          ctx,
+          keyArb,
+          async (key, io) => {
+            const x = await io.send(resolveRequest(ctx.target, id, { status: key }));
+            const code = errorCode(x);
+            if (code !== 'conversations.unknown_status')
+              return { expected: `error.code "conversations.unknown_status" for status "${key}"`, actual: describeAnswer(x) };
+            if (x.response?.status !== want)
+              return {
+                clause: '7.error.status-codes',
+                expected: `HTTP ${want} (assumed) for conversations.unknown_status`,
+                actual: describeAnswer(x),
+              };
+            return undefined;
+          },
+          { precondition: (k) => STATUS_KEY_PATTERN.test(k) && !keys.includes(k), examples: ['spgate-undefined-status'] },
+        );
       },
     },
   ],

@@ -12,7 +12,17 @@ import type { Exchange } from '../src/client/exchange.js';
 import { describeAnswer, isSuccess, runCase, statusOf, type Recorder } from '../src/conformance/recorder.js';
 import { readReplay, type ConversationState } from './model/conversation.js';
 import { runConversationModel, statusTypesOf } from './model/conversation-commands.js';
-import { type AssignBody, assignRequest, assignValues, collectionRequest, freshKey, keyOfLength, resolveRequest, statusesRequest, uniqueSlug } from './model/requests.js';
+import {
+  type AssignBody,
+  assignRequest,
+  assignValues,
+  collectionRequest,
+  freshKey,
+  keyOfLength,
+  resolveRequest,
+  statusesRequest,
+  uniqueSlug,
+} from './model/requests.js';
 import { discardIfMadeUpRefused, observe, resolveTo, writableConversation } from './model/world.js';
 import { firstUpdate } from './model/collections.js';
 
@@ -61,14 +71,22 @@ function stampOf(x: Exchange): string {
  * re-rendered with other bytes is only the IETF draft's SHOULD: a warning.
  */
 function judgeReplay(rec: Recorder, retry: Exchange, first: Exchange, latest: Exchange): void {
-  if (!rec.expect(statusOf(retry) === 200, 'the identical retry to answer 200 (it is safe)', () => describeAnswer(retry), [first, retry])) return;
+  if (!rec.expect(statusOf(retry) === 200, 'the identical retry to answer 200 (it is safe)', () => describeAnswer(retry), [first, retry]))
+    return;
   const reading = readReplay(retry.response?.json, first.response?.json, latest.response?.json);
-  rec.expect(reading !== 'new-write', 'the retry to answer the first response or the conversation as it stands (the same updatedAt), not a new write',
-    () => `updatedAt ${stampOf(retry)} (first answer ${stampOf(first)}, latest ${stampOf(latest)})`, [first, latest, retry]);
+  rec.expect(
+    reading !== 'new-write',
+    'the retry to answer the first response or the conversation as it stands (the same updatedAt), not a new write',
+    () => `updatedAt ${stampOf(retry)} (first answer ${stampOf(first)}, latest ${stampOf(latest)})`,
+    [first, latest, retry],
+  );
   if (reading === 'restored') {
     rec.add({
-      clause: 'idempotency.replay.same-response', severity: 'warning', exchanges: [first, retry],
-      expected: 'the first response replayed as it was (IETF Idempotency-Key draft: SHOULD)', actual: 'the first answer\'s conversation and updatedAt, with other bytes',
+      clause: 'idempotency.replay.same-response',
+      severity: 'warning',
+      exchanges: [first, retry],
+      expected: 'the first response replayed as it was (IETF Idempotency-Key draft: SHOULD)',
+      actual: "the first answer's conversation and updatedAt, with other bytes",
     });
   }
 }
@@ -79,24 +97,31 @@ function replayCheck(op: OpName): CheckDef {
     clause: 'idempotency.replay',
     title: `${op}: an identical retry under the same key succeeds and takes effect once (it answers the first response or the conversation as it stands)`,
     needs: WRITES,
-    run: (ctx) => runCase(ctx, async (rec) => {
-      const id = await writableConversation(ctx);
-      const key = freshKey();
-      const [body, other] = bodies(ctx, op);
-      const first = await rec.send(opRequest(ctx, op, id, body, key));
-      if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, body as AssignBody, first);
-      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
-      // A change in between, without a key: a second effect of the retry would undo it.
-      const between = await rec.send(opRequest(ctx, op, id, other));
-      if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, other as AssignBody, between);
-      rec.require(statusOf(between) === 200, `a second ${op} without a key to answer 200 (to set up the case)`, () => describeAnswer(between));
-      const now = await observe(rec, id, teamOf(between));
-      const retry = await rec.send(opRequest(ctx, op, id, body, key));
-      judgeReplay(rec, retry, first, now.x);
-      const after = await observe(rec, id, now.state.team);
-      rec.expect(sameState(after.state, now.state), `the retry to take no second effect (${showState(now.state)} kept)`,
-        () => showState(after.state), [first, between, retry, after.x]);
-    }),
+    run: (ctx) =>
+      runCase(ctx, async (rec) => {
+        const id = await writableConversation(ctx);
+        const key = freshKey();
+        const [body, other] = bodies(ctx, op);
+        const first = await rec.send(opRequest(ctx, op, id, body, key));
+        if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, body as AssignBody, first);
+        rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
+        // A change in between, without a key: a second effect of the retry would undo it.
+        const between = await rec.send(opRequest(ctx, op, id, other));
+        if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, other as AssignBody, between);
+        rec.require(statusOf(between) === 200, `a second ${op} without a key to answer 200 (to set up the case)`, () =>
+          describeAnswer(between),
+        );
+        const now = await observe(rec, id, teamOf(between));
+        const retry = await rec.send(opRequest(ctx, op, id, body, key));
+        judgeReplay(rec, retry, first, now.x);
+        const after = await observe(rec, id, now.state.team);
+        rec.expect(
+          sameState(after.state, now.state),
+          `the retry to take no second effect (${showState(now.state)} kept)`,
+          () => showState(after.state),
+          [first, between, retry, after.x],
+        );
+      }),
   };
 }
 
@@ -106,20 +131,25 @@ function conflictCheck(op: OpName): CheckDef {
     clause: op === 'assign' ? '4.7.idempotency.conflict' : '4.8.idempotency.conflict',
     title: `${op}: reusing a key with a different body returns 409 and changes nothing`,
     needs: WRITES,
-    run: (ctx) => runCase(ctx, async (rec) => {
-      const id = await writableConversation(ctx);
-      const key = freshKey();
-      const [body, other] = bodies(ctx, op);
-      const first = await rec.send(opRequest(ctx, op, id, body, key));
-      if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, body as AssignBody, first);
-      rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
-      const mid = await observe(rec, id, teamOf(first));
-      const second = await rec.send(opRequest(ctx, op, id, other, key));
-      rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describeAnswer(second));
-      const after = await observe(rec, id, mid.state.team);
-      rec.expect(sameState(after.state, mid.state), `the conflicting request to take no effect (${showState(mid.state)} kept)`,
-        () => showState(after.state), [first, second, after.x]);
-    }),
+    run: (ctx) =>
+      runCase(ctx, async (rec) => {
+        const id = await writableConversation(ctx);
+        const key = freshKey();
+        const [body, other] = bodies(ctx, op);
+        const first = await rec.send(opRequest(ctx, op, id, body, key));
+        if (op === 'assign') discardIfMadeUpRefused(rec, ctx.target, body as AssignBody, first);
+        rec.require(statusOf(first) === 200, `${op} to answer 200`, () => describeAnswer(first));
+        const mid = await observe(rec, id, teamOf(first));
+        const second = await rec.send(opRequest(ctx, op, id, other, key));
+        rec.expect(statusOf(second) === 409, 'HTTP 409 for the same key with a different body', () => describeAnswer(second));
+        const after = await observe(rec, id, mid.state.team);
+        rec.expect(
+          sameState(after.state, mid.state),
+          `the conflicting request to take no effect (${showState(mid.state)} kept)`,
+          () => showState(after.state),
+          [first, second, after.x],
+        );
+      }),
   };
 }
 
@@ -149,8 +179,12 @@ async function lengthCase(ctx: SuiteContext, rec: Recorder, id: string, op: OpNa
   const s = statusOf(x) ?? 0;
   rec.expect(s >= 400 && s < 500, `${op} with a ${length}-character key to be rejected (4xx)`, () => describeAnswer(x), [x]);
   const after = await observe(rec, id, before.state.team);
-  rec.expect(sameState(after.state, before.state), `a rejected ${length}-character key to take no effect (${showState(before.state)} kept)`,
-    () => showState(after.state), [x, after.x]);
+  rec.expect(
+    sameState(after.state, before.state),
+    `a rejected ${length}-character key to take no effect (${showState(before.state)} kept)`,
+    () => showState(after.state),
+    [x, after.x],
+  );
 }
 
 function teamOf(x: Exchange): string | null {
@@ -190,14 +224,27 @@ async function concurrentAssign(ctx: SuiteContext, rec: Recorder): Promise<void>
   const ok = xs.filter((x) => statusOf(x) === 200);
   rec.require(ok.length >= 1, 'at least one of 5 concurrent identical assigns to succeed', () => xs.map(describeAnswer).join(', '), xs);
   // A concurrent duplicate may be refused with 409 while the first is in flight; anything else is wrong.
-  rec.expect(xs.every((x) => statusOf(x) === 200 || statusOf(x) === 409), 'each concurrent duplicate to answer 200 (replay) or 409 (in progress)',
-    () => xs.map(describeAnswer).join(', '), xs);
+  rec.expect(
+    xs.every((x) => statusOf(x) === 200 || statusOf(x) === 409),
+    'each concurrent duplicate to answer 200 (replay) or 409 (in progress)',
+    () => xs.map(describeAnswer).join(', '),
+    xs,
+  );
   // Each effect stamps its own updatedAt, so 200s showing different ones show more than one effect.
-  rec.expect(ok.every((x) => readReplay(x.response?.json, ok[0]!.response?.json, ok[0]!.response?.json) !== 'new-write'),
-    'every 200 to show the same conversation and updatedAt (one effect)', () => `updatedAt ${ok.map(stampOf).join(', ')}`, ok);
+  rec.expect(
+    ok.every((x) => readReplay(x.response?.json, ok[0]!.response?.json, ok[0]!.response?.json) !== 'new-write'),
+    'every 200 to show the same conversation and updatedAt (one effect)',
+    () => `updatedAt ${ok.map(stampOf).join(', ')}`,
+    ok,
+  );
   const after = await counted();
   if (before !== undefined && after !== undefined) {
-    rec.expect(after - before === 1, '5 concurrent identical assigns to take effect once (fixtures API effect count)', () => `${after - before} effects`, xs);
+    rec.expect(
+      after - before === 1,
+      '5 concurrent identical assigns to take effect once (fixtures API effect count)',
+      () => `${after - before} effects`,
+      xs,
+    );
   }
   // A duplicate still running behind the answers would undo this change.
   const moved = await rec.send(assignRequest(id, { team: two }));
@@ -205,8 +252,12 @@ async function concurrentAssign(ctx: SuiteContext, rec: Recorder): Promise<void>
   const replay = await rec.send(assignRequest(id, { team: one }, key));
   judgeReplay(rec, replay, ok[0]!, moved);
   const later = await observe(rec, id, two);
-  rec.expect(later.state.team === shownTeam(two), `5 concurrent identical assigns and a retry to take effect once (team ${JSON.stringify(two)} set later kept)`,
-    () => `team ${later.state.team ?? 'null'}`, [...xs, moved, replay, later.x]);
+  rec.expect(
+    later.state.team === shownTeam(two),
+    `5 concurrent identical assigns and a retry to take effect once (team ${JSON.stringify(two)} set later kept)`,
+    () => `team ${later.state.team ?? 'null'}`,
+    [...xs, moved, replay, later.x],
+  );
 }
 
 export const idempotencySuite = defineSuite({
@@ -222,21 +273,28 @@ export const idempotencySuite = defineSuite({
       clause: '4.7.idempotency.key-length',
       title: 'assign and resolve accept keys of 8 and 255 characters and reject 7 and 256',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        for (const op of ['assign', 'resolve'] as const) {
-          for (const [length, valid] of [[7, false], [8, true], [255, true], [256, false]] as const) {
-            await lengthCase(ctx, rec, id, op, length, valid);
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          for (const op of ['assign', 'resolve'] as const) {
+            for (const [length, valid] of [
+              [7, false],
+              [8, true],
+              [255, true],
+              [256, false],
+            ] as const) {
+              await lengthCase(ctx, rec, id, op, length, valid);
+            }
           }
-        }
-      }),
+        }),
     },
     {
       id: 'idempotency.model',
       clause: 'idempotency.replay',
       title: 'random assign/resolve sequences with fresh and reused keys match the model (replays, conflicts, single effects)',
       needs: WRITES,
-      run: (ctx) => runConversationModel(ctx, { focus: ['idempotency.replay', '4.7.idempotency.conflict', '4.8.idempotency.conflict'], keys: true }),
+      run: (ctx) =>
+        runConversationModel(ctx, { focus: ['idempotency.replay', '4.7.idempotency.conflict', '4.8.idempotency.conflict'], keys: true }),
     },
     {
       id: 'idempotency.concurrent.assign',
@@ -250,48 +308,71 @@ export const idempotencySuite = defineSuite({
       clause: 'idempotency.concurrent',
       title: '5 concurrent identical collection updates under one key advance the revision once',
       needs: { writes: true, data: { collection: 1 }, roles: ['helpDelegated'] },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        // The burst is the check's first update: all five refused as stale, the pool item was edited since the seed.
-        const { c, xs } = await firstUpdate(ctx, async (c) => {
-          const key = freshKey();
-          const body = { name: 'spgate concurrent', slug: uniqueSlug(ctx.fc.seed, 'spgate concurrent'), expectedRevision: c.revision };
-          await warmUp(rec, 5);
-          return Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
-        });
-        const ok = xs.filter((x) => statusOf(x) === 200);
-        rec.require(ok.length >= 1, 'at least one of 5 concurrent identical updates to succeed', () => xs.map(describeAnswer).join(', '), xs);
-        const revisions = new Set(ok.map((x) => (x.response?.json as { revision?: unknown } | undefined)?.revision));
-        rec.expect(revisions.size === 1, 'every 200 to show the same revision', () => `revisions ${[...revisions].join(', ')}`, ok);
-        const shown = [...revisions][0];
-        // If a duplicate had taken effect, the revision would have moved past the one shown.
-        const follow = await rec.send(collectionRequest(c.id, { name: 'spgate follow-up', slug: uniqueSlug(ctx.fc.seed, 'spgate follow-up'), expectedRevision: shown }, freshKey()));
-        rec.expect(statusOf(follow) === 200, `an update expecting revision ${String(shown)} to succeed (one effect only)`,
-          () => describeAnswer(follow), [...xs, follow]);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          // The burst is the check's first update: all five refused as stale, the pool item was edited since the seed.
+          const { c, xs } = await firstUpdate(ctx, async (c) => {
+            const key = freshKey();
+            const body = { name: 'spgate concurrent', slug: uniqueSlug(ctx.fc.seed, 'spgate concurrent'), expectedRevision: c.revision };
+            await warmUp(rec, 5);
+            return Promise.all(Array.from({ length: 5 }, () => rec.send(collectionRequest(c.id, body, key))));
+          });
+          const ok = xs.filter((x) => statusOf(x) === 200);
+          rec.require(
+            ok.length >= 1,
+            'at least one of 5 concurrent identical updates to succeed',
+            () => xs.map(describeAnswer).join(', '),
+            xs,
+          );
+          const revisions = new Set(ok.map((x) => (x.response?.json as { revision?: unknown } | undefined)?.revision));
+          rec.expect(revisions.size === 1, 'every 200 to show the same revision', () => `revisions ${[...revisions].join(', ')}`, ok);
+          const shown = [...revisions][0];
+          // If a duplicate had taken effect, the revision would have moved past the one shown.
+          const follow = await rec.send(
+            collectionRequest(
+              c.id,
+              { name: 'spgate follow-up', slug: uniqueSlug(ctx.fc.seed, 'spgate follow-up'), expectedRevision: shown },
+              freshKey(),
+            ),
+          );
+          rec.expect(
+            statusOf(follow) === 200,
+            `an update expecting revision ${String(shown)} to succeed (one effect only)`,
+            () => describeAnswer(follow),
+            [...xs, follow],
+          );
+        }),
     },
     {
       id: 'idempotency.per-connection',
       clause: 'idempotency.per-connection',
       title: 'the same key used by two connections with different bodies takes effect for each',
       needs: { ...WRITES, roles: ['secondConnection'] },
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        const [one, two] = teams(ctx);
-        const key = freshKey();
-        const a = await rec.send(assignRequest(id, { team: one }, key, 'admin'));
-        discardIfMadeUpRefused(rec, ctx.target, { team: one }, a);
-        rec.require(statusOf(a) === 200, 'the first connection\'s assign to succeed', () => describeAnswer(a));
-        const b = await rec.send(assignRequest(id, { team: two }, key, 'secondConnection'));
-        const team = (b.response?.json as { team?: unknown } | undefined)?.team;
-        rec.expect(statusOf(b) === 200 && (team ?? null) === shownTeam(two),
-          `the second connection's request under the same key to take its own effect (team ${JSON.stringify(two)})`,
-          () => `${describeAnswer(b)}${isSuccess(b) ? `, team ${String(team)}` : ''}`);
-        const replay = await rec.send(assignRequest(id, { team: one }, key, 'admin'));
-        judgeReplay(rec, replay, a, b);
-        const after = await observe(rec, id, two);
-        rec.expect(after.state.team === shownTeam(two), `the first connection's retry to take no second effect (team ${JSON.stringify(two)} kept)`,
-          () => `team ${after.state.team ?? 'null'}`, [a, b, replay, after.x]);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          const [one, two] = teams(ctx);
+          const key = freshKey();
+          const a = await rec.send(assignRequest(id, { team: one }, key, 'admin'));
+          discardIfMadeUpRefused(rec, ctx.target, { team: one }, a);
+          rec.require(statusOf(a) === 200, "the first connection's assign to succeed", () => describeAnswer(a));
+          const b = await rec.send(assignRequest(id, { team: two }, key, 'secondConnection'));
+          const team = (b.response?.json as { team?: unknown } | undefined)?.team;
+          rec.expect(
+            statusOf(b) === 200 && (team ?? null) === shownTeam(two),
+            `the second connection's request under the same key to take its own effect (team ${JSON.stringify(two)})`,
+            () => `${describeAnswer(b)}${isSuccess(b) ? `, team ${String(team)}` : ''}`,
+          );
+          const replay = await rec.send(assignRequest(id, { team: one }, key, 'admin'));
+          judgeReplay(rec, replay, a, b);
+          const after = await observe(rec, id, two);
+          rec.expect(
+            after.state.team === shownTeam(two),
+            `the first connection's retry to take no second effect (team ${JSON.stringify(two)} kept)`,
+            () => `team ${after.state.team ?? 'null'}`,
+            [a, b, replay, after.x],
+          );
+        }),
     },
   ],
 });

@@ -12,4 +12,16 @@ import attachments from './attachments.js';
 import assistant from './assistant.js';
 import helpcenter from './helpcenter.js';
 
-export const SUITES: SuiteDef[] = [auth, pagination, shapes, errors, idempotency, status, customers, attachments, assistant, helpcenter, limits];
+export const SUITES: SuiteDef[] = [
+  auth,
+  pagination,
+  shapes,
+  errors,
+  idempotency,
+  status,
+  customers,
+  attachments,
+  assistant,
+  helpcenter,
+  limits,
+];

@@ -31,12 +31,23 @@ const READ_LIMIT_EXCEEDED = 1025;
 const WRITE_LIMIT_EXCEEDED = 65_537;
 
 function readSpec(bytes: number): RequestSpec {
-  return { method: 'GET', path: '/customers', query: { limit: 1 }, headers: { 'content-type': 'application/json' }, rawBody: padJson(bytes) };
+  return {
+    method: 'GET',
+    path: '/customers',
+    query: { limit: 1 },
+    headers: { 'content-type': 'application/json' },
+    rawBody: padJson(bytes),
+  };
 }
 
 /** A write to a conversation that does not exist: it has no effect whatever the body. */
 function writeSpec(bytes: number): RequestSpec {
-  return { method: 'POST', path: '/conversations/conv_spgate_limits_probe/assign', headers: { 'content-type': 'application/json' }, rawBody: padJson(bytes) };
+  return {
+    method: 'POST',
+    path: '/conversations/conv_spgate_limits_probe/assign',
+    headers: { 'content-type': 'application/json' },
+    rawBody: padJson(bytes),
+  };
 }
 
 function windowOf(ctx: SuiteContext, method: string): number | undefined {
@@ -71,44 +82,87 @@ function sweep(ctx: SuiteContext, routes: BodyRoute[], clause: ClauseId): Promis
       }
       const y = await rec.send(r.request(under));
       if (!handled(y)) unanswered.push(`${r.label}: ${describeAnswer(y)}`);
-      else rec.expect(statusOf(y) !== 413, `no 413 for a ${under}-byte body on ${r.label} (within the limit)`, () => describeAnswer(y), [y], clause);
+      else
+        rec.expect(
+          statusOf(y) !== 413,
+          `no 413 for a ${under}-byte body on ${r.label} (within the limit)`,
+          () => describeAnswer(y),
+          [y],
+          clause,
+        );
     }
-    if (unanswered.length) cannotJudge(rec, `bodies within the limit got no answer to judge: ${unanswered.slice(0, 3).join('; ')}${unanswered.length > 3 ? ` (and ${unanswered.length - 3} more)` : ''}`);
+    if (unanswered.length)
+      cannotJudge(
+        rec,
+        `bodies within the limit got no answer to judge: ${unanswered.slice(0, 3).join('; ')}${unanswered.length > 3 ? ` (and ${unanswered.length - 3} more)` : ''}`,
+      );
   });
 }
 
 async function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write'): Promise<CheckOutcome> {
   const spec = kind === 'read' ? readSpec : writeSpec;
   const clause = kind === 'read' ? '8.body.read-limit' : '8.body.write-limit';
-  const [over, under] = kind === 'read' ? [[1025, 4096], [1, READ_LIMIT]] : [[65_537, 131_072], [1, WRITE_LIMIT]];
+  const [over, under] =
+    kind === 'read'
+      ? [
+          [1025, 4096],
+          [1, READ_LIMIT],
+        ]
+      : [
+          [65_537, 131_072],
+          [1, WRITE_LIMIT],
+        ];
   const arb = fc.record({ over: fc.boolean(), bytes: fc.nat() }).map(({ over: o, bytes }) => {
     const [lo, hi] = o ? over! : under!;
     return { over: o, bytes: lo! + (bytes % (hi! - lo! + 1)) };
   });
   // Bodies within the limit whose answer showed nothing (handled), of all within the limit (passing cases only count).
   const within = { all: 0, unanswered: [] as Exchange[] };
-  const out = await checkProperty(ctx, arb, async ({ over: o, bytes }, io) => {
-    const x = await io.send(spec(bytes));
-    if (o) {
-      if (x.response?.status !== 413) return { clause, expected: `HTTP 413 for a ${bytes}-byte ${kind} body`, actual: describeAnswer(x) };
-      const v = checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code');
-      return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
-    }
-    if (x.response?.status === 413) return { clause, expected: `no 413 for a ${bytes}-byte ${kind} body (within the limit)`, actual: describeAnswer(x) };
-    within.all++;
-    if (!handled(x)) within.unanswered.push(x);
-    return undefined;
-  }, {
-    examples: kind === 'read'
-      ? [{ over: true, bytes: 2000 }, { over: false, bytes: READ_LIMIT }, { over: true, bytes: 1025 }]
-      : [{ over: true, bytes: 70_000 }, { over: false, bytes: WRITE_LIMIT }, { over: true, bytes: 65_537 }],
-    describe: ({ bytes }) => `${bytes}-byte ${kind} body`,
-  });
+  const out = await checkProperty(
+    ctx,
+    arb,
+    async ({ over: o, bytes }, io) => {
+      const x = await io.send(spec(bytes));
+      if (o) {
+        if (x.response?.status !== 413) return { clause, expected: `HTTP 413 for a ${bytes}-byte ${kind} body`, actual: describeAnswer(x) };
+        const v = checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code');
+        return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+      }
+      if (x.response?.status === 413)
+        return { clause, expected: `no 413 for a ${bytes}-byte ${kind} body (within the limit)`, actual: describeAnswer(x) };
+      within.all++;
+      if (!handled(x)) within.unanswered.push(x);
+      return undefined;
+    },
+    {
+      examples:
+        kind === 'read'
+          ? [
+              { over: true, bytes: 2000 },
+              { over: false, bytes: READ_LIMIT },
+              { over: true, bytes: 1025 },
+            ]
+          : [
+              { over: true, bytes: 70_000 },
+              { over: false, bytes: WRITE_LIMIT },
+              { over: true, bytes: 65_537 },
+            ],
+      describe: ({ bytes }) => `${bytes}-byte ${kind} body`,
+    },
+  );
   const n = within.unanswered.length;
   if (out.status !== 'passed' || n === 0) return out;
   const first = describeAnswer(within.unanswered[0]!);
-  if (n === within.all) return { status: 'inconclusive', cases: within.all, reason: `every body within the limit was answered with no sign of how it was taken (${n}; first: ${first})` };
-  return { ...out, note: `${n} of ${within.all} bodies within the limit were answered with no sign of how they were taken (first: ${first}); judged the others` };
+  if (n === within.all)
+    return {
+      status: 'inconclusive',
+      cases: within.all,
+      reason: `every body within the limit was answered with no sign of how it was taken (${n}; first: ${first})`,
+    };
+  return {
+    ...out,
+    note: `${n} of ${within.all} bodies within the limit were answered with no sign of how they were taken (first: ${first}); judged the others`,
+  };
 }
 
 /** Groups violations by clause: one failure per clause with a few example exchanges. */
@@ -123,7 +177,8 @@ function grouped(xs: readonly Exchange[], check: (x: Exchange) => ClauseViolatio
       by.set(v.clause, e);
     }
   }
-  for (const { v, xs: bad } of by.values()) t.failures.push({ ...fromViolation(v, bad.slice(0, 3)), actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}` });
+  for (const { v, xs: bad } of by.values())
+    t.failures.push({ ...fromViolation(v, bad.slice(0, 3)), actual: `${bad.length} of ${xs.length} responses; first: ${v.actual}` });
   return t;
 }
 
@@ -166,22 +221,30 @@ async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonl
   const reset = parseIntHeader(last.response!.headers, 'RateLimit-Reset');
   if (!reset.ok) return cannotJudge(t, `RateLimit-Reset was unreadable on ${describeAnswer(last)}: no moment to wait for`);
   if (reset.value > MAX_RESTORE_WAIT_S) {
-    return cannotJudge(t, `the return of the full budget was not waited for: RateLimit-Reset ${reset.value} is above the ${MAX_RESTORE_WAIT_S} s the check waits`,
-      'a rate-limit window of at most a minute for the admin key (or judge Reset under load: spgate load reads every claim)');
+    return cannotJudge(
+      t,
+      `the return of the full budget was not waited for: RateLimit-Reset ${reset.value} is above the ${MAX_RESTORE_WAIT_S} s the check waits`,
+      'a rate-limit window of at most a minute for the admin key (or judge Reset under load: spgate load reads every claim)',
+    );
   }
   await abortableSleep(reset.value * 1000 + 1000, ctx.signal);
   const x = await t.send({ method: 'GET', path: '/me' });
   const y = await t.send({ method: 'GET', path: '/me' });
-  const h = x.response ? { limit: parseIntHeader(x.response.headers, 'RateLimit-Limit'), remaining: parseIntHeader(x.response.headers, 'RateLimit-Remaining') } : undefined;
+  const h = x.response
+    ? { limit: parseIntHeader(x.response.headers, 'RateLimit-Limit'), remaining: parseIntHeader(x.response.headers, 'RateLimit-Remaining') }
+    : undefined;
   if (!h?.limit.ok || !h.remaining.ok || statusOf(x) === 429) {
     cannotJudge(t, `the answer ${reset.value + 1} s after RateLimit-Reset ${reset.value} showed no readable budget (${describeAnswer(x)})`);
     return;
   }
   const full = h.remaining.value >= h.limit.value - 1;
-  const foreign = full ? undefined : foreignFall([x, y]) ?? foreignFall(sequence);
+  const foreign = full ? undefined : (foreignFall([x, y]) ?? foreignFall(sequence));
   if (foreign) {
-    cannotJudge(t, `the budget was not full ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${h.remaining.value} of ${h.limit.value}), but ${foreign}: other traffic on the key spends the same budget`,
-      'run with an admin key no other client uses, or when its traffic is idle');
+    cannotJudge(
+      t,
+      `the budget was not full ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${h.remaining.value} of ${h.limit.value}), but ${foreign}: other traffic on the key spends the same budget`,
+      'run with an admin key no other client uses, or when its traffic is idle',
+    );
     return;
   }
   // Other traffic does not always show as a fall between two probes: a token bucket refills between them,
@@ -190,8 +253,11 @@ async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonl
   // and is still short cannot be told from a shared key, so only "nothing came back" is judged.
   const before = parseIntHeader(last.response!.headers, 'RateLimit-Remaining');
   if (!full && before.ok && h.remaining.value > before.value - 1) {
-    cannotJudge(t, `the budget was partly back ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${before.value} at the end of the sequence, ${h.remaining.value} of ${h.limit.value} after the wait): a limiter that gives back less than Reset claims and other traffic on the key look alike`,
-      'run with an admin key no other client uses, or when its traffic is idle');
+    cannotJudge(
+      t,
+      `the budget was partly back ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${before.value} at the end of the sequence, ${h.remaining.value} of ${h.limit.value} after the wait): a limiter that gives back less than Reset claims and other traffic on the key look alike`,
+      'run with an admin key no other client uses, or when its traffic is idle',
+    );
     return;
   }
   t.expect(
@@ -222,7 +288,9 @@ async function driven(ctx: SuiteContext, cls: DrivenClass, request: RequestSpec)
         return;
       }
       const refused = d.refused;
-      const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, refused.request.method) }).filter((v) => v.clause.startsWith('8.'));
+      const h = checkResponseHeaders(refused, { windowSeconds: windowOf(ctx, refused.request.method) }).filter((v) =>
+        v.clause.startsWith('8.'),
+      );
       for (const v of h) t.add(fromViolation(v, [refused]));
       t.add(((v) => (v ? fromViolation(v, [refused]) : undefined))(checkErrorEnvelope(refused)));
       const code = checkErrorAnswer(refused, 429, 'rate_limit.exceeded', '8.ratelimit.429-code');
@@ -257,7 +325,11 @@ export default defineSuite({
       needs: { data: { completedTurn: 1, sessionsConversation: 1, storedAttachment: 1 } },
       async run(ctx) {
         const d = dataOf(ctx);
-        const ids = { completedTurn: await d.get('completedTurn'), sessionsConversation: await d.get('sessionsConversation'), storedAttachment: await d.get('storedAttachment') };
+        const ids = {
+          completedTurn: await d.get('completedTurn'),
+          sessionsConversation: await d.get('sessionsConversation'),
+          storedAttachment: await d.get('storedAttachment'),
+        };
         return sweep(ctx, readRoutes(ids), '8.body.read-limit');
       },
     },
@@ -270,9 +342,15 @@ export default defineSuite({
         const d = dataOf(ctx);
         const ids = {
           completedTurn: await d.get('completedTurn'),
-          conversationId: await d.get('conversationId'), customer: await d.get('customer'), collection: (await d.get('collection')).id,
+          conversationId: await d.get('conversationId'),
+          customer: await d.get('customer'),
+          collection: (await d.get('collection')).id,
         };
-        return sweep(ctx, writeRoutes(ctx.target, ids, () => freshKey()), '8.body.write-limit');
+        return sweep(
+          ctx,
+          writeRoutes(ctx.target, ids, () => freshKey()),
+          '8.body.write-limit',
+        );
       },
     },
     {
@@ -283,7 +361,9 @@ export default defineSuite({
         await ctx.send({ method: 'GET', path: '/me' });
         await ctx.send({ method: 'GET', path: '/customers', role: null });
         await ctx.send({ method: 'GET', path: '/spgate-no-such-route' });
-        return grouped(ctx.observed(), (x) => checkResponseHeaders(x, { windowSeconds: windowOf(ctx, x.request.method) }).filter((v) => v.clause.startsWith('8.'))).outcome();
+        return grouped(ctx.observed(), (x) =>
+          checkResponseHeaders(x, { windowSeconds: windowOf(ctx, x.request.method) }).filter((v) => v.clause.startsWith('8.')),
+        ).outcome();
       },
     },
     {
@@ -305,15 +385,19 @@ export default defineSuite({
           // Answers without readable headers (a gateway's 503, a transport error) are left out: fewer than two others compare nothing.
           const unread = unreadableAnswers(xs);
           if (xs.length - unread.length < 2) {
-            cannotJudge(t, `RateLimit-Remaining and RateLimit-Reset were readable on ${xs.length - unread.length} of ${xs.length} answers to GET /me (first without: ${describeAnswer(unread[0]!)})`);
+            cannotJudge(
+              t,
+              `RateLimit-Remaining and RateLimit-Reset were readable on ${xs.length - unread.length} of ${xs.length} answers to GET /me (first without: ${describeAnswer(unread[0]!)})`,
+            );
           }
           const v = checkRemainingDecreases(xs);
           t.add(v ? fromViolation(v, xs) : undefined);
           // A refill may have hidden a fall only when Remaining did not fall: a fall seen is judged either way.
           const refill = refillWithin(xs);
-          const unjudged = refill !== undefined && !remainingFell(xs)
-            ? `RateLimit-Remaining did not fall over either sequence of 5, and each may have met a refill (RateLimit-Reset ${refill} s within the sequence's length and rounding)`
-            : undefined;
+          const unjudged =
+            refill !== undefined && !remainingFell(xs)
+              ? `RateLimit-Remaining did not fall over either sequence of 5, and each may have met a refill (RateLimit-Reset ${refill} s within the sequence's length and rounding)`
+              : undefined;
           // Reset must not fall faster than time passes: wait a little over a second and compare. A pair whose
           // Reset rose met the end of a window (a new one began): it shows nothing, so the next pair is taken.
           for (let attempt = 0; attempt < 3; attempt++) {
@@ -350,7 +434,7 @@ export default defineSuite({
     {
       id: 'limits.classes-isolated',
       clause: '8.ratelimit.classes-isolated',
-      title: 'Spending write requests leaves the read budget\'s Remaining alone, and spending reads the write budget\'s',
+      title: "Spending write requests leaves the read budget's Remaining alone, and spending reads the write budget's",
       needs: { roles: ['secondConnection'], writes: true, data: { conversationId: 1 } },
       async run(ctx) {
         const conversationId = await dataOf(ctx).get('conversationId');

@@ -27,7 +27,11 @@ function search(ctx: SuiteContext): string {
 /** Creates `n` customers whose company carries the marker, so `search=marker` lists exactly them (fixtures API only). */
 async function createMarked(ctx: SuiteContext, marker: string, n: number): Promise<string[]> {
   if (!ctx.fixtures) throw new Error('createMarked needs the fixtures API');
-  const seeds: CustomerSeed[] = Array.from({ length: n }, (_, i) => ({ name: `Spgate ${i}`, email: `c${i}@${marker}.test`, company: `${marker} co` }));
+  const seeds: CustomerSeed[] = Array.from({ length: n }, (_, i) => ({
+    name: `Spgate ${i}`,
+    email: `c${i}@${marker}.test`,
+    company: `${marker} co`,
+  }));
   const made = await ctx.fixtures.createCustomers(seeds);
   return made.map((c) => c.id);
 }
@@ -53,7 +57,11 @@ async function validCursor(ctx: SuiteContext, query: Record<string, string>): Pr
   return { cursor: page?.hasMore && page.nextCursor ? page.nextCursor : undefined, x };
 }
 
-async function rejects400(io: CaseIO | SuiteContext, query: Record<string, string | number | undefined>, path = '/customers'): Promise<{ ok: boolean; x: Exchange }> {
+async function rejects400(
+  io: CaseIO | SuiteContext,
+  query: Record<string, string | number | undefined>,
+  path = '/customers',
+): Promise<{ ok: boolean; x: Exchange }> {
   const x = await io.send({ method: 'GET', path, query });
   return { ok: x.response?.status === 400, x };
 }
@@ -68,15 +76,35 @@ async function noCursor(ctx: SuiteContext, x: Exchange, query: Record<string, st
     const wide = await ctx.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 } });
     const all = asPage(wide)?.data.length;
     if (all !== undefined && all <= 2) {
-      return { status: 'inconclusive', cases: 0, reason: `the customer list holds ${all} customer${all === 1 ? '' : 's'}: a page of 2 has no next cursor to use`, remedy: 'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own)' };
+      return {
+        status: 'inconclusive',
+        cases: 0,
+        reason: `the customer list holds ${all} customer${all === 1 ? '' : 's'}: a page of 2 has no next cursor to use`,
+        remedy: 'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own)',
+      };
     }
-    return { status: 'failed', cases: 1, failures: [{ ...noCursorFailure(x), actual: `${describeAnswer(x)}, while a page of 100 lists ${all ?? describeAnswer(wide)} customers`, exchanges: [x, wide] }] };
+    return {
+      status: 'failed',
+      cases: 1,
+      failures: [
+        {
+          ...noCursorFailure(x),
+          actual: `${describeAnswer(x)}, while a page of 100 lists ${all ?? describeAnswer(wide)} customers`,
+          exchanges: [x, wide],
+        },
+      ],
+    };
   }
   return { status: 'failed', cases: 1, failures: [noCursorFailure(x)] };
 }
 
 function noCursorFailure(x: Exchange): CheckFailure {
-  return { clause: '4.4.has-more', expected: 'a nextCursor with limit=2 (at least 3 customers listed)', actual: describeAnswer(x), exchanges: [x] };
+  return {
+    clause: '4.4.has-more',
+    expected: 'a nextCursor with limit=2 (at least 3 customers listed)',
+    actual: describeAnswer(x),
+    exchanges: [x],
+  };
 }
 
 export default defineSuite({
@@ -87,48 +115,82 @@ export default defineSuite({
       id: 'pagination.limit-bounds',
       clause: '4.4.limit.max',
       title: 'limit is honoured within 1..100; pages never exceed 100 items; the default is 25',
-      run: (ctx) => runCase(ctx, async (t) => {
-        // With created data 101 match, so every page is full; on the whole list a page is full when hasMore.
-        const scope = await customerScope(ctx, 'lim', 101);
-        const q = scope.query;
-        const known = scope.created !== undefined;
-        const full = (page: { data: unknown[]; hasMore: boolean }, n: number): boolean =>
-          known ? page.data.length === n && page.hasMore : page.data.length === n || (!page.hasMore && page.data.length < n);
-        const why = known ? ' (101 match)' : ' (or fewer on the last page)';
-        const list = (limit: string | number | undefined) => ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit } });
-        const dflt = await list(undefined);
-        const dpage = asPage(dflt);
-        t.add(dpage && full(dpage, 25) ? undefined : {
-          clause: '4.4.limit.default', expected: `without limit, a page of 25 items${why}`,
-          actual: dpage ? `${dpage.data.length} items, hasMore ${dpage.hasMore}` : describeAnswer(dflt), exchanges: [dflt],
-        });
-        for (const n of [1, 100]) {
-          const x = await list(n);
-          const page = asPage(x);
-          t.add(page && full(page, n) ? undefined : {
-            expected: `limit=${n}: ${n} items${why}`, actual: page ? `${page.data.length} items, hasMore ${page.hasMore}` : describeAnswer(x), exchanges: [x],
-          });
-        }
-        for (const bad of [101, 0, -1, 2.5, 'abc', 1000]) {
-          const x = await list(bad);
-          // More than 100 items breaks the spec's maximum (4.4, 4.11, 8) whatever else the page shows; how an
-          // out-of-range limit is refused (or clamped) is the assumed part.
-          const data = x.response && x.response.status < 300 ? (x.response.json as { data?: unknown } | undefined)?.data : undefined;
-          if (Array.isArray(data) && data.length > 100) {
-            t.add({ clause: '4.4.limit.max', expected: `limit=${bad}: never more than 100 items`, actual: `HTTP ${x.response!.status} with ${data.length} items`, exchanges: [x] });
-          } else {
-            t.add(expectStatus(x, ctx.target.assumptions.statuses.validation, `limit=${bad} (outside 1..100 or not an integer)`, '4.4.limit.out-of-range'));
+      run: (ctx) =>
+        runCase(ctx, async (t) => {
+          // With created data 101 match, so every page is full; on the whole list a page is full when hasMore.
+          const scope = await customerScope(ctx, 'lim', 101);
+          const q = scope.query;
+          const known = scope.created !== undefined;
+          const full = (page: { data: unknown[]; hasMore: boolean }, n: number): boolean =>
+            known ? page.data.length === n && page.hasMore : page.data.length === n || (!page.hasMore && page.data.length < n);
+          const why = known ? ' (101 match)' : ' (or fewer on the last page)';
+          const list = (limit: string | number | undefined) => ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit } });
+          const dflt = await list(undefined);
+          const dpage = asPage(dflt);
+          t.add(
+            dpage && full(dpage, 25)
+              ? undefined
+              : {
+                  clause: '4.4.limit.default',
+                  expected: `without limit, a page of 25 items${why}`,
+                  actual: dpage ? `${dpage.data.length} items, hasMore ${dpage.hasMore}` : describeAnswer(dflt),
+                  exchanges: [dflt],
+                },
+          );
+          for (const n of [1, 100]) {
+            const x = await list(n);
+            const page = asPage(x);
+            t.add(
+              page && full(page, n)
+                ? undefined
+                : {
+                    expected: `limit=${n}: ${n} items${why}`,
+                    actual: page ? `${page.data.length} items, hasMore ${page.hasMore}` : describeAnswer(x),
+                    exchanges: [x],
+                  },
+            );
           }
-        }
-        t.merge(await checkProperty(ctx, fc.integer({ min: 1, max: 100 }), async (n, io) => {
-          const x = await io.send({ method: 'GET', path: '/customers', query: { ...q, limit: n } });
-          const page = asPage(x);
-          if (!page) return { expected: `limit=${n}: HTTP 200 with a page`, actual: describeAnswer(x) };
-          const p = pageProblem(x, page, n);
-          if (p) return { clause: p.clause, expected: p.expected, actual: p.actual };
-          return full(page, n) ? undefined : { expected: `limit=${n}: ${n} items${why}`, actual: `${page.data.length} items, hasMore ${page.hasMore}` };
-        }, known ? {} : { numRuns: Math.min(ctx.fc.numRuns, 10) }));
-      }),
+          for (const bad of [101, 0, -1, 2.5, 'abc', 1000]) {
+            const x = await list(bad);
+            // More than 100 items breaks the spec's maximum (4.4, 4.11, 8) whatever else the page shows; how an
+            // out-of-range limit is refused (or clamped) is the assumed part.
+            const data = x.response && x.response.status < 300 ? (x.response.json as { data?: unknown } | undefined)?.data : undefined;
+            if (Array.isArray(data) && data.length > 100) {
+              t.add({
+                clause: '4.4.limit.max',
+                expected: `limit=${bad}: never more than 100 items`,
+                actual: `HTTP ${x.response!.status} with ${data.length} items`,
+                exchanges: [x],
+              });
+            } else {
+              t.add(
+                expectStatus(
+                  x,
+                  ctx.target.assumptions.statuses.validation,
+                  `limit=${bad} (outside 1..100 or not an integer)`,
+                  '4.4.limit.out-of-range',
+                ),
+              );
+            }
+          }
+          t.merge(
+            await checkProperty(
+              ctx,
+              fc.integer({ min: 1, max: 100 }),
+              async (n, io) => {
+                const x = await io.send({ method: 'GET', path: '/customers', query: { ...q, limit: n } });
+                const page = asPage(x);
+                if (!page) return { expected: `limit=${n}: HTTP 200 with a page`, actual: describeAnswer(x) };
+                const p = pageProblem(x, page, n);
+                if (p) return { clause: p.clause, expected: p.expected, actual: p.actual };
+                return full(page, n)
+                  ? undefined
+                  : { expected: `limit=${n}: ${n} items${why}`, actual: `${page.data.length} items, hasMore ${page.hasMore}` };
+              },
+              known ? {} : { numRuns: Math.min(ctx.fc.numRuns, 10) },
+            ),
+          );
+        }),
     },
     {
       id: 'pagination.traversal',
@@ -138,20 +200,38 @@ export default defineSuite({
         if (!ctx.fixtures) return wholeListTraversal(ctx);
         const base = await freshMarker(ctx, 'trv');
         let exec = 0;
-        return checkProperty(ctx, fc.record({ n: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 12 }) }), async ({ n, limit }, io) => {
-          const m = `${base}x${exec++}`;
-          const created = n > 0 ? await createMarked(ctx, m, n) : [];
-          const walk = () => traverse(io.send, { path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n + 3 });
-          const a = await walk();
-          if (a.problem) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
-          const dup = duplicates(a.ids);
-          if (dup.length) return { expected: 'every item exactly once', actual: `repeated: ${dup.join(', ')}` };
-          const missing = created.filter((id) => !a.ids.includes(id));
-          if (missing.length || a.ids.length !== created.length) return { expected: `the ${created.length} created items`, actual: `${a.ids.length} items, missing ${missing.join(', ') || 'none'}` };
-          const b = await walk();
-          if (b.ids.join(',') !== a.ids.join(',')) return { expected: 'the same order on a second traversal', actual: `first ${a.ids.slice(0, 5).join(',')}…, then ${b.ids.slice(0, 5).join(',')}…` };
-          return undefined;
-        }, { examples: [{ n: 5, limit: 2 }, { n: 4, limit: 4 }] });
+        return checkProperty(
+          ctx,
+          fc.record({ n: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 12 }) }),
+          async ({ n, limit }, io) => {
+            const m = `${base}x${exec++}`;
+            const created = n > 0 ? await createMarked(ctx, m, n) : [];
+            const walk = () => traverse(io.send, { path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n + 3 });
+            const a = await walk();
+            if (a.problem) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
+            const dup = duplicates(a.ids);
+            if (dup.length) return { expected: 'every item exactly once', actual: `repeated: ${dup.join(', ')}` };
+            const missing = created.filter((id) => !a.ids.includes(id));
+            if (missing.length || a.ids.length !== created.length)
+              return {
+                expected: `the ${created.length} created items`,
+                actual: `${a.ids.length} items, missing ${missing.join(', ') || 'none'}`,
+              };
+            const b = await walk();
+            if (b.ids.join(',') !== a.ids.join(','))
+              return {
+                expected: 'the same order on a second traversal',
+                actual: `first ${a.ids.slice(0, 5).join(',')}…, then ${b.ids.slice(0, 5).join(',')}…`,
+              };
+            return undefined;
+          },
+          {
+            examples: [
+              { n: 5, limit: 2 },
+              { n: 4, limit: 4 },
+            ],
+          },
+        );
       },
     },
     {
@@ -164,41 +244,58 @@ export default defineSuite({
         const base = await freshMarker(ctx, 'stw');
         let exec = 0;
         const op = fc.record({ deleteSeen: fc.boolean(), deleteUnseen: fc.boolean(), create: fc.integer({ min: 0, max: 2 }) });
-        const arb = fc.record({ n: fc.integer({ min: 4, max: 20 }), limit: fc.integer({ min: 1, max: 5 }), ops: fc.array(op, { minLength: 1, maxLength: 6 }) });
-        return checkProperty(ctx, arb, async ({ n, limit, ops }, io) => {
-          const m = `${base}x${exec++}`;
-          const created = await createMarked(ctx, m, n);
-          const deleted = new Set<string>();
-          let made = 0;
-          const t = await traverse(io.send, {
-            path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n * 3 + 10,
-            between: async (p, seen) => {
-              const o = ops[p % ops.length]!;
-              const victims: string[] = [];
-              const seenAlive = seen.filter((id) => !deleted.has(id));
-              const unseen = created.filter((id) => !seen.includes(id) && !deleted.has(id));
-              if (o.deleteSeen && seenAlive.length) victims.push(seenAlive[0]!);
-              if (o.deleteUnseen && unseen.length > 1) victims.push(unseen[unseen.length - 1]!);
-              for (const id of victims) {
-                deleted.add(id);
-                const x = await io.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
-                if (!x.response || x.response.status >= 300) throw new Error(`DELETE /customers/${id} answered ${describeAnswer(x)}`);
-              }
-              // Creation is bounded, or a small page size behind steady creation would never reach the end.
-              const make = Math.min(o.create, MAX_CREATED_DURING_WALK - made);
-              if (make > 0) {
-                made += make;
-                await createMarked(ctx, m, make);
-              }
-            },
-          });
-          if (t.problem) return { clause: t.problem.clause, expected: t.problem.expected, actual: t.problem.actual };
-          const dup = duplicates(t.ids);
-          if (dup.length) return { expected: 'no item twice while items are created and deleted', actual: `repeated: ${dup.join(', ')}` };
-          const survivors = created.filter((id) => !deleted.has(id));
-          const skipped = survivors.filter((id) => !t.ids.includes(id));
-          return skipped.length ? { expected: `every item that existed throughout (${survivors.length}) exactly once`, actual: `skipped ${skipped.join(', ')}` } : undefined;
-        }, { examples: [{ n: 6, limit: 2, ops: [{ deleteSeen: true, deleteUnseen: false, create: 0 }] }] });
+        const arb = fc.record({
+          n: fc.integer({ min: 4, max: 20 }),
+          limit: fc.integer({ min: 1, max: 5 }),
+          ops: fc.array(op, { minLength: 1, maxLength: 6 }),
+        });
+        return checkProperty(
+          ctx,
+          arb,
+          async ({ n, limit, ops }, io) => {
+            const m = `${base}x${exec++}`;
+            const created = await createMarked(ctx, m, n);
+            const deleted = new Set<string>();
+            let made = 0;
+            const t = await traverse(io.send, {
+              path: '/customers',
+              query: { [search(ctx)]: m },
+              limit,
+              maxPages: n * 3 + 10,
+              between: async (p, seen) => {
+                const o = ops[p % ops.length]!;
+                const victims: string[] = [];
+                const seenAlive = seen.filter((id) => !deleted.has(id));
+                const unseen = created.filter((id) => !seen.includes(id) && !deleted.has(id));
+                if (o.deleteSeen && seenAlive.length) victims.push(seenAlive[0]!);
+                if (o.deleteUnseen && unseen.length > 1) victims.push(unseen[unseen.length - 1]!);
+                for (const id of victims) {
+                  deleted.add(id);
+                  const x = await io.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
+                  if (!x.response || x.response.status >= 300) throw new Error(`DELETE /customers/${id} answered ${describeAnswer(x)}`);
+                }
+                // Creation is bounded, or a small page size behind steady creation would never reach the end.
+                const make = Math.min(o.create, MAX_CREATED_DURING_WALK - made);
+                if (make > 0) {
+                  made += make;
+                  await createMarked(ctx, m, make);
+                }
+              },
+            });
+            if (t.problem) return { clause: t.problem.clause, expected: t.problem.expected, actual: t.problem.actual };
+            const dup = duplicates(t.ids);
+            if (dup.length) return { expected: 'no item twice while items are created and deleted', actual: `repeated: ${dup.join(', ')}` };
+            const survivors = created.filter((id) => !deleted.has(id));
+            const skipped = survivors.filter((id) => !t.ids.includes(id));
+            return skipped.length
+              ? {
+                  expected: `every item that existed throughout (${survivors.length}) exactly once`,
+                  actual: `skipped ${skipped.join(', ')}`,
+                }
+              : undefined;
+          },
+          { examples: [{ n: 6, limit: 2, ops: [{ deleteSeen: true, deleteUnseen: false, create: 0 }] }] },
+        );
       },
     },
     {
@@ -215,7 +312,17 @@ export default defineSuite({
             // The whole list may be long: the walk is cut short on purpose, and only page rules matter then.
             const cut = cutWalk(walk);
             t.add(p && !cut ? problemFailure(p) : undefined);
-            if (!p || cut) t.add(duplicates(walk.ids).length ? { clause: '4.4.cursor.traversal', expected: 'no item twice', actual: `repeated ${duplicates(walk.ids).join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+            if (!p || cut)
+              t.add(
+                duplicates(walk.ids).length
+                  ? {
+                      clause: '4.4.cursor.traversal',
+                      expected: 'no item twice',
+                      actual: `repeated ${duplicates(walk.ids).join(', ')}`,
+                      exchanges: walk.exchanges.slice(-3),
+                    }
+                  : undefined,
+              );
             walks.all++;
             if (cut) walks.cut++;
             first ??= walk.exchanges[0];
@@ -232,7 +339,10 @@ export default defineSuite({
         });
         // The 5-page walk of single items is cut on purpose; the last page is seen when a longer walk ends.
         if (out.status !== 'passed' || walks.cut < walks.all) return out;
-        return { ...out, note: `every walk (${walks.all}) reached its page bound before the list's end: the pages walked were judged, a last page (hasMore false) was not seen` };
+        return {
+          ...out,
+          note: `every walk (${walks.all}) reached its page bound before the list's end: the pages walked were judged, a last page (hasMore false) was not seen`,
+        };
       },
     },
     {
@@ -243,18 +353,27 @@ export default defineSuite({
         const q = (await customerScope(ctx, 'tmp', 5)).query;
         const { cursor: valid, x } = await validCursor(ctx, q);
         if (!valid) return noCursor(ctx, x, q);
-        return checkProperty(ctx, tamperArb, async (tamper, io) => {
-          const bad = applyTamper(valid, tamper);
-          const r = await rejects400(io, { ...q, limit: 2, cursor: bad });
-          return r.ok ? undefined : { expected: `HTTP 400 for the tampered cursor ${JSON.stringify(bad)}`, actual: describeAnswer(r.x) };
-        }, {
-          precondition: (tamper) => {
+        return checkProperty(
+          ctx,
+          tamperArb,
+          async (tamper, io) => {
             const bad = applyTamper(valid, tamper);
-            return bad !== '' && !equivalentCursors(valid, bad);
+            const r = await rejects400(io, { ...q, limit: 2, cursor: bad });
+            return r.ok ? undefined : { expected: `HTTP 400 for the tampered cursor ${JSON.stringify(bad)}`, actual: describeAnswer(r.x) };
           },
-          describe: (tamper) => `${JSON.stringify(tamper)} → ${JSON.stringify(applyTamper(valid, tamper))}`,
-          examples: [{ kind: 'truncate', keep: Math.floor(valid.length / 2) }, { kind: 'reencode', leaf: 0 }, { kind: 'random', text: 'not-a-cursor' }],
-        });
+          {
+            precondition: (tamper) => {
+              const bad = applyTamper(valid, tamper);
+              return bad !== '' && !equivalentCursors(valid, bad);
+            },
+            describe: (tamper) => `${JSON.stringify(tamper)} → ${JSON.stringify(applyTamper(valid, tamper))}`,
+            examples: [
+              { kind: 'truncate', keep: Math.floor(valid.length / 2) },
+              { kind: 'reencode', leaf: 0 },
+              { kind: 'random', text: 'not-a-cursor' },
+            ],
+          },
+        );
       },
     },
     {
@@ -272,26 +391,37 @@ export default defineSuite({
         let note: string | undefined;
         const out = await runCase(ctx, async (t) => {
           // Without created data the cursor comes from the unfiltered list; adding any filter changes the query.
-          const cases: Array<[string, Record<string, string | number>, string?]> = m !== undefined ? [
-            ['another search', { [s]: `${m}zz`, limit: 2, cursor }],
-            ['no filter', { limit: 2, cursor }],
-            ['an added external-id filter', { [s]: m, [ext]: `${m}-ext`, limit: 2, cursor }],
-            ['the articles list', { after: cursor }, '/authoring/articles'],
-          ] : [
-            ['an added search', { [s]: 'spgate-other-filter', limit: 2, cursor }],
-            ['an added external-id filter', { [ext]: 'spgate-other-filter', limit: 2, cursor }],
-            ['the articles list', { after: cursor }, '/authoring/articles'],
-          ];
+          const cases: Array<[string, Record<string, string | number>, string?]> =
+            m !== undefined
+              ? [
+                  ['another search', { [s]: `${m}zz`, limit: 2, cursor }],
+                  ['no filter', { limit: 2, cursor }],
+                  ['an added external-id filter', { [s]: m, [ext]: `${m}-ext`, limit: 2, cursor }],
+                  ['the articles list', { after: cursor }, '/authoring/articles'],
+                ]
+              : [
+                  ['an added search', { [s]: 'spgate-other-filter', limit: 2, cursor }],
+                  ['an added external-id filter', { [ext]: 'spgate-other-filter', limit: 2, cursor }],
+                  ['the articles list', { after: cursor }, '/authoring/articles'],
+                ];
           for (const [what, query, path] of cases) {
             const r = await rejects400(ctx, query, path);
-            t.add(r.ok ? undefined : { expected: `HTTP 400 for a customers cursor used with ${what}`, actual: describeAnswer(r.x), exchanges: [x, r.x] });
+            t.add(
+              r.ok
+                ? undefined
+                : { expected: `HTTP 400 for a customers cursor used with ${what}`, actual: describeAnswer(r.x), exchanges: [x, r.x] },
+            );
           }
           if (ctx.fixtures) await ctx.fixtures.createArticles(3);
           const a = await ctx.send({ method: 'GET', path: '/authoring/articles' });
           const after = (a.response?.json as { nextCursor?: unknown } | undefined)?.nextCursor;
           if (typeof after === 'string' && after !== '') {
             const r = await rejects400(ctx, { ...scope.query, limit: 2, cursor: after });
-            t.add(r.ok ? undefined : { expected: 'HTTP 400 for an articles cursor used on /customers', actual: describeAnswer(r.x), exchanges: [a, r.x] });
+            t.add(
+              r.ok
+                ? undefined
+                : { expected: 'HTTP 400 for an articles cursor used on /customers', actual: describeAnswer(r.x), exchanges: [a, r.x] },
+            );
             return;
           }
           // The articles list's page size is not shown: a short list has no next cursor to present to /customers.
@@ -304,19 +434,28 @@ export default defineSuite({
       id: 'pagination.cursor-url-encoding',
       clause: '4.11.cursor.url-encoded',
       title: 'A URL-encoded cursor round-trips: the next page is the same however it is sent',
-      run: (ctx) => runCase(ctx, async (t) => {
-        const q = (await customerScope(ctx, 'enc', 5)).query;
-        const { cursor, x } = await validCursor(ctx, q);
-        if (!cursor) return t.merge(await noCursor(ctx, x, q));
-        const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit: 2, cursor } });
-        const filters = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`).join('');
-        const viaPath = await ctx.send({ method: 'GET', path: `/customers?${filters}limit=2&cursor=${encodeURIComponent(cursor)}` });
-        const a = asPage(viaQuery);
-        const b = asPage(viaPath);
-        t.add(a && b && JSON.stringify(a.data.map((d) => d.id)) === JSON.stringify(b.data.map((d) => d.id)) ? undefined : {
-          expected: 'HTTP 200 and the same page for the cursor percent-encoded', actual: `${describeAnswer(viaQuery)} / ${describeAnswer(viaPath)}`, exchanges: [viaQuery, viaPath],
-        });
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (t) => {
+          const q = (await customerScope(ctx, 'enc', 5)).query;
+          const { cursor, x } = await validCursor(ctx, q);
+          if (!cursor) return t.merge(await noCursor(ctx, x, q));
+          const viaQuery = await ctx.send({ method: 'GET', path: '/customers', query: { ...q, limit: 2, cursor } });
+          const filters = Object.entries(q)
+            .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`)
+            .join('');
+          const viaPath = await ctx.send({ method: 'GET', path: `/customers?${filters}limit=2&cursor=${encodeURIComponent(cursor)}` });
+          const a = asPage(viaQuery);
+          const b = asPage(viaPath);
+          t.add(
+            a && b && JSON.stringify(a.data.map((d) => d.id)) === JSON.stringify(b.data.map((d) => d.id))
+              ? undefined
+              : {
+                  expected: 'HTTP 200 and the same page for the cursor percent-encoded',
+                  actual: `${describeAnswer(viaQuery)} / ${describeAnswer(viaPath)}`,
+                  exchanges: [viaQuery, viaPath],
+                },
+          );
+        }),
     },
     {
       id: 'pagination.search',
@@ -328,71 +467,103 @@ export default defineSuite({
       id: 'pagination.external-id',
       clause: '4.4.external-id',
       title: 'The external-id filter lists exactly the customers with that externalId',
-      run: (ctx) => runCase(ctx, async (t) => {
-        const m = await freshMarker(ctx, 'ext');
-        const p = ctx.target.assumptions.params.externalId;
-        const cases: Array<readonly [string, readonly string[]]> = [];
-        // Why no externalId of the workspace was tried, when the list they come from could not be read.
-        let unread: string | undefined;
-        if (ctx.fixtures) {
-          const made = await ctx.fixtures.createCustomers([
-            { name: 'A', company: m, externalId: `${m}-a` }, { name: 'B', company: m, externalId: `${m}-a` }, { name: 'C', company: m, externalId: `${m}-b` },
-          ]);
-          cases.push([`${m}-a`, [made[0]!.id, made[1]!.id]], [`${m}-b`, [made[2]!.id]]);
-        } else {
-          // Listed customers with an externalId: the filter must list exactly those sharing it.
-          const { records, x } = await listedCustomers(ctx, 100);
-          if (!asPage(x)) unread = `the customer list answered ${describeAnswer(x)}`;
-          const withExt = records.filter((c) => typeof c.externalId === 'string' && c.externalId !== '');
-          for (const c of withExt.slice(0, 3)) {
-            cases.push([String(c.externalId), records.filter((o) => o.externalId === c.externalId).map((o) => String(o.id))]);
+      run: (ctx) =>
+        runCase(ctx, async (t) => {
+          const m = await freshMarker(ctx, 'ext');
+          const p = ctx.target.assumptions.params.externalId;
+          const cases: Array<readonly [string, readonly string[]]> = [];
+          // Why no externalId of the workspace was tried, when the list they come from could not be read.
+          let unread: string | undefined;
+          if (ctx.fixtures) {
+            const made = await ctx.fixtures.createCustomers([
+              { name: 'A', company: m, externalId: `${m}-a` },
+              { name: 'B', company: m, externalId: `${m}-a` },
+              { name: 'C', company: m, externalId: `${m}-b` },
+            ]);
+            cases.push([`${m}-a`, [made[0]!.id, made[1]!.id]], [`${m}-b`, [made[2]!.id]]);
+          } else {
+            // Listed customers with an externalId: the filter must list exactly those sharing it.
+            const { records, x } = await listedCustomers(ctx, 100);
+            if (!asPage(x)) unread = `the customer list answered ${describeAnswer(x)}`;
+            const withExt = records.filter((c) => typeof c.externalId === 'string' && c.externalId !== '');
+            for (const c of withExt.slice(0, 3)) {
+              cases.push([String(c.externalId), records.filter((o) => o.externalId === c.externalId).map((o) => String(o.id))]);
+            }
           }
-        }
-        cases.push([`${m}-none`, []]);
-        for (const [ext, want] of cases) {
-          const walk = await traverse(ctx.send, { path: '/customers', query: { [p]: ext }, limit: 100, maxPages: 5 });
-          // From a first page only, others sharing the externalId may exist further on: those must be listed, and only matches.
-          const same = ctx.fixtures ? [...walk.ids].sort().join(',') === [...want].sort().join(',')
-            : want.every((id) => walk.ids.includes(id)) && walk.exchanges.flatMap((x) => asPage(x)?.data ?? []).every((c) => !('externalId' in c) || c.externalId === ext);
-          // A walk cut short lists hundreds where at most two match: the filter's fault, not the cursor's.
-          const cut = cutWalk(walk);
-          t.add(walk.problem && !cut ? problemFailure(walk.problem) : same ? undefined : {
-            expected: `${p}=${ext} to list exactly ${want.length ? want.join(', ') : 'nothing'}`,
-            actual: cut ? `${walk.ids.length} customers in 5 pages and still hasMore` : `listed ${walk.ids.join(', ') || 'nothing'}`,
-            exchanges: cut ? walk.exchanges.slice(-2) : walk.exchanges,
-          });
-        }
-        // Only "an unknown externalId lists nothing" was judged: a filter listing nothing at all would pass.
-        if (unread) cannotJudge(t, `no externalId to filter by: ${unread}`);
-        else if (cases.length === 1) cannotJudge(t, 'no customer on the first page of the customer list has an externalId: only an unknown externalId (listing nothing) was tried', 'customers with an externalId among the first 100 listed (or fixtures.api / fixtures.command, so the check creates its own)');
-      }),
+          cases.push([`${m}-none`, []]);
+          for (const [ext, want] of cases) {
+            const walk = await traverse(ctx.send, { path: '/customers', query: { [p]: ext }, limit: 100, maxPages: 5 });
+            // From a first page only, others sharing the externalId may exist further on: those must be listed, and only matches.
+            const same = ctx.fixtures
+              ? [...walk.ids].sort().join(',') === [...want].sort().join(',')
+              : want.every((id) => walk.ids.includes(id)) &&
+                walk.exchanges.flatMap((x) => asPage(x)?.data ?? []).every((c) => !('externalId' in c) || c.externalId === ext);
+            // A walk cut short lists hundreds where at most two match: the filter's fault, not the cursor's.
+            const cut = cutWalk(walk);
+            t.add(
+              walk.problem && !cut
+                ? problemFailure(walk.problem)
+                : same
+                  ? undefined
+                  : {
+                      expected: `${p}=${ext} to list exactly ${want.length ? want.join(', ') : 'nothing'}`,
+                      actual: cut
+                        ? `${walk.ids.length} customers in 5 pages and still hasMore`
+                        : `listed ${walk.ids.join(', ') || 'nothing'}`,
+                      exchanges: cut ? walk.exchanges.slice(-2) : walk.exchanges,
+                    },
+            );
+          }
+          // Only "an unknown externalId lists nothing" was judged: a filter listing nothing at all would pass.
+          if (unread) cannotJudge(t, `no externalId to filter by: ${unread}`);
+          else if (cases.length === 1)
+            cannotJudge(
+              t,
+              'no customer on the first page of the customer list has an externalId: only an unknown externalId (listing nothing) was tried',
+              'customers with an externalId among the first 100 listed (or fixtures.api / fixtures.command, so the check creates its own)',
+            );
+        }),
     },
     {
       id: 'pagination.identity',
       clause: '4.4.identity.pair',
       title: 'Identity type and identifier must come together; a lookup lists 0 or 1 customers',
       needs: { data: { identity: 1 } },
-      run: (ctx) => runCase(ctx, async (t) => {
-        const m = await freshMarker(ctx, 'idn');
-        const type = ctx.target.assumptions.identityTypeValue;
-        const { identifier: ident, customerId } = await ctx.data!.get('identity');
-        const made = { id: customerId };
-        const pt = ctx.target.assumptions.params.identityType;
-        const v = ctx.target.assumptions.statuses.validation;
-        for (const [query, what] of [[{ identityIdentifier: ident }, 'identityIdentifier without the identity type'], [{ [pt]: type }, 'identity type without identityIdentifier']] as const) {
-          const x = await ctx.send({ method: 'GET', path: '/customers', query });
-          const r = checkRejectedWith(x, v, what, '4.4.identity.pair', '4.4.identity.pair-status');
-          t.add(r ? fromViolation(r, [x]) : undefined);
-        }
-        for (const [idv, want] of [[ident, [made.id]], [`${m}-nobody@identity.test`, []]] as const) {
-          const x = await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type, identityIdentifier: idv } });
-          const page = asPage(x);
-          const ids = page?.data.map((d) => String(d.id)) ?? [];
-          t.add(page && ids.join(',') === want.join(',') ? undefined : {
-            clause: '4.4.identity.result', expected: `a lookup of ${idv} to list ${want.length ? want[0] : 'nothing'} (0 or 1 items)`, actual: page ? `listed ${ids.join(', ') || 'nothing'}` : describeAnswer(x), exchanges: [x],
-          });
-        }
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (t) => {
+          const m = await freshMarker(ctx, 'idn');
+          const type = ctx.target.assumptions.identityTypeValue;
+          const { identifier: ident, customerId } = await ctx.data!.get('identity');
+          const made = { id: customerId };
+          const pt = ctx.target.assumptions.params.identityType;
+          const v = ctx.target.assumptions.statuses.validation;
+          for (const [query, what] of [
+            [{ identityIdentifier: ident }, 'identityIdentifier without the identity type'],
+            [{ [pt]: type }, 'identity type without identityIdentifier'],
+          ] as const) {
+            const x = await ctx.send({ method: 'GET', path: '/customers', query });
+            const r = checkRejectedWith(x, v, what, '4.4.identity.pair', '4.4.identity.pair-status');
+            t.add(r ? fromViolation(r, [x]) : undefined);
+          }
+          for (const [idv, want] of [
+            [ident, [made.id]],
+            [`${m}-nobody@identity.test`, []],
+          ] as const) {
+            const x = await ctx.send({ method: 'GET', path: '/customers', query: { [pt]: type, identityIdentifier: idv } });
+            const page = asPage(x);
+            const ids = page?.data.map((d) => String(d.id)) ?? [];
+            t.add(
+              page && ids.join(',') === want.join(',')
+                ? undefined
+                : {
+                    clause: '4.4.identity.result',
+                    expected: `a lookup of ${idv} to list ${want.length ? want[0] : 'nothing'} (0 or 1 items)`,
+                    actual: page ? `listed ${ids.join(', ') || 'nothing'}` : describeAnswer(x),
+                    exchanges: [x],
+                  },
+            );
+          }
+        }),
     },
     {
       id: 'pagination.articles',
@@ -417,17 +588,28 @@ export default defineSuite({
               t.add({ expected: 'no hasMore key on the articles list', actual: `hasMore ${JSON.stringify(j.hasMore)}`, exchanges: [x] });
               return;
             }
-            const ids = (j.data as Array<{ id?: unknown }>).map((d) => (d && typeof d === 'object' && 'id' in d ? String(d.id) : JSON.stringify(d)));
+            const ids = (j.data as Array<{ id?: unknown }>).map((d) =>
+              d && typeof d === 'object' && 'id' in d ? String(d.id) : JSON.stringify(d),
+            );
             const again = ids.filter((id) => seen.has(id));
             if (again.length) {
-              t.add({ expected: 'each page after `after` to hold new articles', actual: `page ${p + 1} repeats ${again.slice(0, 3).join(', ')}`, exchanges: xs.slice(-2) });
+              t.add({
+                expected: 'each page after `after` to hold new articles',
+                actual: `page ${p + 1} repeats ${again.slice(0, 3).join(', ')}`,
+                exchanges: xs.slice(-2),
+              });
               return;
             }
             ids.forEach((id) => seen.add(id));
             t.cases++;
             if (j.nextCursor === null || j.nextCursor === '' || j.nextCursor === undefined) {
               // One page never follows `after`: the paging this check exists for was not seen.
-              if (p === 0) cannotJudge(t, `the Help Center fits on one page of the articles list (${ids.length} articles): no nextCursor to follow as \`after\``, 'a workspace whose Help Center holds more articles than one page of GET /authoring/articles (25 by default on the reference server)');
+              if (p === 0)
+                cannotJudge(
+                  t,
+                  `the Help Center fits on one page of the articles list (${ids.length} articles): no nextCursor to follow as \`after\``,
+                  'a workspace whose Help Center holds more articles than one page of GET /authoring/articles (25 by default on the reference server)',
+                );
               return;
             }
             if (typeof j.nextCursor !== 'string') {

@@ -14,7 +14,15 @@ import { runConversationModel } from './model/conversation-commands.js';
 import { type AssignBody, assignRequest, assignValues, resolveRequest, statusesRequest } from './model/requests.js';
 import { keysOfType, listedKeys, type ListedKey } from './model/status-list.js';
 import { cannotJudge, dataOf, discardIfMadeUpRefused, observe, resolveTo, shownState, writableConversation } from './model/world.js';
-import { completedWalk, expectedStatus, formOf, ResolveCoverage, typeOfStatus, type ResolveForm, type StartType } from './model/resolve-coverage.js';
+import {
+  completedWalk,
+  expectedStatus,
+  formOf,
+  ResolveCoverage,
+  typeOfStatus,
+  type ResolveForm,
+  type StartType,
+} from './model/resolve-coverage.js';
 import type { ResolveBody } from './model/requests.js';
 
 const WRITES = { writes: true, data: { conversation: 1 } } as const;
@@ -30,7 +38,8 @@ const ANY_STATE_ACTIVE_WANTED = 2;
  */
 async function statusKeys(ctx: SuiteContext, rec: Recorder, type: 'active' | 'completed', every = true): Promise<string[]> {
   const x = await rec.send(statusesRequest());
-  if (every && statusOf(x) !== 200) cannotJudge(rec, `the workspace's ${type}-type status keys are unknown: GET /statuses answered ${describeAnswer(x)}`);
+  if (every && statusOf(x) !== 200)
+    cannotJudge(rec, `the workspace's ${type}-type status keys are unknown: GET /statuses answered ${describeAnswer(x)}`);
   const listed: ListedKey[] | undefined = statusOf(x) === 200 ? listedKeys(x.response?.json) : undefined;
   const a = ctx.target.assumptions;
   return keysOfType(type === 'active' ? a.activeStatuses : a.completedStatuses, listed, type);
@@ -61,8 +70,11 @@ async function awayFromDefault(ctx: SuiteContext, rec: Recorder, want: string, c
     if ((await observe(rec, id, null)).state.status !== want) return id;
     const next = taken < DEFAULT_MAX_TAKEN ? await nextConversation(ctx) : undefined;
     if (next === undefined) {
-      cannotJudge(rec, `the workspace has one completed-type status (${want}) and the ${taken} pool conversation(s) taken were already in it: a resolve that did nothing would look the same`,
-        'a second completed-type status (GET /statuses, assumptions.completedStatuses), or fixtures.ids.pools.conversations in an active-type status');
+      cannotJudge(
+        rec,
+        `the workspace has one completed-type status (${want}) and the ${taken} pool conversation(s) taken were already in it: a resolve that did nothing would look the same`,
+        'a second completed-type status (GET /statuses, assumptions.completedStatuses), or fixtures.ids.pools.conversations in an active-type status',
+      );
       return id; // cannotJudge returns only when the check already failed
     }
     id = next;
@@ -109,8 +121,12 @@ async function resolveFromAnyState(ctx: SuiteContext): Promise<CheckOutcome> {
       const x = await rec.send(resolveRequest(ctx.target, id, body));
       const shown = shownState(x);
       const what = body.status === undefined ? 'without status' : `with "${body.status}"`;
-      const ok = rec.expect(shown?.status === want, `from ${start} (${type}-type), resolve ${what} to answer 200 with status ${want}`,
-        () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
+      const ok = rec.expect(
+        shown?.status === want,
+        `from ${start} (${type}-type), resolve ${what} to answer 200 with status ${want}`,
+        () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`,
+        [x],
+      );
       coverage.add(start, type, formOf(body), ok);
       return { ok, now: ok ? want : (await observe(rec, id, shown?.team ?? null)).state.status };
     };
@@ -145,7 +161,9 @@ async function resolveFromAnyState(ctx: SuiteContext): Promise<CheckOutcome> {
   // Resolving only from completed statuses says nothing of the active ones the rows also start from.
   if (coverage.missing().length > 0) {
     return {
-      status: 'inconclusive', cases: outcome.cases, reason: coverage.note(poolShort),
+      status: 'inconclusive',
+      cases: outcome.cases,
+      reason: coverage.note(poolShort),
       remedy: `fixtures.ids.pools.conversations: conversations in an ${coverage.missing().join(' and in a ')}-type status (the spec shows no operation that reopens one)`,
     };
   }
@@ -177,40 +195,50 @@ export const statusSuite = defineSuite({
       clause: '3.resolve.default-status',
       title: 'resolve without status moves to the default completed status',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const want = ctx.target.assumptions.defaultCompletedStatus;
-        // Any completed key other than the default will do: the assumed ones are enough.
-        const completed = await statusKeys(ctx, rec, 'completed', false);
-        const id = await awayFromDefault(ctx, rec, want, completed);
-        const x = await rec.send(resolveRequest(ctx.target, id, {}));
-        const shown = jsonObject(x);
-        rec.expect(statusOf(x) === 200 && shown?.status === want, `200 with status ${want}`,
-          () => `${describeAnswer(x)}${shown ? `, status ${String(shown.status)}` : ''}`);
-        const after = await observe(rec, id, shownState(x)?.team ?? null);
-        rec.expect(after.state.status === want, `the status read back to be ${want}`, () => `status ${after.state.status}`);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const want = ctx.target.assumptions.defaultCompletedStatus;
+          // Any completed key other than the default will do: the assumed ones are enough.
+          const completed = await statusKeys(ctx, rec, 'completed', false);
+          const id = await awayFromDefault(ctx, rec, want, completed);
+          const x = await rec.send(resolveRequest(ctx.target, id, {}));
+          const shown = jsonObject(x);
+          rec.expect(
+            statusOf(x) === 200 && shown?.status === want,
+            `200 with status ${want}`,
+            () => `${describeAnswer(x)}${shown ? `, status ${String(shown.status)}` : ''}`,
+          );
+          const after = await observe(rec, id, shownState(x)?.team ?? null);
+          rec.expect(after.state.status === want, `the status read back to be ${want}`, () => `status ${after.state.status}`);
+        }),
     },
     {
       id: 'status.resolve.completed-keys',
       clause: '3.resolve.completed-key',
       title: 'resolve with each completed-type key moves to that key',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        const keys = await statusKeys(ctx, rec, 'completed');
-        for (const key of keys) {
-          await awayFrom(ctx, rec, id, key, keys);
-          const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
-          const shown = shownState(x);
-          rec.expect(shown?.status === key, `resolve with "${key}" to answer 200 with status ${key}`,
-            () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`, [x]);
-        }
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          const keys = await statusKeys(ctx, rec, 'completed');
+          for (const key of keys) {
+            await awayFrom(ctx, rec, id, key, keys);
+            const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
+            const shown = shownState(x);
+            rec.expect(
+              shown?.status === key,
+              `resolve with "${key}" to answer 200 with status ${key}`,
+              () => `${describeAnswer(x)}${shown ? `, status ${shown.status}` : ''}`,
+              [x],
+            );
+          }
+        }),
     },
     {
       id: 'status.resolve.any-state',
       clause: '3.resolve.any-state',
-      title: 'resolve works from every starting status (the pool conversations\' own, active-type and completed-type): without status → the default completed status, with a completed key → that key; the starting states covered are reported',
+      title:
+        "resolve works from every starting status (the pool conversations' own, active-type and completed-type): without status → the default completed status, with a completed key → that key; the starting states covered are reported",
       needs: { writes: true, data: { conversation: ANY_STATE_MAX_TAKEN } },
       run: resolveFromAnyState,
     },
@@ -219,10 +247,12 @@ export const statusSuite = defineSuite({
       clause: '3.resolve.active-key-rejected',
       title: 'resolve with each active-type key is rejected with conversations.invalid_resolution_status and changes nothing',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        for (const key of await statusKeys(ctx, rec, 'active')) await rejectedResolve(ctx, rec, id, key, 'conversations.invalid_resolution_status');
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          for (const key of await statusKeys(ctx, rec, 'active'))
+            await rejectedResolve(ctx, rec, id, key, 'conversations.invalid_resolution_status');
+        }),
     },
     {
       id: 'status.assign.model',
@@ -236,43 +266,55 @@ export const statusSuite = defineSuite({
       clause: '3.assign.sets-and-clears',
       title: 'assign sets assignee and team; assignee.id "" and team "" clear them',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        const v = assignValues(ctx.target);
-        const [agent, team] = [v.assigneeIds[0]!, v.teams[0]!];
-        const steps: Array<[AssignBody, string | null, string | null, string]> = [
-          [{ assignee: { id: agent }, team }, agent, team, 'set both'],
-          [{ assignee: { id: '' } }, null, team, 'assignee.id "" clears the assignee only'],
-          [{ team: '' }, null, null, 'team "" clears the team'],
-        ];
-        for (const [body, assigneeId, teamWanted, what] of steps) {
-          const x = await rec.send(assignRequest(id, body));
-          discardIfMadeUpRefused(rec, ctx.target, body, x);
-          const seen = shownState(x);
-          rec.expect(seen !== undefined && showsAssignee(jsonObject(x)?.assignee, assigneeId) && seen.team === teamWanted,
-            `${what}: assignee ${assigneeId ?? 'null'}, team ${teamWanted ?? 'null'}`,
-            () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describeAnswer(x)), [x]);
-        }
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          const v = assignValues(ctx.target);
+          const [agent, team] = [v.assigneeIds[0]!, v.teams[0]!];
+          const steps: Array<[AssignBody, string | null, string | null, string]> = [
+            [{ assignee: { id: agent }, team }, agent, team, 'set both'],
+            [{ assignee: { id: '' } }, null, team, 'assignee.id "" clears the assignee only'],
+            [{ team: '' }, null, null, 'team "" clears the team'],
+          ];
+          for (const [body, assigneeId, teamWanted, what] of steps) {
+            const x = await rec.send(assignRequest(id, body));
+            discardIfMadeUpRefused(rec, ctx.target, body, x);
+            const seen = shownState(x);
+            rec.expect(
+              seen !== undefined && showsAssignee(jsonObject(x)?.assignee, assigneeId) && seen.team === teamWanted,
+              `${what}: assignee ${assigneeId ?? 'null'}, team ${teamWanted ?? 'null'}`,
+              () => (seen ? `assignee ${seen.assigneeId ?? 'null'}, team ${seen.team ?? 'null'}` : describeAnswer(x)),
+              [x],
+            );
+          }
+        }),
     },
     {
       id: 'status.assign.body-required',
       clause: '4.7.assign.body-required',
       title: 'assign with neither assignee nor team is rejected and changes nothing',
       needs: WRITES,
-      run: (ctx) => runCase(ctx, async (rec) => {
-        const id = await writableConversation(ctx);
-        // A team set first, so that an empty assign that cleared it would show.
-        const team = assignValues(ctx.target).teams[0]!;
-        const set = await rec.send(assignRequest(id, { team }));
-        discardIfMadeUpRefused(rec, ctx.target, { team }, set);
-        const before = await observe(rec, id, team);
-        const x = await rec.send(assignRequest(id, {}));
-        const s = statusOf(x) ?? 0;
-        rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () => describeAnswer(x));
-        const after = await observe(rec, id, team);
-        rec.expect(showState(after.state) === showState(before.state), `no effect (${showState(before.state)})`, () => showState(after.state), [x, after.x]);
-      }),
+      run: (ctx) =>
+        runCase(ctx, async (rec) => {
+          const id = await writableConversation(ctx);
+          // A team set first, so that an empty assign that cleared it would show.
+          const team = assignValues(ctx.target).teams[0]!;
+          const set = await rec.send(assignRequest(id, { team }));
+          discardIfMadeUpRefused(rec, ctx.target, { team }, set);
+          const before = await observe(rec, id, team);
+          const x = await rec.send(assignRequest(id, {}));
+          const s = statusOf(x) ?? 0;
+          rec.expect(s >= 400 && s < 500, `a 4xx rejection (assumed ${ctx.target.assumptions.statuses.validation})`, () =>
+            describeAnswer(x),
+          );
+          const after = await observe(rec, id, team);
+          rec.expect(
+            showState(after.state) === showState(before.state),
+            `no effect (${showState(before.state)})`,
+            () => showState(after.state),
+            [x, after.x],
+          );
+        }),
     },
   ],
 });

@@ -24,7 +24,11 @@ describe('error catalogue', () => {
     expect(body, `docs/errors.md has no "## ${code}" section`).toBeDefined();
     expect(body).toMatch(new RegExp(`^Exit code: ${ERROR_CATALOGUE[code].exit}$`, 'm'));
     expect(body).toMatch(/^What to do: \S/m);
-    const meaning = (body ?? '').replace(/^Exit code:.*$/m, '').split(/^What to do:/m)[0]?.trim() ?? '';
+    const meaning =
+      (body ?? '')
+        .replace(/^Exit code:.*$/m, '')
+        .split(/^What to do:/m)[0]
+        ?.trim() ?? '';
     expect(meaning.length).toBeGreaterThan(30);
   });
 

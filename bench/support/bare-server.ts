@@ -18,8 +18,12 @@ export function startBareServer(): Promise<number> {
     }
     n++;
     res.writeHead(200, {
-      'content-type': 'application/json', 'content-length': body.length, 'ratelimit-limit': '1000000000',
-      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)), 'ratelimit-reset': '5', 'x-request-id': `req_${n}`,
+      'content-type': 'application/json',
+      'content-length': body.length,
+      'ratelimit-limit': '1000000000',
+      'ratelimit-remaining': String(Math.max(0, 1_000_000_000 - n)),
+      'ratelimit-reset': '5',
+      'x-request-id': `req_${n}`,
     });
     res.end(body);
   });

@@ -23,7 +23,8 @@ export interface Annotation {
 export function allAnnotations(r: Results): Annotation[] {
   const out: Annotation[] = r.errors.map((e) => ({ level: 'error', title: 'spgate run error', message: ciText(e) }));
   for (const p of r.load) {
-    for (const t of p.thresholds) if (!t.ok) out.push({ level: 'error', title: `threshold ${t.expression} (${p.name})`, message: `breached: ${thresholdLine(t)}` });
+    for (const t of p.thresholds)
+      if (!t.ok) out.push({ level: 'error', title: `threshold ${t.expression} (${p.name})`, message: `breached: ${thresholdLine(t)}` });
   }
   for (const g of groupFindings(r.findings)) {
     out.push({
@@ -43,11 +44,20 @@ export function allAnnotations(r: Results): Annotation[] {
     }
     for (const vs of byRule.values()) {
       const v = vs[0]!;
-      out.push({ level: 'error', title: `${v.rule} (${p.name}${v.class ? `, ${v.class}` : ''})${vs.length > 1 ? ` ×${vs.length}` : ''}`, message: `${ciText(v.message)}${v.window ? ` · window ${windowText(v.window)}` : ''}` });
+      out.push({
+        level: 'error',
+        title: `${v.rule} (${p.name}${v.class ? `, ${v.class}` : ''})${vs.length > 1 ? ` ×${vs.length}` : ''}`,
+        message: `${ciText(v.message)}${v.window ? ` · window ${windowText(v.window)}` : ''}`,
+      });
     }
   }
   for (const c of r.checks) {
-    if (c.status === 'inconclusive') out.push({ level: r.meta.failOnInconclusive ? 'error' : 'notice', title: `${c.checkId} (${c.clause}) inconclusive`, message: `${ciText(c.reason ?? '')}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}` });
+    if (c.status === 'inconclusive')
+      out.push({
+        level: r.meta.failOnInconclusive ? 'error' : 'notice',
+        title: `${c.checkId} (${c.clause}) inconclusive`,
+        message: `${ciText(c.reason ?? '')}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`,
+      });
   }
   return out;
 }

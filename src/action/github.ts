@@ -36,13 +36,17 @@ export interface ActionInputs {
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const input = (name: string): string => (env[`INPUT_${name.toUpperCase()}`] ?? '').trim();
   const command = input('command') || 'run';
-  if (!(COMMANDS as readonly string[]).includes(command)) throw new Error(`input command must be one of ${COMMANDS.join(', ')}, not "${command}"`);
+  if (!(COMMANDS as readonly string[]).includes(command))
+    throw new Error(`input command must be one of ${COMMANDS.join(', ')}, not "${command}"`);
   return {
     command: command as ActionCommand,
     target: input('target'),
     profile: input('profile'),
     baseUrl: input('base-url'),
-    thresholds: input('thresholds').split('\n').map((t) => t.trim()).filter(Boolean),
+    thresholds: input('thresholds')
+      .split('\n')
+      .map((t) => t.trim())
+      .filter(Boolean),
     failOnInconclusive: input('fail-on-inconclusive') === 'true',
     args: splitArgs(input('args')),
     out: input('out') || 'spgate-reports',
@@ -84,11 +88,18 @@ export function outputs(r: Results, reportDir: string): Record<string, string | 
   const n = countResults(r);
   return {
     verdict: r.verdict,
-    checks: n.checks.total, passed: n.checks.passed, failed: n.checks.failed, warned: n.checks.warned,
-    inconclusive: n.checks.inconclusive, skipped: n.checks.skipped,
-    'findings-errors': n.findings.error, 'findings-warnings': n.findings.warning,
-    'thresholds-breached': n.thresholds.failed, violations: n.violations,
-    'report-dir': reportDir, report: join(reportDir, 'index.html'),
+    checks: n.checks.total,
+    passed: n.checks.passed,
+    failed: n.checks.failed,
+    warned: n.checks.warned,
+    inconclusive: n.checks.inconclusive,
+    skipped: n.checks.skipped,
+    'findings-errors': n.findings.error,
+    'findings-warnings': n.findings.warning,
+    'thresholds-breached': n.thresholds.failed,
+    violations: n.violations,
+    'report-dir': reportDir,
+    report: join(reportDir, 'index.html'),
   };
 }
 

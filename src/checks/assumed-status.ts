@@ -19,17 +19,33 @@ function answer(x: Exchange): string {
  * An error answer with a spec-named code and an assumed status: a wrong or missing code is a violation of
  * `codeClause`; with the right code, a status other than `status` is a violation of `statusClause`.
  */
-export function checkCodeThenStatus(x: Exchange, code: string, codeClause: ClauseId, status: number, statusClause: ClauseId): ClauseViolation | undefined {
+export function checkCodeThenStatus(
+  x: Exchange,
+  code: string,
+  codeClause: ClauseId,
+  status: number,
+  statusClause: ClauseId,
+): ClauseViolation | undefined {
   if (errorCode(x) !== code) return { clause: codeClause, expected: `an error with error.code "${code}"`, actual: answer(x) };
   if (x.response?.status === status) return undefined;
-  return { clause: statusClause, expected: `error.code "${code}" with HTTP ${status} (assumed: the spec shows no status)`, actual: answer(x) };
+  return {
+    clause: statusClause,
+    expected: `error.code "${code}" with HTTP ${status} (assumed: the spec shows no status)`,
+    actual: answer(x),
+  };
 }
 
 /**
  * A request the spec says is rejected, without showing the status: anything but a 4xx violates
  * `rejectClause`; a 4xx other than the assumed `status` violates `statusClause`.
  */
-export function checkRejectedWith(x: Exchange, status: number, what: string, rejectClause: ClauseId, statusClause: ClauseId): ClauseViolation | undefined {
+export function checkRejectedWith(
+  x: Exchange,
+  status: number,
+  what: string,
+  rejectClause: ClauseId,
+  statusClause: ClauseId,
+): ClauseViolation | undefined {
   const s = x.response?.status;
   if (s === undefined || s < 400 || s > 499) return { clause: rejectClause, expected: `${what}: rejected with a 4xx`, actual: answer(x) };
   if (s === status) return undefined;

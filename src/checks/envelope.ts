@@ -18,8 +18,12 @@ export interface ClauseViolation {
 
 /** The error codes spelled out in spec part 7. */
 export const SPEC_ERROR_CODES = [
-  'route.not_found', 'rate_limit.exceeded', 'request.body_too_large', 'conversations.unknown_status',
-  'conversations.unknown_priority', 'conversations.invalid_resolution_status',
+  'route.not_found',
+  'rate_limit.exceeded',
+  'request.body_too_large',
+  'conversations.unknown_status',
+  'conversations.unknown_priority',
+  'conversations.invalid_resolution_status',
 ] as const;
 
 /** error.code of a response body that is an error envelope, else undefined. */
@@ -42,7 +46,13 @@ export function checkErrorEnvelope(x: Exchange): ClauseViolation | undefined {
   if (!r || r.status < 400) return undefined;
   const parsed = ErrorEnvelope.safeParse(r.json);
   if (parsed.success) return undefined;
-  const why = r.json === undefined ? 'body is not JSON' : parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const why =
+    r.json === undefined
+      ? 'body is not JSON'
+      : parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; ');
   return {
     clause: '7.error.envelope',
     expected: `HTTP ${r.status} body { error: { code, message, requestId } }`,
@@ -84,7 +94,12 @@ export function misspelledSpecCode(code: string): string | undefined {
 }
 
 /** Checks that a response is an error with the given HTTP status and code; reports under `clause`. */
-export function checkErrorAnswer(x: Exchange, status: number | readonly number[], code: string, clause: ClauseId): ClauseViolation | undefined {
+export function checkErrorAnswer(
+  x: Exchange,
+  status: number | readonly number[],
+  code: string,
+  clause: ClauseId,
+): ClauseViolation | undefined {
   const statuses = typeof status === 'number' ? [status] : status;
   const r = x.response;
   const got = errorCode(x);

@@ -16,7 +16,8 @@ export interface FoundId {
   value: unknown;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /** The request ids of an exchange: the X-Request-Id header and, in an error body, error.requestId. */
 export function requestIdsOf(x: Exchange): FoundId[] {
@@ -34,8 +35,12 @@ export function requestIdsOf(x: Exchange): FoundId[] {
 export function conversationIdsOf(body: unknown, at = ''): FoundId[] {
   const c = obj(body);
   if (!c) return [];
-  const out: FoundId[] = [{ where: `${at}id`, kind: 'conversation', value: c.id }, { where: `${at}customerId`, kind: 'customer', value: c.customerId }];
-  if (c.channelIdentityId !== null && c.channelIdentityId !== undefined) out.push({ where: `${at}channelIdentityId`, kind: 'channelIdentity', value: c.channelIdentityId });
+  const out: FoundId[] = [
+    { where: `${at}id`, kind: 'conversation', value: c.id },
+    { where: `${at}customerId`, kind: 'customer', value: c.customerId },
+  ];
+  if (c.channelIdentityId !== null && c.channelIdentityId !== undefined)
+    out.push({ where: `${at}channelIdentityId`, kind: 'channelIdentity', value: c.channelIdentityId });
   return out;
 }
 

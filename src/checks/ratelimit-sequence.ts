@@ -22,7 +22,13 @@ function points(xs: readonly Exchange[]): Point[] {
     const reset = parseIntHeader(x.response.headers, 'RateLimit-Reset');
     if (!remaining.ok || !reset.ok) continue; // reported by checkResponseHeaders
     const limit = parseIntHeader(x.response.headers, 'RateLimit-Limit');
-    out.push({ x, at: x.timings.start + (x.timings.headers ?? x.timings.total), remaining: remaining.value, reset: reset.value, limit: limit.ok ? limit.value : undefined });
+    out.push({
+      x,
+      at: x.timings.start + (x.timings.headers ?? x.timings.total),
+      remaining: remaining.value,
+      reset: reset.value,
+      limit: limit.ok ? limit.value : undefined,
+    });
   }
   return out;
 }

@@ -31,7 +31,11 @@ export function checkResponseHeaders(x: Exchange, opts: HeaderCheckOptions = {})
   const h = parseRateLimitHeaders(r.headers);
 
   if (!h.requestId.ok) {
-    out.push({ clause: '7.request-id.header', expected: 'an X-Request-Id header', actual: `X-Request-Id ${h.requestId.problem} on HTTP ${r.status}` });
+    out.push({
+      clause: '7.request-id.header',
+      expected: 'an X-Request-Id header',
+      actual: `X-Request-Id ${h.requestId.problem} on HTTP ${r.status}`,
+    });
   }
 
   // A negative Remaining is integral but out of bounds: report it under the bounds clause only.
@@ -48,7 +52,11 @@ export function checkResponseHeaders(x: Exchange, opts: HeaderCheckOptions = {})
   }
 
   if (!h.remaining.ok && h.remaining.problem === 'negative') {
-    out.push({ clause: '8.ratelimit.remaining-bounds', expected: '0 <= RateLimit-Remaining', actual: `RateLimit-Remaining ${h.remaining.raw ?? ''} on HTTP ${r.status}` });
+    out.push({
+      clause: '8.ratelimit.remaining-bounds',
+      expected: '0 <= RateLimit-Remaining',
+      actual: `RateLimit-Remaining ${h.remaining.raw ?? ''} on HTTP ${r.status}`,
+    });
   } else if (h.remaining.ok && h.limit.ok && h.remaining.value > h.limit.value) {
     out.push({
       clause: '8.ratelimit.remaining-bounds',
@@ -74,7 +82,11 @@ export function checkResponseHeaders(x: Exchange, opts: HeaderCheckOptions = {})
   }
 
   if (r.status === 429 && !h.retryAfter.ok) {
-    out.push({ clause: '8.ratelimit.retry-after', expected: 'HTTP 429 with an integer Retry-After (seconds)', actual: `Retry-After ${show(h.retryAfter)}` });
+    out.push({
+      clause: '8.ratelimit.retry-after',
+      expected: 'HTTP 429 with an integer Retry-After (seconds)',
+      actual: `Retry-After ${show(h.retryAfter)}`,
+    });
   }
   return out;
 }

@@ -30,7 +30,8 @@ export function refineShapeClause(issues: readonly z.core.$ZodIssue[], clause: C
 }
 
 /** True for the issue a date-time raises only for being ISO 8601 without being RFC 3339 (see resources.DateTime). */
-const rfc3339Only = (i: z.core.$ZodIssue): boolean => i.code === 'custom' && (i.params as { kind?: unknown } | undefined)?.kind === RFC3339_ONLY;
+const rfc3339Only = (i: z.core.$ZodIssue): boolean =>
+  i.code === 'custom' && (i.params as { kind?: unknown } | undefined)?.kind === RFC3339_ONLY;
 
 /**
  * The issues of `value` against `schema`, split: `errors` break the spec's model; `rfc3339` are date-times
@@ -49,8 +50,19 @@ export function shapeIssues(schema: z.ZodType, value: unknown): { errors: z.core
  */
 export function checkShape(schema: z.ZodType, value: unknown, clause: ClauseId, what: string): ClauseViolation | undefined {
   const { errors, rfc3339 } = shapeIssues(schema, value);
-  if (errors.length) return { clause: refineShapeClause(errors, clause), expected: `${what} matching the model of the spec`, actual: describeIssues(errors) };
-  if (rfc3339.length) return { clause: '2.datetime.rfc3339', severity: 'warning', expected: 'RFC 3339 date-times (seconds and Z or a ±hh:mm offset)', actual: describeIssues(rfc3339) };
+  if (errors.length)
+    return {
+      clause: refineShapeClause(errors, clause),
+      expected: `${what} matching the model of the spec`,
+      actual: describeIssues(errors),
+    };
+  if (rfc3339.length)
+    return {
+      clause: '2.datetime.rfc3339',
+      severity: 'warning',
+      expected: 'RFC 3339 date-times (seconds and Z or a ±hh:mm offset)',
+      actual: describeIssues(rfc3339),
+    };
   return undefined;
 }
 
@@ -58,9 +70,14 @@ export function checkShape(schema: z.ZodType, value: unknown, clause: ClauseId, 
 function answerViolation(x: Exchange, clause: ClauseId, what: string): ClauseViolation | undefined {
   const r = x.response;
   if (!r || r.status < 200 || r.status > 299) {
-    return { clause, expected: `HTTP 2xx with ${what}`, actual: r ? `HTTP ${r.status}: ${r.body.slice(0, 200)}` : `no response: ${x.error?.message ?? ''}` };
+    return {
+      clause,
+      expected: `HTTP 2xx with ${what}`,
+      actual: r ? `HTTP ${r.status}: ${r.body.slice(0, 200)}` : `no response: ${x.error?.message ?? ''}`,
+    };
   }
-  if (r.json === undefined) return { clause, expected: `${what} as JSON`, actual: `body is not JSON: ${r.jsonError ?? r.body.slice(0, 100)}` };
+  if (r.json === undefined)
+    return { clause, expected: `${what} as JSON`, actual: `body is not JSON: ${r.jsonError ?? r.body.slice(0, 100)}` };
   return undefined;
 }
 
@@ -74,19 +91,39 @@ export function checkBodyShape(x: Exchange, schema: z.ZodType, clause: ClauseId,
  * JSON, an object with a `data` key) under `envelopeClause`; then the whole body against `envelope`
  * (the item inside its envelope, so issue paths read `data.…`) under `itemClause`, refined.
  */
-export function checkDataEnvelope(x: Exchange, envelope: z.ZodType, envelopeClause: ClauseId, itemClause: ClauseId, what: string): ClauseViolation | undefined {
+export function checkDataEnvelope(
+  x: Exchange,
+  envelope: z.ZodType,
+  envelopeClause: ClauseId,
+  itemClause: ClauseId,
+  what: string,
+): ClauseViolation | undefined {
   const r = x.response;
   if (!r || r.status !== 200) {
-    return { clause: envelopeClause, expected: `HTTP 200 with { data: ${what} }`, actual: r ? `HTTP ${r.status}: ${r.body.slice(0, 200)}` : `no response: ${x.error?.message ?? ''}` };
+    return {
+      clause: envelopeClause,
+      expected: `HTTP 200 with { data: ${what} }`,
+      actual: r ? `HTTP ${r.status}: ${r.body.slice(0, 200)}` : `no response: ${x.error?.message ?? ''}`,
+    };
   }
-  if (r.json === undefined) return { clause: envelopeClause, expected: `{ data: ${what} } as JSON`, actual: `body is not JSON: ${r.jsonError ?? r.body.slice(0, 100)}` };
+  if (r.json === undefined)
+    return {
+      clause: envelopeClause,
+      expected: `{ data: ${what} } as JSON`,
+      actual: `body is not JSON: ${r.jsonError ?? r.body.slice(0, 100)}`,
+    };
   const body = r.json;
   const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : undefined;
   // Other top-level keys beside `data` are not forbidden by the spec (no shape of part 2 or 4 is closed).
   if (!keys || !keys.includes('data')) {
     return {
-      clause: envelopeClause, expected: `{ data: ${what} }`,
-      actual: keys ? `an object with keys ${keys.join(', ') || '(none)'}` : Array.isArray(body) ? 'an array' : `a ${body === null ? 'null' : typeof body}`,
+      clause: envelopeClause,
+      expected: `{ data: ${what} }`,
+      actual: keys
+        ? `an object with keys ${keys.join(', ') || '(none)'}`
+        : Array.isArray(body)
+          ? 'an array'
+          : `a ${body === null ? 'null' : typeof body}`,
     };
   }
   return checkShape(envelope, body, itemClause, what);

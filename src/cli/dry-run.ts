@@ -17,7 +17,8 @@ import type { Target } from '../target/schema.js';
 /** The heading every dry run starts with. */
 export function dryRunHeading(target: Target): string {
   // The embedded server's URL is a throwaway port: naming it would suggest something listens there.
-  const where = target.source === 'embedded' ? 'the embedded reference server (a loopback port per phase)' : `${target.baseUrl} (${target.source})`;
+  const where =
+    target.source === 'embedded' ? 'the embedded reference server (a loopback port per phase)' : `${target.baseUrl} (${target.source})`;
   return `dry run: nothing is sent to ${where} · allowWrites ${target.allowWrites}`;
 }
 

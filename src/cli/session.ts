@@ -56,5 +56,9 @@ export async function writeOutputs(results: Results, args: Record<string, unknow
   const render = await renderReports(results, dir);
   process.stdout.write(`reports written to ${dir}\n`);
   // A reporter that failed is one line (results.json is already safe); the exit code says so.
-  return printRenderSummary({ outcomes: render.outcomes.filter((o) => o.status === 'failed'), notes: render.notes }, process.stdout, process.stderr);
+  return printRenderSummary(
+    { outcomes: render.outcomes.filter((o) => o.status === 'failed'), notes: render.notes },
+    process.stdout,
+    process.stderr,
+  );
 }

@@ -27,7 +27,8 @@ export const CLIENT_DEFAULTS = {
 // Shorter than typical server idle timeouts (Node: 5 s), so a reused socket is rarely one the server is closing.
 const KEEP_ALIVE_MS = 4_000;
 
-type Settings = Required<Omit<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>> & Pick<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>;
+type Settings = Required<Omit<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>> &
+  Pick<ClientOptions, 'onExchange' | 'signal' | 'tls' | 'env'>;
 
 /** Creates a client for one target; throws SpgateError only for an unusable baseUrl. */
 export function createClient(opts: ClientOptions): HttpClient {
@@ -48,21 +49,30 @@ export function createClient(opts: ClientOptions): HttpClient {
     let pool = pools.get(origin);
     if (!pool) {
       // The target's TLS options and proxy apply to every origin this client reaches (API and fixtures API).
-      pool = createDispatcher(origin, {
-        connections: s.connections,
-        connectTimeout: s.connectTimeoutMs,
-        headersTimeout: s.headersTimeoutMs,
-        // undici's bodyTimeout is the idle time between chunks; the total body time is enforced below.
-        bodyTimeout: s.bodyTimeoutMs,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        keepAliveMaxTimeout: KEEP_ALIVE_MS,
-      }, { ...(s.tls ? { tls: s.tls } : {}), ...(s.env ? { env: s.env } : {}) });
+      pool = createDispatcher(
+        origin,
+        {
+          connections: s.connections,
+          connectTimeout: s.connectTimeoutMs,
+          headersTimeout: s.headersTimeoutMs,
+          // undici's bodyTimeout is the idle time between chunks; the total body time is enforced below.
+          bodyTimeout: s.bodyTimeoutMs,
+          keepAliveTimeout: KEEP_ALIVE_MS,
+          keepAliveMaxTimeout: KEEP_ALIVE_MS,
+        },
+        { ...(s.tls ? { tls: s.tls } : {}), ...(s.env ? { env: s.env } : {}) },
+      );
       pools.set(origin, pool);
     }
     return pool;
   };
 
-  const perform = async (url: URL, spec: Omit<RequestSpec, 'path'>, role: KeyRole | null | undefined, how: Perform = {}): Promise<Exchange> => {
+  const perform = async (
+    url: URL,
+    spec: Omit<RequestSpec, 'path'>,
+    role: KeyRole | null | undefined,
+    how: Perform = {},
+  ): Promise<Exchange> => {
     const id = `x${++seq}`;
     const start = Date.now();
     const t0 = performance.now();
@@ -119,7 +129,10 @@ export function createClient(opts: ClientOptions): HttpClient {
     const controller = new AbortController();
     inflight.add(controller);
     const timeoutMs = spec.timeoutMs ?? s.timeoutMs;
-    const overall = setTimeout(() => controller.abort(new ClientAbort('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
+    const overall = setTimeout(
+      () => controller.abort(new ClientAbort('timeout', `no complete response within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     let bodyTimer: NodeJS.Timeout | undefined;
     try {
       const res = await poolFor(url.origin).request({
@@ -131,9 +144,18 @@ export function createClient(opts: ClientOptions): HttpClient {
         signal: controller.signal,
       });
       raw.timings.headers = elapsed();
-      const response: RawResponse = { status: res.statusCode, headers: collectHeaders(res.headers), text: '', bodyBytes: 0, complete: false };
+      const response: RawResponse = {
+        status: res.statusCode,
+        headers: collectHeaders(res.headers),
+        text: '',
+        bodyBytes: 0,
+        complete: false,
+      };
       raw.response = response;
-      bodyTimer = setTimeout(() => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)), s.bodyTimeoutMs);
+      bodyTimer = setTimeout(
+        () => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)),
+        s.bodyTimeoutMs,
+      );
       if (how.countBody) await countBody(res.body, response);
       else await readBody(res.body, s.maxBodyBytes, response);
     } catch (err) {
@@ -161,12 +183,15 @@ export function createClient(opts: ClientOptions): HttpClient {
         url = new URL(target);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
       } catch (err) {
-        const exchange = recordExchange({
-          id: `x${++seq}`,
-          request: { method: spec.method.toUpperCase(), url: target, headers: {}, bodyBytes: 0 },
-          error: { kind: 'other', message: `invalid URL: ${err instanceof Error ? err.message : String(err)}` },
-          timings: { start: Date.now(), total: 0 },
-        }, redactor);
+        const exchange = recordExchange(
+          {
+            id: `x${++seq}`,
+            request: { method: spec.method.toUpperCase(), url: target, headers: {}, bodyBytes: 0 },
+            error: { kind: 'other', message: `invalid URL: ${err instanceof Error ? err.message : String(err)}` },
+            timings: { start: Date.now(), total: 0 },
+          },
+          redactor,
+        );
         s.onExchange?.(exchange);
         return Promise.resolve(exchange);
       }
@@ -181,7 +206,12 @@ export function createClient(opts: ClientOptions): HttpClient {
         if (r?.status !== 200 || !r.complete) return;
         const ct = r.headers['content-type'];
         const parsed = parseJsonBody(Array.isArray(ct) ? ct[0] : ct, r.text);
-        if (parsed.kind === 'parsed') url = SignedUrl.from(field.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), parsed.value));
+        if (parsed.kind === 'parsed')
+          url = SignedUrl.from(
+            field
+              .split('.')
+              .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), parsed.value),
+          );
       };
       if (absoluteUrl === undefined) {
         const path = spec.path.startsWith('/') ? spec.path : `/${spec.path}`;
@@ -196,15 +226,23 @@ export function createClient(opts: ClientOptions): HttpClient {
       let hop = signed;
       for (let i = 0; ; i++) {
         let location: string | undefined;
-        const x = await perform(revealSignedUrl(hop), { method: 'GET', role: null, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, null, {
-          recordUrlAs: hop.redactedForm,
-          countBody: true,
-          onRaw: (raw) => {
-            const l = raw.response?.headers.location;
-            location = Array.isArray(l) ? l[0] : l;
+        const x = await perform(
+          revealSignedUrl(hop),
+          { method: 'GET', role: null, ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
+          null,
+          {
+            recordUrlAs: hop.redactedForm,
+            countBody: true,
+            onRaw: (raw) => {
+              const l = raw.response?.headers.location;
+              location = Array.isArray(l) ? l[0] : l;
+            },
           },
-        });
-        const next = location !== undefined && REDIRECTS.has(x.response?.status ?? 0) ? SignedUrl.from(safeResolve(location, revealSignedUrl(hop))) : undefined;
+        );
+        const next =
+          location !== undefined && REDIRECTS.has(x.response?.status ?? 0)
+            ? SignedUrl.from(safeResolve(location, revealSignedUrl(hop)))
+            : undefined;
         if (!next || i >= MAX_SIGNED_REDIRECTS) return x;
         hop = next;
       }
@@ -214,16 +252,18 @@ export function createClient(opts: ClientOptions): HttpClient {
       s.signal?.removeEventListener('abort', onClientAbort);
       const all = [...pools.values()];
       pools.clear();
-      await Promise.all(all.map(async (p) => {
-        const grace = setTimeout(() => void p.destroy().catch(() => undefined), 2_000);
-        try {
-          await p.close();
-        } catch {
-          // already destroyed by the grace timer
-        } finally {
-          clearTimeout(grace);
-        }
-      }));
+      await Promise.all(
+        all.map(async (p) => {
+          const grace = setTimeout(() => void p.destroy().catch(() => undefined), 2_000);
+          try {
+            await p.close();
+          } catch {
+            // already destroyed by the grace timer
+          } finally {
+            clearTimeout(grace);
+          }
+        }),
+      );
     },
   };
 }
@@ -245,7 +285,8 @@ function hideUrl(raw: RawExchange, url: URL, as: string): void {
   if (raw.response?.headers.location !== undefined) raw.response.headers = { ...raw.response.headers, location: '<redacted>' };
   if (raw.error) {
     let m = raw.error.message;
-    for (const part of [url.href, url.pathname + url.search, url.search.slice(1)]) if (part.length > 1) m = m.split(part).join('<redacted>');
+    for (const part of [url.href, url.pathname + url.search, url.search.slice(1)])
+      if (part.length > 1) m = m.split(part).join('<redacted>');
     raw.error = { ...raw.error, message: m };
   }
 }

@@ -12,10 +12,39 @@ export const PERSONAL = '<redacted>';
 // String values under these keys name things, not people: kept, since they say what failed (an error code,
 // a status key, an id to look up in the report).
 const KEPT_KEYS = new Set([
-  'id', 'code', 'status', 'priority', 'channel', 'type', 'requestId', 'customerId', 'conversationId', 'sessionId',
-  'turnId', 'runId', 'proposalId', 'effectId', 'channelIdentityId', 'parentId', 'locale', 'emailStatus',
-  'lastActiveChannel', 'language', 'timezone', 'createdAt', 'updatedAt', 'expiresAt', 'confirmedAt', 'undoneAt',
-  'firstContactAt', 'lastSeenAt', 'archivedAt', 'lastActivityAt', 'retentionExpiresAt', 'approvalMode', 'contentType',
+  'id',
+  'code',
+  'status',
+  'priority',
+  'channel',
+  'type',
+  'requestId',
+  'customerId',
+  'conversationId',
+  'sessionId',
+  'turnId',
+  'runId',
+  'proposalId',
+  'effectId',
+  'channelIdentityId',
+  'parentId',
+  'locale',
+  'emailStatus',
+  'lastActiveChannel',
+  'language',
+  'timezone',
+  'createdAt',
+  'updatedAt',
+  'expiresAt',
+  'confirmedAt',
+  'undoneAt',
+  'firstContactAt',
+  'lastSeenAt',
+  'archivedAt',
+  'lastActivityAt',
+  'retentionExpiresAt',
+  'approvalMode',
+  'contentType',
 ]);
 
 // "key": "value" — the value may be cut off by a preview (no closing quote; the text ends, or "…" follows).
@@ -37,8 +66,11 @@ const PHONE = /\+\d[\d ()./-]{6,}\d/g;
  */
 export function redactPersonal(text: string): string {
   return text
-    .replace(JSON_STRING, (_m, key: string, colon: string, value: string, end: string) =>
-      `"${key}"${colon}"${KEPT_KEYS.has(key) && !HAS_EMAIL.test(value) ? value : PERSONAL}${end === '…' ? '"…' : end === '' ? '"' : end}`)
+    .replace(
+      JSON_STRING,
+      (_m, key: string, colon: string, value: string, end: string) =>
+        `"${key}"${colon}"${KEPT_KEYS.has(key) && !HAS_EMAIL.test(value) ? value : PERSONAL}${end === '…' ? '"…' : end === '' ? '"' : end}`,
+    )
     .replace(ARRAY_STRING, (_m, lead: string) => `${lead}"${PERSONAL}"`)
     .replace(QUERY_PARAM, (m, sep: string, name: string) => (KEPT_PARAMS.has(name) ? m : `${sep}${name}=${PERSONAL}`))
     .replace(EMAIL, PERSONAL)

@@ -63,7 +63,9 @@ export function recordExchange(raw: RawExchange, redactor: Redactor): Exchange {
   if (raw.response) {
     const res = raw.response;
     const contentType = res.headers['content-type'];
-    const json = res.complete ? parseJsonBody(Array.isArray(contentType) ? contentType[0] : contentType, res.text) : { kind: 'none' as const };
+    const json = res.complete
+      ? parseJsonBody(Array.isArray(contentType) ? contentType[0] : contentType, res.text)
+      : { kind: 'none' as const };
     exchange.response = {
       status: res.status,
       headers: redactor.redactHeaders(res.headers),

@@ -18,8 +18,13 @@ import { SpgateError } from '../errors.js';
 import { authorityOf, proxyAuthorization, proxyFor, shownProxy, tlsConnectOptions, type TransportOptions } from './transport.js';
 
 const UNTRUSTED = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
 ]);
 const NOT_NETWORK = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
@@ -42,7 +47,12 @@ export async function checkTlsHandshake(baseUrl: string, t: TransportOptions = {
   }, timeoutMs);
   try {
     socket = proxy ? await tunnel(proxy, host, port, timeoutMs) : undefined;
-    const tlsSocket = tlsConnect({ ...options, ...(socket ? { socket } : { host, port }), ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] });
+    const tlsSocket = tlsConnect({
+      ...options,
+      ...(socket ? { socket } : { host, port }),
+      ...(servername ? { servername } : {}),
+      ALPNProtocols: ['http/1.1'],
+    });
     secure = tlsSocket;
     await new Promise<void>((resolve, reject) => {
       tlsSocket.once('error', reject);
@@ -51,7 +61,13 @@ export async function checkTlsHandshake(baseUrl: string, t: TransportOptions = {
         tlsSocket.once('data', () => resolve());
         // Any HTTP server answers HEAD; a close without a byte after the handshake is the server refusing
         // the client (Node, for one, verifies a client certificate after the handshake and just closes).
-        tlsSocket.once('close', () => reject(Object.assign(new Error('the server closed the connection after the TLS handshake without answering'), { code: 'CLOSED_AFTER_HANDSHAKE' })));
+        tlsSocket.once('close', () =>
+          reject(
+            Object.assign(new Error('the server closed the connection after the TLS handshake without answering'), {
+              code: 'CLOSED_AFTER_HANDSHAKE',
+            }),
+          ),
+        );
       });
     });
   } catch (err) {
@@ -84,12 +100,23 @@ function tunnel(proxy: URL, host: string, port: number, timeoutMs: number): Prom
     req.once('connect', (res, socket) => {
       if (res.statusCode === 200) return resolve(socket);
       socket.destroy();
-      reject(new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `the proxy ${shownProxy(proxy)} refused to open a tunnel to ${hostPort} (HTTP ${res.statusCode})`));
+      reject(
+        new SpgateError(
+          'SPGATE_ERR_TARGET_UNREACHABLE',
+          `the proxy ${shownProxy(proxy)} refused to open a tunnel to ${hostPort} (HTTP ${res.statusCode})`,
+        ),
+      );
     });
     req.once('timeout', () => req.destroy(Object.assign(new Error('proxy did not answer'), { code: 'ETIMEDOUT' })));
     req.once('error', (err) => {
       const code = (err as { code?: unknown }).code;
-      reject(new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `the proxy ${shownProxy(proxy)} did not answer (${typeof code === 'string' ? code : err.message})`, { cause: err }));
+      reject(
+        new SpgateError(
+          'SPGATE_ERR_TARGET_UNREACHABLE',
+          `the proxy ${shownProxy(proxy)} did not answer (${typeof code === 'string' ? code : err.message})`,
+          { cause: err },
+        ),
+      );
     });
     req.end();
   });
@@ -102,17 +129,27 @@ function explain(err: unknown, name: string, t: TransportOptions): string | unde
   const msg = String(e.message ?? err).split('\n', 1)[0] ?? '';
   const detail = code && !msg.includes(code) ? `${code}: ${msg}` : msg;
   const hasCert = t.tls?.cert !== undefined;
-  if (UNTRUSTED.has(code)) return `the server's certificate is not trusted (${detail}); add the CA that issued it to tls.ca in the target file`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the server's certificate is not valid for ${name} (${detail}); check baseUrl's host or set tls.servername`;
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `the server's certificate is outside its validity period (${detail})`;
-  if (/CERTIFICATE_REQUIRED/.test(code)) return `the server requires a client certificate (${detail}); set tls.cert and tls.key in the target file`;
-  if (/ALERT_(UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED)/.test(code)) {
+  if (UNTRUSTED.has(code))
+    return `the server's certificate is not trusted (${detail}); add the CA that issued it to tls.ca in the target file`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the server's certificate is not valid for ${name} (${detail}); check baseUrl's host or set tls.servername`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `the server's certificate is outside its validity period (${detail})`;
+  if (/CERTIFICATE_REQUIRED/.test(code))
+    return `the server requires a client certificate (${detail}); set tls.cert and tls.key in the target file`;
+  if (
+    /ALERT_(UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED)/.test(
+      code,
+    )
+  ) {
     return hasCert
       ? `the server refused the client certificate tls.cert (${detail})`
       : `the server refused the connection for want of a client certificate (${detail}); set tls.cert and tls.key in the target file`;
   }
   if (/ALERT_HANDSHAKE_FAILURE/.test(code)) {
-    return hasCert ? `the TLS handshake failed (${detail})` : `the TLS handshake failed (${detail}); if the server requires a client certificate, set tls.cert and tls.key`;
+    return hasCert
+      ? `the TLS handshake failed (${detail})`
+      : `the TLS handshake failed (${detail}); if the server requires a client certificate, set tls.cert and tls.key`;
   }
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /CERT/.test(code)) return `the TLS handshake failed (${detail})`;
   if (code === 'CLOSED_AFTER_HANDSHAKE') {

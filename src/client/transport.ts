@@ -65,7 +65,10 @@ export function proxyFor(target: string | URL, env: NodeJS.ProcessEnv = process.
     throw new SpgateError('SPGATE_ERR_PROXY_INVALID', `${name}: not a URL (expected http://host:port)`);
   }
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
-    throw new SpgateError('SPGATE_ERR_PROXY_INVALID', `${name}: ${proxy.protocol} proxies are not supported (expected http:// or https://)`);
+    throw new SpgateError(
+      'SPGATE_ERR_PROXY_INVALID',
+      `${name}: ${proxy.protocol} proxies are not supported (expected http:// or https://)`,
+    );
   }
   return proxy;
 }

@@ -30,7 +30,16 @@ export function checkRow(check: CheckDef): string {
 export function catalogueMarkdown(suites: readonly SuiteDef[]): string {
   const out: string[] = [];
   for (const s of suites) {
-    out.push(`### ${s.name}`, '', s.description, '', '| id | clause | basis | needs | checks |', '|-|-|-|-|-|', ...s.checks.map(checkRow), '');
+    out.push(
+      `### ${s.name}`,
+      '',
+      s.description,
+      '',
+      '| id | clause | basis | needs | checks |',
+      '|-|-|-|-|-|',
+      ...s.checks.map(checkRow),
+      '',
+    );
   }
   return out.join('\n');
 }

@@ -50,8 +50,10 @@ export class RateLimited extends Error {
 export function rateLimitedReason(e: RateLimitEvidence): string {
   const list = (xs: string[]): string => (xs.length > 5 ? `${xs.slice(0, 5).join(', ')}, … ${xs.length - 5} more` : xs.join(', '));
   const ids = e.requestIds.length ? `; request ids ${list(e.requestIds)}` : '';
-  return `rate limited: ${e.method} ${e.path} answered HTTP 429 to all ${e.exchanges.length} attempts after ${e.waitedSeconds} s of waiting `
-    + `(bound ${e.boundSeconds} s, assumptions.rateLimitWaitSeconds; Retry-After ${list(e.retryAfter)}${ids})`;
+  return (
+    `rate limited: ${e.method} ${e.path} answered HTTP 429 to all ${e.exchanges.length} attempts after ${e.waitedSeconds} s of waiting ` +
+    `(bound ${e.boundSeconds} s, assumptions.rateLimitWaitSeconds; Retry-After ${list(e.retryAfter)}${ids})`
+  );
 }
 
 /**

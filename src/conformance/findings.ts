@@ -38,7 +38,11 @@ export function toFinding(f: CheckFailure, fc: FindingContext): { finding: Findi
       ...(f.path ? { path: f.path } : {}),
       curl: exchanges.flatMap((x) => toCurl(x, { baseUrl: fc.target.baseUrl })),
       command: rerunCommand({
-        suite: fc.suite, checkId: fc.check.id, seed: fc.seed, runs: fc.runs, targetSource: fc.target.source,
+        suite: fc.suite,
+        checkId: fc.check.id,
+        seed: fc.seed,
+        runs: fc.runs,
+        targetSource: fc.target.source,
         ...(fc.target.baseUrlOverride !== undefined ? { baseUrlOverride: fc.target.baseUrlOverride } : {}),
       }),
     },
@@ -67,7 +71,13 @@ export function toCheckResult(
     case 'skipped':
       return { ...base, status: 'skipped', reason: outcome.reason, cases: 0 };
     case 'inconclusive':
-      return { ...base, status: 'inconclusive', reason: outcome.reason, cases: outcome.cases, ...(outcome.remedy ? { remedy: outcome.remedy } : {}) };
+      return {
+        ...base,
+        status: 'inconclusive',
+        reason: outcome.reason,
+        cases: outcome.cases,
+        ...(outcome.remedy ? { remedy: outcome.remedy } : {}),
+      };
     case 'error':
       return { ...base, status: 'error', reason: outcome.reason, cases: 0 };
     case 'passed':

@@ -10,7 +10,9 @@ import type { FixturesApi } from './fixtures.js';
 /** A fixtures call that did not succeed. */
 export class FixtureError extends Error {
   constructor(what: string, x: Exchange) {
-    const answer = x.response ? `HTTP ${x.response.status}: ${x.response.body.slice(0, 200)}` : `${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''}`;
+    const answer = x.response
+      ? `HTTP ${x.response.status}: ${x.response.body.slice(0, 200)}`
+      : `${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''}`;
     super(`fixtures API ${what} failed (${answer})`);
     this.name = 'FixtureError';
   }
@@ -41,7 +43,11 @@ export function createFixturesClient(client: HttpClient, baseUrl: string): Fixtu
     },
     async expiredDownloadUrl(messageId, index) {
       const path = `/messages/${encodeURIComponent(messageId)}/expired-url`;
-      const { exchange: x, url } = await client.sendForSignedUrl({ method: 'POST', path: '', role: null, json: { index } }, 'data.url', root + path);
+      const { exchange: x, url } = await client.sendForSignedUrl(
+        { method: 'POST', path: '', role: null, json: { index } },
+        'data.url',
+        root + path,
+      );
       // a fixtures API without the route offers none; any other failure is a failed fixture call
       if (x.response?.status === 404) return undefined;
       if (x.response?.status !== 200 || !url) throw new FixtureError(`POST ${path}`, x);

@@ -28,16 +28,32 @@ export interface FixtureConversation {
 
 export interface FixturesApi {
   createCustomers(customers: CustomerSeed[]): Promise<Array<Record<string, unknown> & { id: string }>>;
-  createConversation(input: { customerId?: string; status?: string; priority?: string; team?: string | null; assignee?: Record<string, unknown> | null; subject?: string }): Promise<{ id: string }>;
+  createConversation(input: {
+    customerId?: string;
+    status?: string;
+    priority?: string;
+    team?: string | null;
+    assignee?: Record<string, unknown> | null;
+    subject?: string;
+  }): Promise<{ id: string }>;
   getConversation(id: string): Promise<FixtureConversation | undefined>;
-  createMessage(input: { conversationId: string; attachments: AttachmentKind[] }): Promise<{ id: string; attachments: Array<{ index: number; kind: AttachmentKind }> }>;
+  createMessage(input: {
+    conversationId: string;
+    attachments: AttachmentKind[];
+  }): Promise<{ id: string; attachments: Array<{ index: number; kind: AttachmentKind }> }>;
   deleteMessage(id: string): Promise<void>;
   /**
    * A signed URL of the message's stored attachment that has already expired (attachments.expiry cannot wait
    * the five minutes out), held as a SignedUrl; undefined when this fixtures API offers none.
    */
   expiredDownloadUrl(messageId: string, index: number): Promise<SignedUrl | undefined>;
-  createSession(input: { conversationId: string; owner: KeyRole; archived?: boolean; expired?: boolean; lastActivityAt?: string }): Promise<{ id: string }>;
+  createSession(input: {
+    conversationId: string;
+    owner: KeyRole;
+    archived?: boolean;
+    expired?: boolean;
+    lastActivityAt?: string;
+  }): Promise<{ id: string }>;
   createTurn(input: { sessionId: string; owner: KeyRole; state: 'pending' | 'completed' }): Promise<{ id: string; sessionId: string }>;
   completeTurn(sessionId: string, turnId: string): Promise<void>;
   createCollection(input?: { name?: string; slug?: string; description?: string }): Promise<{ id: string; revision: number }>;

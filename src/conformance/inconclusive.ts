@@ -10,7 +10,10 @@ export class Inconclusive extends Error {
    * @param reason what the check could not observe, and why
    * @param remedy what to add or change (a target-file line, a pool item) so that the check can judge
    */
-  constructor(reason: string, readonly remedy?: string) {
+  constructor(
+    reason: string,
+    readonly remedy?: string,
+  ) {
     super(reason);
     this.name = 'Inconclusive';
   }

@@ -31,7 +31,12 @@ export function asPage(x: Exchange): Page | undefined {
  */
 export function pageProblem(x: Exchange, page: Page, limit: number): PageProblem | undefined {
   if (page.hasMore ? !(typeof page.nextCursor === 'string' && page.nextCursor !== '') : page.nextCursor !== null) {
-    return { clause: '4.4.has-more', expected: 'hasMore true with a nextCursor string, hasMore false with nextCursor null', actual: `hasMore ${page.hasMore}, nextCursor ${JSON.stringify(page.nextCursor)}`, exchanges: [x] };
+    return {
+      clause: '4.4.has-more',
+      expected: 'hasMore true with a nextCursor string, hasMore false with nextCursor null',
+      actual: `hasMore ${page.hasMore}, nextCursor ${JSON.stringify(page.nextCursor)}`,
+      exchanges: [x],
+    };
   }
   if (page.data.length > limit) {
     return { clause: '4.4.limit.max', expected: `at most ${limit} items on a page`, actual: `${page.data.length} items`, exchanges: [x] };
@@ -83,8 +88,17 @@ export async function traverse(send: (spec: RequestSpec) => Promise<Exchange>, i
   for (let p = 0; p < input.maxPages; p++) {
     if (p > 0 && input.deadline !== undefined && Date.now() > input.deadline) {
       return {
-        ids, pages: p, exchanges, cursors, cut: 'time',
-        problem: { clause: '4.4.cursor.traversal', expected: 'the list to end within the walk\'s time bound', actual: `still hasMore after ${p} pages when the time bound ran out (${ids.length} items)`, exchanges: exchanges.slice(-2) },
+        ids,
+        pages: p,
+        exchanges,
+        cursors,
+        cut: 'time',
+        problem: {
+          clause: '4.4.cursor.traversal',
+          expected: "the list to end within the walk's time bound",
+          actual: `still hasMore after ${p} pages when the time bound ran out (${ids.length} items)`,
+          exchanges: exchanges.slice(-2),
+        },
       };
     }
     cursors.push(cursor);
@@ -92,7 +106,18 @@ export async function traverse(send: (spec: RequestSpec) => Promise<Exchange>, i
     exchanges.push(x);
     const page = asPage(x);
     if (!page) {
-      return { ids, pages: p, exchanges, cursors, problem: { clause: '4.4.cursor.traversal', expected: 'HTTP 200 with { data, hasMore, nextCursor }', actual: describeAnswer(x), exchanges: exchanges.slice(-2) } };
+      return {
+        ids,
+        pages: p,
+        exchanges,
+        cursors,
+        problem: {
+          clause: '4.4.cursor.traversal',
+          expected: 'HTTP 200 with { data, hasMore, nextCursor }',
+          actual: describeAnswer(x),
+          exchanges: exchanges.slice(-2),
+        },
+      };
     }
     const problem = pageProblem(x, page, input.limit);
     if (problem) return { ids, pages: p + 1, exchanges, cursors, problem };
@@ -104,8 +129,17 @@ export async function traverse(send: (spec: RequestSpec) => Promise<Exchange>, i
     if (input.between) await input.between(p, ids);
   }
   return {
-    ids, pages: input.maxPages, exchanges, cursors, cut: 'pages',
-    problem: { clause: '4.4.cursor.traversal', expected: `the list to end within ${input.maxPages} pages`, actual: `still hasMore after ${input.maxPages} pages (${ids.length} items)`, exchanges: exchanges.slice(-2) },
+    ids,
+    pages: input.maxPages,
+    exchanges,
+    cursors,
+    cut: 'pages',
+    problem: {
+      clause: '4.4.cursor.traversal',
+      expected: `the list to end within ${input.maxPages} pages`,
+      actual: `still hasMore after ${input.maxPages} pages (${ids.length} items)`,
+      exchanges: exchanges.slice(-2),
+    },
   };
 }
 

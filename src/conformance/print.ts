@@ -35,11 +35,21 @@ export function progressLine(e: ProgressEvent): string | undefined {
 }
 
 /** The closing summary. */
-export function summaryLines(input: { checks: readonly CheckResult[]; findings: readonly FindingRecord[]; aborted: boolean; seed: number }): string[] {
-  const lines = ['', `checks: ${counts(input.checks)}`, `findings: ${input.findings.filter((f) => f.severity === 'error').length} errors, ${input.findings.filter((f) => f.severity === 'warning').length} warnings`];
+export function summaryLines(input: {
+  checks: readonly CheckResult[];
+  findings: readonly FindingRecord[];
+  aborted: boolean;
+  seed: number;
+}): string[] {
+  const lines = [
+    '',
+    `checks: ${counts(input.checks)}`,
+    `findings: ${input.findings.filter((f) => f.severity === 'error').length} errors, ${input.findings.filter((f) => f.severity === 'warning').length} warnings`,
+  ];
   for (const c of input.checks) {
     if (c.status === 'skipped' || c.status === 'error') lines.push(`  ${c.status} ${c.checkId}: ${c.reason ?? ''}`);
-    if (c.status === 'inconclusive') lines.push(`  inconclusive ${c.checkId}: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`);
+    if (c.status === 'inconclusive')
+      lines.push(`  inconclusive ${c.checkId}: ${c.reason ?? ''}${c.remedy ? ` — to judge it: ${c.remedy}` : ''}`);
   }
   if (input.findings.length) {
     // Grouped by check, response data redacted: this is what a CI log shows of a failed run.

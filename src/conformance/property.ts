@@ -78,7 +78,11 @@ function defaultDescribe(t: unknown): string {
 }
 
 /** Runs one case outside fast-check (re-verification), collecting its exchanges; a discard is returned as such. */
-async function runCase<T>(ctx: SuiteContext, t: T, body: (t: T, io: CaseIO) => Promise<CaseVerdict>): Promise<Recorded | Discarded | undefined> {
+async function runCase<T>(
+  ctx: SuiteContext,
+  t: T,
+  body: (t: T, io: CaseIO) => Promise<CaseVerdict>,
+): Promise<Recorded | Discarded | undefined> {
   const xs: Exchange[] = [];
   const verdict = await body(t, caseIO(ctx, xs));
   if (verdict === undefined || isDiscarded(verdict)) return verdict;
@@ -143,7 +147,12 @@ export async function checkProperty<T>(
     if (discarded === 0) return { status: 'passed', cases };
     const what = `${discarded} of ${cases} generated inputs were refused as invalid (first: ${firstDiscard ?? ''})`;
     if (cases - discarded < minJudged) {
-      return { status: 'inconclusive', cases, reason: `${what}; ${cases - discarded} judged, fewer than the ${minJudged} a verdict needs`, remedy: 'see which input the server refuses and why; supply valid values in the target file where it has a field for them' };
+      return {
+        status: 'inconclusive',
+        cases,
+        reason: `${what}; ${cases - discarded} judged, fewer than the ${minJudged} a verdict needs`,
+        remedy: 'see which input the server refuses and why; supply valid values in the target file where it has a field for them',
+      };
     }
     return { status: 'passed', cases, note: `${what}; ${cases - discarded} judged` };
   };

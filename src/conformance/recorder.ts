@@ -85,7 +85,8 @@ export class Recorder {
   /** Evaluates one expectation and stops the case (CheckAbort) when it fails. */
   require(ok: boolean, expected: string, actual: () => string, exchanges?: Exchange[], clause?: ClauseId): void {
     this.cases++;
-    if (!ok) throw new CheckAbort({ expected, actual: actual(), exchanges: exchanges ?? [...this.exchanges], ...(clause ? { clause } : {}) });
+    if (!ok)
+      throw new CheckAbort({ expected, actual: actual(), exchanges: exchanges ?? [...this.exchanges], ...(clause ? { clause } : {}) });
   }
 
   /** Stops the case as discarded (see CaseDiscard): `why` names the refused input and the answer. */
@@ -112,7 +113,9 @@ export class Recorder {
 
   /** passed or failed, with the cases counted. */
   outcome(): CheckOutcome {
-    return this.failures.length ? { status: 'failed', cases: this.cases, failures: this.failures } : { status: 'passed', cases: this.cases };
+    return this.failures.length
+      ? { status: 'failed', cases: this.cases, failures: this.failures }
+      : { status: 'passed', cases: this.cases };
   }
 }
 
@@ -122,7 +125,11 @@ export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<v
   try {
     await body(rec);
   } catch (err) {
-    if (err instanceof CaseDiscard && rec.failures.length === 0) throw new Inconclusive(`the case's input was refused as invalid: ${err.why}`, 'supply a value the deployment accepts in the target file, where it has a field for it');
+    if (err instanceof CaseDiscard && rec.failures.length === 0)
+      throw new Inconclusive(
+        `the case's input was refused as invalid: ${err.why}`,
+        'supply a value the deployment accepts in the target file, where it has a field for it',
+      );
     if (!(err instanceof CheckAbort) && !(err instanceof CaseDiscard)) throw err;
     if (err instanceof CheckAbort) rec.failures.push(err.failure);
   }

@@ -58,7 +58,10 @@ export function selectSuites(names: string[] | undefined, catalogue: SuiteDef[])
     const unknown = names.filter((n) => !catalogue.some((s) => s.name === n));
     if (unknown.length) {
       const names = catalogue.map((s) => s.name);
-      throw new SpgateError('SPGATE_ERR_SUITE_UNKNOWN', `unknown suite ${unknown.map((n) => `"${n}"${didYouMean(n, names)}`).join(', ')}; valid suites: ${names.join(', ')}`);
+      throw new SpgateError(
+        'SPGATE_ERR_SUITE_UNKNOWN',
+        `unknown suite ${unknown.map((n) => `"${n}"${didYouMean(n, names)}`).join(', ')}; valid suites: ${names.join(', ')}`,
+      );
     }
     chosen = catalogue.filter((s) => names.includes(s.name));
   }
@@ -79,7 +82,11 @@ export function selectChecks(suites: SuiteDef[], ids: string[] | undefined, cata
   if (!ids || ids.length === 0) return suites;
   const known = new Set(catalogue.flatMap((s) => s.checks.map((c) => c.id)));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) throw new SpgateError('SPGATE_ERR_CHECK_UNKNOWN', `unknown check ${unknown.map((n) => `"${n}"${didYouMean(n, [...known])}`).join(', ')}`);
+  if (unknown.length)
+    throw new SpgateError(
+      'SPGATE_ERR_CHECK_UNKNOWN',
+      `unknown check ${unknown.map((n) => `"${n}"${didYouMean(n, [...known])}`).join(', ')}`,
+    );
   const wanted = new Set(ids);
   return suites.map((s) => ({ ...s, checks: s.checks.filter((c) => wanted.has(c.id)) })).filter((s) => s.checks.length > 0);
 }
@@ -90,7 +97,15 @@ const UNREACHABLE = new Set(['refused', 'timeout', 'reset']);
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceOutcome> {
   const suites = selectChecks(selectSuites(opts.suites, opts.catalogue), opts.checks, opts.catalogue);
   const signal = opts.signal ?? new AbortController().signal;
-  const client = opts.client ?? createClient({ baseUrl: opts.target.baseUrl, secrets: opts.target.secrets, signal, tls: opts.target.tls, ...clientTimeouts(opts.target) });
+  const client =
+    opts.client ??
+    createClient({
+      baseUrl: opts.target.baseUrl,
+      secrets: opts.target.secrets,
+      signal,
+      tls: opts.target.tls,
+      ...clientTimeouts(opts.target),
+    });
   const redact = createRedactor(opts.target.secrets);
   const fixtures = opts.fixtures ?? (opts.target.fixtures.api ? createFixturesClient(client, opts.target.fixtures.api) : undefined);
   const source = createFixtureSource(providerChain(opts.target, { api: fixtures, signal }));
@@ -114,7 +129,13 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   };
 
   try {
-    emit({ type: 'run-started', suites: suites.map((s) => s.name), checks: suites.reduce((n, s) => n + s.checks.length, 0), seed: opts.seed, runs: opts.runs });
+    emit({
+      type: 'run-started',
+      suites: suites.map((s) => s.name),
+      checks: suites.reduce((n, s) => n + s.checks.length, 0),
+      seed: opts.seed,
+      runs: opts.runs,
+    });
     if (!aborted) await preflight(client, opts.target);
     for (const suite of suites) {
       if (aborted) break;
@@ -146,9 +167,19 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
             } else if (err instanceof RateLimited) {
               // Only 429s: nothing is known about the check's own clause, so it could not judge, never failed.
               rateLimited = true;
-              outcome = { status: 'inconclusive', cases: 0, reason: redact.redactString(err.message), remedy: 'run when the budget is not spent, or raise assumptions.rateLimitWaitSeconds' };
+              outcome = {
+                status: 'inconclusive',
+                cases: 0,
+                reason: redact.redactString(err.message),
+                remedy: 'run when the budget is not spent, or raise assumptions.rateLimitWaitSeconds',
+              };
             } else if (err instanceof Inconclusive) {
-              outcome = { status: 'inconclusive', cases: 0, reason: redact.redactString(err.message), ...(err.remedy ? { remedy: redact.redactString(err.remedy) } : {}) };
+              outcome = {
+                status: 'inconclusive',
+                cases: 0,
+                reason: redact.redactString(err.message),
+                ...(err.remedy ? { remedy: redact.redactString(err.remedy) } : {}),
+              };
             } else {
               outcome = { status: 'error', reason: redact.redactString(err instanceof Error ? err.message : String(err)) };
             }
@@ -157,7 +188,10 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         // Notes on the 429s themselves (no Retry-After, Retry-After not honoured) are findings of their own
         // clauses and stay, also when the check was skipped as rate limited.
         const judgedNothing = outcome.status === 'skipped' || outcome.status === 'inconclusive';
-        const failures = [...(outcome.status === 'failed' ? outcome.failures : []), ...(judgedNothing && !rateLimited ? [] : extraFailures)];
+        const failures = [
+          ...(outcome.status === 'failed' ? outcome.failures : []),
+          ...(judgedNothing && !rateLimited ? [] : extraFailures),
+        ];
         const fctx = { suite: suite.name, check, target: opts.target, seed: opts.seed, runs: opts.runs };
         const mine: FindingRecord[] = [];
         for (const f of failures) {
@@ -188,7 +222,12 @@ function byExchangeId(a: Exchange, b: Exchange): number {
 
 /** One request before any suite runs, so an unreachable target is one clear error instead of N findings. */
 async function preflight(client: HttpClient, target: Target): Promise<void> {
-  const x = await client.send({ method: 'GET', path: '/me', role: 'admin', timeoutMs: Math.min(15_000, target.timeouts?.requestMs ?? Infinity) });
+  const x = await client.send({
+    method: 'GET',
+    path: '/me',
+    role: 'admin',
+    timeoutMs: Math.min(15_000, target.timeouts?.requestMs ?? Infinity),
+  });
   if (x.error && UNREACHABLE.has(x.error.kind)) {
     throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${target.baseUrl} did not answer: ${x.error.message}`);
   }

@@ -16,7 +16,13 @@ export function stayedPut(before: readonly string[], after: Iterable<string>): S
  * walk covered (up to the last of its items `order` holds, or all of it when the walk was `complete`) and
  * that it did not list. A walk cut by its bound covers only that prefix, so nothing after it is judged.
  */
-export function missedWithin(order: readonly string[], walked: readonly string[], stayed: ReadonlySet<string>, exclude: ReadonlySet<string> = new Set(), complete = false): string[] {
+export function missedWithin(
+  order: readonly string[],
+  walked: readonly string[],
+  stayed: ReadonlySet<string>,
+  exclude: ReadonlySet<string> = new Set(),
+  complete = false,
+): string[] {
   const listed = new Set(walked);
   // A walk that reached the list's end covered all of it, whatever it listed.
   let end = complete ? order.length - 1 : -1;
@@ -30,7 +36,11 @@ export function missedWithin(order: readonly string[], walked: readonly string[]
  * The first pair of items listed by both walks, each unchanged between them (`same`), whose order differs:
  * undefined when the items both walks share come in the same order.
  */
-export function orderChange(a: readonly string[], b: readonly string[], same: (id: string) => boolean): { first: string; second: string } | undefined {
+export function orderChange(
+  a: readonly string[],
+  b: readonly string[],
+  same: (id: string) => boolean,
+): { first: string; second: string } | undefined {
   const inB = new Set(b);
   const inA = new Set(a);
   const x = a.filter((id) => inB.has(id) && same(id));

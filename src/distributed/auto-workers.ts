@@ -49,7 +49,10 @@ export function placeOf(target: Pick<Target, 'source' | 'baseUrl'>): TargetPlace
 export function autoWorkers(o: { cores: number; place: TargetPlace; profile: Profile; caps: Target['caps'] }): AutoWorkers {
   if (o.place === 'embedded') return { count: 1, why: 'the embedded server runs in this process; one generator outruns it' };
   if (o.place === 'loopback') return { count: 1, why: 'the target runs on this machine and needs its cores (--workers N to override)' };
-  const bounds: Array<[number, string]> = [[Math.max(1, Math.floor(o.cores)), `${Math.floor(o.cores)} core(s)`], [MAX_WORKERS, `at most ${MAX_WORKERS}`]];
+  const bounds: Array<[number, string]> = [
+    [Math.max(1, Math.floor(o.cores)), `${Math.floor(o.cores)} core(s)`],
+    [MAX_WORKERS, `at most ${MAX_WORKERS}`],
+  ];
   const { profile } = o;
   if (profile.model === 'closed') {
     for (const cls of ROUTE_CLASSES) {

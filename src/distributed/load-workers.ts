@@ -55,7 +55,9 @@ export interface LoadWorkersOptions {
 }
 
 /** Runs the profile as `count` local shards and merges them: what a run in one process returns, and its results document. */
-export async function runLoadWorkers(o: LoadWorkersOptions): Promise<{ result: ProfileResult; findings: FindingRecord[]; results: Results }> {
+export async function runLoadWorkers(
+  o: LoadWorkersOptions,
+): Promise<{ result: ProfileResult; findings: FindingRecord[]; results: Results }> {
   const { count, duration } = o;
   const dir = await mkdtemp(join(tmpdir(), 'spgate-workers-'));
   try {
@@ -80,10 +82,15 @@ export async function runLoadWorkers(o: LoadWorkersOptions): Promise<{ result: P
 
     o.note(`load: ${count} workers${o.why ? ` (auto: ${o.why})` : ''}, one shard each; they start together in ${STARTUP_MS / 1000}s`);
     const outcomes = await runWorkers({
-      count, args: childArgs, dir, startAt: Date.now() + STARTUP_MS, signal: o.signal,
+      count,
+      args: childArgs,
+      dir,
+      startAt: Date.now() + STARTUP_MS,
+      signal: o.signal,
       // Worker 0's warnings and progress stand for all (every shard runs the same plan, scaled).
       onStderrLine: (i, line) => {
-        if (i === 0 && line.trim() !== '') o.note(line.startsWith('warning:') ? line : `[shard 0/${count}] ${line.replace(/\x1b\[K/g, '')}`);
+        if (i === 0 && line.trim() !== '')
+          o.note(line.startsWith('warning:') ? line : `[shard 0/${count}] ${line.replace(/\x1b\[K/g, '')}`);
       },
     });
     const configError = configErrorOf(outcomes);

@@ -64,7 +64,10 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, mergedDurationMs(set));
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
   const streams = set.shards.map((s) => ({
-    index: s.shard.index, offset: offsetOf(set, s), horizonMs: latencyHorizonMs(s.result), lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath),
+    index: s.shard.index,
+    offset: offsetOf(set, s),
+    horizonMs: latencyHorizonMs(s.result),
+    lines: streamTrace(inputs.find((i) => i.shard.index === s.shard.index)!.tracePath),
   }));
   await kWayMerge(streams, (index, offset, r, seq, watermark) => {
     fold.add(index, offset, r, seq, watermark);
@@ -76,7 +79,14 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   const finished = Math.max(...inputs.map((i) => Date.parse(i.doc.meta.finishedAt)).filter((n) => Number.isFinite(n)));
   const ids = new Set(inputs.map((i) => i.doc.meta.runId));
   const [runId] = ids;
-  return { result, findings, first: first.doc, set, finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()), ...(ids.size === 1 && runId ? { runId } : {}) };
+  return {
+    result,
+    findings,
+    first: first.doc,
+    set,
+    finishedAt: new Date(Number.isFinite(finished) ? finished : Date.now()),
+    ...(ids.size === 1 && runId ? { runId } : {}),
+  };
 }
 
 /**
@@ -180,7 +190,10 @@ class Lookahead {
  * Each shard is read ahead by its latency horizon (what is still in flight when a record is answered), so
  * memory holds the records of one horizon per shard.
  */
-async function kWayMerge(streams: Stream[], onRecord: (index: number, offset: number, r: TraceRecord, seq: number, watermark: number) => void): Promise<void> {
+async function kWayMerge(
+  streams: Stream[],
+  onRecord: (index: number, offset: number, r: TraceRecord, seq: number, watermark: number) => void,
+): Promise<void> {
   const ahead = streams.map((s) => new Lookahead(s));
   for (const a of ahead) await a.fill(-Infinity);
   for (;;) {

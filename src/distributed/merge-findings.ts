@@ -14,7 +14,8 @@ export class MergedVerifier {
   /** The shard of the record being checked (for citing it). */
   private shard = 0;
   /** How a record is cited: its X-Request-Id, or its shard, position and time (one function for every record). */
-  private readonly cite = (seq: number, r: TraceRecord): string => r.requestId ?? `shard ${this.shard} #${seq}@${Math.round(r.t + r.latency)}ms`;
+  private readonly cite = (seq: number, r: TraceRecord): string =>
+    r.requestId ?? `shard ${this.shard} #${seq}@${Math.round(r.t + r.latency)}ms`;
 
   constructor(windowSeconds: Partial<Record<RouteClass, number>>) {
     this.verifier = new HeaderVerifier(windowSeconds);

@@ -26,7 +26,10 @@ export class TraceFold {
   private readonly fold: RunFold;
 
   /** `durationMs`: the merged run's length (the Remaining series' bucket is chosen from it, as a single run's). */
-  constructor(analysis: OnlineAnalyzeOptions | undefined, readonly durationMs: number) {
+  constructor(
+    analysis: OnlineAnalyzeOptions | undefined,
+    readonly durationMs: number,
+  ) {
     const windowSeconds = Object.fromEntries(Object.entries(analysis?.expected ?? {}).map(([c, e]) => [c, e?.windowSeconds]));
     this.verifier = new MergedVerifier(windowSeconds);
     this.fold = new RunFold(analysis ?? {});

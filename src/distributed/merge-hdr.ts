@@ -8,7 +8,6 @@ import { STATUS_FAMILIES, type LatencySummary, type RouteClass, type StatusFamil
 import { ROUTE_CLASSES } from '../spec/routes.js';
 import { histogramKey as key, newHistogram, summarize } from '../fold/hdr.js';
 
-
 /** Decodes one summary's histogram (values in µs, as recorded). */
 export function decodeSummary(s: LatencySummary): hdr.Histogram {
   const h = hdr.decodeFromCompressedBase64(s.hdr, 32, false);
@@ -80,4 +79,3 @@ export class MergedHistograms {
     return out;
   }
 }
-

@@ -49,9 +49,14 @@ export function checkShardSet(inputs: ShardInput[], missingWhy = new Map<number,
       mismatch('target', `${first.shard.target.name} ${first.shard.target.baseUrl}`, `${s.shard.target.name} ${s.shard.target.baseUrl}`);
     }
     if (s.shard.count !== first.shard.count) mismatch('shard count', String(first.shard.count), String(s.shard.count));
-    if (s.shard.index >= s.shard.count) throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `${s.path}: shard index ${s.shard.index} is out of range 0..${s.shard.count - 1}`);
+    if (s.shard.index >= s.shard.count)
+      throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `${s.path}: shard index ${s.shard.index} is out of range 0..${s.shard.count - 1}`);
     const dup = byIndex.get(s.shard.index);
-    if (dup) throw new SpgateError('SPGATE_ERR_SHARD_MISMATCH', `shard ${s.shard.index}/${s.shard.count} appears twice: ${dup.path} and ${s.path}`);
+    if (dup)
+      throw new SpgateError(
+        'SPGATE_ERR_SHARD_MISMATCH',
+        `shard ${s.shard.index}/${s.shard.count} appears twice: ${dup.path} and ${s.path}`,
+      );
     byIndex.set(s.shard.index, s);
   }
   const count = first.shard.count;
@@ -83,7 +88,10 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     const expected = s.result.totals.completed + s.result.totals.errors;
     const seen = fold.perShard.get(s.shard.index) ?? 0;
     if (seen !== expected) {
-      throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `shard ${s.shard.index}/${set.count}: its trace holds ${seen} responses but ${s.path} counts ${expected} (trace cut short or from another run)`);
+      throw new SpgateError(
+        'SPGATE_ERR_SHARD_INVALID',
+        `shard ${s.shard.index}/${set.count}: its trace holds ${seen} responses but ${s.path} counts ${expected} (trace cut short or from another run)`,
+      );
     }
   }
   // Responses are counted by the fold of every record (checked above against each shard's own count);
@@ -101,29 +109,36 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   const strict = first.shard.strict;
   const verified = fold.verifier.findings(strict, first.result.name);
   const routes = routesOf(first.result.config);
-  const findings = [...verified, ...violationFindings(analysis.violations, verified, routes, strict, first.result.name, ' across all shards')];
+  const findings = [
+    ...verified,
+    ...violationFindings(analysis.violations, verified, routes, strict, first.result.name, ' across all shards'),
+  ];
 
   const singleClass = routes.every((r) => r.class === routes[0]?.class);
   // Each shard measured its own generator; the merged run's verdict is the worst of them (generator-verdict.ts).
   const generatorParts = set.shards.map((s) => s.result.generator);
   const generator = generatorParts.every((g) => g !== undefined) ? combineGenerators(generatorParts.map((g) => g!)) : undefined;
-  const thresholds = (ctx: ThresholdContext): ThresholdOutcome[] => first.result.thresholds.map((t) => {
-    const parsed = parseThreshold(t.expression);
-    if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
-    const th = parsed.threshold;
-    if (th.kind === 'count' && th.metric === 'dropped' && th.class && !singleClass) {
-      // Results count drops per run, not per class; but each shard evaluated this very count, and its
-      // outcome's `actual` is that count: drops add across shards.
-      const perShard = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
-      if (perShard.some((n) => !Number.isInteger(n))) return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
-      const v = perShard.reduce((a, b) => a + b, 0);
-      return { expression: t.expression, ok: compare(v, th.op, th.value), actual: String(v) };
-    }
-    return evaluateThreshold(th, ctx);
-  });
+  const thresholds = (ctx: ThresholdContext): ThresholdOutcome[] =>
+    first.result.thresholds.map((t) => {
+      const parsed = parseThreshold(t.expression);
+      if (!parsed.ok) return { expression: t.expression, ok: false, actual: parsed.error };
+      const th = parsed.threshold;
+      if (th.kind === 'count' && th.metric === 'dropped' && th.class && !singleClass) {
+        // Results count drops per run, not per class; but each shard evaluated this very count, and its
+        // outcome's `actual` is that count: drops add across shards.
+        const perShard = set.shards.map((s) => Number(s.result.thresholds.find((x) => x.expression === t.expression)?.actual));
+        if (perShard.some((n) => !Number.isInteger(n)))
+          return { expression: t.expression, ok: false, actual: 'not known across shards (a shard did not count it)' };
+        const v = perShard.reduce((a, b) => a + b, 0);
+        return { expression: t.expression, ok: compare(v, th.op, th.value), actual: String(v) };
+      }
+      return evaluateThreshold(th, ctx);
+    });
 
-  const notes = [...((first.result.config.notes as string[] | undefined) ?? []).filter((n) => !n.startsWith('shard ')),
-    `merged from ${set.shards.length} of ${set.count} shards; the configuration shown is shard ${first.shard.index}'s (each ran its share)`];
+  const notes = [
+    ...((first.result.config.notes as string[] | undefined) ?? []).filter((n) => !n.startsWith('shard ')),
+    `merged from ${set.shards.length} of ${set.count} shards; the configuration shown is shard ${first.shard.index}'s (each ran its share)`,
+  ];
   const present = set.shards.map((s) => s.shard.index);
   let error: string | undefined;
   if (set.missing.length) {
@@ -135,7 +150,12 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
   }
   const capacity = set.shards.find((s) => s.result.capacity)?.result.capacity;
   return profileResult({
-    head: { name: first.result.name, description: first.result.description, model: first.result.model, config: { ...first.result.config, notes } },
+    head: {
+      name: first.result.name,
+      description: first.result.description,
+      model: first.result.model,
+      config: { ...first.result.config, notes },
+    },
     startedAt: new Date(set.originMs).toISOString(),
     durationMs: mergedDurationMs(set),
     tally,

@@ -8,7 +8,11 @@ import type { Results } from '../results/schema.js';
 import type { MergedFiles } from './merge-files.js';
 
 /** The results document of a merged run (command names the merge or the `load --workers` run). */
-export function mergedResults(m: MergedFiles, command: string, extra: { aborted?: boolean; abortReason?: string | undefined; secrets?: string[] } = {}): Results {
+export function mergedResults(
+  m: MergedFiles,
+  command: string,
+  extra: { aborted?: boolean; abortReason?: string | undefined; secrets?: string[] } = {},
+): Results {
   const aborted = extra.aborted === true || m.result.status === 'aborted';
   const notes = m.result.merged?.missing.length ? [m.result.error ?? 'incomplete'] : [];
   return buildResults({

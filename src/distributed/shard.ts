@@ -28,7 +28,8 @@ export function parseShardSpec(raw: string): ShardSpec {
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > MAX_SHARDS) throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `--shard ${raw}: COUNT must be 1..${MAX_SHARDS}`);
-  if (index >= count) throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `--shard ${raw}: INDEX must be 0..${count - 1} (indexes start at 0)`);
+  if (index >= count)
+    throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `--shard ${raw}: INDEX must be 0..${count - 1} (indexes start at 0)`);
   return { index, count };
 }
 
@@ -62,7 +63,10 @@ export function shardProfile(profile: Profile, shard: ShardSpec): { profile: Pro
       offset += mix.connections;
       // A shard cannot run with no connection; more shards than connections means more load than asked.
       out.connections = Math.max(1, share);
-      if (share === 0) notes.push(`${cls}: ${mix.connections} connection(s) over ${shard.count} shards: this shard runs 1 (the shards together run ${shard.count})`);
+      if (share === 0)
+        notes.push(
+          `${cls}: ${mix.connections} connection(s) over ${shard.count} shards: this shard runs 1 (the shards together run ${shard.count})`,
+        );
     }
     if (mix.rate !== undefined) out.rate = scaleRate(mix.rate, k);
     if (mix.ramp) out.ramp = { start: mix.ramp.start * k, stages: mix.ramp.stages.map((s) => ({ ...s, target: s.target * k })) };
@@ -75,7 +79,12 @@ export function shardProfile(profile: Profile, shard: ShardSpec): { profile: Pro
   // The open model's in-flight bound is per process; splitting it keeps the whole run's concurrency.
   next.maxConnections = Math.max(1, splitInteger(profile.maxConnections, shard.count, shard.index));
   if (profile.model === 'open') notes.push(`shard ${shard.index}/${shard.count}: arrival rates × 1/${shard.count}`);
-  else notes.push(`shard ${shard.index}/${shard.count}: connections split (${ROUTE_CLASSES.filter((c) => classes[c]).map((c) => `${c} ${classes[c]!.connections}`).join(', ')})`);
+  else
+    notes.push(
+      `shard ${shard.index}/${shard.count}: connections split (${ROUTE_CLASSES.filter((c) => classes[c])
+        .map((c) => `${c} ${classes[c]!.connections}`)
+        .join(', ')})`,
+    );
   return { profile: next, notes };
 }
 
@@ -90,7 +99,10 @@ export function shardTarget(target: Target, shard: ShardSpec): Target {
 function requireShare(total: number, shard: ShardSpec, what: string): number {
   // Judged on the whole, not on this shard's share, so every shard of the run fails alike.
   if (total < shard.count) {
-    throw new SpgateError('SPGATE_ERR_SHARD_INVALID', `${what} ${total} cannot be split over ${shard.count} shards (each needs at least 1): use fewer shards`);
+    throw new SpgateError(
+      'SPGATE_ERR_SHARD_INVALID',
+      `${what} ${total} cannot be split over ${shard.count} shards (each needs at least 1): use fewer shards`,
+    );
   }
   return splitInteger(total, shard.count, shard.index);
 }

@@ -80,11 +80,27 @@ export async function runWorkers(opts: WorkerRunOptions): Promise<WorkerOutcome[
 
 function runOne(index: number, opts: WorkerRunOptions, children: ChildProcess[]): Promise<WorkerOutcome> {
   const files = shardFiles(opts.dir, index);
-  const argv = [BIN, 'load', ...opts.args, '--shard', `${index}/${opts.count}`, '--start-at', String(opts.startAt), '--json', files.json, '--trace', files.trace];
+  const argv = [
+    BIN,
+    'load',
+    ...opts.args,
+    '--shard',
+    `${index}/${opts.count}`,
+    '--start-at',
+    String(opts.startAt),
+    '--json',
+    files.json,
+    '--trace',
+    files.trace,
+  ];
   return new Promise((resolve) => {
     // Own process group: a terminal's Ctrl-C reaches the parent only, which passes one SIGINT on (a second
     // one would kill a child before it wrote its partial results).
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, SPGATE_DEBUG: '' } });
+    const child = spawn(process.execPath, argv, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+      env: { ...process.env, SPGATE_DEBUG: '' },
+    });
     children.push(child);
     let error: string | undefined;
     let partial = '';

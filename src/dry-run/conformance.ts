@@ -48,7 +48,8 @@ export function linesToEnable(check: CheckDef, target: Target): string[] {
   for (const role of check.needs?.roles ?? []) {
     if (!target.secrets[role]) out.push(`keys.${role}: { key: "env:${envNameFor(role)}" }`);
   }
-  if (check.needs?.fixtures && target.fixtures.api === undefined) out.push('fixtures.api: <URL of a fixtures API> (docs/target-file.md#fixtures)');
+  if (check.needs?.fixtures && target.fixtures.api === undefined)
+    out.push('fixtures.api: <URL of a fixtures API> (docs/target-file.md#fixtures)');
   if (check.needs?.writes && !target.allowWrites) out.push('allowWrites: true');
   return out;
 }
@@ -58,15 +59,23 @@ export function conformancePlanLines(p: ConformancePlan): string[] {
   const total = p.suites.reduce((n, s) => n + s.checks, 0);
   const running = p.suites.reduce((n, s) => n + s.running.length, 0);
   const destructive = p.suites.flatMap((s) => s.destructive);
-  const out = [`conformance: ${p.suites.length} suites · ${total} checks · ${running} would run · ${total - running} skipped · ${p.runs} runs per property · seed ${p.seed}`];
+  const out = [
+    `conformance: ${p.suites.length} suites · ${total} checks · ${running} would run · ${total - running} skipped · ${p.runs} runs per property · seed ${p.seed}`,
+  ];
   for (const s of p.suites) {
-    out.push(`  suite ${s.suite}: ${s.running.length}/${s.checks} checks${s.destructive.length ? ` · destructive: ${s.destructive.join(', ')}` : ''}`);
+    out.push(
+      `  suite ${s.suite}: ${s.running.length}/${s.checks} checks${s.destructive.length ? ` · destructive: ${s.destructive.join(', ')}` : ''}`,
+    );
     for (const k of s.skipped) {
       out.push(`    skip ${k.checkId}: ${k.reason}`);
       for (const line of k.add) out.push(`      add: ${line}`);
     }
   }
-  out.push(destructive.length ? `  destructive checks that would run (change data): ${destructive.length}` : '  destructive checks that would run: none');
+  out.push(
+    destructive.length
+      ? `  destructive checks that would run (change data): ${destructive.length}`
+      : '  destructive checks that would run: none',
+  );
   const unlocks = new Map<string, number>();
   for (const k of p.suites.flatMap((s) => s.skipped)) for (const line of k.add) unlocks.set(line, (unlocks.get(line) ?? 0) + 1);
   if (unlocks.size) {

@@ -23,7 +23,9 @@ export function expectedRequests(plan: Plan, pc: PlannedClass): number | undefin
 /** The plan of one profile as terminal lines (indented under a phase heading). */
 export function loadPlanLines(plan: Plan, target: Target): string[] {
   const seconds = plan.durationMs / 1000;
-  const out = [`load ${plan.name}: ${plan.model} model · ${seconds}s · request timeout ${plan.timeoutMs} ms${plan.maxRequests !== undefined ? ` · at most ${plan.maxRequests} requests` : ''}`];
+  const out = [
+    `load ${plan.name}: ${plan.model} model · ${seconds}s · request timeout ${plan.timeoutMs} ms${plan.maxRequests !== undefined ? ` · at most ${plan.maxRequests} requests` : ''}`,
+  ];
   let total = 0;
   let bounded = true;
   for (const c of plan.classes) {
@@ -33,18 +35,24 @@ export function loadPlanLines(plan: Plan, target: Target): string[] {
     const rate = c.budgetPending
       ? `budget: to be discovered from headers (${c.budgetPending.budgetFactor}× its rate; fallback ${c.budgetPending.fallback} rps)`
       : c.rateAt
-      ? `${round(c.rateAt(0))}→peak ${round(c.peakRate ?? 0)} rps`
-      : `${c.connections ?? 0} connections${c.maxRps !== undefined ? `, at most ${c.maxRps} rps` : ', unthrottled'}`;
+        ? `${round(c.rateAt(0))}→peak ${round(c.peakRate ?? 0)} rps`
+        : `${c.connections ?? 0} connections${c.maxRps !== undefined ? `, at most ${c.maxRps} rps` : ', unthrottled'}`;
     // A route spread over a pool is one planned route per key: the labels once, every key named.
     const keys = [...new Set(c.routes.map((r) => r.keyName))].join(', ');
     const labels = [...new Set(c.routes.map((r) => r.label))];
-    out.push(`  ${c.class}: ${rate} · ${n !== undefined ? `~${n} requests` : c.budgetPending ? 'request count known after discovery' : 'unbounded requests'} · ${labels.length} routes (${labels.join(', ')}) · keys ${keys}`);
+    out.push(
+      `  ${c.class}: ${rate} · ${n !== undefined ? `~${n} requests` : c.budgetPending ? 'request count known after discovery' : 'unbounded requests'} · ${labels.length} routes (${labels.join(', ')}) · keys ${keys}`,
+    );
   }
   const capped = plan.maxRequests !== undefined ? Math.min(total, plan.maxRequests) : total;
-  const why = plan.classes.some((c) => c.budgetPending) ? 'known once the budgets are discovered' : 'unbounded (closed model without caps.maxRps)';
+  const why = plan.classes.some((c) => c.budgetPending)
+    ? 'known once the budgets are discovered'
+    : 'unbounded (closed model without caps.maxRps)';
   out.push(`  total: ${bounded ? `~${capped}` : why} requests`);
   const c = target.caps;
-  out.push(`  caps: maxRps ${c.maxRps ?? 'none'} · maxRequests ${c.maxRequests ?? 'none'} · maxDuration ${c.maxDuration !== undefined ? `${c.maxDuration}s` : 'none'}`);
+  out.push(
+    `  caps: maxRps ${c.maxRps ?? 'none'} · maxRequests ${c.maxRequests ?? 'none'} · maxDuration ${c.maxDuration !== undefined ? `${c.maxDuration}s` : 'none'}`,
+  );
   for (const n of plan.config.notes) out.push(`  note: ${n}`);
   return out;
 }

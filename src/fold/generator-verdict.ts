@@ -50,16 +50,20 @@ const f = (n: number, d = 1): string => n.toFixed(d);
 /** Judges the figures against GENERATOR_BOUNDS. */
 export function judgeGenerator(g: GeneratorFigures): GeneratorVerdict {
   const why: string[] = [];
-  if (g.slipP99Ms !== null && g.slipP99Ms > GENERATOR_BOUNDS.slipP99Ms) why.push(`send-time slip p99 ${f(g.slipP99Ms)} ms > ${GENERATOR_BOUNDS.slipP99Ms} ms`);
+  if (g.slipP99Ms !== null && g.slipP99Ms > GENERATOR_BOUNDS.slipP99Ms)
+    why.push(`send-time slip p99 ${f(g.slipP99Ms)} ms > ${GENERATOR_BOUNDS.slipP99Ms} ms`);
   if (g.cpuShare >= GENERATOR_BOUNDS.cpuShare) why.push(`CPU ${f(g.cpuShare * 100, 0)} % of a core`);
-  if (g.eventLoopDelayP99Ms > GENERATOR_BOUNDS.eventLoopDelayP99Ms) why.push(`event-loop delay p99 ${f(g.eventLoopDelayP99Ms)} ms > ${GENERATOR_BOUNDS.eventLoopDelayP99Ms} ms`);
+  if (g.eventLoopDelayP99Ms > GENERATOR_BOUNDS.eventLoopDelayP99Ms)
+    why.push(`event-loop delay p99 ${f(g.eventLoopDelayP99Ms)} ms > ${GENERATOR_BOUNDS.eventLoopDelayP99Ms} ms`);
   const saturated = why.length > 0;
   if (saturated && g.dropped > 0) why.push(`${g.dropped} of ${g.offered} arrivals dropped`);
   return {
     ...g,
     saturated,
     reason: saturated ? why.join('; ') : null,
-    remedy: saturated ? `add generator processes: --workers ${Math.max(2, g.processes * 2)}, or shards on more machines (--shard I/N)` : null,
+    remedy: saturated
+      ? `add generator processes: --workers ${Math.max(2, g.processes * 2)}, or shards on more machines (--shard I/N)`
+      : null,
   };
 }
 

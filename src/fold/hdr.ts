@@ -10,7 +10,13 @@ const CURVE = [0, 50, 75, 90, 95, 99, 99.9, 99.99, 100];
 
 /** A fresh histogram sized for anything from 1 µs up (it grows as needed). */
 export function newHistogram(): hdr.Histogram {
-  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 3,
+    autoResize: true,
+    useWebAssembly: false,
+  });
 }
 
 /** The map key of one class × family × view. */

@@ -14,7 +14,6 @@ import { ROUTE_CLASSES } from '../spec/routes.js';
 import { newHistogram, summarize, toMicros } from './hdr.js';
 import { SERIES_FAMILIES, seriesFamilyIndex, type SeriesFamily } from './status-family.js';
 
-
 /** One duration series of the fold: a live view, to be read at once (it goes on folding responses). */
 export interface FoldSeries {
   class: RouteClass;
@@ -51,7 +50,10 @@ export class FoldHistograms {
   /** Corrected, by class × family (STATUS_FAMILIES order), when the run has intended send times. */
   private readonly corrected: hdr.Histogram[] | undefined;
 
-  constructor(routes: readonly { class: RouteClass; method: string }[], readonly hasCorrected: boolean) {
+  constructor(
+    routes: readonly { class: RouteClass; method: string }[],
+    readonly hasCorrected: boolean,
+  ) {
     this.slots = slotsOf(routes);
     this.uncorrected = new Array<hdr.Histogram | undefined>(this.slots.pairs.length * 4).fill(undefined);
     this.sums = new Float64Array(this.slots.pairs.length * 4);

@@ -55,8 +55,13 @@ export function profileResult(p: ProfileParts): { result: ProfileResult; finding
   const seconds = Math.max(p.durationMs / 1000, 1e-3);
   const ctx = thresholdContext({ ...p.figures, tally, findings, seconds, ...(p.generator ? { generator: p.generator } : {}) });
   const thresholds = p.thresholds(ctx);
-  const status: ProfileResult['status'] = p.aborted ? 'aborted' : p.error ? 'error'
-    : thresholds.some((t) => !t.ok) || findings.some((f) => f.severity === 'error') ? 'failed' : 'passed';
+  const status: ProfileResult['status'] = p.aborted
+    ? 'aborted'
+    : p.error
+      ? 'error'
+      : thresholds.some((t) => !t.ok) || findings.some((f) => f.severity === 'error')
+        ? 'failed'
+        : 'passed';
   const result: ProfileResult = {
     name: p.head.name,
     description: p.head.description,
@@ -65,8 +70,12 @@ export function profileResult(p: ProfileParts): { result: ProfileResult; finding
     durationMs: Math.round(p.durationMs),
     config: p.head.config,
     totals: {
-      sent: p.counts.sent, completed: tally.count('completed'), dropped: p.counts.dropped, errors: p.counts.errors,
-      byStatus: tally.byStatusRecord(), byClass: { read: tally.byClass.read.records, write: tally.byClass.write.records },
+      sent: p.counts.sent,
+      completed: tally.count('completed'),
+      dropped: p.counts.dropped,
+      errors: p.counts.errors,
+      byStatus: tally.byStatusRecord(),
+      byClass: { read: tally.byClass.read.records, write: tally.byClass.write.records },
     },
     throughput: throughputOf(points, seconds),
     latency: p.latency,

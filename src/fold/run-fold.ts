@@ -38,7 +38,15 @@ export class RunFold {
    * `latencyMs` is the view the timeline reports, `sample` the analyzer's view (none for a transport
    * failure), `watermark` the earliest send still in flight (see OnlineRateLimitAnalyzer.push).
    */
-  add(cls: RouteClass, status: number, received: number, latencyMs: number, h: HeaderStrings, sample: RateLimitSample | undefined, watermark?: number): void {
+  add(
+    cls: RouteClass,
+    status: number,
+    received: number,
+    latencyMs: number,
+    h: HeaderStrings,
+    sample: RateLimitSample | undefined,
+    watermark?: number,
+  ): void {
     this.tally.add(cls, status);
     this.timeline.add(received, cls, status, latencyMs, h);
     if (status === 0) return;

@@ -27,10 +27,14 @@ export type StatusMetric = Exclude<CountMetric, 'sent' | 'dropped' | 'ratelimit.
 /** Whether a response of `status` counts in `metric`. */
 export function statusCounts(metric: StatusMetric, status: number): boolean {
   switch (metric) {
-    case 'completed': return status !== 0;
-    case 'transport': return status === 0;
-    case '429': return status === 429;
-    default: return status !== 0 && Math.floor(status / 100) === Number(metric[0]);
+    case 'completed':
+      return status !== 0;
+    case 'transport':
+      return status === 0;
+    case '429':
+      return status === 429;
+    default:
+      return status !== 0 && Math.floor(status / 100) === Number(metric[0]);
   }
 }
 

@@ -40,8 +40,14 @@ export function rateLimitViolations(findings: readonly FindingRecord[]): number 
 export function latencyMetric(h: LatencyHistogram, metric: LatencyMetric, range?: { min: number; max: number } | null): number | null {
   if (h.totalCount === 0) return null;
   if ((metric === 'min' || metric === 'max') && range) return range[metric];
-  const v = metric === 'min' ? h.minNonZeroValue : metric === 'max' ? h.maxValue : metric === 'mean' ? h.mean
-    : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)));
+  const v =
+    metric === 'min'
+      ? h.minNonZeroValue
+      : metric === 'max'
+        ? h.maxValue
+        : metric === 'mean'
+          ? h.mean
+          : h.getValueAtPercentile(metric === 'p999' ? 99.9 : Number(metric.slice(1)));
   return v / 1000;
 }
 

@@ -13,7 +13,15 @@ export type RateMetric = 'errors' | 'rps';
 export type GeneratorMetric = 'saturated' | 'slip_p50' | 'slip_p99' | 'slip_max' | 'cpu' | 'eld_p99' | 'eld_max';
 
 export type Threshold =
-  | { kind: 'latency'; expression: string; class?: RouteClass; family?: StatusFamily; metric: LatencyMetric; op: ThresholdOp; value: number }
+  | {
+      kind: 'latency';
+      expression: string;
+      class?: RouteClass;
+      family?: StatusFamily;
+      metric: LatencyMetric;
+      op: ThresholdOp;
+      value: number;
+    }
   | { kind: 'count'; expression: string; class?: RouteClass; metric: CountMetric; op: ThresholdOp; value: number }
   | { kind: 'rate'; expression: string; class?: RouteClass; metric: RateMetric; op: ThresholdOp; value: number }
   | { kind: 'generator'; expression: string; metric: GeneratorMetric; op: ThresholdOp; value: number };
@@ -34,7 +42,8 @@ export function parseThreshold(expression: string): ParseResult {
   const [, selector, op, num, unit] = m as unknown as [string, string, ThresholdOp, string, string | undefined];
   const bad = (why: string): ParseResult => ({ ok: false, error: `"${expression}": ${why}` });
   const lowerSel = selector.toLowerCase();
-  if (lowerSel.startsWith('generator.')) return parseGenerator(expression, lowerSel.slice('generator.'.length), op, num.toLowerCase(), unit, bad);
+  if (lowerSel.startsWith('generator.'))
+    return parseGenerator(expression, lowerSel.slice('generator.'.length), op, num.toLowerCase(), unit, bad);
   if (/^(true|false)$/i.test(num)) return bad('true and false compare generator.saturated only');
   let parts = lowerSel.split('.');
   let cls: RouteClass | undefined;
@@ -69,11 +78,20 @@ export function parseThreshold(expression: string): ParseResult {
     if (unit) return bad('rps takes no unit');
     return { ok: true, threshold: { kind: 'rate', expression, class: cls, metric: 'rps', op, value: raw } };
   }
-  return bad(`unknown metric "${selector}" (latency: p50 p90 p95 p99 p999 min mean max; counts: ${[...COUNTS].join(' ')}; rates: errors rps; generator.${[...GENERATOR].join(' generator.')})`);
+  return bad(
+    `unknown metric "${selector}" (latency: p50 p90 p95 p99 p999 min mean max; counts: ${[...COUNTS].join(' ')}; rates: errors rps; generator.${[...GENERATOR].join(' generator.')})`,
+  );
 }
 
 /** `generator.<metric>`: saturated (true/false or 1/0), slip and event-loop delay in ms/s, cpu as a share of a core. */
-function parseGenerator(expression: string, metric: string, op: ThresholdOp, num: string, unit: string | undefined, bad: (why: string) => ParseResult): ParseResult {
+function parseGenerator(
+  expression: string,
+  metric: string,
+  op: ThresholdOp,
+  num: string,
+  unit: string | undefined,
+  bad: (why: string) => ParseResult,
+): ParseResult {
   if (!GENERATOR.has(metric)) return bad(`unknown generator metric "${metric}" (generator.${[...GENERATOR].join(' generator.')})`);
   const bool = num === 'true' || num === 'false';
   if (metric === 'saturated') {
@@ -89,20 +107,30 @@ function parseGenerator(expression: string, metric: string, op: ThresholdOp, num
     return { ok: true, threshold: { kind: 'generator', expression, metric, op, value: unit === '%' ? raw / 100 : raw } };
   }
   if (unit === '%') return bad(`generator.${metric} takes ms or s, not %`);
-  return { ok: true, threshold: { kind: 'generator', expression, metric: metric as GeneratorMetric, op, value: unit === 's' ? raw * 1000 : raw } };
+  return {
+    ok: true,
+    threshold: { kind: 'generator', expression, metric: metric as GeneratorMetric, op, value: unit === 's' ? raw * 1000 : raw },
+  };
 }
 
 /** A generator metric of a run's verdict, or null when the run has none (or, for slip, no measured send). */
 export function generatorMetric(g: GeneratorLike | undefined, metric: GeneratorMetric): number | null {
   if (!g) return null;
   switch (metric) {
-    case 'saturated': return g.saturated ? 1 : 0;
-    case 'slip_p50': return g.slipP50Ms;
-    case 'slip_p99': return g.slipP99Ms;
-    case 'slip_max': return g.slipMaxMs;
-    case 'cpu': return g.cpuShare;
-    case 'eld_p99': return g.eventLoopDelayP99Ms;
-    case 'eld_max': return g.eventLoopDelayMaxMs;
+    case 'saturated':
+      return g.saturated ? 1 : 0;
+    case 'slip_p50':
+      return g.slipP50Ms;
+    case 'slip_p99':
+      return g.slipP99Ms;
+    case 'slip_max':
+      return g.slipMaxMs;
+    case 'cpu':
+      return g.cpuShare;
+    case 'eld_p99':
+      return g.eventLoopDelayP99Ms;
+    case 'eld_max':
+      return g.eventLoopDelayMaxMs;
   }
 }
 
@@ -131,12 +159,18 @@ export interface ThresholdContext {
 /** Compares with the operator; exported for the property tests. */
 export function compare(actual: number, op: ThresholdOp, expected: number): boolean {
   switch (op) {
-    case '<': return actual < expected;
-    case '<=': return actual <= expected;
-    case '>': return actual > expected;
-    case '>=': return actual >= expected;
-    case '==': return actual === expected;
-    case '!=': return actual !== expected;
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
+    case '==':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
   }
 }
 

@@ -115,13 +115,31 @@ export class TimelineBuilder {
 
   private row(t: number): TimelineRow {
     while (this.rows.length <= t) {
-      this.rows.push({ t: this.rows.length, sent: 0, completed: 0, dropped: 0, errors: 0, byFamily: {}, p50: null, p95: null, p99: null, rateLimit: {}, refused: { read: 0, write: 0 } });
+      this.rows.push({
+        t: this.rows.length,
+        sent: 0,
+        completed: 0,
+        dropped: 0,
+        errors: 0,
+        byFamily: {},
+        p50: null,
+        p95: null,
+        p99: null,
+        rateLimit: {},
+        refused: { read: 0, write: 0 },
+      });
     }
     return this.rows[t]!;
   }
 
   /** Adds one response received at `received` ms; `latencyMs` is the view the timeline reports. */
-  add(received: number, cls: RouteClass, status: number, latencyMs: number, h: { limit?: string; remaining?: string; reset?: string }): void {
+  add(
+    received: number,
+    cls: RouteClass,
+    status: number,
+    latencyMs: number,
+    h: { limit?: string; remaining?: string; reset?: string },
+  ): void {
     const t = Math.max(0, Math.floor(received / 1000));
     const p = this.row(t);
     p.completed++;
@@ -217,14 +235,19 @@ export interface CapacityResult {
  * budget with the way out (a pool of keys), unless the keys' combined budget exceeded every second's offered
  * load: then their budgets cannot be what refused, and the figure is said to be shaped by other refusals.
  */
-function admissionJudgement(result: CapacityResult, seen: { refused: number; answers: number; peakOffered: number }, keys?: KeysBudget): void {
+function admissionJudgement(
+  result: CapacityResult,
+  seen: { refused: number; answers: number; peakOffered: number },
+  keys?: KeysBudget,
+): void {
   const { refused, answers, peakOffered } = seen;
   const n = keys?.keys.length ?? 1;
   const budget = keys?.budgetRps ?? null;
   const share = `${refused} of ${answers} answers were 429s`;
   if (budget !== null && budget > peakOffered) {
     const whose = n === 1 ? "key's budget" : `${n} keys' combined budget`;
-    result.explanation = `${share} although the ${whose} (${budget}/s) exceeds the most offered in a second (${peakOffered}): ` +
+    result.explanation =
+      `${share} although the ${whose} (${budget}/s) exceeds the most offered in a second (${peakOffered}): ` +
       `the refusals are not the keys' budgets (a limit across keys, or the server shedding load); ${result.explanation}`;
     return;
   }
@@ -232,13 +255,15 @@ function admissionJudgement(result: CapacityResult, seen: { refused: number; ans
   const pool = roles.length === 1 ? `keys.${roles[0]}.pool` : 'keys.ROLE.pool';
   const rate = budget !== null ? ` (${budget}/s)` : '';
   result.admissionBudget = true;
-  result.explanation = n > 1
-    ? `this is the combined admission budget of the ${n} keys${rate}, not the server's capacity: ${share}; ${result.explanation}`
-    : `this is the admission budget of the key${rate}, not the server's capacity: ${share}; ${result.explanation}`;
-  result.remedy = n > 1
-    ? `add keys to the pool (${pool} in the target file) until their combined budget exceeds what the server can serve, so the knee shows`
-    : `spread the load over a pool of keys: list more keys of the role under ${pool} in the target file (the capacity profile ` +
-      'spreads over them; a profile of your own with "keys": "pool"), so their combined budget exceeds what the server can serve and the knee shows';
+  result.explanation =
+    n > 1
+      ? `this is the combined admission budget of the ${n} keys${rate}, not the server's capacity: ${share}; ${result.explanation}`
+      : `this is the admission budget of the key${rate}, not the server's capacity: ${share}; ${result.explanation}`;
+  result.remedy =
+    n > 1
+      ? `add keys to the pool (${pool} in the target file) until their combined budget exceeds what the server can serve, so the knee shows`
+      : `spread the load over a pool of keys: list more keys of the role under ${pool} in the target file (the capacity profile ` +
+        'spreads over them; a profile of your own with "keys": "pool"), so their combined budget exceeds what the server can serve and the knee shows';
 }
 
 /** Refusals above this share of the answers in the judged seconds shape the capacity figure. */
@@ -257,7 +282,12 @@ export const ADMISSION_SHARE = 0.01;
  * whose queue reaches the SLO latency only after a full second past the knee loses nothing).
  * `lastFullSecond`: seconds from it on are partial and not judged.
  */
-export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErrorPct: number }, lastFullSecond: number, keys?: KeysBudget): CapacityResult {
+export function findCapacity(
+  points: TimelineRow[],
+  slo: { p95Ms: number; maxErrorPct: number },
+  lastFullSecond: number,
+  keys?: KeysBudget,
+): CapacityResult {
   let best: number | null = null;
   let bestOffered = 0;
   let breach: number | null = null;
@@ -286,9 +316,10 @@ export function findCapacity(points: TimelineRow[], slo: { p95Ms: number; maxErr
     }
   }
   const at = best === null ? '' : ` (${bestOffered} arrivals offered in that second)`;
-  const explanation = breach === null
-    ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held throughout; the target served up to ${best ?? 0} responses/s${at}: capacity is at least that`
-    : `the SLO broke at second ${breach} (${why}); before then the target served at most ${best ?? 'no'} responses/s within it${at}`;
+  const explanation =
+    breach === null
+      ? `the SLO (p95 <= ${slo.p95Ms}ms, errors <= ${slo.maxErrorPct}%) held throughout; the target served up to ${best ?? 0} responses/s${at}: capacity is at least that`
+      : `the SLO broke at second ${breach} (${why}); before then the target served at most ${best ?? 'no'} responses/s within it${at}`;
   const result: CapacityResult = { rps: best, sloP95Ms: slo.p95Ms, maxErrorPct: slo.maxErrorPct, firstBreachAt: breach, explanation };
   if (answers > 0 && refused / answers > ADMISSION_SHARE) admissionJudgement(result, { refused, answers, peakOffered }, keys);
   return result;

@@ -97,5 +97,9 @@ export function learnBudget(answers: readonly ProbeAnswer[]): LearnedBudget | un
   }
   if (limits.size !== 1 || n === 0) return undefined;
   const limit = [...limits][0]!;
-  return { limit, windowSeconds: Math.max(1, maxReset), evidence: `${n} responses announced RateLimit-Limit ${limit}; the largest RateLimit-Reset seen was ${maxReset} s` };
+  return {
+    limit,
+    windowSeconds: Math.max(1, maxReset),
+    evidence: `${n} responses announced RateLimit-Limit ${limit}; the largest RateLimit-Reset seen was ${maxReset} s`,
+  };
 }

@@ -8,7 +8,15 @@ import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
 import { SpgateError } from '../errors.js';
 import type { Tls } from '../target/schema.js';
-import { filterHonoured, firstId, learnBudget, learnStatuses, type LearnedBudget, type LearnedStatuses, type ProbeAnswer } from './learn.js';
+import {
+  filterHonoured,
+  firstId,
+  learnBudget,
+  learnStatuses,
+  type LearnedBudget,
+  type LearnedStatuses,
+  type ProbeAnswer,
+} from './learn.js';
 
 /** Candidate names of the 4.4 filters the spec does not show, most common first. */
 export const PARAM_CANDIDATES = {
@@ -28,8 +36,19 @@ export interface ProbeResult {
 }
 
 /** Probes `baseUrl` with `key` (at most ~14 read requests, each bounded by `timeoutMs`). */
-export async function probeTarget(baseUrl: string, key: string, opts: { timeoutMs?: number; signal?: AbortSignal; tls?: Tls } = {}): Promise<ProbeResult> {
-  const client = createClient({ baseUrl, secrets: { admin: key }, timeoutMs: opts.timeoutMs ?? 10_000, maxBodyBytes: 4 << 20, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.tls ? { tls: opts.tls } : {}) });
+export async function probeTarget(
+  baseUrl: string,
+  key: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal; tls?: Tls } = {},
+): Promise<ProbeResult> {
+  const client = createClient({
+    baseUrl,
+    secrets: { admin: key },
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    maxBodyBytes: 4 << 20,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.tls ? { tls: opts.tls } : {}),
+  });
   const t0 = performance.now();
   const answers: ProbeAnswer[] = [];
   const result: ProbeResult = { params: {}, requests: 0, notes: [] };
@@ -37,7 +56,10 @@ export async function probeTarget(baseUrl: string, key: string, opts: { timeoutM
     const x = await client.send({ method: 'GET', path, role: 'admin', ...(query ? { query } : {}) });
     result.requests++;
     if (!x.response) {
-      throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${baseUrl}${path} did not answer (${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''})`);
+      throw new SpgateError(
+        'SPGATE_ERR_TARGET_UNREACHABLE',
+        `${baseUrl}${path} did not answer (${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''})`,
+      );
     }
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(x.response.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -48,10 +70,16 @@ export async function probeTarget(baseUrl: string, key: string, opts: { timeoutM
   try {
     const me = await get('/me');
     if (me.status === 401 || me.status === 403) {
-      throw new SpgateError('SPGATE_ERR_INIT_KEY_REFUSED', `GET ${baseUrl}/me answered HTTP ${me.status}: the key was refused (check it, and that it belongs to this deployment)`);
+      throw new SpgateError(
+        'SPGATE_ERR_INIT_KEY_REFUSED',
+        `GET ${baseUrl}/me answered HTTP ${me.status}: the key was refused (check it, and that it belongs to this deployment)`,
+      );
     }
     if (me.status !== 200 || me.json === undefined || me.json === null || typeof me.json !== 'object') {
-      throw new SpgateError('SPGATE_ERR_INIT_NOT_API', `GET ${baseUrl}/me answered HTTP ${me.status} ${me.json === undefined ? 'without a JSON body' : 'with unexpected JSON'}: is this the API's base URL (ending in /v1)?`);
+      throw new SpgateError(
+        'SPGATE_ERR_INIT_NOT_API',
+        `GET ${baseUrl}/me answered HTTP ${me.status} ${me.json === undefined ? 'without a JSON body' : 'with unexpected JSON'}: is this the API's base URL (ending in /v1)?`,
+      );
     }
     const scopes = (me.json as { data?: { scopes?: unknown } }).data?.scopes;
     if (Array.isArray(scopes)) result.scopes = scopes.filter((s): s is string => typeof s === 'string');
@@ -59,7 +87,10 @@ export async function probeTarget(baseUrl: string, key: string, opts: { timeoutM
     const statuses = await get('/statuses');
     const learned = statuses.status === 200 ? learnStatuses(statuses.json) : undefined;
     if (learned) result.statuses = learned;
-    else result.notes.push(`GET /statuses answered HTTP ${statuses.status} without status types spgate could read; set assumptions.activeStatuses/completedStatuses`);
+    else
+      result.notes.push(
+        `GET /statuses answered HTTP ${statuses.status} without status types spgate could read; set assumptions.activeStatuses/completedStatuses`,
+      );
 
     const page = await get('/customers', { limit: 25 });
     const customer = page.status === 200 ? (page.json as { data?: Array<Record<string, unknown>> }).data?.[0] : undefined;
@@ -82,7 +113,8 @@ export async function probeTarget(baseUrl: string, key: string, opts: { timeoutM
             break;
           }
         }
-        if (!result.params[what]) result.notes.push(`none of ${PARAM_CANDIDATES[what].join(', ')} filtered the customer list: set assumptions.params.${what}`);
+        if (!result.params[what])
+          result.notes.push(`none of ${PARAM_CANDIDATES[what].join(', ')} filtered the customer list: set assumptions.params.${what}`);
       }
     }
     const budget = learnBudget(answers.filter((a) => a.status !== 429));

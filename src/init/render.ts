@@ -32,7 +32,7 @@ const ROLE_HINTS: Record<Exclude<KeyRole, 'admin'>, string> = {
   secondConnection: 'another connection (admin, full scopes) of the same workspace',
   member: 'a key whose holder is no longer owner/admin',
   attachmentsOnly: 'attachments:read without conversations:read',
-  otherWorkspace: 'a key of ANOTHER workspace (must not see this one\'s data)',
+  otherWorkspace: "a key of ANOTHER workspace (must not see this one's data)",
   memberDelegated: 'Help Center access on a delegated connection whose holder is no longer owner/admin',
 };
 
@@ -55,8 +55,9 @@ export function renderTargetYaml(r: RenderInput): string {
     ...section('baseUrl', r.baseUrl),
   ];
 
-  const keys = KEY_ROLES.filter((k): k is Exclude<KeyRole, 'admin'> => k !== 'admin')
-    .map((role) => `# ${role}: { key: "env:${envNameFor(role)}" }   # ${ROLE_HINTS[role]}`);
+  const keys = KEY_ROLES.filter((k): k is Exclude<KeyRole, 'admin'> => k !== 'admin').map(
+    (role) => `# ${role}: { key: "env:${envNameFor(role)}" }   # ${ROLE_HINTS[role]}`,
+  );
   lines.push(...section('keys', { admin: { key: r.adminKey, ...(p.scopes ? { scopes: p.scopes.filter(isScope) } : {}) } }, keys));
 
   const assumptions: Record<string, unknown> = {};
@@ -74,23 +75,38 @@ export function renderTargetYaml(r: RenderInput): string {
     '# turnStatus: { pending: pending, completed: completed, cancelled: cancelled }   # 3: turn status values not shown',
   ];
   if (p.readBudget) {
-    placeholders.push(`# rateLimit: { read: { limit: ${p.readBudget.limit}, windowSeconds: ${p.readBudget.windowSeconds} } }   # observed: ${p.readBudget.evidence}; the window is a lower bound. Left unstated, every run discovers budgets from the headers`);
-  } else placeholders.push('# rateLimit: { read: { limit: 600, windowSeconds: 60 }, write: { limit: 120, windowSeconds: 60 } }   # 8: budgets not shown');
+    placeholders.push(
+      `# rateLimit: { read: { limit: ${p.readBudget.limit}, windowSeconds: ${p.readBudget.windowSeconds} } }   # observed: ${p.readBudget.evidence}; the window is a lower bound. Left unstated, every run discovers budgets from the headers`,
+    );
+  } else
+    placeholders.push(
+      '# rateLimit: { read: { limit: 600, windowSeconds: 60 }, write: { limit: 120, windowSeconds: 60 } }   # 8: budgets not shown',
+    );
   lines.push(...section('assumptions', Object.keys(assumptions).length ? assumptions : undefined, placeholders));
 
   const ids: Record<string, unknown> = {};
   if (p.customerId) ids.customerId = p.customerId;
-  lines.push(...section('fixtures', { ids }, [
-    '  # conversationId: conv_…   # a conversation the keys can read (and, with allowWrites, assign/resolve)',
-    '  # message: { messageId: …, storedIndex: 0, externalIndex: 1, fetchingIndex: 2 }   # 4.6 attachments',
-    '  # pendingTurn: { sessionId: …, turnId: … }   # 4.1/4.2, owned by the admin key',
-    '  # collectionId: …   # 4.9, updated only with helpDelegated and allowWrites',
-  ]));
-  lines.push(...section('allowWrites', false), '# allowWrites: true only on a workspace whose data may change (destructive checks, write-class load)');
-  lines.push(...section('caps', r.loopback ? {} : { maxRps: 5, maxRequests: 20000 }),
-    '# caps: { maxRps: …, maxRequests: …, maxDuration: … }   # ceilings spgate never exceeds; maxRps is required off loopback');
+  lines.push(
+    ...section('fixtures', { ids }, [
+      '  # conversationId: conv_…   # a conversation the keys can read (and, with allowWrites, assign/resolve)',
+      '  # message: { messageId: …, storedIndex: 0, externalIndex: 1, fetchingIndex: 2 }   # 4.6 attachments',
+      '  # pendingTurn: { sessionId: …, turnId: … }   # 4.1/4.2, owned by the admin key',
+      '  # collectionId: …   # 4.9, updated only with helpDelegated and allowWrites',
+    ]),
+  );
+  lines.push(
+    ...section('allowWrites', false),
+    '# allowWrites: true only on a workspace whose data may change (destructive checks, write-class load)',
+  );
+  lines.push(
+    ...section('caps', r.loopback ? {} : { maxRps: 5, maxRequests: 20000 }),
+    '# caps: { maxRps: …, maxRequests: …, maxDuration: … }   # ceilings spgate never exceeds; maxRps is required off loopback',
+  );
   if (r.tls && Object.keys(r.tls).length > 0) lines.push(...section('tls', r.tls));
-  else if (r.baseUrl.startsWith('https:')) lines.push('# tls: { ca: internal-ca.pem, cert: client.pem, key: client.key }   # internal CA, mTLS (docs/target-file.md#tls-and-proxies)');
+  else if (r.baseUrl.startsWith('https:'))
+    lines.push(
+      '# tls: { ca: internal-ca.pem, cert: client.pem, key: client.key }   # internal CA, mTLS (docs/target-file.md#tls-and-proxies)',
+    );
   return lines.join('\n') + '\n';
 }
 

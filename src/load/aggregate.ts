@@ -65,15 +65,29 @@ export class LoadAggregator {
   private readonly errorCodeStr = new LastString();
   /** The record each response is handed to the rate-limit analyzer in (it copies what it holds). */
   private readonly scratch: RateLimitSample = {
-    sentAt: 0, receivedAt: 0, class: 'read', status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined,
-    requestId: undefined, errorCode: undefined, key: undefined,
+    sentAt: 0,
+    receivedAt: 0,
+    class: 'read',
+    status: 0,
+    limit: undefined,
+    remaining: undefined,
+    reset: undefined,
+    retryAfter: undefined,
+    requestId: undefined,
+    errorCode: undefined,
+    key: undefined,
   };
 
   constructor(private readonly opts: AggregatorOptions) {
     this.hist = new FoldHistograms(opts.plan.routes, opts.plan.model === 'open');
     this.remaining = new LastRemaining(opts.plan.routes);
     this.verifier = new ResponseVerifier(opts.target, opts.plan.name);
-    this.fold = new RunFold({ inFlight: maxInFlight(opts.plan), ...opts.rateLimit, expected: opts.target.assumptions.rateLimit, strict: opts.target.assumptions.strict });
+    this.fold = new RunFold({
+      inFlight: maxInFlight(opts.plan),
+      ...opts.rateLimit,
+      expected: opts.target.assumptions.rateLimit,
+      strict: opts.target.assumptions.strict,
+    });
     this.rateLimit = this.fold.rateLimit;
     for (const o of opts.observers ?? []) o.attach(this);
   }

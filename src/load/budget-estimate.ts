@@ -26,7 +26,14 @@ export interface ProbeSample {
 export type Confidence = 'high' | 'medium' | 'low';
 
 export type BudgetEstimate =
-  | { ok: true; limit: number; windowSeconds: number; confidence: Confidence; model: 'window' | 'token-bucket' | 'policy'; evidence: string[] }
+  | {
+      ok: true;
+      limit: number;
+      windowSeconds: number;
+      confidence: Confidence;
+      model: 'window' | 'token-bucket' | 'policy';
+      evidence: string[];
+    }
   | { ok: false; reason: string; evidence: string[] };
 
 interface Usable {
@@ -124,7 +131,11 @@ function tokenEvidence(u: Usable[], L: number, evidence: string[]): BudgetEstima
   }
   const lo = Math.max(...bounds.map((b) => b[0]));
   const hi = Math.min(...bounds.map((b) => b[1]));
-  evidence.push(rising ? 'Reset grew as the budget was spent (token bucket)' : 'part of the budget came back before the announced full-again time (token bucket)');
+  evidence.push(
+    rising
+      ? 'Reset grew as the budget was spent (token bucket)'
+      : 'part of the budget came back before the announced full-again time (token bucket)',
+  );
   if (lo <= hi && hi > 0 && Number.isFinite(hi) && lo > 0) {
     // The middle of the interval (geometric: the bounds are ratios).
     const w = Math.sqrt(lo * hi);

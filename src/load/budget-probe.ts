@@ -76,8 +76,9 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
   if (o.checkOnly && !o.checkOnly.more(first)) return { samples };
   if (first.limit === undefined) return { samples, note: 'no RateLimit-Limit header on the first response' };
   const L = intOf(first.limit) ?? 0;
-  const extend = (): boolean => samples.length < o.burstMax && samples.every((x, i) => (intOf(x.reset) ?? 2) <= 1
-    && (intOf(x.remaining) ?? 0) > L / 2 && (i === 0 || !refilled(samples[i - 1]!, x)));
+  const extend = (): boolean =>
+    samples.length < o.burstMax &&
+    samples.every((x, i) => (intOf(x.reset) ?? 2) <= 1 && (intOf(x.remaining) ?? 0) > L / 2 && (i === 0 || !refilled(samples[i - 1]!, x)));
   for (let round = 0; round < 2 && first.status !== 429 && budgetLeft(); round++) {
     const n = Math.min(round === 0 ? o.burst - samples.length : o.burstMax - samples.length, o.maxRequests - samples.length);
     if (n <= 0 || (round === 1 && !extend())) break;
@@ -116,7 +117,10 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
   const last = samples[samples.length - 1]!.t;
   const now = io.now() - start;
   if (refillAt - now > o.maxWaitMs) {
-    return { samples, note: `the announced refill is ${Math.round((refillAt - now) / 1000)} s away, beyond the probe's ${Math.round(o.maxWaitMs / 1000)} s` };
+    return {
+      samples,
+      note: `the announced refill is ${Math.round((refillAt - now) / 1000)} s away, beyond the probe's ${Math.round(o.maxWaitMs / 1000)} s`,
+    };
   }
   if (refillAt - last >= 400 && budgetLeft()) {
     // About half-way, at a sub-second phase 500 ms from the announcing response's: of two announcements

@@ -23,7 +23,14 @@ export interface PlanBudgets {
 
 /** The structured `config.budgets` entry of one class (discovery adds its confidence and evidence). */
 export type BudgetEntry =
-  | { limit: number; windowSeconds: number; source: 'stated' | 'observed'; confidence?: string; evidence?: string[]; stated?: { limit: number; windowSeconds: number } }
+  | {
+      limit: number;
+      windowSeconds: number;
+      source: 'stated' | 'observed';
+      confidence?: string;
+      evidence?: string[];
+      stated?: { limit: number; windowSeconds: number };
+    }
   | { limit: null; windowSeconds: null; source: 'fallback' | 'pending'; reason?: string };
 
 /** Whether a class's plan depends on its budget: a rate relative to it, or a duration in windows. */

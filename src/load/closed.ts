@@ -74,7 +74,8 @@ class ClosedRun implements Http1Handler {
     const totalConns = maxInFlight(plan);
     const clock = (): number => opts.recorder.now();
     this.states = plan.classes.map((pc, tag) => {
-      const share = plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : Infinity;
+      const share =
+        plan.maxRequests !== undefined ? Math.max(1, Math.floor((plan.maxRequests * (pc.connections ?? 0)) / totalConns)) : Infinity;
       let n = pc.connections ?? 1;
       if (pc.maxRps !== undefined) n = Math.min(n, Math.max(1, Math.floor(pc.maxRps)));
       n = Math.max(1, Math.min(n, share));
@@ -83,7 +84,16 @@ class ClosedRun implements Http1Handler {
         c.tag = tag;
         return c;
       });
-      return { pc, conns, cycle: weightedCycle(pc), cursor: 0, left: share, inFlight: 0, gate: pc.maxRps !== undefined ? new RateGate(pc.maxRps) : undefined, waiting: [] };
+      return {
+        pc,
+        conns,
+        cycle: weightedCycle(pc),
+        cursor: 0,
+        left: share,
+        inFlight: 0,
+        gate: pc.maxRps !== undefined ? new RateGate(pc.maxRps) : undefined,
+        waiting: [],
+      };
     });
   }
 
@@ -177,10 +187,13 @@ class ClosedRun implements Http1Handler {
 
   private armGate(delayMs: number): void {
     if (this.gateTimer) return;
-    this.gateTimer = setTimeout(() => {
-      this.gateTimer = undefined;
-      this.release();
-    }, Math.max(1, delayMs));
+    this.gateTimer = setTimeout(
+      () => {
+        this.gateTimer = undefined;
+        this.release();
+      },
+      Math.max(1, delayMs),
+    );
   }
 
   private allIdle(): boolean {

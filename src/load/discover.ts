@@ -55,7 +55,8 @@ export class BudgetMemo {
   remember(target: Target, out: ClassOutcome, by: string): void {
     // A stated budget the probe's responses did not contradict is confirmed; a contradicted one was reported.
     const confirmed = out.sent > 0 && target.assumptions.rateLimit[out.cls] !== undefined;
-    if (out.budget || out.finding || confirmed) this.learned.set(`${target.baseUrl}\u0000${out.cls}`, { budget: out.budget, entry: out.entry, overrode: out.overrode, by });
+    if (out.budget || out.finding || confirmed)
+      this.learned.set(`${target.baseUrl}\u0000${out.cls}`, { budget: out.budget, entry: out.entry, overrode: out.overrode, by });
   }
 }
 
@@ -85,21 +86,28 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
   const classes = first.classes.filter((c) => needsBudget(profile, c.class));
   if (classes.length === 0) return { plan: first, findings: [], analysisTarget: target, requests: 0 };
   // The probe takes a small share of caps.maxRequests, never the run's whole allowance.
-  const share = first.maxRequests === undefined ? PROBE_MAX_REQUESTS : Math.min(PROBE_MAX_REQUESTS, Math.floor(first.maxRequests / (4 * classes.length)));
+  const share =
+    first.maxRequests === undefined
+      ? PROBE_MAX_REQUESTS
+      : Math.min(PROBE_MAX_REQUESTS, Math.floor(first.maxRequests / (4 * classes.length)));
   const pacer = new ProbePacer(target.caps.maxRps);
-  const outcomes = await Promise.all(classes.map(async (pc): Promise<ClassOutcome> => {
-    const known = o.memo?.get(target, pc.class);
-    if (known) return recalled(pc.class, known);
-    const route = pc.routes[0]!;
-    const sender = o.sender ? o.sender(pc.class, route) : createProbeSender(target, route, { timeoutMs: first.timeoutMs, pacer, signal: o.signal });
-    try {
-      const out = await discoverClass(pc.class, route, target, profile.name, share, sender, o);
-      o.memo?.remember(target, out, profile.name);
-      return out;
-    } finally {
-      await sender.close();
-    }
-  }));
+  const outcomes = await Promise.all(
+    classes.map(async (pc): Promise<ClassOutcome> => {
+      const known = o.memo?.get(target, pc.class);
+      if (known) return recalled(pc.class, known);
+      const route = pc.routes[0]!;
+      const sender = o.sender
+        ? o.sender(pc.class, route)
+        : createProbeSender(target, route, { timeoutMs: first.timeoutMs, pacer, signal: o.signal });
+      try {
+        const out = await discoverClass(pc.class, route, target, profile.name, share, sender, o);
+        o.memo?.remember(target, out, profile.name);
+        return out;
+      } finally {
+        await sender.close();
+      }
+    }),
+  );
 
   const requests = outcomes.reduce((s, x) => s + x.sent, 0);
   // The run's own rate gate starts empty: one second apart, probe and run together stay within caps.maxRps.
@@ -119,13 +127,16 @@ export async function discoverAndPlan(first: Plan, profile: Profile, target: Tar
   for (const out of outcomes) if (out.entry && entries[out.cls]) entries[out.cls] = { ...entries[out.cls]!, ...out.entry } as BudgetEntry;
 
   const overridden = new Set(outcomes.filter((x) => x.overrode).map((x) => x.cls));
-  const analysisTarget: Target = overridden.size === 0 ? target : {
-    ...target,
-    assumptions: {
-      ...target.assumptions,
-      rateLimit: Object.fromEntries(Object.entries(target.assumptions.rateLimit).filter(([c]) => !overridden.has(c as RouteClass))),
-    },
-  };
+  const analysisTarget: Target =
+    overridden.size === 0
+      ? target
+      : {
+          ...target,
+          assumptions: {
+            ...target.assumptions,
+            rateLimit: Object.fromEntries(Object.entries(target.assumptions.rateLimit).filter(([c]) => !overridden.has(c as RouteClass))),
+          },
+        };
   return { plan, findings: outcomes.flatMap((x) => (x.finding ? [x.finding] : [])), analysisTarget, requests };
 }
 
@@ -140,7 +151,15 @@ export function withBudgetFindings<T extends { result: ProfileResult; findings: 
   return { ...out, findings: [...budget, ...out.findings.filter((f) => !own.has(f.clause))] };
 }
 
-async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Target, source: string, share: number, sender: ProbeSender, o: DiscoverOptions): Promise<ClassOutcome> {
+async function discoverClass(
+  cls: RouteClass,
+  route: PlannedRoute,
+  target: Target,
+  source: string,
+  share: number,
+  sender: ProbeSender,
+  o: DiscoverOptions,
+): Promise<ClassOutcome> {
   const stated = target.assumptions.rateLimit[cls];
   const strict = target.assumptions.strict;
   const out: ClassOutcome = { cls, notes: [], sent: 0, overrode: false };
@@ -148,7 +167,8 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
     out.notes.push(`${cls}: caps.maxRequests leaves no room for a budget probe`);
     return out;
   }
-  const limitOf = (s: ProbeSample): number | undefined => (s.limit !== undefined && /^\d{1,9}$/.test(s.limit.trim()) ? Number(s.limit.trim()) : undefined);
+  const limitOf = (s: ProbeSample): number | undefined =>
+    s.limit !== undefined && /^\d{1,9}$/.test(s.limit.trim()) ? Number(s.limit.trim()) : undefined;
   const contradicts = (s: ProbeSample): boolean => stated !== undefined && limitOf(s) !== undefined && limitOf(s) !== stated.limit;
   const probe = await runProbe(sender.io, {
     burst: PROBE_DEFAULTS.burst,
@@ -168,7 +188,9 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
     out.finding = statedBudgetFinding(cls, route, stated, observed, used, strict, source);
     out.entry = { stated };
     if (strict) {
-      out.notes.push(`${cls}: the stated budget ${stated.limit} per ${stated.windowSeconds} s drives the run (assumptions.strict) though RateLimit-Limit says ${observed}`);
+      out.notes.push(
+        `${cls}: the stated budget ${stated.limit} per ${stated.windowSeconds} s drives the run (assumptions.strict) though RateLimit-Limit says ${observed}`,
+      );
       return out;
     }
     out.overrode = true;
@@ -176,7 +198,9 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
     out.budget = used
       ? { limit: used.limit, windowSeconds: used.windowSeconds, source: 'observed' }
       : { limit: observed, windowSeconds: stated.windowSeconds, source: 'observed' };
-    out.notes.push(`${cls}: the target file states ${stated.limit} per ${stated.windowSeconds} s but RateLimit-Limit says ${observed}; the observed budget ${out.budget.limit} per ${out.budget.windowSeconds} s drives the run`);
+    out.notes.push(
+      `${cls}: the target file states ${stated.limit} per ${stated.windowSeconds} s but RateLimit-Limit says ${observed}; the observed budget ${out.budget.limit} per ${out.budget.windowSeconds} s drives the run`,
+    );
     if (used) out.entry = { stated, confidence: used.confidence, evidence: used.evidence };
     else out.notes.push(`${cls}: window not learned (${failure(estimate, probe.note)}); the stated ${stated.windowSeconds} s is kept`);
     return out;
@@ -186,7 +210,9 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
   if (estimate?.ok) {
     out.budget = { limit: estimate.limit, windowSeconds: estimate.windowSeconds, source: 'observed' };
     out.entry = { confidence: estimate.confidence, evidence: estimate.evidence };
-    out.notes.push(`${cls}: budget observed from the RateLimit headers: ${estimate.limit} per ${estimate.windowSeconds} s (${estimate.model}, confidence ${estimate.confidence}: ${estimate.evidence.join('; ')})`);
+    out.notes.push(
+      `${cls}: budget observed from the RateLimit headers: ${estimate.limit} per ${estimate.windowSeconds} s (${estimate.model}, confidence ${estimate.confidence}: ${estimate.evidence.join('; ')})`,
+    );
     if (probe.note) out.notes.push(`${cls}: probe: ${probe.note}`);
   } else {
     const why = failure(estimate, probe.note);
@@ -199,7 +225,14 @@ async function discoverClass(cls: RouteClass, route: PlannedRoute, target: Targe
 /** A class's outcome from what an earlier phase's probe learned: no request, and its finding already reported. */
 function recalled(cls: RouteClass, known: Learned): ClassOutcome {
   const what = known.budget ? `${known.budget.limit} per ${known.budget.windowSeconds} s` : 'the stated budget confirmed';
-  return { cls, budget: known.budget, entry: known.entry, overrode: known.overrode, sent: 0, notes: [`${cls}: budget from the probe of ${known.by} earlier in this run: ${what}`] };
+  return {
+    cls,
+    budget: known.budget,
+    entry: known.entry,
+    overrode: known.overrode,
+    sent: 0,
+    notes: [`${cls}: budget from the probe of ${known.by} earlier in this run: ${what}`],
+  };
 }
 
 function failure(estimate: BudgetEstimate | undefined, note: string | undefined): string {
@@ -208,11 +241,17 @@ function failure(estimate: BudgetEstimate | undefined, note: string | undefined)
 }
 
 function statedBudgetFinding(
-  cls: RouteClass, route: PlannedRoute, stated: { limit: number; windowSeconds: number }, observed: number,
-  used: Extract<BudgetEstimate, { ok: true }> | undefined, strict: boolean, source: string,
+  cls: RouteClass,
+  route: PlannedRoute,
+  stated: { limit: number; windowSeconds: number },
+  observed: number,
+  used: Extract<BudgetEstimate, { ok: true }> | undefined,
+  strict: boolean,
+  source: string,
 ): FindingRecord {
   const known = isClauseId(STATED_BUDGET_CLAUSE) ? clause(STATED_BUDGET_CLAUSE) : undefined;
-  const ran = strict ? 'the stated budget drove the run (assumptions.strict)'
+  const ran = strict
+    ? 'the stated budget drove the run (assumptions.strict)'
     : `the run used the observed budget ${used ? `${used.limit} per ${used.windowSeconds} s` : `${observed} per ${stated.windowSeconds} s`}`;
   return {
     checkId: `load.${STATED_BUDGET_CLAUSE}`,
@@ -223,7 +262,10 @@ function statedBudgetFinding(
     expected: `${cls} budget ${stated.limit} per ${stated.windowSeconds} s (assumptions.rateLimit.${cls} in the target file)`,
     actual: `RateLimit-Limit: ${observed} on ${route.method} ${route.template} (${cls} class); ${ran}`,
     exchangeIds: [],
-    reproduction: { curl: [`curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY" "$SPGATE_BASE_URL${route.path}"`], command: `spgate load --profile ${source}` },
+    reproduction: {
+      curl: [`curl -i -X ${route.method} -H "Authorization: Bearer $SPGATE_API_KEY" "$SPGATE_BASE_URL${route.path}"`],
+      command: `spgate load --profile ${source}`,
+    },
     source,
   };
 }

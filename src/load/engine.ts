@@ -96,7 +96,12 @@ export function pickRoute(pc: PlannedClass, r: number): number {
  * The headers of one request of a route: its key's bearer token (the role's, or a pool key's), JSON accept, a content type when the
  * route has a body, and a fresh Idempotency-Key (from the run id and sequence number) when it needs one.
  */
-export function requestHeaders(route: PlannedRoute, secrets: Partial<Record<string, string>>, runId: string, seq?: number): Record<string, string> {
+export function requestHeaders(
+  route: PlannedRoute,
+  secrets: Partial<Record<string, string>>,
+  runId: string,
+  seq?: number,
+): Record<string, string> {
   const headers: Record<string, string> = { authorization: `Bearer ${secrets[route.keyName] ?? ''}`, accept: 'application/json' };
   if (route.body) headers['content-type'] = 'application/json';
   if (route.idempotencyKey && seq !== undefined) headers['idempotency-key'] = `spgate-${runId}-${seq}`;

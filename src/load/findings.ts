@@ -27,7 +27,12 @@ export function curlFor(route: CurlRoute): string {
 }
 
 /** One load finding of clause `cl`; `assumed` clauses are warnings unless the target is strict. */
-export function loadFinding(cl: string, strict: boolean, source: string, f: { expected: string; actual: string; curl: string }): FindingRecord {
+export function loadFinding(
+  cl: string,
+  strict: boolean,
+  source: string,
+  f: { expected: string; actual: string; curl: string },
+): FindingRecord {
   const known = isClauseId(cl) ? clause(cl) : undefined;
   const basis = known?.basis ?? 'spec';
   return {
@@ -51,7 +56,12 @@ export function loadFinding(cl: string, strict: boolean, source: string, f: { ex
  * " across all shards").
  */
 export function violationFindings(
-  violations: RateLimitViolation[], already: FindingRecord[], routes: readonly CurlRoute[], strict: boolean, source: string, scope = '',
+  violations: RateLimitViolation[],
+  already: FindingRecord[],
+  routes: readonly CurlRoute[],
+  strict: boolean,
+  source: string,
+  scope = '',
 ): FindingRecord[] {
   const seen = new Set(already.map((f) => f.clause));
   const groups = new Map<string, RateLimitViolation[]>();
@@ -75,7 +85,9 @@ export function violationFindings(
     // One request alone does not show a budget broken across a window: say which request did, and that the
     // re-run line (with its trace) reproduces the burst.
     const first = ids[0] ? `${ids[0]}${v.key ? ` (key role ${v.key})` : ''}` : 'none cited';
-    f.reproduction!.curl.unshift(`# first violating request: ${first}${where}; a ${route.method} ${route.path} like it, once (the re-run line reproduces the burst):`);
+    f.reproduction!.curl.unshift(
+      `# first violating request: ${first}${where}; a ${route.method} ${route.path} like it, once (the re-run line reproduces the burst):`,
+    );
     return f;
   });
 }
@@ -114,11 +126,13 @@ export class ClauseGroups {
 
   /** One finding per broken clause and class, in the order the clauses first broke. */
   findings(strict: boolean, source: string): FindingRecord[] {
-    return [...this.groups.values()].map((g) => loadFinding(g.clause, strict, source, {
-      expected: g.expected,
-      actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
-      curl: curlFor(g.route),
-    }));
+    return [...this.groups.values()].map((g) =>
+      loadFinding(g.clause, strict, source, {
+        expected: g.expected,
+        actual: `${g.count} ${g.class} response(s), first: ${g.firstActual} (requests ${g.cited.join(', ')})`,
+        curl: curlFor(g.route),
+      }),
+    );
   }
 }
 
@@ -150,7 +164,17 @@ function targetWords(r: LoadRerun): string[] {
 /** `spgate load` with every option that shaped the run, writing a trace for replay and shrink. */
 export function loadRerunCommand(r: LoadRerun): string {
   const duration = Math.round(r.durationSeconds * 1000) / 1000;
-  return ['spgate', 'load', '--profile', shellQuote(r.profile), ...targetWords(r), '--duration', String(duration), '--trace', shellQuote(r.tracePath ?? RERUN_TRACE)].join(' ');
+  return [
+    'spgate',
+    'load',
+    '--profile',
+    shellQuote(r.profile),
+    ...targetWords(r),
+    '--duration',
+    String(duration),
+    '--trace',
+    shellQuote(r.tracePath ?? RERUN_TRACE),
+  ].join(' ');
 }
 
 /** Comment lines naming the trace and the replay / shrink commands that read it. */

@@ -13,9 +13,20 @@ import type { TraceRecord } from '../trace/record.js';
  */
 export function responseRecord(s: SampleInput, route: PlannedRoute): TraceRecord {
   const r: TraceRecord = {
-    t: Math.max(0, s.sent), latency: Math.max(0, s.received - s.sent), class: route.class, method: route.method, path: route.template, status: s.status,
-    limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter,
-    requestId: s.requestId, errorCode: s.errorCode, key: route.keyName, error: s.error,
+    t: Math.max(0, s.sent),
+    latency: Math.max(0, s.received - s.sent),
+    class: route.class,
+    method: route.method,
+    path: route.template,
+    status: s.status,
+    limit: s.limit,
+    remaining: s.remaining,
+    reset: s.reset,
+    retryAfter: s.retryAfter,
+    requestId: s.requestId,
+    errorCode: s.errorCode,
+    key: route.keyName,
+    error: s.error,
   };
   if (Number.isFinite(s.intended) && s.intended !== s.sent) r.intended = Math.max(0, s.intended);
   return r;

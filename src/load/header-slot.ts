@@ -39,17 +39,32 @@ function isName(name: string, lower: string): boolean {
  */
 export function headerSlot(name: string): number {
   switch (name.length) {
-    case 10: return isName(name, 'connection') ? CONNECTION : NONE;
-    case 11: return isName(name, 'retry-after') ? RETRY_AFTER : NONE;
-    case 12: return isName(name, 'x-request-id') ? REQUEST_ID : NONE;
-    case 14: return isName(name, 'content-length') ? CONTENT_LENGTH : NONE;
+    case 10:
+      return isName(name, 'connection') ? CONNECTION : NONE;
+    case 11:
+      return isName(name, 'retry-after') ? RETRY_AFTER : NONE;
+    case 12:
+      return isName(name, 'x-request-id') ? REQUEST_ID : NONE;
+    case 14:
+      return isName(name, 'content-length') ? CONTENT_LENGTH : NONE;
     case 15: {
       // ratelimit-Limit or ratelimit-Reset: the eleventh character tells which to compare with.
       const c = name.charCodeAt(10) | 32;
-      return c === 108 ? (isName(name, 'ratelimit-limit') ? LIMIT : NONE) : c === 114 ? (isName(name, 'ratelimit-reset') ? RESET : NONE) : NONE;
+      return c === 108
+        ? isName(name, 'ratelimit-limit')
+          ? LIMIT
+          : NONE
+        : c === 114
+          ? isName(name, 'ratelimit-reset')
+            ? RESET
+            : NONE
+          : NONE;
     }
-    case 17: return isName(name, 'transfer-encoding') ? TRANSFER_ENCODING : NONE;
-    case 19: return isName(name, 'ratelimit-remaining') ? REMAINING : NONE;
-    default: return NONE;
+    case 17:
+      return isName(name, 'transfer-encoding') ? TRANSFER_ENCODING : NONE;
+    case 19:
+      return isName(name, 'ratelimit-remaining') ? REMAINING : NONE;
+    default:
+      return NONE;
   }
 }

@@ -105,7 +105,12 @@ export class Http1Connection {
   /** The proxy socket under a TLS session inside the tunnel (closed with it). */
   private under: net.Socket | undefined;
 
-  constructor(private readonly endpoint: Http1Endpoint, private readonly handler: Http1Handler, keepBody: (status: number) => boolean, private readonly clock: () => number = defaultClock) {
+  constructor(
+    private readonly endpoint: Http1Endpoint,
+    private readonly handler: Http1Handler,
+    keepBody: (status: number) => boolean,
+    private readonly clock: () => number = defaultClock,
+  ) {
     this.parser = new Http1Parser(keepBody);
   }
 
@@ -253,7 +258,13 @@ export class Http1Connection {
       ? tls.connect({ host: proxy.host, port: proxy.port, servername: net.isIP(proxy.host) ? undefined : proxy.host, ...proxy.connect })
       : net.connect({ host: proxy.host, port: proxy.port });
     raw.setNoDelay(true);
-    const t: PendingTunnel = { raw, authority, answer: undefined, queued: [], release: () => raw.off('data', onData).off('error', onError).off('close', onClose) };
+    const t: PendingTunnel = {
+      raw,
+      authority,
+      answer: undefined,
+      queued: [],
+      release: () => raw.off('data', onData).off('error', onError).off('close', onClose),
+    };
     this.tunnel = t;
     const onData = (chunk: Buffer): void => {
       if (this.tunnel === t) this.tunnelData(t, chunk);

@@ -15,7 +15,18 @@
  * everything else works on the socket's Buffers. A head or chunk-size line split across chunks is the only
  * case that copies bytes (the part so far is kept and joined with the next chunk).
  */
-import { CONNECTION, CONTENT_LENGTH, LIMIT, NONE, REMAINING, REQUEST_ID, RESET, RETRY_AFTER, TRANSFER_ENCODING, headerSlot } from './header-slot.js';
+import {
+  CONNECTION,
+  CONTENT_LENGTH,
+  LIMIT,
+  NONE,
+  REMAINING,
+  REQUEST_ID,
+  RESET,
+  RETRY_AFTER,
+  TRANSFER_ENCODING,
+  headerSlot,
+} from './header-slot.js';
 import { LOAD_BODY_LIMIT } from './request-bounds.js';
 
 /** The most bytes of a response head (status line and headers) before the response is refused. */
@@ -198,7 +209,8 @@ export class Http1Parser {
         case TRAILER: {
           const lf = buf.indexOf(10, off);
           if (lf < 0) {
-            if (len - off > MAX_CHUNK_LINE) return this.fail(this.phase === TRAILER ? 'chunked trailer line too long' : 'chunk size line too long');
+            if (len - off > MAX_CHUNK_LINE)
+              return this.fail(this.phase === TRAILER ? 'chunked trailer line too long' : 'chunk size line too long');
             this.consumed += off;
             this.pending = buf.subarray(off);
             return MORE;
@@ -211,7 +223,8 @@ export class Http1Parser {
             continue;
           }
           const size = chunkSize(buf, start, lineEnd);
-          if (size < 0) return this.fail(`invalid chunk size: ${JSON.stringify(buf.toString('latin1', start, Math.min(lineEnd, start + 20)))}`);
+          if (size < 0)
+            return this.fail(`invalid chunk size: ${JSON.stringify(buf.toString('latin1', start, Math.min(lineEnd, start + 20)))}`);
           if (size === 0) this.phase = TRAILER;
           else {
             this.phase = CHUNK_DATA;
@@ -270,7 +283,13 @@ export class Http1Parser {
     let eol = text.indexOf('\n');
     if (eol < 0) eol = text.length;
     const lineEnd = eol > 0 && text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
-    if (!text.startsWith('HTTP/1.') || (text.charCodeAt(7) !== 48 && text.charCodeAt(7) !== 49) || text.charCodeAt(8) !== 32 || (lineEnd > 12 && text.charCodeAt(12) !== 32) || lineEnd < 12) {
+    if (
+      !text.startsWith('HTTP/1.') ||
+      (text.charCodeAt(7) !== 48 && text.charCodeAt(7) !== 49) ||
+      text.charCodeAt(8) !== 32 ||
+      (lineEnd > 12 && text.charCodeAt(12) !== 32) ||
+      lineEnd < 12
+    ) {
       return `malformed status line: ${JSON.stringify(text.slice(0, Math.min(lineEnd, 40)))}`;
     }
     const status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11);
@@ -294,7 +313,8 @@ export class Http1Parser {
       const colon = text.indexOf(':', s);
       if (colon < 0 || colon >= e || colon === s) return `malformed header line: ${JSON.stringify(text.slice(s, Math.min(e, s + 40)))}`;
       const before = text.charCodeAt(colon - 1);
-      if (before === 32 || before === 9) return `whitespace before the colon of header ${JSON.stringify(text.slice(s, Math.min(colon, s + 40)).trim())}`;
+      if (before === 32 || before === 9)
+        return `whitespace before the colon of header ${JSON.stringify(text.slice(s, Math.min(colon, s + 40)).trim())}`;
       const name = text.slice(s, colon);
       const slot = headerSlot(name);
       if (slot === NONE) {
@@ -311,14 +331,25 @@ export class Http1Parser {
       }
       const v = text.slice(colon + 1, e).trim();
       switch (slot) {
-        case LIMIT: h.limit = h.limit === undefined ? v : `${h.limit}, ${v}`; break;
-        case REMAINING: h.remaining = h.remaining === undefined ? v : `${h.remaining}, ${v}`; break;
-        case RESET: h.reset = h.reset === undefined ? v : `${h.reset}, ${v}`; break;
-        case RETRY_AFTER: h.retryAfter = h.retryAfter === undefined ? v : `${h.retryAfter}, ${v}`; break;
-        case REQUEST_ID: h.requestId = h.requestId === undefined ? v : `${h.requestId}, ${v}`; break;
+        case LIMIT:
+          h.limit = h.limit === undefined ? v : `${h.limit}, ${v}`;
+          break;
+        case REMAINING:
+          h.remaining = h.remaining === undefined ? v : `${h.remaining}, ${v}`;
+          break;
+        case RESET:
+          h.reset = h.reset === undefined ? v : `${h.reset}, ${v}`;
+          break;
+        case RETRY_AFTER:
+          h.retryAfter = h.retryAfter === undefined ? v : `${h.retryAfter}, ${v}`;
+          break;
+        case REQUEST_ID:
+          h.requestId = h.requestId === undefined ? v : `${h.requestId}, ${v}`;
+          break;
         case CONTENT_LENGTH: {
           const n = v.length > 0 && v.length <= 16 && /^\d+$/.test(v) ? Number(v) : NaN;
-          if (!(n <= Number.MAX_SAFE_INTEGER) || (cl && this.left !== n)) return `invalid content-length: ${JSON.stringify(v.slice(0, 24))}`;
+          if (!(n <= Number.MAX_SAFE_INTEGER) || (cl && this.left !== n))
+            return `invalid content-length: ${JSON.stringify(v.slice(0, 24))}`;
           this.left = n;
           cl = true;
           break;

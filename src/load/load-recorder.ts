@@ -133,7 +133,10 @@ export class LoadRecorder {
   private readonly inFlight: InFlight | undefined;
 
   /** `sink` receives every response; without one, responses are only counted. */
-  constructor(private readonly sink: ResponseSink = COUNT_ONLY, opts: RecorderOptions = {}) {
+  constructor(
+    private readonly sink: ResponseSink = COUNT_ONLY,
+    opts: RecorderOptions = {},
+  ) {
     this.inFlight = opts.sendsAsTheyGo ? new InFlight() : undefined;
   }
 

@@ -73,8 +73,20 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
 
   const clock = (): number => recorder.now();
   const states: ClassState[] = plan.classes.map((pc) => {
-    const conns = Array.from({ length: plan.maxConnections }, () => new Http1Connection(endpoint, handler, (status) => status === 429, clock));
-    return { pc, next: pc.schedule ? (pc.schedule[0]?.atMs ?? Infinity) : 0, queue: new ArrivalQueue(), idle: [...conns].reverse(), conns, inFlight: 0, routes: [], cursor: 0 };
+    const conns = Array.from(
+      { length: plan.maxConnections },
+      () => new Http1Connection(endpoint, handler, (status) => status === 429, clock),
+    );
+    return {
+      pc,
+      next: pc.schedule ? (pc.schedule[0]?.atMs ?? Infinity) : 0,
+      queue: new ArrivalQueue(),
+      idle: [...conns].reverse(),
+      conns,
+      inFlight: 0,
+      routes: [],
+      cursor: 0,
+    };
   });
   states.forEach((st, i) => st.conns.forEach((c) => (c.tag = i)));
 
@@ -214,7 +226,12 @@ export async function runOpen(opts: EngineOptions): Promise<void> {
 }
 
 /** Sends `HEAD /` on one connection and waits for its end (or `timeoutMs`); an unreachable target shows in the run. */
-function warmUp(conn: Http1Connection, host: string, timeoutMs: number, set: (w: ((ok: boolean) => void) | undefined) => void): Promise<void> {
+function warmUp(
+  conn: Http1Connection,
+  host: string,
+  timeoutMs: number,
+  set: (w: ((ok: boolean) => void) | undefined) => void,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => end(false), timeoutMs);
     const end = (ok: boolean): void => {

@@ -86,16 +86,25 @@ export interface Plan {
 function resolveRate(spec: RateSpec, b: ClassBudget | undefined, pending: boolean, cls: RouteClass, notes: string[]): number {
   if (typeof spec === 'number') return spec;
   if (b === undefined) {
-    notes.push(pending
-      ? `${cls}: budget to be discovered from the RateLimit headers before the run (fallback ${spec.fallback} rps if they have none)`
-      : `${cls}: budget unknown (no assumptions.rateLimit.${cls}, none observed in the headers); using the fallback rate ${spec.fallback} rps`);
+    notes.push(
+      pending
+        ? `${cls}: budget to be discovered from the RateLimit headers before the run (fallback ${spec.fallback} rps if they have none)`
+        : `${cls}: budget unknown (no assumptions.rateLimit.${cls}, none observed in the headers); using the fallback rate ${spec.fallback} rps`,
+    );
     return spec.fallback;
   }
   return (spec.budgetFactor * b.limit) / b.windowSeconds;
 }
 
 /** Builds the rate function of one class; ramp stages are scaled to the run's duration. */
-function rateFunction(mix: ClassMix, b: ClassBudget | undefined, pending: boolean, cls: RouteClass, durationS: number, notes: string[]): { at: (t: number) => number; peak: number } {
+function rateFunction(
+  mix: ClassMix,
+  b: ClassBudget | undefined,
+  pending: boolean,
+  cls: RouteClass,
+  durationS: number,
+  notes: string[],
+): { at: (t: number) => number; peak: number } {
   if (mix.ramp) {
     const total = mix.ramp.stages.reduce((s, st) => s + st.duration, 0);
     const scale = durationS / total;
@@ -186,9 +195,13 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
         durationS = need;
       }
     } else if (pending) {
-      notes.push(`duration to be extended to cover ${profile.minWindows} rate-limit windows once the window is discovered from the headers`);
+      notes.push(
+        `duration to be extended to cover ${profile.minWindows} rate-limit windows once the window is discovered from the headers`,
+      );
     } else {
-      notes.push('rate-limit window unknown (no assumptions.rateLimit, none observed in the headers): duration not extended to cover windows');
+      notes.push(
+        'rate-limit window unknown (no assumptions.rateLimit, none observed in the headers): duration not extended to cover windows',
+      );
     }
   }
   if (target.caps.maxDuration !== undefined && durationS > target.caps.maxDuration) {
@@ -228,7 +241,9 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     if (!planned.length) continue;
     let acc = 0;
     const cumulative = planned.map((r) => (acc += r.weight));
-    const firstKey = Int32Array.from(planned, (r, i) => (i > 0 && r.label === planned[i - 1]!.label && r.keyRole === planned[i - 1]!.keyRole && r.keyName !== r.keyRole ? -1 : i));
+    const firstKey = Int32Array.from(planned, (r, i) =>
+      i > 0 && r.label === planned[i - 1]!.label && r.keyRole === planned[i - 1]!.keyRole && r.keyName !== r.keyRole ? -1 : i,
+    );
     for (let i = 0; i < firstKey.length; i++) if (firstKey[i]! < 0) firstKey[i] = firstKey[i - 1]!;
     const pc: PlannedClass = { class: cls, routes: planned, cumulative, firstKey, keyTurn: new Int32Array(planned.length) };
     if (profile.model === 'closed') pc.connections = mix.connections;
@@ -243,22 +258,34 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     classes.push(pc);
   }
   // Write routes whose key is a pk_live_ one (e.g. key: legacyLive): the target-level warning covers the admin-like roles.
-  const writeRoles = classes.filter((c) => c.class === 'write').flatMap((c) => c.routes.map((r) => r.keyRole)).filter((r) => !WRITING_ROLES.includes(r));
+  const writeRoles = classes
+    .filter((c) => c.class === 'write')
+    .flatMap((c) => c.routes.map((r) => r.keyRole))
+    .filter((r) => !WRITING_ROLES.includes(r));
   const legacy = legacyWriteWarning(target.secrets, writeRoles, target.allowWrites);
   if (legacy) notes.push(legacy);
   if (!classes.length) {
     const wantsWrites = profile.classes.write && !target.allowWrites;
     if (wantsWrites && !profile.classes.read) {
-      throw new SpgateError('SPGATE_ERR_WRITES_NOT_ALLOWED', `profile ${profile.name} sends only writes; set allowWrites in the target file`);
+      throw new SpgateError(
+        'SPGATE_ERR_WRITES_NOT_ALLOWED',
+        `profile ${profile.name} sends only writes; set allowWrites in the target file`,
+      );
     }
-    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `profile ${profile.name}: no route can run against ${target.name} (${notes.join('; ')})`);
+    throw new SpgateError(
+      'SPGATE_ERR_PROFILE_INVALID',
+      `profile ${profile.name}: no route can run against ${target.name} (${notes.join('; ')})`,
+    );
   }
 
   if (pending) {
     const probed = classes.filter((c) => needsBudget(profile, c.class));
     const unstated = probed.filter((c) => !budgetOf(target, c.class, budgets)).map((c) => c.class);
     const stated = probed.filter((c) => budgetOf(target, c.class, budgets)).map((c) => c.class);
-    if (unstated.length) notes.push(`budget probe before the run: up to ${PROBE_MAX_REQUESTS} requests per class (${unstated.join(', ')}) and a wait for one announced refill`);
+    if (unstated.length)
+      notes.push(
+        `budget probe before the run: up to ${PROBE_MAX_REQUESTS} requests per class (${unstated.join(', ')}) and a wait for one announced refill`,
+      );
     if (stated.length) notes.push(`stated budget checked against RateLimit-Limit with one request per class (${stated.join(', ')})`);
   }
   applyRateCap(profile.model, classes, target.caps.maxRps, notes);
@@ -279,13 +306,21 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
     durationSeconds: durationS,
     maxRequests: maxRequests ?? null,
     caps: target.caps,
-    budgets: Object.fromEntries(classes.filter((c) => needsBudget(profile, c.class)).map((c) => [c.class, budgetEntry(budgetOf(target, c.class, budgets), pending)])),
+    budgets: Object.fromEntries(
+      classes.filter((c) => needsBudget(profile, c.class)).map((c) => [c.class, budgetEntry(budgetOf(target, c.class, budgets), pending)]),
+    ),
     classes: classes.map((c) => ({
       class: c.class,
-      routes: shown.filter((x) => x.cls === c.class).map(({ route: r, keys }) => ({
-        route: r.label, method: r.method, path: r.template, weight: r.weight, key: r.keyRole,
-        ...(keys.length > 1 ? { keys: [...keys] } : {}),
-      })),
+      routes: shown
+        .filter((x) => x.cls === c.class)
+        .map(({ route: r, keys }) => ({
+          route: r.label,
+          method: r.method,
+          path: r.template,
+          weight: r.weight,
+          key: r.keyRole,
+          ...(keys.length > 1 ? { keys: [...keys] } : {}),
+        })),
       connections: c.connections ?? null,
       maxRps: c.maxRps ?? null,
       peakRate: c.peakRate !== undefined ? round(c.peakRate) : null,
@@ -329,14 +364,26 @@ function poolNotes(profile: Profile, target: Target): string[] {
  * An explicit schedule is sent as written: sends of left-out routes are dropped (and said), and a schedule
  * above caps.maxRps is refused rather than scaled, since a slowed-down reproduction reproduces nothing.
  */
-function planSchedule(pc: PlannedClass, schedule: NonNullable<ClassMix['schedule']>, byRef: Array<PlannedRoute | undefined>, target: Target, notes: string[]): void {
-  const sends = schedule.flatMap((s) => (byRef[s.route] ? [{ atMs: s.atMs, idx: byRef[s.route]!.idx }] : [])).sort((a, b) => a.atMs - b.atMs);
-  if (sends.length < schedule.length) notes.push(`${pc.class}: ${schedule.length - sends.length} scheduled send(s) of left-out routes dropped`);
+function planSchedule(
+  pc: PlannedClass,
+  schedule: NonNullable<ClassMix['schedule']>,
+  byRef: Array<PlannedRoute | undefined>,
+  target: Target,
+  notes: string[],
+): void {
+  const sends = schedule
+    .flatMap((s) => (byRef[s.route] ? [{ atMs: s.atMs, idx: byRef[s.route]!.idx }] : []))
+    .sort((a, b) => a.atMs - b.atMs);
+  if (sends.length < schedule.length)
+    notes.push(`${pc.class}: ${schedule.length - sends.length} scheduled send(s) of left-out routes dropped`);
   const perSecond = new Map<number, number>();
   for (const s of sends) perSecond.set(Math.floor(s.atMs / 1000), (perSecond.get(Math.floor(s.atMs / 1000)) ?? 0) + 1);
   const peak = Math.max(0, ...perSecond.values());
   if (target.caps.maxRps !== undefined && peak > target.caps.maxRps) {
-    throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `the ${pc.class} schedule peaks at ${peak} requests/s, above the target's caps.maxRps ${target.caps.maxRps} (a slowed-down schedule would not reproduce)`);
+    throw new SpgateError(
+      'SPGATE_ERR_PROFILE_INVALID',
+      `the ${pc.class} schedule peaks at ${peak} requests/s, above the target's caps.maxRps ${target.caps.maxRps} (a slowed-down schedule would not reproduce)`,
+    );
   }
   pc.schedule = sends;
   pc.rateAt = (t) => perSecond.get(Math.floor(t)) ?? 0;

@@ -21,28 +21,47 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
   const notes = (r.config.notes as string[] | undefined) ?? [];
   for (const n of notes) out.push(`  note: ${n}`);
   const t = r.totals;
-  out.push(`  ${f1(r.durationMs / 1000)}s · sent ${t.sent} · completed ${t.completed} · dropped ${t.dropped} · transport errors ${t.errors}`);
-  if (r.connections) out.push(`  connections: ${r.connections.opened} opened (${r.connections.perSecond}/s) · ${r.connections.resent} re-sent after a silent close`);
-  out.push(`  throughput: mean ${r.throughput.meanRps} rps · peak ${r.throughput.peakRps} rps · by status ${Object.entries(t.byStatus).map(([k, v]) => `${k}:${v}`).join(' ')}`);
+  out.push(
+    `  ${f1(r.durationMs / 1000)}s · sent ${t.sent} · completed ${t.completed} · dropped ${t.dropped} · transport errors ${t.errors}`,
+  );
+  if (r.connections)
+    out.push(
+      `  connections: ${r.connections.opened} opened (${r.connections.perSecond}/s) · ${r.connections.resent} re-sent after a silent close`,
+    );
+  out.push(
+    `  throughput: mean ${r.throughput.meanRps} rps · peak ${r.throughput.peakRps} rps · by status ${Object.entries(t.byStatus)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ')}`,
+  );
   if (r.latency.length) {
     out.push('  latency (ms)         count      p50      p95      p99      max');
     for (const l of r.latency) {
       const label = `${l.class} ${l.family}${l.corrected ? '' : r.model === 'open' ? ' (uncorr.)' : ''}`;
-      out.push(`    ${label.padEnd(18)} ${String(l.count).padStart(7)} ${[l.p50, l.p95, l.p99, l.max].map((v) => v.toFixed(2).padStart(8)).join(' ')}`);
+      out.push(
+        `    ${label.padEnd(18)} ${String(l.count).padStart(7)} ${[l.p50, l.p95, l.p99, l.max].map((v) => v.toFixed(2).padStart(8)).join(' ')}`,
+      );
     }
   }
   for (const c of r.rateLimit.classes) {
-    out.push(`  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`);
+    out.push(
+      `  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`,
+    );
   }
   const vs = r.rateLimit.violations;
   out.push(`  rate-limit violations: ${ruleViolations(findings, r.name)} rule(s) broken${vs.length ? `, in ${vs.length} window(s):` : ''}`);
   for (const l of violationLines(r)) out.push(`    ${l}`);
   if (r.capacity) {
-    out.push(`  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps${r.capacity.admissionBudget ? ' (admission budget, not capacity)' : ''} — ${r.capacity.explanation}`);
+    out.push(
+      `  capacity: ${r.capacity.lowerBound ? 'at least ' : ''}${r.capacity.rps ?? 'none'} rps${r.capacity.admissionBudget ? ' (admission budget, not capacity)' : ''} — ${r.capacity.explanation}`,
+    );
     if (r.capacity.remedy) out.push(`    to measure the server: ${r.capacity.remedy}`);
   }
   if (r.generator?.saturated) out.push(`  ${generatorLine(r.generator)}`);
   if (r.thresholds.length) out.push('  thresholds:', ...r.thresholds.map((th) => `    ${thresholdLine(th)}`));
-  if (findings.length) out.push('  findings by check (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):', ...findingGroupLines(findings, '    '));
+  if (findings.length)
+    out.push(
+      '  findings by check (export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):',
+      ...findingGroupLines(findings, '    '),
+    );
   return out;
 }

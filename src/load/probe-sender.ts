@@ -11,7 +11,8 @@ import { PROBE_DEFAULTS, type ProbeIO } from './budget-probe.js';
 import type { PlannedRoute } from './plan.js';
 import { deadlineSignal, readLoadBody } from './request-bounds.js';
 
-const first = (v: string | string[] | undefined): string | undefined => (v === undefined ? undefined : typeof v === 'string' ? v : v.join(', '));
+const first = (v: string | string[] | undefined): string | undefined =>
+  v === undefined ? undefined : typeof v === 'string' ? v : v.join(', ');
 
 /** Spaces sends of every probe of a run at least 1000 / maxRps ms apart. */
 export class ProbePacer {
@@ -47,10 +48,24 @@ export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<vo
 }
 
 /** A ProbeIO sending `route` to the target. */
-export function createProbeSender(target: Target, route: PlannedRoute, o: { timeoutMs: number; pacer: ProbePacer; signal?: AbortSignal }): ProbeSender {
+export function createProbeSender(
+  target: Target,
+  route: PlannedRoute,
+  o: { timeoutMs: number; pacer: ProbePacer; signal?: AbortSignal },
+): ProbeSender {
   const url = new URL(target.baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
-  const pool = createDispatcher(url.origin, { connections: PROBE_DEFAULTS.burstMax, pipelining: 1, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: Math.min(o.timeoutMs, 5000) }, { tls: target.tls });
+  const pool = createDispatcher(
+    url.origin,
+    {
+      connections: PROBE_DEFAULTS.burstMax,
+      pipelining: 1,
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+      connectTimeout: Math.min(o.timeoutMs, 5000),
+    },
+    { tls: target.tls },
+  );
   const runId = randomUUID().slice(0, 8);
   const never = new AbortController().signal;
   let seq = 0;
@@ -61,7 +76,10 @@ export function createProbeSender(target: Target, route: PlannedRoute, o: { time
       await sleepUnlessAborted(o.pacer.reserve(performance.now()), o.signal);
       if (o.signal?.aborted) return { status: 0 };
       const s = ++seq;
-      const headers: Record<string, string> = { authorization: `Bearer ${target.secrets[route.keyRole] ?? ''}`, accept: 'application/json' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${target.secrets[route.keyRole] ?? ''}`,
+        accept: 'application/json',
+      };
       if (route.idempotencyKey) headers['idempotency-key'] = `spgate-probe-${runId}-${s}`;
       let body: string | undefined;
       if (route.body) {
@@ -70,14 +88,24 @@ export function createProbeSender(target: Target, route: PlannedRoute, o: { time
       }
       const deadline = deadlineSignal(o.signal ?? never, o.timeoutMs);
       try {
-        const res = await pool.request({ origin: url.origin, path: prefix + route.path, method: route.method as 'GET', headers, body, signal: deadline.signal });
+        const res = await pool.request({
+          origin: url.origin,
+          path: prefix + route.path,
+          method: route.method as 'GET',
+          headers,
+          body,
+          signal: deadline.signal,
+        });
         const read = await readLoadBody(res.body, false, res.headers['content-length']);
         if (read.error !== undefined) return { status: 0 };
         const h = res.headers;
         return {
           status: res.statusCode,
-          limit: first(h['ratelimit-limit']), remaining: first(h['ratelimit-remaining']), reset: first(h['ratelimit-reset']),
-          retryAfter: first(h['retry-after']), policy: first(h['ratelimit-policy']),
+          limit: first(h['ratelimit-limit']),
+          remaining: first(h['ratelimit-remaining']),
+          reset: first(h['ratelimit-reset']),
+          retryAfter: first(h['retry-after']),
+          policy: first(h['ratelimit-policy']),
         };
       } catch {
         return { status: 0 };

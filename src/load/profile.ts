@@ -14,7 +14,11 @@ import { didYouMean, fieldsAt } from '../target/suggest.js';
 import { ROUTE_NAMES, ROUTE_CLASSES } from '../spec/routes.js';
 import { parseThreshold } from '../fold/threshold.js';
 
-const Weight = z.number().positive().default(1).describe("The route's share of its class's requests, relative to the other routes' weights.");
+const Weight = z
+  .number()
+  .positive()
+  .default(1)
+  .describe("The route's share of its class's requests, relative to the other routes' weights.");
 const RouteKey = KeyRole.default('admin').describe('Key role the requests are sent with (a role of the target file).');
 
 const NamedRouteRef = z.strictObject({
@@ -24,8 +28,13 @@ const NamedRouteRef = z.strictObject({
 });
 
 const CustomRouteRef = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']).describe('HTTP method; GET belongs to the read class, the others to the write class.'),
-  path: z.string().regex(/^(\/|\{resolvePath\})/, 'must start with / or {resolvePath}').describe('Path under baseUrl (starts with /, or {resolvePath}); {name} placeholders are filled from fixtures.ids of the target file.'),
+  method: z
+    .enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'])
+    .describe('HTTP method; GET belongs to the read class, the others to the write class.'),
+  path: z
+    .string()
+    .regex(/^(\/|\{resolvePath\})/, 'must start with / or {resolvePath}')
+    .describe('Path under baseUrl (starts with /, or {resolvePath}); {name} placeholders are filled from fixtures.ids of the target file.'),
   query: z.record(z.string(), z.string()).optional().describe('Query parameters, by name.'),
   body: z.unknown().optional().describe('JSON request body.'),
   idempotencyKey: z.boolean().default(false).describe('Send a fresh Idempotency-Key header with every request.'),
@@ -48,10 +57,15 @@ export type RateSpec = z.infer<typeof RateSpec>;
 
 export const Ramp = z.strictObject({
   start: z.number().nonnegative().describe('Requests per second at the start.'),
-  stages: z.array(z.strictObject({
-    duration: z.number().positive().describe("The stage's length in seconds (stages are scaled to fit the profile's duration)."),
-    target: z.number().nonnegative().describe('Requests per second reached, linearly, at the end of the stage.'),
-  })).min(1).describe('Stages of the ramp, in order.'),
+  stages: z
+    .array(
+      z.strictObject({
+        duration: z.number().positive().describe("The stage's length in seconds (stages are scaled to fit the profile's duration)."),
+        target: z.number().nonnegative().describe('Requests per second reached, linearly, at the end of the stage.'),
+      }),
+    )
+    .min(1)
+    .describe('Stages of the ramp, in order.'),
 });
 export type Ramp = z.infer<typeof Ramp>;
 
@@ -75,41 +89,82 @@ export const ScheduledSend = z.strictObject({
 export type ScheduledSend = z.infer<typeof ScheduledSend>;
 
 const ClassMix = z.strictObject({
-  routes: z.array(RouteRef).min(1, 'needs at least one route').describe('The routes of the class: a built-in route by name, or a method and path of your own.'),
-  connections: z.number().int().positive().optional().describe('Closed model: concurrent connections, each sending its next request when the last one completes.'),
+  routes: z
+    .array(RouteRef)
+    .min(1, 'needs at least one route')
+    .describe('The routes of the class: a built-in route by name, or a method and path of your own.'),
+  connections: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Closed model: concurrent connections, each sending its next request when the last one completes.'),
   rate: RateSpec.optional().describe('Open model: constant arrival rate, requests per second (or a multiple of the budget).'),
   ramp: Ramp.optional().describe("Open model: ramping arrival rate (the rate goes linearly to each stage's target)."),
   bursts: Bursts.optional().describe('Open model: bursts of rate × factor on top of a constant rate.'),
-  schedule: z.array(ScheduledSend).min(1).optional().describe('Open model: the explicit schedule of sends, instead of a rate or a ramp (spgate shrink writes one).'),
+  schedule: z
+    .array(ScheduledSend)
+    .min(1)
+    .optional()
+    .describe('Open model: the explicit schedule of sends, instead of a rate or a ramp (spgate shrink writes one).'),
 });
 export type ClassMix = z.infer<typeof ClassMix>;
 
 export const Profile = z
   .strictObject({
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors; ignored by spgate.'),
-    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, . _ -').describe('The profile\'s name in reports and re-run lines: lowercase letters, digits, . _ -.'),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, . _ -')
+      .describe("The profile's name in reports and re-run lines: lowercase letters, digits, . _ -."),
     description: z.string().min(1).describe('What the profile does, in a sentence (shown in reports).'),
-    model: z.enum(['closed', 'open']).describe('closed: fixed connections, each waiting for its answer; open: an arrival rate, corrected for coordinated omission.'),
+    model: z
+      .enum(['closed', 'open'])
+      .describe('closed: fixed connections, each waiting for its answer; open: an arrival rate, corrected for coordinated omission.'),
     duration: z.number().positive().describe('Seconds. For ramps, the stages define the shape and are scaled to fit this duration.'),
-    minWindows: z.number().positive().optional().describe('Extends the duration to cover this many rate-limit windows when the window is known.'),
+    minWindows: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Extends the duration to cover this many rate-limit windows when the window is known.'),
     maxRequests: z.number().int().positive().optional().describe('Requests the profile sends at most.'),
-    maxConnections: z.number().int().positive().default(64).describe('Open model: connections per class; a request with no free connection waits, then is dropped.'),
-    dropAfterMs: z.number().positive().default(1000).describe('Open model: a request that cannot be sent this long after its intended time is dropped (and counted).'),
+    maxConnections: z
+      .number()
+      .int()
+      .positive()
+      .default(64)
+      .describe('Open model: connections per class; a request with no free connection waits, then is dropped.'),
+    dropAfterMs: z
+      .number()
+      .positive()
+      .default(1000)
+      .describe('Open model: a request that cannot be sent this long after its intended time is dropped (and counted).'),
     timeoutMs: z.number().positive().default(10_000).describe('Bound on one request, ms.'),
-    keys: z.enum(['role', 'pool']).default('role').describe(
-      'role: every request of a route uses its role\'s key; pool: the requests are spread over the role\'s key and its pool ' +
-      '(keys.ROLE.pool of the target file), so the keys\' combined budget can exceed what the server serves (capacity). ' +
-      'The rate limits are judged per key either way.',
-    ),
-    classes: z.strictObject({
-      read: ClassMix.optional().describe('The read class (GET requests) and its load.'),
-      write: ClassMix.optional().describe('The write class (POST, PUT, PATCH, DELETE requests) and its load.'),
-    }).describe('The load per route class; at least one of read and write.'),
-    thresholds: z.array(z.string()).default([]).describe('k6-style pass/fail expressions (e.g. "read.p95 < 250ms", "errors < 1%", "ratelimit.violations == 0").'),
-    capacity: z.strictObject({
-      p95Ms: z.number().positive().describe('The SLO: p95 latency at most this many ms.'),
-      maxErrorPct: z.number().nonnegative().describe('The SLO: at most this percentage of errors.'),
-    }).optional().describe('Capacity search: the highest per-second rate whose responses still meet this SLO.'),
+    keys: z
+      .enum(['role', 'pool'])
+      .default('role')
+      .describe(
+        "role: every request of a route uses its role's key; pool: the requests are spread over the role's key and its pool " +
+          "(keys.ROLE.pool of the target file), so the keys' combined budget can exceed what the server serves (capacity). " +
+          'The rate limits are judged per key either way.',
+      ),
+    classes: z
+      .strictObject({
+        read: ClassMix.optional().describe('The read class (GET requests) and its load.'),
+        write: ClassMix.optional().describe('The write class (POST, PUT, PATCH, DELETE requests) and its load.'),
+      })
+      .describe('The load per route class; at least one of read and write.'),
+    thresholds: z
+      .array(z.string())
+      .default([])
+      .describe('k6-style pass/fail expressions (e.g. "read.p95 < 250ms", "errors < 1%", "ratelimit.violations == 0").'),
+    capacity: z
+      .strictObject({
+        p95Ms: z.number().positive().describe('The SLO: p95 latency at most this many ms.'),
+        maxErrorPct: z.number().nonnegative().describe('The SLO: at most this percentage of errors.'),
+      })
+      .optional()
+      .describe('Capacity search: the highest per-second rate whose responses still meet this SLO.'),
   })
   .superRefine((p, ctx) => {
     const classes = ROUTE_CLASSES.filter((c) => p.classes[c]);
@@ -127,15 +182,29 @@ export const Profile = z
         ctx.addIssue({ code: 'custom', path: ['classes', c], message: 'rate, ramp, bursts and schedule belong to the open model' });
       }
       mix.schedule?.forEach((send, i) => {
-        if (send.route >= mix.routes.length) ctx.addIssue({ code: 'custom', path: ['classes', c, 'schedule', i, 'route'], message: `no route ${send.route} (the class has ${mix.routes.length})` });
-        if (send.atMs >= p.duration * 1000) ctx.addIssue({ code: 'custom', path: ['classes', c, 'schedule', i, 'atMs'], message: `${send.atMs} ms is not within the duration (${p.duration} s)` });
+        if (send.route >= mix.routes.length)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['classes', c, 'schedule', i, 'route'],
+            message: `no route ${send.route} (the class has ${mix.routes.length})`,
+          });
+        if (send.atMs >= p.duration * 1000)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['classes', c, 'schedule', i, 'atMs'],
+            message: `${send.atMs} ms is not within the duration (${p.duration} s)`,
+          });
       });
       if (mix.bursts && !mix.rate) ctx.addIssue({ code: 'custom', path: ['classes', c, 'bursts'], message: 'bursts need a constant rate' });
       mix.routes.forEach((r, i) => {
         const method = 'route' in r ? undefined : r.method;
         const wantsClass = method === undefined ? undefined : method === 'GET' ? 'read' : 'write';
         if (wantsClass && wantsClass !== c) {
-          ctx.addIssue({ code: 'custom', path: ['classes', c, 'routes', i, 'method'], message: `${method} belongs to the ${wantsClass} class` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['classes', c, 'routes', i, 'method'],
+            message: `${method} belongs to the ${wantsClass} class`,
+          });
         }
       });
     }
@@ -152,7 +221,10 @@ const PROFILES_DIR = packagePath('profiles');
 /** Names of the built-in profiles (the JSON files in profiles/). */
 export function builtinProfileNames(): string[] {
   if (!existsSync(PROFILES_DIR)) return [];
-  return readdirSync(PROFILES_DIR).filter((f) => f.endsWith('.json')).map((f) => basename(f, '.json')).sort();
+  return readdirSync(PROFILES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => basename(f, '.json'))
+    .sort();
 }
 
 /** Validates parsed JSON as a profile; throws SPGATE_ERR_PROFILE_INVALID naming the source and field. */
@@ -160,8 +232,14 @@ export function parseProfile(data: unknown, source: string): Profile {
   const r = Profile.safeParse(data);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)';
-  const hint = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? didYouMean(issue.keys[0], fieldsAt(Profile, issue.path)) : '';
+  const field = issue.path.length
+    ? issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+    : '(root)';
+  const hint =
+    issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? didYouMean(issue.keys[0], fieldsAt(Profile, issue.path)) : '';
   throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${source}: ${field}: ${issue.message}${hint}`);
 }
 
@@ -190,7 +268,11 @@ export function parseProfileText(file: string, text: string): unknown {
     } catch (err) {
       const pos = err instanceof YAMLParseError ? err.linePos?.[0] : undefined;
       const problem = (err instanceof Error ? err.message.split('\n', 1)[0]! : 'invalid YAML').replace(/ at line \d+, column \d+:?$/, '');
-      throw new SpgateError('SPGATE_ERR_PROFILE_INVALID', `${file}: not YAML: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${problem}`, { cause: err });
+      throw new SpgateError(
+        'SPGATE_ERR_PROFILE_INVALID',
+        `${file}: not YAML: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${problem}`,
+        { cause: err },
+      );
     }
   }
   try {

@@ -24,7 +24,6 @@ export interface Http1Proxy {
 /** The most bytes of a proxy's answer head to CONNECT before the tunnel is refused. */
 export const MAX_CONNECT_HEAD_BYTES = 16 * 1024;
 
-
 /** The bytes asking the proxy for a tunnel to `authority`. */
 export function connectRequest(authority: string, authorization: string | undefined): string {
   return `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${authorization !== undefined ? `Proxy-Authorization: ${authorization}\r\n` : ''}\r\n`;
@@ -35,10 +34,7 @@ export function connectRequest(authority: string, authorization: string | undefi
  * `rest` are the tunnel's first bytes), or `refused` with one line naming the proxy, the authority and the
  * status (or what was malformed). Interim 1xx answers are skipped.
  */
-export type ConnectAnswer =
-  | { kind: 'more' }
-  | { kind: 'open'; rest: Buffer }
-  | { kind: 'refused'; error: string };
+export type ConnectAnswer = { kind: 'more' } | { kind: 'open'; rest: Buffer } | { kind: 'refused'; error: string };
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 
@@ -48,18 +44,29 @@ export function readConnectAnswer(buf: Buffer, proxy: string, authority: string)
   for (;;) {
     const end = buf.indexOf(CRLFCRLF, off);
     if (end < 0) {
-      if (buf.length - off > MAX_CONNECT_HEAD_BYTES) return { kind: 'refused', error: `proxy ${proxy} answered CONNECT ${authority} with a head longer than ${MAX_CONNECT_HEAD_BYTES} bytes` };
+      if (buf.length - off > MAX_CONNECT_HEAD_BYTES)
+        return {
+          kind: 'refused',
+          error: `proxy ${proxy} answered CONNECT ${authority} with a head longer than ${MAX_CONNECT_HEAD_BYTES} bytes`,
+        };
       return { kind: 'more' };
     }
     const eol = buf.indexOf('\r\n', off);
     const line = buf.toString('latin1', off, eol);
     const m = /^HTTP\/1\.[01] (\d{3})(?: ([^\r\n]*))?$/.exec(line);
-    if (!m) return { kind: 'refused', error: `proxy ${proxy} sent a malformed answer to CONNECT ${authority}: ${JSON.stringify(line.slice(0, 40))}` };
+    if (!m)
+      return {
+        kind: 'refused',
+        error: `proxy ${proxy} sent a malformed answer to CONNECT ${authority}: ${JSON.stringify(line.slice(0, 40))}`,
+      };
     const status = Number(m[1]);
     off = end + 4;
     if (status >= 100 && status < 200) continue;
     if (status >= 200 && status < 300) return { kind: 'open', rest: buf.subarray(off) };
-    const reason = (m[2] ?? '').replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 60);
+    const reason = (m[2] ?? '')
+      .replace(/[\x00-\x1f\x7f]/g, '')
+      .trim()
+      .slice(0, 60);
     return { kind: 'refused', error: `proxy ${proxy} refused CONNECT ${authority}: ${status}${reason ? ` ${reason}` : ''}` };
   }
 }

@@ -39,7 +39,11 @@ interface BodyStream extends AsyncIterable<Buffer> {
  * Reads a response body to its end (keeping the text only when `keep`), up to LOAD_BODY_LIMIT bytes.
  * Resolves `{ error }` when the body failed (reset, deadline); a body above the limit is not an error.
  */
-export async function readLoadBody(body: BodyStream, keep: boolean, contentLength?: string | string[]): Promise<{ text?: string; error?: string }> {
+export async function readLoadBody(
+  body: BodyStream,
+  keep: boolean,
+  contentLength?: string | string[],
+): Promise<{ text?: string; error?: string }> {
   // A declared length above the limit is not worth reading at all (as undici's dump() decides).
   if (typeof contentLength === 'string' && Number(contentLength) > LOAD_BODY_LIMIT) {
     body.destroy();

@@ -15,8 +15,18 @@ import type { SampleInput } from './samples.js';
 /** A record with every field in place (one object shape for all of them). */
 function emptyRecord(): SampleInput {
   return {
-    route: 0, intended: NaN, sent: 0, received: 0, status: 0, limit: undefined, remaining: undefined, reset: undefined,
-    retryAfter: undefined, requestId: undefined, errorCode: undefined, error: undefined,
+    route: 0,
+    intended: NaN,
+    sent: 0,
+    received: 0,
+    status: 0,
+    limit: undefined,
+    remaining: undefined,
+    reset: undefined,
+    retryAfter: undefined,
+    requestId: undefined,
+    errorCode: undefined,
+    error: undefined,
   };
 }
 
@@ -25,7 +35,10 @@ export class ResponseBatch {
   private readonly classes: RouteClass[];
   private n = 0;
 
-  constructor(private readonly recorder: LoadRecorder, private readonly size = 256) {
+  constructor(
+    private readonly recorder: LoadRecorder,
+    private readonly size = 256,
+  ) {
     this.records = Array.from({ length: size }, emptyRecord);
     this.classes = Array.from({ length: size }, (): RouteClass => 'read');
   }

@@ -54,7 +54,15 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   // Opened before the run so a bad path fails before anything is sent.
   const trace = opts.tracePath ? createTraceWriter(opts.tracePath) : undefined;
   // Budgets the file does not state (or that the headers contradict) are learned before the run.
-  const { plan, findings: budgetFindings, analysisTarget } = await discoverAndPlan(filePlan, profile, target, { durationOverride: opts.durationOverride, signal: opts.signal, memo: opts.budgetMemo });
+  const {
+    plan,
+    findings: budgetFindings,
+    analysisTarget,
+  } = await discoverAndPlan(filePlan, profile, target, {
+    durationOverride: opts.durationOverride,
+    signal: opts.signal,
+    memo: opts.budgetMemo,
+  });
   const startedAt = new Date();
   // The generator's own lag: CPU, event-loop delay and (open model) each send's slip behind the schedule.
   const meter = new GeneratorMeter();
@@ -69,7 +77,17 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   let engineError: string | undefined;
   const connections = { opened: 0, resent: 0 };
   try {
-    await ENGINES[plan.model]({ plan, baseUrl: target.baseUrl, secrets: target.secrets, recorder: rec, signal: opts.signal, maxRps: target.caps.maxRps, tls: target.tls, meter, connections });
+    await ENGINES[plan.model]({
+      plan,
+      baseUrl: target.baseUrl,
+      secrets: target.secrets,
+      recorder: rec,
+      signal: opts.signal,
+      maxRps: target.caps.maxRps,
+      tls: target.tls,
+      meter,
+      connections,
+    });
   } catch (err) {
     engineError = err instanceof Error ? err.message.split('\n')[0] : String(err);
   } finally {
@@ -79,14 +97,27 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const dropped = rec.droppedTotal.read + rec.droppedTotal.write;
   const generator = judgeGenerator({ ...meter.finish(), offered: rec.sentTotal.read + rec.sentTotal.write + dropped, dropped });
   if (trace) await trace.close();
-  const out = agg.finish({ rec, startedAt, elapsedMs, engineError, aborted: opts.signal?.aborted ?? false, tracePath: opts.tracePath, generator });
-  out.result.connections = { ...connections, perSecond: elapsedMs > 0 ? Math.round((connections.opened / (elapsedMs / 1000)) * 10) / 10 : 0 };
+  const out = agg.finish({
+    rec,
+    startedAt,
+    elapsedMs,
+    engineError,
+    aborted: opts.signal?.aborted ?? false,
+    tracePath: opts.tracePath,
+    generator,
+  });
+  out.result.connections = {
+    ...connections,
+    perSecond: elapsedMs > 0 ? Math.round((connections.opened / (elapsedMs / 1000)) * 10) / 10 : 0,
+  };
   await live?.finish({ violations: rateLimitViolations(out.findings) });
   const done = withBudgetFindings(out, budgetFindings);
   return {
     ...done,
     findings: withLoadRerun(done.findings, {
-      profile: opts.profileRef ?? profile.name, targetSource: target.source, durationSeconds: plan.durationMs / 1000,
+      profile: opts.profileRef ?? profile.name,
+      targetSource: target.source,
+      durationSeconds: plan.durationMs / 1000,
       ...(target.baseUrlOverride !== undefined ? { baseUrlOverride: target.baseUrlOverride } : {}),
       ...(opts.tracePath !== undefined ? { tracePath: opts.tracePath } : {}),
     }),

@@ -52,7 +52,11 @@ export class RequestSource {
   private readonly runId = randomUUID().slice(0, 8);
   private readonly prebuilt: (Buffer | undefined)[];
 
-  constructor(private readonly plan: Plan, baseUrl: string, private readonly secrets: Partial<Record<string, string>>) {
+  constructor(
+    private readonly plan: Plan,
+    baseUrl: string,
+    private readonly secrets: Partial<Record<string, string>>,
+  ) {
     this.url = new URL(baseUrl);
     this.prefix = this.url.pathname.replace(/\/$/, '');
     this.prebuilt = plan.routes.map((route, idx) => (isDynamicRoute(route) ? undefined : Buffer.from(this.build(idx))));
@@ -65,7 +69,13 @@ export class RequestSource {
 
   private build(idx: number, seq?: number): string {
     const route = this.plan.routes[idx]!;
-    return requestBytes(route.method, this.prefix + route.path, this.url.host, requestHeaders(route, this.secrets, this.runId, seq), route.body?.(seq ?? 0));
+    return requestBytes(
+      route.method,
+      this.prefix + route.path,
+      this.url.host,
+      requestHeaders(route, this.secrets, this.runId, seq),
+      route.body?.(seq ?? 0),
+    );
   }
 }
 

@@ -58,8 +58,17 @@ export function toRateLimitSample(s: SampleInput, route: PlannedRoute, into?: Ra
   if (s.status === 0) return undefined;
   if (!into) {
     return {
-      sentAt: s.sent, receivedAt: s.received, class: route.class, status: s.status,
-      limit: s.limit, remaining: s.remaining, reset: s.reset, retryAfter: s.retryAfter, requestId: s.requestId, errorCode: s.errorCode, key: route.keyName,
+      sentAt: s.sent,
+      receivedAt: s.received,
+      class: route.class,
+      status: s.status,
+      limit: s.limit,
+      remaining: s.remaining,
+      reset: s.reset,
+      retryAfter: s.retryAfter,
+      requestId: s.requestId,
+      errorCode: s.errorCode,
+      key: route.keyName,
     };
   }
   into.sentAt = s.sent;
@@ -80,7 +89,15 @@ export function toRateLimitSample(s: SampleInput, route: PlannedRoute, into?: Ra
 type HeaderFields = Pick<SampleInput, 'limit' | 'remaining' | 'reset' | 'retryAfter' | 'requestId'>;
 
 /** One load response as the Exchange the header checks read: no bodies are kept, only the headers they judge. */
-export function headerExchange(id: string, method: string, url: string, status: number, h: HeaderFields, start: number, total: number): Exchange {
+export function headerExchange(
+  id: string,
+  method: string,
+  url: string,
+  status: number,
+  h: HeaderFields,
+  start: number,
+  total: number,
+): Exchange {
   return {
     id,
     request: { method, url, headers: {}, bodyBytes: 0 },
@@ -136,7 +153,17 @@ export class HeaderVerifier {
    * `cite(index, s)` names it in findings (called only for a response that broke something: pass one
    * function for every response, not a closure per response).
    */
-  check<R extends VerifiedResponse>(index: number, cls: RouteClass, method: string, template: string, s: R, start: number, total: number, curl: CurlRoute, cite: (index: number, s: R) => string): void {
+  check<R extends VerifiedResponse>(
+    index: number,
+    cls: RouteClass,
+    method: string,
+    template: string,
+    s: R,
+    start: number,
+    total: number,
+    curl: CurlRoute,
+    cite: (index: number, s: R) => string,
+  ): void {
     if (s.status === 0) return;
     const rid = requestIdState(s.requestId);
     const window = this.windowSeconds[cls];
@@ -152,11 +179,16 @@ export class HeaderVerifier {
     if (cl >= 0 && cm >= 0 && cr >= 0 && ca >= 0 && s.status >= 0 && s.status < 1000) {
       numeric = ((((((cls === 'read' ? 0 : 1) * 1000 + s.status) * 2 + cl) * 2 + cm) * 2 + cr) * 2 + ca) * 3 + RID_CODE[rid];
     }
-    const key = numeric >= 0 ? '' : `${cls}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
-      `${token(s.reset, resetMax)}|${token(s.retryAfter, Infinity)}|${rid}`;
+    const key =
+      numeric >= 0
+        ? ''
+        : `${cls}|${s.status}|${token(s.limit, Infinity)}|${token(s.remaining, lim)}|` +
+          `${token(s.reset, resetMax)}|${token(s.retryAfter, Infinity)}|${rid}`;
     let verdict = numeric >= 0 ? this.plainVerdicts.get(numeric) : this.verdicts.get(key);
     if (!verdict) {
-      verdict = checkResponseHeaders(headerExchange(`load-${index + 1}`, method, template, s.status, s, start, total), { windowSeconds: window });
+      verdict = checkResponseHeaders(headerExchange(`load-${index + 1}`, method, template, s.status, s, start, total), {
+        windowSeconds: window,
+      });
       if (numeric >= 0) this.plainVerdicts.set(numeric, verdict);
       else {
         if (this.verdicts.size >= 4096) this.verdicts.clear();
@@ -183,7 +215,10 @@ const citeLive = (index: number, s: SampleInput): string => citeSample(s, index)
 export class ResponseVerifier {
   private readonly verifier: HeaderVerifier;
 
-  constructor(private readonly target: Target, private readonly source: string) {
+  constructor(
+    private readonly target: Target,
+    private readonly source: string,
+  ) {
     const windows: Partial<Record<RouteClass, number>> = {};
     for (const c of ROUTE_CLASSES) {
       const w = target.assumptions.rateLimit[c]?.windowSeconds;

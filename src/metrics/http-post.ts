@@ -17,7 +17,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** A push that failed for good: `reason` is one line. */
 export class PushError extends Error {
-  constructor(readonly reason: string, readonly retryable: boolean) {
+  constructor(
+    readonly reason: string,
+    readonly retryable: boolean,
+  ) {
     super(reason);
     this.name = 'PushError';
   }
@@ -35,7 +38,10 @@ function transportReason(err: unknown): string {
 export class MetricsPoster {
   private readonly agent = new Agent({ connections: 1, keepAliveTimeout: 10_000 });
 
-  constructor(private readonly url: string, private readonly headers: Record<string, string>) {}
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string>,
+  ) {}
 
   /** Sends `body` until it is accepted (2xx) or the bound is reached; rejects with a PushError. */
   async post(body: Uint8Array, extraHeaders: Record<string, string>, deadline: number): Promise<void> {
@@ -46,8 +52,13 @@ export class MetricsPoster {
       let failure: PushError;
       try {
         const res = await request(this.url, {
-          method: 'POST', body, headers: { ...this.headers, ...extraHeaders }, dispatcher: this.agent,
-          signal: AbortSignal.timeout(left), headersTimeout: left, bodyTimeout: left,
+          method: 'POST',
+          body,
+          headers: { ...this.headers, ...extraHeaders },
+          dispatcher: this.agent,
+          signal: AbortSignal.timeout(left),
+          headersTimeout: left,
+          bodyTimeout: left,
         });
         const text = await res.body.text();
         if (res.statusCode >= 200 && res.statusCode < 300) return;

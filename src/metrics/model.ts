@@ -55,7 +55,7 @@ interface IndexedHistogram {
 function indexed(h: FoldSeries['histogram']): IndexedHistogram {
   const x = h as unknown as Partial<IndexedHistogram>;
   if (typeof x.getCountAtIndex !== 'function' || typeof x.valueFromIndex !== 'function' || typeof x.countsArrayIndex !== 'function') {
-    throw new Error('the fold\'s histograms must be JsHistograms (useWebAssembly: false)');
+    throw new Error("the fold's histograms must be JsHistograms (useWebAssembly: false)");
   }
   return x as IndexedHistogram;
 }

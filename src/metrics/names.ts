@@ -52,37 +52,58 @@ export const DURATION_BUCKETS: readonly number[] = [
 
 export const METRICS = {
   requestDuration: {
-    otel: 'http.client.request.duration', prom: 'http_client_request_duration_seconds', unit: 's', kind: 'histogram',
+    otel: 'http.client.request.duration',
+    prom: 'http_client_request_duration_seconds',
+    unit: 's',
+    kind: 'histogram',
     labels: ['method', 'routeClass', 'statusFamily'],
     help: 'Duration of the load run\'s HTTP requests, from the actual send to the response (transport failures: family "error")',
   },
   sent: {
-    otel: 'spgate.requests.sent', prom: 'spgate_requests_sent_total', unit: '{request}', kind: 'counter',
+    otel: 'spgate.requests.sent',
+    prom: 'spgate_requests_sent_total',
+    unit: '{request}',
+    kind: 'counter',
     labels: ['routeClass'],
     help: 'Requests sent by the load generator',
   },
   dropped: {
-    otel: 'spgate.arrivals.dropped', prom: 'spgate_arrivals_dropped_total', unit: '{request}', kind: 'counter',
+    otel: 'spgate.arrivals.dropped',
+    prom: 'spgate_arrivals_dropped_total',
+    unit: '{request}',
+    kind: 'counter',
     labels: ['routeClass'],
     help: 'Arrivals of the open model that could not be sent on time (no free connection)',
   },
   remaining: {
-    otel: 'spgate.ratelimit.remaining', prom: 'spgate_ratelimit_remaining', unit: '{request}', kind: 'gauge',
+    otel: 'spgate.ratelimit.remaining',
+    prom: 'spgate_ratelimit_remaining',
+    unit: '{request}',
+    kind: 'gauge',
     labels: ['routeClass', 'keyRole'],
     help: 'The last RateLimit-Remaining header value seen (an integer), per route class and key role',
   },
   violations: {
-    otel: 'spgate.ratelimit.violations', prom: 'spgate_ratelimit_violations', unit: '{finding}', kind: 'gauge',
+    otel: 'spgate.ratelimit.violations',
+    prom: 'spgate_ratelimit_violations',
+    unit: '{finding}',
+    kind: 'gauge',
     labels: [],
     help: 'Rate-limit findings of the profile (what the ratelimit.violations threshold counts); written with the final push',
   },
   eventLoopDelay: {
-    otel: 'spgate.generator.event_loop.delay', prom: 'spgate_generator_event_loop_delay_seconds', unit: 's', kind: 'gauge',
+    otel: 'spgate.generator.event_loop.delay',
+    prom: 'spgate_generator_event_loop_delay_seconds',
+    unit: 's',
+    kind: 'gauge',
     labels: [],
     help: 'The largest event-loop delay of the generating process since the previous push',
   },
   sendSlip: {
-    otel: 'spgate.generator.send_slip', prom: 'spgate_generator_send_slip_seconds', unit: 's', kind: 'gauge',
+    otel: 'spgate.generator.send_slip',
+    prom: 'spgate_generator_send_slip_seconds',
+    unit: 's',
+    kind: 'gauge',
     labels: [],
     help: 'The largest delay of a send behind its intended time since the previous push (when the engine measures it)',
   },
@@ -92,7 +113,9 @@ export type MetricKey = keyof typeof METRICS;
 
 /** Every Prometheus series name the remote-write encoder can write (a histogram's three, a counter's one…). */
 export function promSeriesNames(): string[] {
-  return Object.values(METRICS).flatMap((m: MetricName) => (m.kind === 'histogram' ? [`${m.prom}_bucket`, `${m.prom}_sum`, `${m.prom}_count`] : [m.prom]));
+  return Object.values(METRICS).flatMap((m: MetricName) =>
+    m.kind === 'histogram' ? [`${m.prom}_bucket`, `${m.prom}_sum`, `${m.prom}_count`] : [m.prom],
+  );
 }
 
 /** Every Prometheus label name a pushed series can carry (`le` of histogram buckets and `job` included). */

@@ -37,14 +37,20 @@ export function parseMetricsValue(raw: string): MetricsEndpoint {
   const eq = raw.indexOf('=');
   const kind = eq > 0 ? raw.slice(0, eq).trim() : '';
   if (!(METRICS_KINDS as readonly string[]).includes(kind)) {
-    throw new SpgateError('SPGATE_ERR_USAGE', `--metrics ${JSON.stringify(masked(raw))}: expected KIND=URL with KIND one of ${METRICS_KINDS.join(', ')}`);
+    throw new SpgateError(
+      'SPGATE_ERR_USAGE',
+      `--metrics ${JSON.stringify(masked(raw))}: expected KIND=URL with KIND one of ${METRICS_KINDS.join(', ')}`,
+    );
   }
   const rest = raw.slice(eq + 1).trim();
   let url: URL;
   try {
     url = new URL(rest);
   } catch {
-    throw new SpgateError('SPGATE_ERR_USAGE', `--metrics ${kind}=${JSON.stringify(masked(rest))}: not a URL (give an absolute http:// or https:// URL)`);
+    throw new SpgateError(
+      'SPGATE_ERR_USAGE',
+      `--metrics ${kind}=${JSON.stringify(masked(rest))}: not a URL (give an absolute http:// or https:// URL)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SpgateError('SPGATE_ERR_USAGE', `--metrics ${kind}=${JSON.stringify(masked(rest))}: not an http:// or https:// URL`);
@@ -79,7 +85,10 @@ export function parseMetricsOptions(values: unknown, intervalSeconds: unknown): 
 /** The command-line arguments that give a child process the same options (--workers' shards). */
 export function metricsArgs(values: unknown, intervalSeconds: unknown): string[] {
   const list = values === undefined ? [] : (Array.isArray(values) ? values : [values]).map(String);
-  return [...list.flatMap((v) => ['--metrics', v]), ...(intervalSeconds !== undefined ? ['--metrics-interval', String(intervalSeconds)] : [])];
+  return [
+    ...list.flatMap((v) => ['--metrics', v]),
+    ...(intervalSeconds !== undefined ? ['--metrics-interval', String(intervalSeconds)] : []),
+  ];
 }
 
 /**

@@ -10,7 +10,14 @@
  * one report of failures.
  */
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
-import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type ExponentialHistogramMetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  MeterProvider,
+  MetricReader,
+  type ExponentialHistogramMetricData,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { VERSION } from '../version.js';
@@ -60,33 +67,44 @@ export class OtlpSink implements MetricsSink {
     // The run's labels are the resource's attributes: the same on every point, and not hashed on every
     // record (the SDK keys each record by its attributes: 7 of them cost 6.5 µs a response, 3 cost 3.5 µs).
     const runAttributes = this.attributes({ runId: run.runId, profile: run.profile, shard: run.shard });
-    this.exporter = new OTLPMetricExporter({ url: endpoint.url, headers: endpoint.headers, timeoutMillis: timeoutMs, temporalityPreference: AggregationTemporality.CUMULATIVE });
+    this.exporter = new OTLPMetricExporter({
+      url: endpoint.url,
+      headers: endpoint.headers,
+      timeoutMillis: timeoutMs,
+      temporalityPreference: AggregationTemporality.CUMULATIVE,
+    });
     this.provider = new MeterProvider({
       resource: resourceFromAttributes({ 'service.name': 'spgate', 'service.version': VERSION, ...runAttributes }),
       readers: [this.reader],
     });
     const meter = this.provider.getMeter('spgate', VERSION);
     const observable = (m: (typeof METRICS)[Exclude<keyof typeof METRICS, 'requestDuration'>]) =>
-      m.kind === 'counter' ? meter.createObservableCounter(m.otel, { unit: m.unit, description: m.help }) : meter.createObservableGauge(m.otel, { unit: m.unit, description: m.help });
+      m.kind === 'counter'
+        ? meter.createObservableCounter(m.otel, { unit: m.unit, description: m.help })
+        : meter.createObservableGauge(m.otel, { unit: m.unit, description: m.help });
     const sent = observable(METRICS.sent);
     const dropped = observable(METRICS.dropped);
     const remaining = observable(METRICS.remaining);
     const violations = observable(METRICS.violations);
     const eventLoopDelay = observable(METRICS.eventLoopDelay);
     const sendSlip = observable(METRICS.sendSlip);
-    meter.addBatchObservableCallback((obs) => {
-      const s = this.latest;
-      if (!s) return;
-      const put = (o: Parameters<typeof obs.observe>[0], v: number, extra: Partial<Record<LabelKey, string>> = {}): void => obs.observe(o, v, this.attributes(extra));
-      for (const cls of ROUTE_CLASSES) {
-        put(sent, s.sent[cls], { routeClass: cls });
-        put(dropped, s.dropped[cls], { routeClass: cls });
-      }
-      for (const g of s.remaining) put(remaining, g.value, { routeClass: g.class, keyRole: g.keyRole });
-      if (s.violations !== undefined) put(violations, s.violations);
-      if (s.lag.eventLoopDelayMax !== undefined) put(eventLoopDelay, s.lag.eventLoopDelayMax);
-      if (s.lag.sendSlipMax !== undefined) put(sendSlip, s.lag.sendSlipMax);
-    }, [sent, dropped, remaining, violations, eventLoopDelay, sendSlip]);
+    meter.addBatchObservableCallback(
+      (obs) => {
+        const s = this.latest;
+        if (!s) return;
+        const put = (o: Parameters<typeof obs.observe>[0], v: number, extra: Partial<Record<LabelKey, string>> = {}): void =>
+          obs.observe(o, v, this.attributes(extra));
+        for (const cls of ROUTE_CLASSES) {
+          put(sent, s.sent[cls], { routeClass: cls });
+          put(dropped, s.dropped[cls], { routeClass: cls });
+        }
+        for (const g of s.remaining) put(remaining, g.value, { routeClass: g.class, keyRole: g.keyRole });
+        if (s.violations !== undefined) put(violations, s.violations);
+        if (s.lag.eventLoopDelayMax !== undefined) put(eventLoopDelay, s.lag.eventLoopDelayMax);
+        if (s.lag.sendSlipMax !== undefined) put(sendSlip, s.lag.sendSlipMax);
+      },
+      [sent, dropped, remaining, violations, eventLoopDelay, sendSlip],
+    );
   }
 
   private attributes(labels: Partial<Record<LabelKey, string>>): Attributes {
@@ -110,8 +128,12 @@ export class OtlpSink implements MetricsSink {
           startTime: this.startTime,
           endTime,
           value: {
-            count: r.count, sum: r.sum, scale: e.scale, zeroCount: 0,
-            positive: { offset: e.offset, bucketCounts: e.bucketCounts }, negative: { offset: 0, bucketCounts: [] },
+            count: r.count,
+            sum: r.sum,
+            scale: e.scale,
+            zeroCount: 0,
+            positive: { offset: e.offset, bucketCounts: e.bucketCounts },
+            negative: { offset: 0, bucketCounts: [] },
             ...(r.lows.length > 0 ? { min: r.lows[0]! } : {}),
           },
         };

@@ -54,7 +54,13 @@ function delay(ms: number): { done: Promise<void>; cancel: () => void } {
 async function within(p: Promise<unknown>, ms: number): Promise<void> {
   const d = delay(ms);
   try {
-    await Promise.race([p.then(() => undefined, () => undefined), d.done]);
+    await Promise.race([
+      p.then(
+        () => undefined,
+        () => undefined,
+      ),
+      d.done,
+    ]);
   } finally {
     d.cancel();
   }
@@ -98,13 +104,15 @@ export class Pusher {
     } catch (err) {
       p = Promise.reject(err);
     }
-    const settled = p.then(
-      () => undefined,
-      (err: unknown) => {
-        this.failures++;
-        this.opts.report(sink, reasonOf(err));
-      },
-    ).finally(() => this.inflight.delete(sink));
+    const settled = p
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.failures++;
+          this.opts.report(sink, reasonOf(err));
+        },
+      )
+      .finally(() => this.inflight.delete(sink));
     this.inflight.set(sink, settled);
     return settled;
   }
@@ -119,12 +127,14 @@ export class Pusher {
     const bound = this.opts.finalMs ?? FINAL_PUSH_MS;
     const deadline = Date.now() + bound;
     const snap = this.opts.snapshot();
-    await Promise.all(sinks.map(async (sink) => {
-      // The previous push first: the final one must not arrive before it (Prometheus refuses older samples).
-      const pending = this.inflight.get(sink);
-      if (pending) await within(pending, deadline - Date.now());
-      if (!this.inflight.has(sink)) await within(this.launch(sink, snap, deadline), deadline - Date.now() + 100);
-    }));
+    await Promise.all(
+      sinks.map(async (sink) => {
+        // The previous push first: the final one must not arrive before it (Prometheus refuses older samples).
+        const pending = this.inflight.get(sink);
+        if (pending) await within(pending, deadline - Date.now());
+        if (!this.inflight.has(sink)) await within(this.launch(sink, snap, deadline), deadline - Date.now() + 100);
+      }),
+    );
     await Promise.all(sinks.map((s) => within(s.close(), CLOSE_MS)));
   }
 }

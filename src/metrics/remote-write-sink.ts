@@ -9,7 +9,10 @@ export class RemoteWriteSink implements MetricsSink {
   readonly display: string;
   private readonly poster: MetricsPoster;
 
-  constructor(endpoint: MetricsEndpoint, private readonly run: RunLabels) {
+  constructor(
+    endpoint: MetricsEndpoint,
+    private readonly run: RunLabels,
+  ) {
     this.display = endpoint.display;
     this.poster = new MetricsPoster(endpoint.url, endpoint.headers);
   }

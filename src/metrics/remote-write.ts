@@ -77,9 +77,17 @@ export function leOf(bound: number): string {
 /** The series of one snapshot, label names sorted (exported for the tests). */
 export function seriesOf(s: MetricsSnapshot, run: RunLabels): Series[] {
   const out: Series[] = [];
-  const base: Label[] = [{ name: 'job', value: JOB }, ...(['runId', 'profile', 'shard'] as const).map((k) => ({ name: LABELS[k].prom, value: run[k] }))];
+  const base: Label[] = [
+    { name: 'job', value: JOB },
+    ...(['runId', 'profile', 'shard'] as const).map((k) => ({ name: LABELS[k].prom, value: run[k] })),
+  ];
   const push = (name: string, labels: Partial<Record<LabelKey, string>>, value: number, extra: Label[] = []): void => {
-    const all = [{ name: '__name__', value: name }, ...base, ...extra, ...Object.entries(labels).map(([k, v]) => ({ name: LABELS[k as LabelKey].prom, value: v! }))];
+    const all = [
+      { name: '__name__', value: name },
+      ...base,
+      ...extra,
+      ...Object.entries(labels).map(([k, v]) => ({ name: LABELS[k as LabelKey].prom, value: v! })),
+    ];
     all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     out.push({ labels: all, samples: [{ value, timestamp: Math.round(s.at) }] });
   };

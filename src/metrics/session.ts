@@ -95,9 +95,18 @@ async function importOtlp(): Promise<typeof import('./otlp.js')> {
   } catch (err) {
     const missing = /Cannot find (?:package|module) '(@opentelemetry\/[\w-]+)/.exec(err instanceof Error ? err.message : '')?.[1];
     if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw err;
-    throw new SpgateError('SPGATE_ERR_USAGE', `--metrics otlp= needs the optional OpenTelemetry packages (${missing} is not installed): npm install ${OTLP_PACKAGES.join(' ')}`, { cause: err });
+    throw new SpgateError(
+      'SPGATE_ERR_USAGE',
+      `--metrics otlp= needs the optional OpenTelemetry packages (${missing} is not installed): npm install ${OTLP_PACKAGES.join(' ')}`,
+      { cause: err },
+    );
   }
 }
 
 /** The optional peer dependencies of the OTLP sink (package.json peerDependenciesMeta). */
-export const OTLP_PACKAGES = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/resources', '@opentelemetry/exporter-metrics-otlp-proto'] as const;
+export const OTLP_PACKAGES = [
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-metrics-otlp-proto',
+] as const;

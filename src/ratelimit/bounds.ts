@@ -44,7 +44,10 @@ export function intervalLengths(windowMs: number, spanMs: number): number[] {
     ks.add(p);
     if (p >= 2 && (p * 3 * windowMs) / 2 <= spanMs + windowMs) ks.add((p * 3) / 2);
   }
-  return [...ks].sort((a, b) => a - b).map((k) => k * windowMs - 2 * CLOCK_EPS_MS - 2).filter((T) => T > 0);
+  return [...ks]
+    .sort((a, b) => a - b)
+    .map((k) => k * windowMs - 2 * CLOCK_EPS_MS - 2)
+    .filter((T) => T > 0);
 }
 
 /**
@@ -53,7 +56,11 @@ export function intervalLengths(windowMs: number, spanMs: number): number[] {
  * monotone in x. Samples slower than T cannot be certainly inside any such interval and are left out.
  * `bySent` and `byReceived` are the same samples sorted by sentAt and by receivedAt.
  */
-export function densestInterval(bySent: readonly ParsedSample[], byReceived: readonly ParsedSample[], T: number): { count: number; start: number } {
+export function densestInterval(
+  bySent: readonly ParsedSample[],
+  byReceived: readonly ParsedSample[],
+  T: number,
+): { count: number; start: number } {
   const fast = (s: ParsedSample) => s.receivedAt - s.sentAt <= T;
   const S = bySent.filter(fast);
   const R = byReceived.filter(fast);

@@ -62,7 +62,14 @@ export function resolveBudget(g: Group, stated: ExpectedBudget | undefined, stri
     contradictions.push({ what: 'window', stated: stated.windowSeconds, observed: policyW, sample });
   }
   const useStated = stated !== undefined && (strict || contradictions.length === 0);
-  const base = { announcedLimit: announced, limitConstant: constant, roundingSlackMs: slack, stated, observedWindowSeconds, contradictions };
+  const base = {
+    announcedLimit: announced,
+    limitConstant: constant,
+    roundingSlackMs: slack,
+    stated,
+    observedWindowSeconds,
+    contradictions,
+  };
   if (useStated) {
     const w = stated.windowSeconds * 1000;
     return { ...base, limit: stated.limit, windowMs: w, boundWindowMs: w, source: 'stated' };

@@ -28,8 +28,15 @@ export interface NormalizedRateLimit {
 
 /** Every header name the dialects read (lower case), for recorders that keep only these. */
 export const RATE_LIMIT_HEADER_NAMES = [
-  'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'ratelimit-policy',
-  'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
 ] as const;
 
 /** Epoch seconds from 2001-09-09 on; no delta-seconds Reset is that large. */
@@ -42,7 +49,8 @@ const EPOCH_MS_MIN = 1e12;
  */
 export function normalizeRateLimitHeaders(get: (lowerName: string) => string | undefined, receivedAtEpochMs?: number): NormalizedRateLimit {
   const retryAfter = get('retry-after');
-  const extra = (o: NormalizedRateLimit): NormalizedRateLimit => (retryAfter !== undefined && o.retryAfter === undefined ? { ...o, retryAfter } : o);
+  const extra = (o: NormalizedRateLimit): NormalizedRateLimit =>
+    retryAfter !== undefined && o.retryAfter === undefined ? { ...o, retryAfter } : o;
   const policy = get('ratelimit-policy');
 
   const specLimit = get('ratelimit-limit');
@@ -61,7 +69,15 @@ export function normalizeRateLimitHeaders(get: (lowerName: string) => string | u
     for (const i of items) if (i.key !== undefined) dict.set(i.key, i.value);
     if (dict.has('limit') || dict.has('remaining') || dict.has('reset')) {
       const w = policy === undefined ? undefined : firstPolicyWindow(policy);
-      return extra(defined({ dialect: 'ietf-draft', limit: dict.get('limit'), remaining: dict.get('remaining'), reset: dict.get('reset'), windowSeconds: w }));
+      return extra(
+        defined({
+          dialect: 'ietf-draft',
+          limit: dict.get('limit'),
+          remaining: dict.get('remaining'),
+          reset: dict.get('reset'),
+          windowSeconds: w,
+        }),
+      );
     }
   }
 
@@ -69,7 +85,14 @@ export function normalizeRateLimitHeaders(get: (lowerName: string) => string | u
   const xr = get('x-ratelimit-remaining');
   const xs = get('x-ratelimit-reset');
   if (xl !== undefined || xr !== undefined || xs !== undefined) {
-    return extra(defined({ dialect: 'x-ratelimit', limit: xl, remaining: xr, reset: xs === undefined ? undefined : deltaSeconds(xs, receivedAtEpochMs) }));
+    return extra(
+      defined({
+        dialect: 'x-ratelimit',
+        limit: xl,
+        remaining: xr,
+        reset: xs === undefined ? undefined : deltaSeconds(xs, receivedAtEpochMs),
+      }),
+    );
   }
   return extra({ dialect: 'none' });
 }

@@ -43,7 +43,9 @@ export function windowRows(ctx: BudgetContext): WindowRow[] {
     if (s.admitted) row.admitted += 1;
     else row.refused += s.weight ?? 1;
   }
-  return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), admitted: c.admitted, refused: c.refused }));
+  return [...rows.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, c]) => ({ start: r3(anchor + k * W), end: r3(anchor + (k + 1) * W), admitted: c.admitted, refused: c.refused }));
 }
 
 /** Admitted and refused responses (a folded refusal counts for its run). */
@@ -72,11 +74,13 @@ const MODEL_WORDS: Record<ClassAnalysis['model'], string> = {
 export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: Pick<BudgetContext, 'model'>): string {
   const who = a.key ? `${a.class} (key ${a.key})` : a.class;
   const limit = a.observedLimit === null ? 'no valid Limit' : `Limit ${a.observedLimit}${a.limitConstant ? '' : ' (changing)'}`;
-  const win = a.windowSeconds === null ? `${MODEL_WORDS[a.model]} windows of unknown length` : `${MODEL_WORDS[a.model]} ${a.windowSeconds} s windows`;
+  const win =
+    a.windowSeconds === null ? `${MODEL_WORDS[a.model]} windows of unknown length` : `${MODEL_WORDS[a.model]} ${a.windowSeconds} s windows`;
   const parts = [`${who}: ${limit}${budgetWords(a)}, ${win}`, `${a.windows.length} window${a.windows.length === 1 ? '' : 's'}`];
   // The first window of a fixed-window limiter began before the trace (budget may have been spent by
   // others): it says nothing about the budget when later windows were exhausted too.
-  const judged = ctx.model === 'fixed-window' && a.windows.length > 1 && a.windows.slice(1).some((w) => w.refused > 0) ? a.windows.slice(1) : a.windows;
+  const judged =
+    ctx.model === 'fixed-window' && a.windows.length > 1 && a.windows.slice(1).some((w) => w.refused > 0) ? a.windows.slice(1) : a.windows;
   const full = judged.filter((w) => w.refused > 0);
   if (full.length > 0) {
     const per = [...new Set(full.map((w) => w.admitted))].sort((x, y) => x - y);
@@ -85,7 +89,8 @@ export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: Pick<BudgetC
     parts.push('no window exhausted');
   }
   parts.push(`${a.admitted} admitted`, `${a.refused} refused`);
-  if (a.dialects && a.dialects.some((d) => d !== 'spec')) parts.push(`headers: ${a.dialects.join(', ')} dialect${a.dialects.length === 1 ? '' : 's'}`);
+  if (a.dialects && a.dialects.some((d) => d !== 'spec'))
+    parts.push(`headers: ${a.dialects.join(', ')} dialect${a.dialects.length === 1 ? '' : 's'}`);
   return parts.join('; ');
 }
 
@@ -93,7 +98,11 @@ export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: Pick<BudgetC
 function budgetWords(a: Omit<ClassAnalysis, 'explanation'>): string {
   if (a.statedLimit === undefined) return '';
   const stated = `stated ${a.statedLimit} per ${a.statedWindowSeconds} s`;
-  const agrees = a.statedLimit === a.observedLimit && (a.observedWindowSeconds === undefined || a.statedWindowSeconds === undefined || a.observedWindowSeconds <= Math.ceil(a.statedWindowSeconds) + 1);
+  const agrees =
+    a.statedLimit === a.observedLimit &&
+    (a.observedWindowSeconds === undefined ||
+      a.statedWindowSeconds === undefined ||
+      a.observedWindowSeconds <= Math.ceil(a.statedWindowSeconds) + 1);
   if (agrees) return ` (${stated}, as announced)`;
   return ` (${stated}; the ${a.budgetSource === 'stated' ? 'stated' : 'announced'} budget drives)`;
 }

@@ -38,7 +38,8 @@ const OCCURRENCES = / \((\d+) occurrences\)$/;
 const MAX_CITED = 5;
 
 /** The key by which a cited sample is found again among the chunk's samples. */
-export const sampleKey = (t: number, cls: string, status: number, requestId: string | undefined): string => `${t}|${cls}|${status}|${requestId ?? ''}`;
+export const sampleKey = (t: number, cls: string, status: number, requestId: string | undefined): string =>
+  `${t}|${cls}|${status}|${requestId ?? ''}`;
 
 /** A budget's id: key and class. */
 export const budgetId = (key: string | undefined, cls: string): string => `${key ?? ''}\u0000${cls}`;
@@ -50,7 +51,9 @@ function occurrencesOf(v: RateLimitViolation): { base: string; n: number } {
 
 const shapeOf = (base: string): string => base.replace(/\d+(\.\d+)?/g, '#');
 const sameRow = (a: RateLimitViolation, aShape: string, b: RateLimitViolation, bShape: string): boolean =>
-  a.rule === b.rule && a.class === b.class && a.key === b.key &&
+  a.rule === b.rule &&
+  a.class === b.class &&
+  a.key === b.key &&
   (a.window && b.window ? a.window.start < b.window.end && b.window.start < a.window.end : !a.window && !b.window && aShape === bShape);
 
 /** Violation rows merged across chunks. */
@@ -94,7 +97,8 @@ export class ViolationRows {
       const entry = candidates.find((e) => cited.some((g) => e.cited.has(g))) ?? candidates[0];
       if (entry) {
         entry.occurrences += fresh;
-        if (v.window && entry.v.window) entry.v.window = { start: Math.min(entry.v.window.start, v.window.start), end: Math.max(entry.v.window.end, v.window.end) };
+        if (v.window && entry.v.window)
+          entry.v.window = { start: Math.min(entry.v.window.start, v.window.start), end: Math.max(entry.v.window.end, v.window.end) };
         v.samples.forEach((c, i) => {
           const g = cited[i]!;
           if (entry.v.samples.length >= MAX_CITED || (g >= 0 && entry.cited.has(g))) return;
@@ -108,9 +112,18 @@ export class ViolationRows {
         same[same.length - 1]!.extra += 1;
         continue;
       }
-      const windowRule = v.rule === '8.ratelimit.over-admission' || (v.rule === '8.ratelimit.under-admission' && base.includes('in a window that admitted at most'));
+      const windowRule =
+        v.rule === '8.ratelimit.over-admission' ||
+        (v.rule === '8.ratelimit.under-admission' && base.includes('in a window that admitted at most'));
       const fixedOnly = windowRule && models.get(budgetId(v.key, v.class ?? 'read')) === 'fixed-window';
-      this.entries.push({ v: { ...v, message: base, samples: [...v.samples] }, occurrences: twin ? fresh || n : n, cited: new Set(cited.filter((g) => g >= 0)), shape, extra: 0, fixedOnly });
+      this.entries.push({
+        v: { ...v, message: base, samples: [...v.samples] },
+        occurrences: twin ? fresh || n : n,
+        cited: new Set(cited.filter((g) => g >= 0)),
+        shape,
+        extra: 0,
+        fixedOnly,
+      });
     }
   }
 

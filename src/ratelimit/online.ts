@@ -104,7 +104,10 @@ interface Budget {
   rows: WindowRow[];
   rowsLeftOut: number;
   /** The latest chunk's words on the budget (stated vs announced, inferred window, header dialects). */
-  latest?: Pick<ClassSummary, 'budgetSource' | 'statedLimit' | 'statedWindowSeconds' | 'observedWindowSeconds' | 'dialects' | 'windowSeconds'>;
+  latest?: Pick<
+    ClassSummary,
+    'budgetSource' | 'statedLimit' | 'statedWindowSeconds' | 'observedWindowSeconds' | 'dialects' | 'windowSeconds'
+  >;
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -113,8 +116,18 @@ const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 function sameRefusal(a: ParsedSample, p: ParsedSample): boolean {
   const x = a.raw;
   const y = p.raw;
-  return a.refused && a.class === p.class && a.key === p.key && x.limit === y.limit && x.remaining === y.remaining &&
-    x.reset === y.reset && x.retryAfter === y.retryAfter && x.errorCode === y.errorCode && x.dialect === y.dialect && x.policyWindow === y.policyWindow;
+  return (
+    a.refused &&
+    a.class === p.class &&
+    a.key === p.key &&
+    x.limit === y.limit &&
+    x.remaining === y.remaining &&
+    x.reset === y.reset &&
+    x.retryAfter === y.retryAfter &&
+    x.errorCode === y.errorCode &&
+    x.dialect === y.dialect &&
+    x.policyWindow === y.policyWindow
+  );
 }
 
 /** Online rate-limit analysis in bounded memory; `finish()` gives what analyzeRateLimits would. */
@@ -171,7 +184,10 @@ export class OnlineRateLimitAnalyzer {
 
   constructor(private readonly opts: OnlineAnalyzeOptions = {}) {
     this.maxSamples = Math.max(4, opts.maxSamples ?? 20_000);
-    this.cacheSamples = Math.min(this.maxSamples, Math.max(4, opts.cacheSamples ?? (opts.inFlight !== undefined ? Math.max(1_000, 4 * opts.inFlight) : 5_000)));
+    this.cacheSamples = Math.min(
+      this.maxSamples,
+      Math.max(4, opts.cacheSamples ?? (opts.inFlight !== undefined ? Math.max(1_000, 4 * opts.inFlight) : 5_000)),
+    );
     for (const e of Object.values(opts.expected ?? {})) if (e) this.minLimit = Math.min(this.minLimit, e.limit);
     this.rows = new ViolationRows(opts.maxViolationsPerRule ?? 100);
   }
@@ -293,7 +309,8 @@ export class OnlineRateLimitAnalyzer {
     }
     const receivedAt = p.raw.receivedAt;
     if (held >= this.maxSamples || (first && receivedAt - first.sentAt >= this.chunkMsCache)) this.analyzeChunk(this.maxSamples);
-    else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(receivedAt)) this.analyzeChunk(this.cacheSamples);
+    else if (this.next - this.newFrom >= this.cacheSamples && this.cacheSamples < this.maxSamples && this.cutAtCacheSize(receivedAt))
+      this.analyzeChunk(this.cacheSamples);
   }
 
   /**
@@ -349,7 +366,27 @@ export class OnlineRateLimitAnalyzer {
       const id = `${key}\u0000${s.class}`;
       b = this.budgets.get(id);
       if (!b) {
-        this.budgets.set(id, (b = { key, class: s.class, samples: 0, admitted: 0, limits: new Map(), maxReset: null, models: new Map(), fresh: 0, lastHeld: -1, prevHeld: -1, runLo: Infinity, runHi: -Infinity, sentBeforeRun: -Infinity, maxSent: -Infinity, rows: [], rowsLeftOut: 0 }));
+        this.budgets.set(
+          id,
+          (b = {
+            key,
+            class: s.class,
+            samples: 0,
+            admitted: 0,
+            limits: new Map(),
+            maxReset: null,
+            models: new Map(),
+            fresh: 0,
+            lastHeld: -1,
+            prevHeld: -1,
+            runLo: Infinity,
+            runHi: -Infinity,
+            sentBeforeRun: -Infinity,
+            maxSent: -Infinity,
+            rows: [],
+            rowsLeftOut: 0,
+          }),
+        );
         grew = true;
       }
       this.lastBudget = b;
@@ -452,7 +489,7 @@ export class OnlineRateLimitAnalyzer {
       b.models.set(c.model, (b.models.get(c.model) ?? 0) + b.fresh);
       const { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds } = c;
       // The window is the widest any chunk inferred, as the whole stream's inference would see the widest Reset.
-      const widest = windowSeconds === null ? b.latest?.windowSeconds ?? null : Math.max(windowSeconds, b.latest?.windowSeconds ?? 0);
+      const widest = windowSeconds === null ? (b.latest?.windowSeconds ?? null) : Math.max(windowSeconds, b.latest?.windowSeconds ?? 0);
       b.latest = { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds: widest };
       b.fresh = 0;
       const kept = b.rows.length && b.rowsLeftOut === 0 ? b.rows[b.rows.length - 1] : undefined;
@@ -488,7 +525,9 @@ export class OnlineRateLimitAnalyzer {
     this.analyzeChunk(this.maxSamples, true);
     this.buf = [];
     this.bufStart = this.next;
-    const classes: ClassSummary[] = [...this.budgets.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, b]) => this.summary(b));
+    const classes: ClassSummary[] = [...this.budgets.entries()]
+      .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      .map(([, b]) => this.summary(b));
     const modelOf = new Map(classes.map((c) => [budgetId(c.key, c.class), c.model]));
     const violations = this.rows.list((key, cls) => modelOf.get(budgetId(key, cls)));
     return { classes, violations };
@@ -504,7 +543,8 @@ export class OnlineRateLimitAnalyzer {
       }
     }
     const expected = this.opts.expected?.[b.class];
-    const windowSeconds = b.latest?.windowSeconds ?? (expected ? expected.windowSeconds : b.maxReset !== null && b.maxReset > 0 ? b.maxReset : null);
+    const windowSeconds =
+      b.latest?.windowSeconds ?? (expected ? expected.windowSeconds : b.maxReset !== null && b.maxReset > 0 ? b.maxReset : null);
     let model: Model = 'unknown';
     let most = -1;
     for (const [m, n] of b.models) {

@@ -148,16 +148,40 @@ export class SampleParser {
 /** A parsed sample with every field in place (one object shape for all of them), to be filled. */
 function emptyParsed(raw: RateLimitSample): ParsedSample {
   return {
-    index: 0, sentAt: 0, receivedAt: 0, class: 'read', key: '', status: 0, admitted: false, refused: false,
-    limit: null, remaining: null, reset: null, retryAfter: null, raw, weight: undefined,
+    index: 0,
+    sentAt: 0,
+    receivedAt: 0,
+    class: 'read',
+    key: '',
+    status: 0,
+    admitted: false,
+    refused: false,
+    limit: null,
+    remaining: null,
+    reset: null,
+    retryAfter: null,
+    raw,
+    weight: undefined,
   };
 }
 
 /** A parsed sample with a raw record of its own, for `SampleParser.parseInto`. */
 export function reusableParsed(): ParsedSample {
   return emptyParsed({
-    sentAt: 0, receivedAt: 0, class: 'read', status: 0, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined,
-    requestId: undefined, errorCode: undefined, bodyRecorded: undefined, key: undefined, dialect: undefined, policyWindow: undefined,
+    sentAt: 0,
+    receivedAt: 0,
+    class: 'read',
+    status: 0,
+    limit: undefined,
+    remaining: undefined,
+    reset: undefined,
+    retryAfter: undefined,
+    requestId: undefined,
+    errorCode: undefined,
+    bodyRecorded: undefined,
+    key: undefined,
+    dialect: undefined,
+    policyWindow: undefined,
   });
 }
 

@@ -41,7 +41,10 @@ export function segmentByRefills(g: Group, fullAt: (s: ParsedSample) => number |
       // before that refill: its lower Remaining or earlier claim would prove the same refill twice.
       if (a.sentAt < current.hi && a !== current.evidence?.after) continue;
       // Of equally low responses the latest sent gives the tightest bound on when the refill happened.
-      if (a.remaining !== null && (minDone === undefined || a.remaining < minDone.remaining! || (a.remaining === minDone.remaining && a.sentAt > minDone.sentAt))) {
+      if (
+        a.remaining !== null &&
+        (minDone === undefined || a.remaining < minDone.remaining! || (a.remaining === minDone.remaining && a.sentAt > minDone.sentAt))
+      ) {
         minDone = a;
       }
       // A refusal counted before an admission: budget came back in between, in every model (a token

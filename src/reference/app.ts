@@ -87,7 +87,12 @@ export interface RouteDef {
 }
 
 export interface AppOptions {
-  seed: number; budgets: Budgets; faults: readonly FaultName[]; dialect: Dialect; fixturesApi?: boolean; clock?: () => number;
+  seed: number;
+  budgets: Budgets;
+  faults: readonly FaultName[];
+  dialect: Dialect;
+  fixturesApi?: boolean;
+  clock?: () => number;
   /** The worlds of the first workspace (the one the target file describes); the other stays quiet. */
   worlds?: Worlds;
 }
@@ -127,13 +132,21 @@ function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App 
   const worlds = opts.worlds ?? {};
   const fixtureIds = seedDefaultData(store, seedRng, conns, worlds.sparse ? SPARSE_SEED_SHAPE : DEFAULT_SEED_SHAPE);
   // pools come after the default data, from the same streams, so the default ids stay what they were
-  Object.assign(fixtureIds, seedPools(store, seedRng, conns, worlds.sparse ? SPARSE_POOL_SIZES : POOL_SIZES), { assigneeIds: [...AGENTS], teams: [...TEAMS] });
+  Object.assign(fixtureIds, seedPools(store, seedRng, conns, worlds.sparse ? SPARSE_POOL_SIZES : POOL_SIZES), {
+    assigneeIds: [...AGENTS],
+    teams: [...TEAMS],
+  });
   const stops = startWorlds(worlds, store, fixtureIds, root.fork(9), clock);
   const all = [...conns.values()];
   return {
     worlds,
     stopWorlds: () => stops.splice(0).forEach((stop) => stop()),
-    store, faults, clock, conns, fixtureIds, workspace,
+    store,
+    faults,
+    clock,
+    conns,
+    fixtureIds,
+    workspace,
     byKey: new Map(all.map((c) => [c.key, c])),
     byId: new Map(all.map((c) => [c.id, c])),
     limiter: new RateLimiter(opts.budgets, faults, clock),
@@ -143,7 +156,10 @@ function createWorkspace(opts: AppOptions, faults: FaultSet, name: string): App 
     fixturesApi: opts.fixturesApi ?? true,
     idem: new IdempotencyStore(faults),
     requestIds,
-    signUrl: (path, expires) => createHmac('sha256', secret + ':files').update(`${path}\n${expires}`).digest('base64url'),
+    signUrl: (path, expires) =>
+      createHmac('sha256', secret + ':files')
+        .update(`${path}\n${expires}`)
+        .digest('base64url'),
     siblings: [],
     foreignKeys: new Map(),
   };

@@ -5,22 +5,35 @@
 import type { Connection } from './connections.js';
 import type { FaultSet } from './fault-set.js';
 
-export type AuthOutcome =
-  | { ok: true; conn: Connection }
-  | { ok: false; status: 401 | 403; code: string; message: string };
+export type AuthOutcome = { ok: true; conn: Connection } | { ok: false; status: 401 | 403; code: string; message: string };
 
 const KEY_SHAPE = /^pk_[A-Za-z0-9_]{8,200}$/;
 
 /** The caller a request without Authorization becomes under the auth-missing-anonymous fault. */
 const ANONYMOUS: Connection = {
-  id: 'con_anonymous', role: 'readOnly', key: '', scopes: new Set(['customers:read', 'conversations:read', 'help:read']), holder: 'member',
-  delegated: false, expiresAt: null, revoked: false, mode: null, note: 'anonymous read-only caller (fault)',
+  id: 'con_anonymous',
+  role: 'readOnly',
+  key: '',
+  scopes: new Set(['customers:read', 'conversations:read', 'help:read']),
+  holder: 'member',
+  delegated: false,
+  expiresAt: null,
+  revoked: false,
+  mode: null,
+  note: 'anonymous read-only caller (fault)',
 };
 
 /** Checks the Authorization header against the workspace's keys. */
-export function authenticate(header: string | undefined, keys: ReadonlyMap<string, Connection>, faults: FaultSet, now: number): AuthOutcome {
+export function authenticate(
+  header: string | undefined,
+  keys: ReadonlyMap<string, Connection>,
+  faults: FaultSet,
+  now: number,
+): AuthOutcome {
   if (!header) {
-    return faults.has('auth-missing-anonymous') ? { ok: true, conn: ANONYMOUS } : refuse(401, 'auth.missing_credentials', 'Authorization: Bearer <API_KEY> is required');
+    return faults.has('auth-missing-anonymous')
+      ? { ok: true, conn: ANONYMOUS }
+      : refuse(401, 'auth.missing_credentials', 'Authorization: Bearer <API_KEY> is required');
   }
   let token: string;
   const space = header.indexOf(' ');

@@ -29,7 +29,8 @@ export function bodyLimitOf(cls: 'read' | 'write', method: string, path: string,
   }
   if (f.has('write-body-limit-ignored')) return { bytes: FAULTY_WRITE_LIMIT, code };
   if (f.has('write-body-limit-assign-only') && !(method === 'POST' && path.endsWith('/assign'))) return { bytes: FAULTY_WRITE_LIMIT, code };
-  if (f.has('collection-body-limit-code') && method === 'PUT' && COLLECTION_PATH.test(path)) return { bytes: WRITE_BODY_LIMIT, code: 'help.payload_too_large' };
+  if (f.has('collection-body-limit-code') && method === 'PUT' && COLLECTION_PATH.test(path))
+    return { bytes: WRITE_BODY_LIMIT, code: 'help.payload_too_large' };
   // collection-limit-64000: "64 KiB" read as 64,000 bytes on the collection update
   if (f.has('collection-limit-64000') && method === 'PUT' && COLLECTION_PATH.test(path)) return { bytes: 64_000, code };
   return { bytes: WRITE_BODY_LIMIT, code };

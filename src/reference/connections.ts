@@ -46,8 +46,11 @@ const ROLE_SPECS: Record<OwnRole, RoleSpec> = {
   readOnly: { scopes: ['customers:read', 'conversations:read', 'help:read'], holder: 'admin', note: 'read scopes only' },
   noAttachments: { scopes: ALL.filter((s) => s !== 'attachments:read'), holder: 'admin', note: 'every scope but attachments:read' },
   helpDelegated: {
-    scopes: ['help:read', 'help:drafts:write', 'conversations:read'], holder: 'admin', delegated: true,
-    expiresInMs: 30 * DAY_MS, note: 'Help Center access on a delegated connection; expires in 30 days',
+    scopes: ['help:read', 'help:drafts:write', 'conversations:read'],
+    holder: 'admin',
+    delegated: true,
+    expiresInMs: 30 * DAY_MS,
+    note: 'Help Center access on a delegated connection; expires in 30 days',
   },
   legacyLive: { scopes: ALL, holder: 'admin', prefix: 'pk_live_', mode: 'live', note: 'legacy pk_live_ prefix, full scopes' },
   legacyTest: { scopes: ALL, holder: 'admin', prefix: 'pk_test_', mode: 'test', note: 'legacy pk_test_ prefix, full scopes' },
@@ -57,8 +60,11 @@ const ROLE_SPECS: Record<OwnRole, RoleSpec> = {
   member: { scopes: ALL, holder: 'member', note: 'full scopes, but the holder is a plain member' },
   attachmentsOnly: { scopes: ['attachments:read'], holder: 'admin', note: 'attachments:read only (no conversations:read)' },
   memberDelegated: {
-    scopes: ['help:read', 'help:drafts:write', 'conversations:read'], holder: 'member', delegated: true,
-    expiresInMs: 30 * DAY_MS, note: 'Help Center access on a delegated connection whose holder is no longer owner/admin',
+    scopes: ['help:read', 'help:drafts:write', 'conversations:read'],
+    holder: 'member',
+    delegated: true,
+    expiresInMs: 30 * DAY_MS,
+    note: 'Help Center access on a delegated connection whose holder is no longer owner/admin',
   },
 };
 

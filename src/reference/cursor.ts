@@ -47,7 +47,9 @@ export class CursorSigner {
     // compare the text, not decoded bytes: base64url decoding ignores stray characters a tamperer may add
     const given = Buffer.from(token.slice(dot + 1));
     const standard = token.endsWith('=');
-    const expected = Buffer.from(standard ? createHmac('sha256', this.secret).update(body).digest('base64') : this.mac(body).toString('base64url'));
+    const expected = Buffer.from(
+      standard ? createHmac('sha256', this.secret).update(body).digest('base64') : this.mac(body).toString('base64url'),
+    );
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
     let parsed: { e?: unknown; b?: unknown; p?: unknown };
     try {

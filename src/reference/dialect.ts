@@ -75,20 +75,34 @@ export const AGENTS = ['agt_ref_alice', 'agt_ref_bob'] as const;
 export const TEAMS = ['tier-1', 'tier-2'] as const;
 
 const LENIENT: Dialect['strict'] = {
-  slugs: false, trimNames: false, assignees: false, omitEmpty: false, deleteUnknownSucceeds: false,
-  replayCurrent: false, namedKeyLists: false, listObject: false, chargeOnlyAccepted: false,
-  renumberPositions: false, sanitiseDescriptions: false,
+  slugs: false,
+  trimNames: false,
+  assignees: false,
+  omitEmpty: false,
+  deleteUnknownSucceeds: false,
+  replayCurrent: false,
+  namedKeyLists: false,
+  listObject: false,
+  chargeOnlyAccepted: false,
+  renumberPositions: false,
+  sanitiseDescriptions: false,
 };
 
 const DEFAULT: Dialect = {
   name: 'default',
-  description: "today's reference choices: /resolve, externalId/q/identityType, 204 delete, 422 conversations.* errors, signed cursors, fixed window",
+  description:
+    "today's reference choices: /resolve, externalId/q/identityType, 204 delete, 422 conversations.* errors, signed cursors, fixed window",
   resolvePath: '/conversations/{conversationId}/resolve',
   params: { externalId: 'externalId', search: 'q', identityType: 'identityType' },
   customerDeleteStatus: 204,
   statuses: {
-    unknownStatus: 422, invalidResolutionStatus: 422, queryValidation: 400, bodyValidation: 400,
-    staleRevision: 409, deletedAttachment: 404, foreignChat: 404,
+    unknownStatus: 422,
+    invalidResolutionStatus: 422,
+    queryValidation: 400,
+    bodyValidation: 400,
+    staleRevision: 409,
+    deletedAttachment: 404,
+    foreignChat: 404,
   },
   turnStatus: { pending: 'pending', completed: 'completed', cancelled: 'cancelled' },
   cursor: 'signed',
@@ -103,7 +117,8 @@ export const DIALECTS = {
   'alt-paths': {
     ...DEFAULT,
     name: 'alt-paths',
-    description: 'resolve at /actions/resolve, snake_case filters, delete answers 200 with the customer, "" ends the articles list, extra fields and error.details',
+    description:
+      'resolve at /actions/resolve, snake_case filters, delete answers 200 with the customer, "" ends the articles list, extra fields and error.details',
     resolvePath: '/conversations/{conversationId}/actions/resolve',
     params: { externalId: 'external_id', search: 'search', identityType: 'identity_type' },
     customerDeleteStatus: 200,
@@ -114,10 +129,16 @@ export const DIALECTS = {
   'strict-validation': {
     ...DEFAULT,
     name: 'strict-validation',
-    description: 'query errors 400 but body errors 422, conversations.* errors 400, stale revision 412, deleted attachment 410, 403 for a foreign chat, opaque server-side cursors',
+    description:
+      'query errors 400 but body errors 422, conversations.* errors 400, stale revision 412, deleted attachment 410, 403 for a foreign chat, opaque server-side cursors',
     statuses: {
-      unknownStatus: 400, invalidResolutionStatus: 400, queryValidation: 400, bodyValidation: 422,
-      staleRevision: 412, deletedAttachment: 410, foreignChat: 403,
+      unknownStatus: 400,
+      invalidResolutionStatus: 400,
+      queryValidation: 400,
+      bodyValidation: 422,
+      staleRevision: 412,
+      deletedAttachment: 410,
+      foreignChat: 403,
     },
     cursor: 'opaque',
     limiter: { model: 'fixed-window', read: 500, write: 100, windowSeconds: 2 },
@@ -125,7 +146,8 @@ export const DIALECTS = {
   'token-bucket': {
     ...DEFAULT,
     name: 'token-bucket',
-    description: 'token-bucket limiter, turn values in_progress/succeeded/canceled, resolve at /resolution, search/external_id filters, opaque cursors',
+    description:
+      'token-bucket limiter, turn values in_progress/succeeded/canceled, resolve at /resolution, search/external_id filters, opaque cursors',
     resolvePath: '/conversations/{conversationId}/resolution',
     params: { externalId: 'external_id', search: 'search', identityType: 'identityType' },
     turnStatus: { pending: 'in_progress', completed: 'succeeded', cancelled: 'canceled' },
@@ -135,7 +157,8 @@ export const DIALECTS = {
   'sliding-window': {
     ...DEFAULT,
     name: 'sliding-window',
-    description: 'sliding-window-log limiter, turn values running/done/canceled, 200 delete with body, 403 for a foreign chat, extra fields',
+    description:
+      'sliding-window-log limiter, turn values running/done/canceled, 200 delete with body, 403 for a foreign chat, extra fields',
     customerDeleteStatus: 200,
     statuses: { ...DEFAULT.statuses, foreignChat: 403 },
     turnStatus: { pending: 'running', completed: 'done', cancelled: 'canceled' },
@@ -145,12 +168,21 @@ export const DIALECTS = {
   'strict-inputs': {
     ...DEFAULT,
     name: 'strict-inputs',
-    description: 'validates slugs and assignees (422), trims names, sanitises descriptions, renumbers positions, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
+    description:
+      'validates slugs and assignees (422), trims names, sanitises descriptions, renumbers positions, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
     statuses: { ...DEFAULT.statuses, bodyValidation: 422 },
     strict: {
-      slugs: true, trimNames: true, assignees: true, omitEmpty: true, deleteUnknownSucceeds: true,
-      replayCurrent: true, namedKeyLists: true, listObject: true, chargeOnlyAccepted: true,
-      renumberPositions: true, sanitiseDescriptions: true,
+      slugs: true,
+      trimNames: true,
+      assignees: true,
+      omitEmpty: true,
+      deleteUnknownSucceeds: true,
+      replayCurrent: true,
+      namedKeyLists: true,
+      listObject: true,
+      chargeOnlyAccepted: true,
+      renumberPositions: true,
+      sanitiseDescriptions: true,
     },
     limiter: { model: 'sliding-window', read: 600, write: 150, windowSeconds: 4 },
   },

@@ -21,25 +21,40 @@ export function handleFixtures(app: App, method: string, path: string, body: Buf
   const route = `${method} /${segs.map((s, i) => (i % 2 === 1 && segs.length > 1 && !isLiteral(s) ? ':id' : s)).join('/')}`;
   const id = segs[1] ?? '';
   switch (route) {
-    case 'GET /ids': return json(200, { data: app.fixtureIds });
-    case 'POST /customers': return withBody(body, (b) => createCustomers(app, b));
-    case 'POST /conversations': return withBody(body, (b) => createConversation(app, b));
-    case 'GET /conversations/:id': return getConversation(app, id);
-    case 'POST /messages': return withBody(body, (b) => createMessage(app, b));
-    case 'POST /messages/:id/delete': return deleteMessage(app, id);
-    case 'POST /messages/:id/expired-url': return withBody(body, (b) => expiredUrl(app, id, b, origin));
-    case 'POST /sessions': return withBody(body, (b) => createSession(app, b));
-    case 'POST /turns': return withBody(body, (b) => createTurn(app, b));
-    case 'POST /turns/:id/complete': return completeTurn(app, id);
-    case 'POST /collections': return withBody(body, (b) => createCollection(app, b), true);
-    case 'POST /articles': return withBody(body, (b) => createArticles(app, b));
-    case 'POST /keys/:id/revoke': return setRevoked(app, id, true);
-    case 'POST /keys/:id/restore': return setRevoked(app, id, false);
+    case 'GET /ids':
+      return json(200, { data: app.fixtureIds });
+    case 'POST /customers':
+      return withBody(body, (b) => createCustomers(app, b));
+    case 'POST /conversations':
+      return withBody(body, (b) => createConversation(app, b));
+    case 'GET /conversations/:id':
+      return getConversation(app, id);
+    case 'POST /messages':
+      return withBody(body, (b) => createMessage(app, b));
+    case 'POST /messages/:id/delete':
+      return deleteMessage(app, id);
+    case 'POST /messages/:id/expired-url':
+      return withBody(body, (b) => expiredUrl(app, id, b, origin));
+    case 'POST /sessions':
+      return withBody(body, (b) => createSession(app, b));
+    case 'POST /turns':
+      return withBody(body, (b) => createTurn(app, b));
+    case 'POST /turns/:id/complete':
+      return completeTurn(app, id);
+    case 'POST /collections':
+      return withBody(body, (b) => createCollection(app, b), true);
+    case 'POST /articles':
+      return withBody(body, (b) => createArticles(app, b));
+    case 'POST /keys/:id/revoke':
+      return setRevoked(app, id, true);
+    case 'POST /keys/:id/restore':
+      return setRevoked(app, id, false);
     case 'POST /ratelimit/reset':
       // the second workspace's key counts in its own workspace's buckets: empty those too
       for (const w of [app, ...app.siblings]) w.limiter.reset();
       return empty(204);
-    default: return notFound('no such fixtures route');
+    default:
+      return notFound('no such fixtures route');
   }
 }
 
@@ -72,31 +87,51 @@ function createCustomers(app: App, b: Record<string, unknown>): Reply {
     const r = s as Record<string, unknown>;
     if (![r.name, r.email, r.company, r.externalId, r.phone].every(optString)) return invalid('customer seed fields must be strings');
     const ids = r.identities;
-    if (ids !== undefined && (!Array.isArray(ids) || !ids.every((i: unknown) => {
-      const x = i as { type?: unknown; identifier?: unknown } | null;
-      return !!x && typeof x.type === 'string' && typeof x.identifier === 'string';
-    }))) return invalid('identities must be an array of {type, identifier} strings');
+    if (
+      ids !== undefined &&
+      (!Array.isArray(ids) ||
+        !ids.every((i: unknown) => {
+          const x = i as { type?: unknown; identifier?: unknown } | null;
+          return !!x && typeof x.type === 'string' && typeof x.identifier === 'string';
+        }))
+    )
+      return invalid('identities must be an array of {type, identifier} strings');
     seeds.push(r as CustomerInput);
   }
-  const made = seeds.map((s) => app.store.addCustomer({
-    name: s.name, email: s.email, company: s.company, externalId: s.externalId, phone: s.phone, identities: s.identities,
-  }));
+  const made = seeds.map((s) =>
+    app.store.addCustomer({
+      name: s.name,
+      email: s.email,
+      company: s.company,
+      externalId: s.externalId,
+      phone: s.phone,
+      identities: s.identities,
+    }),
+  );
   return json(201, { data: made.map((c) => customerObject(c, app.faults)) });
 }
 
 function createConversation(app: App, b: Record<string, unknown>): Reply {
-  if (![b.customerId, b.status, b.priority, b.subject].every(optString)) return invalid('customerId, status, priority and subject must be strings');
+  if (![b.customerId, b.status, b.priority, b.subject].every(optString))
+    return invalid('customerId, status, priority and subject must be strings');
   if (b.team !== undefined && b.team !== null && typeof b.team !== 'string') return invalid('team must be a string or null');
-  if (b.assignee !== undefined && b.assignee !== null && (typeof b.assignee !== 'object' || Array.isArray(b.assignee))) return invalid('assignee must be an object or null');
+  if (b.assignee !== undefined && b.assignee !== null && (typeof b.assignee !== 'object' || Array.isArray(b.assignee)))
+    return invalid('assignee must be an object or null');
   const status = b.status as string | undefined;
   const priority = b.priority as string | undefined;
-  if (status !== undefined && !app.store.statuses.has(status)) return fail(422, 'conversations.unknown_status', `status "${status}" is not defined`);
-  if (priority !== undefined && !app.store.priorities.has(priority)) return fail(422, 'conversations.unknown_priority', `priority "${priority}" is not defined`);
+  if (status !== undefined && !app.store.statuses.has(status))
+    return fail(422, 'conversations.unknown_status', `status "${status}" is not defined`);
+  if (priority !== undefined && !app.store.priorities.has(priority))
+    return fail(422, 'conversations.unknown_priority', `priority "${priority}" is not defined`);
   const customerId = b.customerId as string | undefined;
   if (customerId !== undefined && !app.store.customers.has(customerId)) return notFound('no such customer');
   const conv = app.store.addConversation({
-    customerId, status, priority, subject: b.subject as string | undefined,
-    team: b.team as string | null | undefined, assignee: b.assignee as Record<string, unknown> | null | undefined,
+    customerId,
+    status,
+    priority,
+    subject: b.subject as string | undefined,
+    team: b.team as string | null | undefined,
+    assignee: b.assignee as Record<string, unknown> | null | undefined,
   });
   return json(201, { data: conversationObject(conv, app.faults) });
 }
@@ -158,7 +193,13 @@ function createSession(app: App, b: Record<string, unknown>): Reply {
     lastActivityAt = typeof b.lastActivityAt === 'string' ? Date.parse(b.lastActivityAt) : NaN;
     if (Number.isNaN(lastActivityAt)) return invalid('lastActivityAt must be a date-time');
   }
-  const s = app.store.addSession({ conversationId: b.conversationId, ownerId, archived: b.archived === true, expired: b.expired === true, lastActivityAt });
+  const s = app.store.addSession({
+    conversationId: b.conversationId,
+    ownerId,
+    archived: b.archived === true,
+    expired: b.expired === true,
+    lastActivityAt,
+  });
   return json(201, { data: sessionObject(s) });
 }
 
@@ -183,7 +224,11 @@ function completeTurn(app: App, id: string): Reply {
 
 function createCollection(app: App, b: Record<string, unknown>): Reply {
   if (![b.name, b.slug, b.description].every(optString)) return invalid('name, slug and description must be strings');
-  const c = app.store.addCollection({ name: b.name as string | undefined, slug: b.slug as string | undefined, description: b.description as string | undefined });
+  const c = app.store.addCollection({
+    name: b.name as string | undefined,
+    slug: b.slug as string | undefined,
+    description: b.description as string | undefined,
+  });
   return json(201, { data: collectionObject(c, 0) });
 }
 

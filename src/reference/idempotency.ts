@@ -27,7 +27,14 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return '{' + Object.keys(obj).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k])).join(',') + '}';
+    return (
+      '{' +
+      Object.keys(obj)
+        .sort()
+        .map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k]))
+        .join(',') +
+      '}'
+    );
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -16,7 +16,16 @@ export { FAULTS, FAULT_NAMES, isFaultName, type FaultName } from './faults.js';
 export { DIALECTS, DIALECT_NAMES, describeDialects, isDialectName, type Dialect, type DialectName } from './dialect.js';
 export { POOL_SIZES } from './pools.js';
 export { writeTargetFile, type DescribeOptions } from './target.js';
-export { WORLD_DEFAULTS, WORLD_DESCRIPTIONS, WORLD_NAMES, formatWorlds, isWorldName, parseWorlds, type WorldName, type Worlds } from './worlds/index.js';
+export {
+  WORLD_DEFAULTS,
+  WORLD_DESCRIPTIONS,
+  WORLD_NAMES,
+  formatWorlds,
+  isWorldName,
+  parseWorlds,
+  type WorldName,
+  type Worlds,
+} from './worlds/index.js';
 
 export interface ReferenceServerOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -62,7 +71,9 @@ export interface RunningReferenceServer {
 
 /** The budgets of the default dialect (other dialects bring their own; see dialect.ts). */
 export const DEFAULT_BUDGETS = {
-  read: DIALECTS.default.limiter.read, write: DIALECTS.default.limiter.write, windowSeconds: DIALECTS.default.limiter.windowSeconds,
+  read: DIALECTS.default.limiter.read,
+  write: DIALECTS.default.limiter.write,
+  windowSeconds: DIALECTS.default.limiter.windowSeconds,
 } as const;
 
 /** Starts a reference server and resolves once it is listening. */
@@ -74,7 +85,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const { model, ...dialectBudgets } = dialect.limiter;
   const budgets = { ...dialectBudgets, ...stripUndefined(opts.budgets ?? {}), model };
-  const worlds = Array.isArray(opts.worlds) ? parseWorlds(opts.worlds as readonly string[]) : (opts.worlds as Worlds | undefined) ?? {};
+  const worlds = Array.isArray(opts.worlds) ? parseWorlds(opts.worlds as readonly string[]) : ((opts.worlds as Worlds | undefined) ?? {});
   const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi, worlds });
   const server = createHttpServer(app);
   const host = opts.host ?? '127.0.0.1';
@@ -90,7 +101,12 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const baseUrl = `${origin}/v1`;
   const fixturesUrl = `${origin}/_fixtures`;
   return {
-    origin, baseUrl, fixturesUrl, seed, dialect: dialectName, worlds,
+    origin,
+    baseUrl,
+    fixturesUrl,
+    seed,
+    dialect: dialectName,
+    worlds,
     target: describeTarget(app, baseUrl, fixturesUrl),
     describe: (o) => describeTarget(app, baseUrl, fixturesUrl, o),
     setFaults(f) {

@@ -12,10 +12,19 @@ import type { Store } from './store.js';
 export type Pools = NonNullable<FixtureIds['pools']>;
 
 /** The pools and the single ids that only fresh data can give (a member's turn, a crowded conversation, an identity). */
-export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'crowdedNewestChatId' | 'identity'> & { pools: Pools };
+export type SeededFixtures = Pick<FixtureIds, 'memberTurn' | 'crowdedConversationId' | 'crowdedNewestChatId' | 'identity'> & {
+  pools: Pools;
+};
 
 /** Pool sizes: generous, so a full run with retries and shrinking does not run dry. */
-export const POOL_SIZES = { customers: 40, conversations: 60, pendingTurns: 20, collections: 30, customerConversations: 4, identityCustomers: 4 } as const;
+export const POOL_SIZES = {
+  customers: 40,
+  conversations: 60,
+  pendingTurns: 20,
+  collections: 30,
+  customerConversations: 4,
+  identityCustomers: 4,
+} as const;
 
 /** More chats than the 4.3 listing may return, so its cap can be seen. */
 const CROWDED_CHATS = 101;
@@ -36,21 +45,28 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
   const customers: string[] = [];
   for (let i = 0; i < sizes.customers; i++) {
     const n = String(i + 1).padStart(3, '0');
-    customers.push(store.addCustomer({
-      name: `Pool Customer ${tag} ${n}`,
-      email: `pool.${tag}.${n}@example.com`,
-      company: 'Disposable Ltd',
-      externalId: `pool_${tag}_${n}`,
-      createdAt: POOL_EPOCH + i * 3_600_000,
-    }).id);
+    customers.push(
+      store.addCustomer({
+        name: `Pool Customer ${tag} ${n}`,
+        email: `pool.${tag}.${n}@example.com`,
+        company: 'Disposable Ltd',
+        externalId: `pool_${tag}_${n}`,
+        createdAt: POOL_EPOCH + i * 3_600_000,
+      }).id,
+    );
   }
   const conversations: string[] = [];
   for (let i = 0; i < sizes.conversations; i++) {
-    conversations.push(store.addConversation({
-      customerId: owners[i % owners.length]!.id, status: STATUS_MIX[i % STATUS_MIX.length], priority: i % 2 ? 'normal' : 'low',
-      subject: `Pool conversation ${i + 1}`, team: i % 3 === 0 ? 'support' : null,
-      assignee: i % 4 === 0 ? { id: 'agent_pool', name: 'Pool Agent' } : null,
-    }).id);
+    conversations.push(
+      store.addConversation({
+        customerId: owners[i % owners.length]!.id,
+        status: STATUS_MIX[i % STATUS_MIX.length],
+        priority: i % 2 ? 'normal' : 'low',
+        subject: `Pool conversation ${i + 1}`,
+        team: i % 3 === 0 ? 'support' : null,
+        assignee: i % 4 === 0 ? { id: 'agent_pool', name: 'Pool Agent' } : null,
+      }).id,
+    );
   }
   // pending turns live in sessions of their own conversation, one session each, owned by the admin key
   const home = store.addConversation({ customerId: owners[0]!.id, subject: 'Pool chats' });
@@ -71,8 +87,16 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
   const customerConversations: Array<{ customerId: string; conversationId: string }> = [];
   for (let i = 0; i < sizes.customerConversations; i++) {
     const n = String(i + 1).padStart(2, '0');
-    const c = store.addCustomer({ name: `History Customer ${tag} ${n}`, email: `history.${tag}.${n}@example.com`, externalId: `history_${tag}_${n}`, createdAt: POOL_EPOCH + (sizes.customers + i) * 3_600_000 });
-    customerConversations.push({ customerId: c.id, conversationId: store.addConversation({ customerId: c.id, subject: `History conversation ${n}` }).id });
+    const c = store.addCustomer({
+      name: `History Customer ${tag} ${n}`,
+      email: `history.${tag}.${n}@example.com`,
+      externalId: `history_${tag}_${n}`,
+      createdAt: POOL_EPOCH + (sizes.customers + i) * 3_600_000,
+    });
+    customerConversations.push({
+      customerId: c.id,
+      conversationId: store.addConversation({ customerId: c.id, subject: `History conversation ${n}` }).id,
+    });
   }
   const memberHome = store.addConversation({ customerId: owners[0]!.id, subject: 'Member chats' });
   const memberSession = store.addSession({ conversationId: memberHome.id, ownerId: conns.get('member')!.id });
@@ -82,13 +106,23 @@ export function seedPools(store: Store, rng: Prng, conns: Map<KeyRole, Connectio
   let newest = '';
   for (let i = 0; i < CROWDED_CHATS; i++) newest = store.addSession({ conversationId: crowded.id, ownerId: admin.id }).id;
   const identifier = `identity.${tag}@example.com`;
-  const owner = store.addCustomer({ name: `Identity Owner ${tag}`, email: identifier, externalId: `identity_${tag}`, createdAt: POOL_EPOCH + (sizes.customers + sizes.customerConversations) * 3_600_000 });
+  const owner = store.addCustomer({
+    name: `Identity Owner ${tag}`,
+    email: identifier,
+    externalId: `identity_${tag}`,
+    createdAt: POOL_EPOCH + (sizes.customers + sizes.customerConversations) * 3_600_000,
+  });
   // last, so every id drawn before stays what it was: customers a check deletes, each with an email identity
   const identityCustomers: Array<{ customerId: string; identifier: string }> = [];
   for (let i = 0; i < sizes.identityCustomers; i++) {
     const n = String(i + 1).padStart(2, '0');
     const email = `identity.pool.${tag}.${n}@example.com`;
-    const c = store.addCustomer({ name: `Identity Pool ${tag} ${n}`, email, externalId: `identity_pool_${tag}_${n}`, createdAt: POOL_EPOCH + (sizes.customers + sizes.customerConversations + 1 + i) * 3_600_000 });
+    const c = store.addCustomer({
+      name: `Identity Pool ${tag} ${n}`,
+      email,
+      externalId: `identity_pool_${tag}_${n}`,
+      createdAt: POOL_EPOCH + (sizes.customers + sizes.customerConversations + 1 + i) * 3_600_000,
+    });
     identityCustomers.push({ customerId: c.id, identifier: email });
   }
   return {

@@ -42,7 +42,11 @@ export class RateLimiter {
   private readonly windowMs: number;
   private readonly model: LimiterModel;
 
-  constructor(private readonly budgets: Budgets, private readonly faults: FaultSet, private readonly clock: () => number) {
+  constructor(
+    private readonly budgets: Budgets,
+    private readonly faults: FaultSet,
+    private readonly clock: () => number,
+  ) {
     this.windowMs = Math.max(1, Math.round(budgets.windowSeconds * 1000));
     this.model = budgets.model ?? 'fixed-window';
   }

@@ -4,9 +4,7 @@
  */
 import type { Dialect } from './dialect.js';
 import type { FaultSet } from './fault-set.js';
-import type {
-  ArticleRecord, CollectionRecord, ConversationRecord, CustomerRecord, SessionRecord, TurnRecord,
-} from './records.js';
+import type { ArticleRecord, CollectionRecord, ConversationRecord, CustomerRecord, SessionRecord, TurnRecord } from './records.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -42,31 +40,59 @@ const INTERNAL_TURN_STATUS: Dialect['turnStatus'] = { pending: 'pending', comple
 
 /** The customer as a plain object (list item shape). */
 export function customerObject(c: CustomerRecord, faults: FaultSet, extras = false): Record<string, unknown> {
-  return tagged({
-    id: c.id, externalId: c.externalId, name: c.name, email: c.email, phone: c.phone, company: c.company,
-    language: c.language, timezone: c.timezone, avatarUrl: c.avatarUrl, claimedEmail: c.claimedEmail,
-    emailStatus: c.emailStatus, lastActiveChannel: c.lastActiveChannel, firstContactAt: isoOrNull(c.firstContactAt),
-    lastSeenAt: isoOrNull(c.lastSeenAt), tags: c.tags, metadata: c.metadata,
-    createdAt: faults.has('timestamps-no-offset') ? noOffset(c.createdAt) : iso(c.createdAt),
-    updatedAt: faults.has('timestamps-no-offset') ? noOffset(c.updatedAt) : iso(c.updatedAt),
-    conversationCount: faults.has('customer-count-string') ? String(c.conversationCount) : c.conversationCount,
-  }, 'customer', extras);
+  return tagged(
+    {
+      id: c.id,
+      externalId: c.externalId,
+      name: c.name,
+      email: c.email,
+      phone: c.phone,
+      company: c.company,
+      language: c.language,
+      timezone: c.timezone,
+      avatarUrl: c.avatarUrl,
+      claimedEmail: c.claimedEmail,
+      emailStatus: c.emailStatus,
+      lastActiveChannel: c.lastActiveChannel,
+      firstContactAt: isoOrNull(c.firstContactAt),
+      lastSeenAt: isoOrNull(c.lastSeenAt),
+      tags: c.tags,
+      metadata: c.metadata,
+      createdAt: faults.has('timestamps-no-offset') ? noOffset(c.createdAt) : iso(c.createdAt),
+      updatedAt: faults.has('timestamps-no-offset') ? noOffset(c.updatedAt) : iso(c.updatedAt),
+      conversationCount: faults.has('customer-count-string') ? String(c.conversationCount) : c.conversationCount,
+    },
+    'customer',
+    extras,
+  );
 }
 
 /** The customer as JSON bytes, cached on the record (lists render the same customers again and again). */
 export function customerJson(c: CustomerRecord, faults: FaultSet, extras = false): Buffer {
   // the cache holds the clean rendering only (extras are fixed for the life of a server, so they may be cached)
-  if (faults.has('customer-count-string') || faults.has('timestamps-no-offset')) return Buffer.from(JSON.stringify(customerObject(c, faults, extras)));
+  if (faults.has('customer-count-string') || faults.has('timestamps-no-offset'))
+    return Buffer.from(JSON.stringify(customerObject(c, faults, extras)));
   return (c.json ??= Buffer.from(JSON.stringify(customerObject(c, faults, extras))));
 }
 
 /** The conversation with every key present (null where unset). */
 export function conversationObject(c: ConversationRecord, faults: FaultSet, extras = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    id: c.id, externalId: c.externalId, subject: c.subject, status: c.status, priority: c.priority,
-    channel: c.channel, customerId: c.customerId, assignee: c.assignee, team: c.team, tags: c.tags,
-    externalObject: c.externalObject, metadata: c.metadata, channelIdentityId: c.channelIdentityId,
-    createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
+    id: c.id,
+    externalId: c.externalId,
+    subject: c.subject,
+    status: c.status,
+    priority: c.priority,
+    channel: c.channel,
+    customerId: c.customerId,
+    assignee: c.assignee,
+    team: c.team,
+    tags: c.tags,
+    externalObject: c.externalObject,
+    metadata: c.metadata,
+    channelIdentityId: c.channelIdentityId,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
   };
   if (c.routingNotes !== undefined) out.routingNotes = c.routingNotes;
   if (faults.has('conversation-omits-nulls')) {
@@ -79,8 +105,13 @@ export function conversationObject(c: ConversationRecord, faults: FaultSet, extr
 export function turnObject(t: TurnRecord, faults: FaultSet, dialect?: Dialect): Record<string, unknown> {
   const labels = dialect?.turnStatus ?? INTERNAL_TURN_STATUS;
   const out: Record<string, unknown> = {
-    id: t.id, sessionId: t.sessionId, conversationId: t.conversationId, runId: t.runId, status: labels[t.status],
-    question: t.question, approvalMode: t.approvalMode,
+    id: t.id,
+    sessionId: t.sessionId,
+    conversationId: t.conversationId,
+    runId: t.runId,
+    status: labels[t.status],
+    question: t.question,
+    approvalMode: t.approvalMode,
   };
   const omit = dialect?.strict.omitEmpty ?? false;
   if (t.answer) out.answer = faults.has('turn-answer-text') ? t.answer.answer : answerObject(t.answer, omit);
@@ -102,8 +133,14 @@ export function turnObject(t: TurnRecord, faults: FaultSet, dialect?: Dialect): 
  */
 export function sessionObject(s: SessionRecord, faults?: FaultSet, extras = false, omit = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    id: s.id, conversationId: s.conversationId, title: s.title, status: s.status, createdAt: iso(s.createdAt),
-    updatedAt: iso(s.updatedAt), lastActivityAt: iso(s.lastActivityAt), retentionExpiresAt: iso(s.retentionExpiresAt),
+    id: s.id,
+    conversationId: s.conversationId,
+    title: s.title,
+    status: s.status,
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
+    lastActivityAt: iso(s.lastActivityAt),
+    retentionExpiresAt: iso(s.retentionExpiresAt),
     archivedAt: isoOrNull(s.archivedAt),
   };
   if (omit) omitEmpty(out, ['title', 'archivedAt']);
@@ -122,8 +159,17 @@ export function collectionObject(c: CollectionRecord, articleCount: number, extr
     return omit ? omitEmpty(item, ['description']) : item;
   });
   const out = {
-    id: c.id, parentId: c.parentId, slug: c.slug, name: c.name, description: c.description, position: c.position,
-    articleCount, revision: c.revision, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt), translations,
+    id: c.id,
+    parentId: c.parentId,
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    position: c.position,
+    articleCount,
+    revision: c.revision,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+    translations,
   };
   return tagged(omit ? omitEmpty(out, ['parentId', 'description', 'translations']) : out, 'help.collection', extras);
 }
@@ -131,7 +177,13 @@ export function collectionObject(c: CollectionRecord, articleCount: number, extr
 /** A Help Center article list item (the spec does not show its shape; this is the reference choice). */
 export function articleObject(a: ArticleRecord): Record<string, unknown> {
   return {
-    id: a.id, collectionId: a.collectionId, title: a.title, slug: a.slug, locale: a.locale, state: a.state,
-    createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt),
+    id: a.id,
+    collectionId: a.collectionId,
+    title: a.title,
+    slug: a.slug,
+    locale: a.locale,
+    state: a.state,
+    createdAt: iso(a.createdAt),
+    updatedAt: iso(a.updatedAt),
   };
 }

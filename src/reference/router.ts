@@ -15,7 +15,10 @@ export class Router {
 
   constructor(defs: readonly RouteDef[]) {
     for (const def of defs) {
-      const parts = def.path.split('/').slice(1).map((p) => (p.startsWith(':') ? null : p));
+      const parts = def.path
+        .split('/')
+        .slice(1)
+        .map((p) => (p.startsWith(':') ? null : p));
       const list = this.byLength.get(parts.length) ?? [];
       list.push({ def, parts });
       this.byLength.set(parts.length, list);

@@ -24,7 +24,9 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/conversations/:id/assign', scopes: ['conversations:write'], handler: assignConversation },
   { method: 'POST', path: '/conversations/:id/resolve', scopes: ['conversations:write'], handler: resolveConversation },
   {
-    method: 'GET', path: '/messages/:messageId/attachments/:index/download', scopes: ['attachments:read', 'conversations:read'],
+    method: 'GET',
+    path: '/messages/:messageId/attachments/:index/download',
+    scopes: ['attachments:read', 'conversations:read'],
     handler: downloadAttachment,
   },
   { method: 'GET', path: '/ai/assistant/sessions/:sessionId/turns/:turnId', scopes: [], handler: getTurn },

@@ -9,7 +9,20 @@ import type { Prng } from './prng.js';
 import type { Store } from './store.js';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Margaret', 'Linus', 'Radia', 'Tim'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Hamilton', 'Torvalds', 'Perlman', 'Berners-Lee'];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Thompson',
+  'Hamilton',
+  'Torvalds',
+  'Perlman',
+  'Berners-Lee',
+];
 const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Analytics', 'Hooli', 'Stark Industries', 'Wayne Enterprises'];
 
 /** Seed-data timestamps start here, so listings are stable across runs with the same seed. */
@@ -27,15 +40,29 @@ export interface SeedShape {
 
 /** The normal default data set. */
 export const DEFAULT_SEED_SHAPE: SeedShape = {
-  customers: 60, phoneOnly: 0, conversationStatuses: ['open', 'pending', 'resolved', 'closed', 'waiting_on_customer', 'open'], articles: 40,
+  customers: 60,
+  phoneOnly: 0,
+  conversationStatuses: ['open', 'pending', 'resolved', 'closed', 'waiting_on_customer', 'open'],
+  articles: 40,
 };
 
 /** Fills the store with the default data set and returns the ids worth naming in a target file. */
-export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Connection>, shape: SeedShape = DEFAULT_SEED_SHAPE): FixtureIds {
+export function seedDefaultData(
+  store: Store,
+  rng: Prng,
+  conns: Map<KeyRole, Connection>,
+  shape: SeedShape = DEFAULT_SEED_SHAPE,
+): FixtureIds {
   for (let i = 0; i < shape.customers; i++) {
     if (i >= shape.customers - shape.phoneOnly) {
       const phone = `+4930${String(1000000 + i)}`;
-      store.addCustomer({ name: null, email: null, phone, identities: [{ type: 'phone', identifier: phone }], createdAt: SEED_EPOCH + i * 3_600_000 });
+      store.addCustomer({
+        name: null,
+        email: null,
+        phone,
+        identities: [{ type: 'phone', identifier: phone }],
+        createdAt: SEED_EPOCH + i * 3_600_000,
+      });
       continue;
     }
     const first = rng.pick(FIRST);
@@ -51,10 +78,16 @@ export function seedDefaultData(store: Store, rng: Prng, conns: Map<KeyRole, Con
     });
   }
   const customers = store.customerOrder;
-  const conversations = shape.conversationStatuses.map((status, i) => store.addConversation({
-    customerId: customers[i % customers.length]!.id, status, priority: i % 2 ? 'high' : 'normal', subject: `Seeded conversation ${i + 1}`,
-    team: i === 1 ? 'billing' : null, assignee: i === 2 ? { id: 'agent_1', name: 'Agent One' } : null,
-  }));
+  const conversations = shape.conversationStatuses.map((status, i) =>
+    store.addConversation({
+      customerId: customers[i % customers.length]!.id,
+      status,
+      priority: i % 2 ? 'high' : 'normal',
+      subject: `Seeded conversation ${i + 1}`,
+      team: i === 1 ? 'billing' : null,
+      assignee: i === 2 ? { id: 'agent_1', name: 'Agent One' } : null,
+    }),
+  );
   const conv = conversations[0]!;
   const message = store.addMessage(conv.id, ['stored', 'external', 'fetching']);
   const deleted = store.addMessage(conv.id, ['stored']);

@@ -79,7 +79,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const pathname = qi < 0 ? url : url.slice(0, qi);
   const method = req.method ?? 'GET';
   if (pathname.startsWith('/v1/')) return handleV1(app, req, res, requestId, method, pathname.slice(3), qi < 0 ? '' : url.slice(qi + 1));
-  if (pathname.startsWith(FILES_PREFIX)) return send(res, serveFile(app, method, pathname, qi < 0 ? '' : url.slice(qi + 1)), sendOpts(app, requestId, null));
+  if (pathname.startsWith(FILES_PREFIX))
+    return send(res, serveFile(app, method, pathname, qi < 0 ? '' : url.slice(qi + 1)), sendOpts(app, requestId, null));
   // with the fixtures API switched off /_fixtures is just another unknown path
   if (app.fixturesApi && (pathname === '/_fixtures' || pathname.startsWith('/_fixtures/'))) {
     const body = hasBody(req) ? await readBody(req, FIXTURES_BODY_LIMIT) : { ok: true as const, body: null };
@@ -96,7 +97,15 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   send(res, notFound(), sendOpts(app, requestId, null));
 }
 
-async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, method: string, path: string, search: string): Promise<void> {
+async function handleV1(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  method: string,
+  path: string,
+  search: string,
+): Promise<void> {
   const f = app.faults;
   const cls = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
   // a key of another workspace is authenticated, limited and served by that workspace's own App (5.1)
@@ -108,13 +117,27 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   // unauthenticated callers share one anonymous bucket per remote address, so 401 floods are limited too
   const bucketKey = auth.ok ? auth.conn.id : 'anon:' + (req.socket.remoteAddress ?? '?');
   const rate = home.limiter.take(bucketKey, cls);
-  if (!rate.allowed) return send(res, fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'), sendOpts(app, requestId, rate));
+  if (!rate.allowed)
+    return send(
+      res,
+      fail(429, 'rate_limit.exceeded', 'rate limit exceeded; retry after the time in Retry-After'),
+      sendOpts(app, requestId, rate),
+    );
   // idempotency-before-auth: a write's Idempotency-Key is looked up before its key is authenticated
   const early = !auth.ok && cls === 'write' ? replayBeforeAuth(home, req, f) : undefined;
   if (early) return send(res, early, sendOpts(app, requestId, rate));
-  if (!auth.ok) return send(res, fail(auth.status, auth.code, auth.message), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, auth.status)));
+  if (!auth.ok)
+    return send(
+      res,
+      fail(auth.status, auth.code, auth.message),
+      sendOpts(app, requestId, charged(home, bucketKey, cls, rate, auth.status)),
+    );
   if (f.has('workspace-header-required') && req.headers['x-workspace-id'] === undefined) {
-    return send(res, fail(400, 'request.workspace_required', 'X-Workspace-Id is required'), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 400)));
+    return send(
+      res,
+      fail(400, 'request.workspace_required', 'X-Workspace-Id is required'),
+      sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 400)),
+    );
   }
   let body: Buffer | null = null;
   if (hasBody(req)) {
@@ -130,7 +153,12 @@ async function handleV1(app: App, req: IncomingMessage, res: ServerResponse, req
   const match = served.router.match(method, path);
   if (!match) return send(res, notFound(), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 404)));
   const missing = missingScope(match.def, auth.conn, f);
-  if (missing) return send(res, fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`), sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 403)));
+  if (missing)
+    return send(
+      res,
+      fail(403, 'auth.missing_scope', `this key lacks the scope ${missing}`),
+      sendOpts(app, requestId, charged(home, bucketKey, cls, rate, 403)),
+    );
   const call = new V1Call(method, match.params, search, req.headers, auth.conn, body);
   let reply: Reply;
   try {
@@ -210,7 +238,8 @@ function missingScope(def: RouteDef, conn: Connection, f: FaultSet): Scope | und
     if (s === 'attachments:read' && f.has('attachments-single-scope')) continue;
     if (s === 'conversations:read' && def.path.endsWith('/download') && f.has('attachments-conversations-scope-unchecked')) continue;
     if (s === 'conversations:write' && def.path.endsWith('/assign') && f.has('readonly-can-write')) continue;
-    if (s === 'customers:write' && def.method === 'DELETE' && def.path === '/customers/:id' && f.has('readonly-can-delete-customers')) continue;
+    if (s === 'customers:write' && def.method === 'DELETE' && def.path === '/customers/:id' && f.has('readonly-can-delete-customers'))
+      continue;
     if (s === 'help:read' && def.path === '/authoring/articles' && f.has('scope-unchecked-on-articles')) continue;
     return s;
   }
@@ -218,7 +247,14 @@ function missingScope(def: RouteDef, conn: Connection, f: FaultSet): Scope | und
 }
 
 /** Answers 413, then discards a bounded amount of the rest of the body so the client can read the answer. */
-function tooLarge(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, rate: RateDecision | null, code = 'request.body_too_large'): void {
+function tooLarge(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  rate: RateDecision | null,
+  code = 'request.body_too_large',
+): void {
   send(res, fail(413, code, 'the request body is above the limit of its route class'), sendOpts(app, requestId, rate, true));
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {

@@ -5,8 +5,16 @@
 import type { Prng } from './prng.js';
 import { PageCache } from './page-cache.js';
 import type {
-  ArticleRecord, AttachmentKind, CollectionRecord, ConversationRecord, CustomerRecord, MessageRecord,
-  PriorityDef, SessionRecord, StatusDef, TurnRecord,
+  ArticleRecord,
+  AttachmentKind,
+  CollectionRecord,
+  ConversationRecord,
+  CustomerRecord,
+  MessageRecord,
+  PriorityDef,
+  SessionRecord,
+  StatusDef,
+  TurnRecord,
 } from './records.js';
 
 export const STATUSES: readonly StatusDef[] = [
@@ -23,7 +31,10 @@ export const DEFAULT_COMPLETED_STATUS = 'resolved';
 export const DEFAULT_TRANSLATION_LOCALES: readonly string[] = ['de', 'fr'];
 
 export const PRIORITIES: readonly PriorityDef[] = [
-  { key: 'low', name: 'Low' }, { key: 'normal', name: 'Normal' }, { key: 'high', name: 'High' }, { key: 'urgent', name: 'Urgent' },
+  { key: 'low', name: 'Low' },
+  { key: 'normal', name: 'Normal' },
+  { key: 'high', name: 'High' },
+  { key: 'urgent', name: 'Urgent' },
 ];
 
 export interface CustomerInput {
@@ -60,7 +71,10 @@ export class Store {
   /** Rendered customer list pages (handlers/customers.ts), valid for one `version`. */
   readonly customerPages = new PageCache();
 
-  constructor(private readonly rng: Prng, private readonly clock: () => number) {}
+  constructor(
+    private readonly rng: Prng,
+    private readonly clock: () => number,
+  ) {}
 
   /**
    * Counts changes to the data: bumped by every mutator here and, through `touch`, after every write request
@@ -113,18 +127,37 @@ export class Store {
   private newCustomer(input: CustomerInput): CustomerRecord {
     const id = this.newId('cus_');
     const createdAt = input.createdAt ?? this.createdNow();
-    const name = input.name === null ? null : input.name ?? `Customer ${id.slice(4, 10)}`;
-    const email = input.email === null ? null : input.email ?? `${id.slice(4, 14).toLowerCase()}@example.com`;
+    const name = input.name === null ? null : (input.name ?? `Customer ${id.slice(4, 10)}`);
+    const email = input.email === null ? null : (input.email ?? `${id.slice(4, 14).toLowerCase()}@example.com`);
     const company = input.company ?? null;
-    const identities = (input.identities ?? (email === null ? [] : [{ type: 'email', identifier: email }]))
-      .map((i) => ({ id: this.newId('cid_'), type: i.type, identifier: i.identifier }));
+    const identities = (input.identities ?? (email === null ? [] : [{ type: 'email', identifier: email }])).map((i) => ({
+      id: this.newId('cid_'),
+      type: i.type,
+      identifier: i.identifier,
+    }));
     return {
-      id, externalId: input.externalId ?? null, name, email, phone: input.phone ?? null, company,
-      language: 'en', timezone: 'Europe/Berlin', avatarUrl: null, claimedEmail: null, emailStatus: email === null ? null : 'verified',
-      lastActiveChannel: email === null ? 'phone' : 'email', firstContactAt: createdAt, lastSeenAt: createdAt, tags: [], metadata: {},
-      createdAt, updatedAt: createdAt, identities,
+      id,
+      externalId: input.externalId ?? null,
+      name,
+      email,
+      phone: input.phone ?? null,
+      company,
+      language: 'en',
+      timezone: 'Europe/Berlin',
+      avatarUrl: null,
+      claimedEmail: null,
+      emailStatus: email === null ? null : 'verified',
+      lastActiveChannel: email === null ? 'phone' : 'email',
+      firstContactAt: createdAt,
+      lastSeenAt: createdAt,
+      tags: [],
+      metadata: {},
+      createdAt,
+      updatedAt: createdAt,
+      identities,
       search: { name: (name ?? '').toLowerCase(), email: (email ?? '').toLowerCase(), company: (company ?? '').toLowerCase() },
-      deletedAt: null, conversationCount: 0,
+      deletedAt: null,
+      conversationCount: 0,
     };
   }
 
@@ -154,18 +187,35 @@ export class Store {
 
   /** Adds a conversation; the customer is created when none is given. */
   addConversation(input: {
-    customerId?: string; status?: string; priority?: string; team?: string | null;
-    assignee?: Record<string, unknown> | null; subject?: string; channel?: string;
+    customerId?: string;
+    status?: string;
+    priority?: string;
+    team?: string | null;
+    assignee?: Record<string, unknown> | null;
+    subject?: string;
+    channel?: string;
   }): ConversationRecord {
     const customer = input.customerId ? this.customers.get(input.customerId) : this.addCustomer({});
     if (!customer) throw new RangeError(`unknown customer ${input.customerId}`);
     const now = this.createdNow();
     const rec: ConversationRecord = {
-      id: this.newId('conv_'), externalId: null, subject: input.subject ?? 'Question about my order',
-      status: input.status ?? 'open', priority: input.priority ?? 'normal', channel: input.channel ?? 'email',
-      customerId: customer.id, assignee: input.assignee ?? null, team: input.team ?? null, tags: [],
-      externalObject: null, metadata: {}, channelIdentityId: customer.identities[0]?.id ?? null,
-      createdAt: now, updatedAt: now, routingNotes: null, mutations: 0,
+      id: this.newId('conv_'),
+      externalId: null,
+      subject: input.subject ?? 'Question about my order',
+      status: input.status ?? 'open',
+      priority: input.priority ?? 'normal',
+      channel: input.channel ?? 'email',
+      customerId: customer.id,
+      assignee: input.assignee ?? null,
+      team: input.team ?? null,
+      tags: [],
+      externalObject: null,
+      metadata: {},
+      channelIdentityId: customer.identities[0]?.id ?? null,
+      createdAt: now,
+      updatedAt: now,
+      routingNotes: null,
+      mutations: 0,
     };
     this.conversations.set(rec.id, rec);
     customer.conversationCount++;
@@ -177,10 +227,15 @@ export class Store {
   /** Adds a message with attachments of the given kinds. */
   addMessage(conversationId: string, kinds: AttachmentKind[]): MessageRecord {
     const rec: MessageRecord = {
-      id: this.newId('msg_'), conversationId, deletedAt: null,
+      id: this.newId('msg_'),
+      conversationId,
+      deletedAt: null,
       attachments: kinds.map((kind, i) => ({
-        kind, fileId: this.newId('file_'), filename: `attachment-${i + 1}.${kind === 'stored' ? 'pdf' : 'png'}`,
-        contentType: kind === 'stored' ? 'application/pdf' : 'image/png', sizeBytes: 1024 * (i + 3) + 17,
+        kind,
+        fileId: this.newId('file_'),
+        filename: `attachment-${i + 1}.${kind === 'stored' ? 'pdf' : 'png'}`,
+        contentType: kind === 'stored' ? 'application/pdf' : 'image/png',
+        sizeBytes: 1024 * (i + 3) + 17,
       })),
     };
     this.messages.set(rec.id, rec);
@@ -188,13 +243,25 @@ export class Store {
   }
 
   /** Adds a chat session owned by a connection. */
-  addSession(input: { conversationId: string; ownerId: string; archived?: boolean; expired?: boolean; lastActivityAt?: number }): SessionRecord {
+  addSession(input: {
+    conversationId: string;
+    ownerId: string;
+    archived?: boolean;
+    expired?: boolean;
+    lastActivityAt?: number;
+  }): SessionRecord {
     const now = this.clock();
     const last = input.lastActivityAt ?? this.createdNow();
     const rec: SessionRecord = {
-      id: this.newId('sess_'), conversationId: input.conversationId, ownerId: input.ownerId,
-      title: 'Help with this conversation', status: 'active', createdAt: Math.min(now, last), updatedAt: last,
-      lastActivityAt: last, retentionExpiresAt: input.expired ? now - 86_400_000 : now + 30 * 86_400_000,
+      id: this.newId('sess_'),
+      conversationId: input.conversationId,
+      ownerId: input.ownerId,
+      title: 'Help with this conversation',
+      status: 'active',
+      createdAt: Math.min(now, last),
+      updatedAt: last,
+      lastActivityAt: last,
+      retentionExpiresAt: input.expired ? now - 86_400_000 : now + 30 * 86_400_000,
       archivedAt: input.archived ? last : null,
     };
     this.sessions.set(rec.id, rec);
@@ -205,9 +272,16 @@ export class Store {
   addTurn(session: SessionRecord, state: 'pending' | 'completed'): TurnRecord {
     const now = this.createdNow();
     const rec: TurnRecord = {
-      id: this.newId('turn_'), sessionId: session.id, conversationId: session.conversationId,
-      runId: this.newId('run_'), status: 'pending', question: 'What should I reply to this customer?',
-      approvalMode: 'manual', createdAt: now, updatedAt: now, expiresAt: now + 7 * 86_400_000,
+      id: this.newId('turn_'),
+      sessionId: session.id,
+      conversationId: session.conversationId,
+      runId: this.newId('run_'),
+      status: 'pending',
+      question: 'What should I reply to this customer?',
+      approvalMode: 'manual',
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now + 7 * 86_400_000,
     };
     this.turns.set(rec.id, rec);
     if (state === 'completed') this.completeTurn(rec);
@@ -227,16 +301,31 @@ export class Store {
       warnings: [],
       citations: [{ type: 'article', id: 'art_citation', title: 'Shipping times' }],
       proposals: [{ type: 'reply_draft', text: 'Hi! Your order shipped yesterday.' }],
-      actionProposals: [{
-        id: proposalId, type: 'conversation.update_priority', target,
-        before: { priority: 'normal' }, after: { priority: 'high' }, confirmationRequired: true,
-      }],
+      actionProposals: [
+        {
+          id: proposalId,
+          type: 'conversation.update_priority',
+          target,
+          before: { priority: 'normal' },
+          after: { priority: 'high' },
+          confirmationRequired: true,
+        },
+      ],
     };
-    turn.actionConfirmations = [{
-      id: this.newId('rcpt_'), proposalId, runId: turn.runId, effectId: this.newId('eff_'),
-      type: 'conversation.update_priority', target, before: { priority: 'normal' }, after: { priority: 'high' },
-      confirmedAt: new Date(now).toISOString(), undo: { status: 'available' },
-    }];
+    turn.actionConfirmations = [
+      {
+        id: this.newId('rcpt_'),
+        proposalId,
+        runId: turn.runId,
+        effectId: this.newId('eff_'),
+        type: 'conversation.update_priority',
+        target,
+        before: { priority: 'normal' },
+        after: { priority: 'high' },
+        confirmedAt: new Date(now).toISOString(),
+        undo: { status: 'available' },
+      },
+    ];
   }
 
   /**
@@ -249,11 +338,25 @@ export class Store {
     const name = input.name ?? 'Getting started';
     const slug = input.slug ?? `getting-started-${id.slice(4, 10).toLowerCase()}`;
     const description = input.description ?? 'First steps with the product';
-    const translations = (input.translationLocales ?? DEFAULT_TRANSLATION_LOCALES)
-      .map((locale) => ({ locale, slug: `${slug}-${locale}`.slice(0, 100), name: `${name} (${locale})`, description, revision: 1 }));
+    const translations = (input.translationLocales ?? DEFAULT_TRANSLATION_LOCALES).map((locale) => ({
+      locale,
+      slug: `${slug}-${locale}`.slice(0, 100),
+      name: `${name} (${locale})`,
+      description,
+      revision: 1,
+    }));
     const rec: CollectionRecord = {
-      id, parentId: null, name, slug, description, position: this.collections.size,
-      revision: 1, defaultLocale: 'en', createdAt: now, updatedAt: now, translations,
+      id,
+      parentId: null,
+      name,
+      slug,
+      description,
+      position: this.collections.size,
+      revision: 1,
+      defaultLocale: 'en',
+      createdAt: now,
+      updatedAt: now,
+      translations,
     };
     this.collections.set(id, rec);
     return rec;
@@ -268,8 +371,14 @@ export class Store {
       const id = this.newId('art_');
       const n = this.articles.length + 1;
       const rec: ArticleRecord = {
-        id, collectionId: cols.length ? cols[n % cols.length]! : null, title: `Article ${n}`, slug: `article-${n}`,
-        locale: 'en', state: n % 5 === 0 ? 'draft' : 'published', createdAt: now, updatedAt: now,
+        id,
+        collectionId: cols.length ? cols[n % cols.length]! : null,
+        title: `Article ${n}`,
+        slug: `article-${n}`,
+        locale: 'en',
+        state: n % 5 === 0 ? 'draft' : 'published',
+        createdAt: now,
+        updatedAt: now,
       };
       this.articles.push(rec);
       out.push(rec);

@@ -43,12 +43,14 @@ export function describeTarget(app: App, baseUrl: string, fixturesUrl: string, o
       defaultCompletedStatus: DEFAULT_COMPLETED_STATUS,
       activeStatuses: statuses.filter((s) => s.type === 'active').map((s) => s.key),
       completedStatuses: statuses.filter((s) => s.type === 'completed').map((s) => s.key),
-      ...(opts.budgets === false ? {} : {
-        rateLimit: {
-          read: { limit: budgets.read, windowSeconds: budgets.windowSeconds },
-          write: { limit: budgets.write, windowSeconds: budgets.windowSeconds },
-        },
-      }),
+      ...(opts.budgets === false
+        ? {}
+        : {
+            rateLimit: {
+              read: { limit: budgets.read, windowSeconds: budgets.windowSeconds },
+              write: { limit: budgets.write, windowSeconds: budgets.windowSeconds },
+            },
+          }),
       strict: false,
     },
     fixtures: { ...(app.fixturesApi ? { api: fixturesUrl } : {}), ids: structuredClone(app.fixtureIds) },

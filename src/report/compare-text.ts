@@ -10,12 +10,16 @@ export function comparisonText(c: Comparison): string {
   out.push(`base: ${c.base.startedAt} ${c.base.verdict} · ${c.base.target}`);
   out.push(`head: ${c.head.startedAt} ${c.head.verdict} · ${c.head.target}`);
   const o = c.options;
-  out.push(`gate: 95 % intervals apart by p50 +${o.p50RegressionPct} % · p99 +${o.p99RegressionPct} % (and ${o.minDeltaMs} ms) · throughput −${o.throughputRegressionPct} % (and ${o.minDeltaRps} req/s) · at least ${o.minSamples} samples`);
+  out.push(
+    `gate: 95 % intervals apart by p50 +${o.p50RegressionPct} % · p99 +${o.p99RegressionPct} % (and ${o.minDeltaMs} ms) · throughput −${o.throughputRegressionPct} % (and ${o.minDeltaRps} req/s) · at least ${o.minSamples} samples`,
+  );
   if (c.warning) out.push(`warning: ${oneLine(c.warning)}`);
   out.push('');
   out.push(`findings: ${c.newFindings.length} new, ${c.fixedFindings.length} fixed`);
-  for (const { finding: f } of c.newFindings) out.push(`  + [${f.severity}] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
-  for (const { finding: f } of c.fixedFindings) out.push(`  - [fixed] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
+  for (const { finding: f } of c.newFindings)
+    out.push(`  + [${f.severity}] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
+  for (const { finding: f } of c.fixedFindings)
+    out.push(`  - [fixed] ${clauseLabel(f.clause)} ${f.checkId} (${f.source}): ${oneLine(f.title)}`);
   for (const u of c.unjudged) out.push(`  ? [${u.base} → inconclusive] ${u.checkId} (${u.suite}): ${oneLine(u.reason)}`);
   for (const p of c.profiles) {
     if (p.status !== 'compared') {
@@ -23,10 +27,14 @@ export function comparisonText(c: Comparison): string {
       continue;
     }
     const t = p.throughput!;
-    out.push(`profile ${p.name}: answered throughput ${interval(t.base)} → ${interval(t.head)} req/s (${fmtPct(t.changePct)})${mark(t.verdict)}`);
-    for (const l of p.latency) out.push(`  ${l.percentile} ${l.series}: ${interval(l.base)} → ${interval(l.head)} ms (${fmtPct(l.changePct)})${mark(l.verdict)}`);
+    out.push(
+      `profile ${p.name}: answered throughput ${interval(t.base)} → ${interval(t.head)} req/s (${fmtPct(t.changePct)})${mark(t.verdict)}`,
+    );
+    for (const l of p.latency)
+      out.push(`  ${l.percentile} ${l.series}: ${interval(l.base)} → ${interval(l.head)} ms (${fmtPct(l.changePct)})${mark(l.verdict)}`);
     for (const r of p.rateLimit) out.push(`  rate limit ${r.class} ${r.field}: ${String(r.base)} → ${String(r.head)}`);
-    if (p.violations && (p.violations.base || p.violations.head)) out.push(`  rate-limit violations: ${p.violations.base} → ${p.violations.head}${p.violations.regression ? '  REGRESSION' : ''}`);
+    if (p.violations && (p.violations.base || p.violations.head))
+      out.push(`  rate-limit violations: ${p.violations.base} → ${p.violations.head}${p.violations.regression ? '  REGRESSION' : ''}`);
     for (const e of p.thresholds?.fixed ?? []) out.push(`  threshold ${e}: holds again`);
   }
   out.push('');

@@ -43,21 +43,23 @@ export function ctrfRunId(r: Results): string {
 export function buildCtrf(r: Results): Record<string, unknown> {
   const start = Date.parse(r.meta.startedAt);
   const stop = Date.parse(r.meta.finishedAt);
-  const tests = testSuites(r).flatMap((s) => s.cases.map((c) => {
-    const { status, rawStatus } = statusOf(c);
-    const o = c.outcome;
-    const message = o.kind === 'passed' ? c.systemOut : o.message;
-    return {
-      testId: stableId(c.classname, c.name),
-      name: c.name,
-      status,
-      ...(rawStatus ? { rawStatus } : {}),
-      duration: Math.round(c.timeSeconds * 1000),
-      suite: c.classname.split('.'),
-      ...(message ? { message } : {}),
-      ...((o.kind === 'failure' || o.kind === 'error') && o.body ? { trace: o.body } : {}),
-    };
-  }));
+  const tests = testSuites(r).flatMap((s) =>
+    s.cases.map((c) => {
+      const { status, rawStatus } = statusOf(c);
+      const o = c.outcome;
+      const message = o.kind === 'passed' ? c.systemOut : o.message;
+      return {
+        testId: stableId(c.classname, c.name),
+        name: c.name,
+        status,
+        ...(rawStatus ? { rawStatus } : {}),
+        duration: Math.round(c.timeSeconds * 1000),
+        suite: c.classname.split('.'),
+        ...(message ? { message } : {}),
+        ...((o.kind === 'failure' || o.kind === 'error') && o.body ? { trace: o.body } : {}),
+      };
+    }),
+  );
   const count = (s: CtrfStatus): number => tests.filter((t) => t.status === s).length;
   return {
     reportFormat: 'CTRF',
@@ -68,8 +70,15 @@ export function buildCtrf(r: Results): Record<string, unknown> {
     results: {
       tool: { name: 'spgate', version: r.meta.tool.version },
       summary: {
-        tests: tests.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), pending: 0, other: count('other'),
-        start, stop, duration: Math.max(0, stop - start),
+        tests: tests.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        skipped: count('skipped'),
+        pending: 0,
+        other: count('other'),
+        start,
+        stop,
+        duration: Math.max(0, stop - start),
       },
       tests,
       environment: ctrfEnvironment(r),

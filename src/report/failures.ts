@@ -45,7 +45,17 @@ export function groupFindings(findings: readonly FindingRecord[]): FindingGroup[
     const k = `${f.source}\u0000${f.checkId}\u0000${f.clause}\u0000${f.severity}`;
     let g = groups.get(k);
     if (!g) {
-      g = { checkId: f.checkId, clause: f.clause, title: f.title, severity: f.severity, source: f.source, count: 0, occurrences: [], curl: f.reproduction?.curl ?? [], ...(f.reproduction?.command ? { rerun: f.reproduction.command } : {}) };
+      g = {
+        checkId: f.checkId,
+        clause: f.clause,
+        title: f.title,
+        severity: f.severity,
+        source: f.source,
+        count: 0,
+        occurrences: [],
+        curl: f.reproduction?.curl ?? [],
+        ...(f.reproduction?.command ? { rerun: f.reproduction.command } : {}),
+      };
       groups.set(k, g);
     }
     g.count++;
@@ -59,9 +69,10 @@ export function groupFindings(findings: readonly FindingRecord[]): FindingGroup[
 export function occurrenceLines(g: FindingGroup, max = OCCURRENCES_SHOWN): string[] {
   const shown = g.occurrences.slice(0, max);
   const sameExpected = shown.every((o) => o.expected === shown[0]!.expected);
-  const lines = sameExpected && shown.length > 1
-    ? [`expected ${shown[0]!.expected}; actual:`, ...shown.map((o) => `  ${o.actual}`)]
-    : shown.map((o) => `expected ${o.expected}; actual ${o.actual}`);
+  const lines =
+    sameExpected && shown.length > 1
+      ? [`expected ${shown[0]!.expected}; actual:`, ...shown.map((o) => `  ${o.actual}`)]
+      : shown.map((o) => `expected ${o.expected}; actual ${o.actual}`);
   const rest = g.occurrences.length - shown.length;
   if (rest > 0) lines.push(`…and ${rest} more different occurrence(s) in the HTML report`);
   return lines;
@@ -125,14 +136,25 @@ export function failureLines(r: Results): string[] {
   const out: string[] = [];
   const errors = r.findings.filter((f) => f.severity === 'error');
   const warnings = r.findings.filter((f) => f.severity === 'warning');
-  if (errors.length) out.push('', `failed (${groupFindings(errors).length} checks, ${errors.length} findings; export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):`, ...findingGroupLines(errors));
+  if (errors.length)
+    out.push(
+      '',
+      `failed (${groupFindings(errors).length} checks, ${errors.length} findings; export SPGATE_BASE_URL and SPGATE_API_KEY to run the curl lines):`,
+      ...findingGroupLines(errors),
+    );
   if (warnings.length) out.push('', `warnings (${warnings.length}):`, ...groupFindings(warnings).map((g) => `  ${groupHeading(g)}`));
   const errored = r.checks.filter((c) => c.status === 'error');
-  if (errored.length) out.push('', 'errored checks:', ...errored.map((c) => `  ✗ ${clauseLabel(c.clause)} ${c.checkId}: ${ciText(c.reason ?? 'error')}`));
+  if (errored.length)
+    out.push('', 'errored checks:', ...errored.map((c) => `  ✗ ${clauseLabel(c.clause)} ${c.checkId}: ${ciText(c.reason ?? 'error')}`));
   for (const p of r.load) {
     if (p.thresholds.length) out.push('', `thresholds of ${p.name}:`, ...p.thresholds.map((t) => `  ${thresholdLine(t)}`));
     const v = violationLines(p);
-    if (v.length) out.push('', `rate-limit violations of ${p.name} (${ruleViolations(r.findings, p.name)} rule(s) broken, in ${p.rateLimit.violations.length} window(s)):`, ...v.map((l) => `  ${l}`));
+    if (v.length)
+      out.push(
+        '',
+        `rate-limit violations of ${p.name} (${ruleViolations(r.findings, p.name)} rule(s) broken, in ${p.rateLimit.violations.length} window(s)):`,
+        ...v.map((l) => `  ${l}`),
+      );
   }
   return out;
 }

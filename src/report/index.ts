@@ -20,7 +20,11 @@ const REGISTRY: Record<ReportFormat, Reporter> = {
 };
 
 /** Renders the chosen formats into outDir (each reporter isolated; failures come back as outcomes). */
-export async function renderReports(results: Results, outDir: string, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<RenderSummary> {
+export async function renderReports(
+  results: Results,
+  outDir: string,
+  formats: readonly ReportFormat[] = REPORT_FORMATS,
+): Promise<RenderSummary> {
   const chosen = REPORT_FORMATS.filter((f) => formats.includes(f)).map((f) => REGISTRY[f]);
   return runReporters(results, outDir, chosen);
 }

@@ -27,7 +27,8 @@ function renderCase(c: Case): string {
   const open = `    <testcase classname="${xmlAttr(c.classname)}" name="${xmlAttr(c.name)}" time="${secs(c.timeSeconds)}"`;
   const inner: string[] = [];
   const o = c.outcome;
-  if (o.kind === 'failure' || o.kind === 'error') inner.push(`      <${o.kind} message="${xmlAttr(o.message)}" type="${xmlAttr(o.type)}">${xmlText(o.body)}</${o.kind}>`);
+  if (o.kind === 'failure' || o.kind === 'error')
+    inner.push(`      <${o.kind} message="${xmlAttr(o.message)}" type="${xmlAttr(o.type)}">${xmlText(o.body)}</${o.kind}>`);
   else if (o.kind === 'skipped') inner.push(`      <skipped message="${xmlAttr(o.message)}"/>`);
   if (c.systemOut) inner.push(`      <system-out>${xmlText(c.systemOut)}</system-out>`);
   return inner.length ? `${open}>\n${inner.join('\n')}\n    </testcase>` : `${open}/>`;
@@ -45,7 +46,9 @@ export function buildJunit(r: Results): string {
   suites.forEach((s, i) => {
     const t = tally(s.cases);
     // The zone stays: a timestamp without one is read in the viewer's local time.
-    lines.push(`  <testsuite name="${xmlAttr(s.name)}" id="${i}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${secs(s.timeSeconds ?? t.time)}" timestamp="${xmlAttr(s.timestamp)}">`);
+    lines.push(
+      `  <testsuite name="${xmlAttr(s.name)}" id="${i}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${secs(s.timeSeconds ?? t.time)}" timestamp="${xmlAttr(s.timestamp)}">`,
+    );
     for (const c of s.cases) lines.push(renderCase(c));
     lines.push('  </testsuite>');
   });

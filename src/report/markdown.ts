@@ -82,16 +82,25 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
   for (const n of r.meta.notes ?? []) out.push(`> Note: ${mdText(n)}`, '');
 
   const rules = r.load.reduce((s, p) => s + ruleViolations(r.findings, p.name), 0);
-  out.push('| Checks | Passed | Failed | Warned | Inconclusive | Skipped | Errored | Findings | Thresholds breached | Rate-limit rules broken |');
+  out.push(
+    '| Checks | Passed | Failed | Warned | Inconclusive | Skipped | Errored | Findings | Thresholds breached | Rate-limit rules broken |',
+  );
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  out.push(`| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.inconclusive} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total} | ${rules}${n.violations ? ` (in ${n.violations} windows)` : ''} |`, '');
+  out.push(
+    `| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.inconclusive} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total} | ${rules}${n.violations ? ` (in ${n.violations} windows)` : ''} |`,
+    '',
+  );
 
   const failing = groupFindings(r.findings.filter((f) => f.severity === 'error'));
   if (failing.length > 0) {
     out.push('### Failing checks', '', '| Clause | Check | Count | Expected → actual | Windows | Source |', '|---|---|---:|---|---|---|');
     for (const g of failing.slice(0, maxRows)) {
-      const what = occurrenceLines(g).map((l) => mdText(l, 240)).join('<br>');
-      out.push(`| ${mdText(clauseLabel(g.clause), 80)} | ${mdText(g.title, 120)} | ${g.count} | ${what} | ${windowsOf(r, g.source, g.clause)} | ${mdText(g.source, 40)} |`);
+      const what = occurrenceLines(g)
+        .map((l) => mdText(l, 240))
+        .join('<br>');
+      out.push(
+        `| ${mdText(clauseLabel(g.clause), 80)} | ${mdText(g.title, 120)} | ${g.count} | ${what} | ${windowsOf(r, g.source, g.clause)} | ${mdText(g.source, 40)} |`,
+      );
     }
     if (failing.length > maxRows) out.push('', `…and ${failing.length - maxRows} more checks in the full report.`);
     out.push('');
@@ -99,26 +108,38 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
   const warned = groupFindings(r.findings.filter((f) => f.severity === 'warning'));
   if (warned.length > 0) {
     out.push('### Warnings (assumed basis)', '');
-    for (const g of warned.slice(0, maxRows)) out.push(`- ${mdText(clauseLabel(g.clause), 80)} ${mdText(g.title, 120)}${g.count > 1 ? ` (×${g.count})` : ''}: ${mdText(occurrenceLines(g, 1)[0] ?? '', 240)}`);
+    for (const g of warned.slice(0, maxRows))
+      out.push(
+        `- ${mdText(clauseLabel(g.clause), 80)} ${mdText(g.title, 120)}${g.count > 1 ? ` (×${g.count})` : ''}: ${mdText(occurrenceLines(g, 1)[0] ?? '', 240)}`,
+      );
     if (warned.length > maxRows) out.push(`- …and ${warned.length - maxRows} more in the full report.`);
     out.push('');
   }
   const unjudged = r.checks.filter((c) => c.status === 'inconclusive');
   if (unjudged.length > 0) {
     out.push(`### Checks that could not judge${r.meta.failOnInconclusive ? ' (the gate requires a verdict)' : ''}`, '');
-    for (const c of unjudged.slice(0, maxRows)) out.push(`- ${mdText(c.checkId, 80)}: ${mdText(ciText(c.reason ?? ''), 200)}${c.remedy ? ` — to judge it: ${mdText(c.remedy, 160)}` : ''}`);
+    for (const c of unjudged.slice(0, maxRows))
+      out.push(
+        `- ${mdText(c.checkId, 80)}: ${mdText(ciText(c.reason ?? ''), 200)}${c.remedy ? ` — to judge it: ${mdText(c.remedy, 160)}` : ''}`,
+      );
     if (unjudged.length > maxRows) out.push(`- …and ${unjudged.length - maxRows} more in the full report.`);
     out.push('');
   }
   const errored = r.checks.filter((c) => c.status === 'error');
   if (errored.length > 0) {
     out.push('### Checks that errored', '');
-    for (const c of errored.slice(0, maxRows)) out.push(`- ${mdText(clauseLabel(c.clause), 80)} ${mdText(c.checkId, 80)}: ${mdText(ciText(c.reason ?? 'error'), 200)}`);
+    for (const c of errored.slice(0, maxRows))
+      out.push(`- ${mdText(clauseLabel(c.clause), 80)} ${mdText(c.checkId, 80)}: ${mdText(ciText(c.reason ?? 'error'), 200)}`);
     out.push('');
   }
 
   if (r.load.length > 0) {
-    out.push('### Load', '', '| Profile | Status | Requests | Mean | Peak | p50 | p99 | 429s | Errors | Thresholds | Rate-limit rules broken |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    out.push(
+      '### Load',
+      '',
+      '| Profile | Status | Requests | Mean | Peak | p50 | p99 | 429s | Errors | Thresholds | Rate-limit rules broken |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
     for (const p of r.load) {
       const breached = p.thresholds.filter((t) => !t.ok).length;
       const broken = ruleViolations(r.findings, p.name);
@@ -136,19 +157,29 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
         out.push('', '| Violation | Class | Window | Requests |', '|---|---|---|---|');
         for (const v of vs.slice(0, VIOLATIONS_SHOWN)) {
           const ids = v.samples.map((s) => s.requestId ?? `${Math.round(s.t)} ms`).slice(0, 3);
-          out.push(`| ${mdText(clauseLabel(v.rule), 60)}: ${mdText(ciText(v.message), 200)} | ${v.class ?? 'all'}${v.key ? `, key ${mdText(v.key, 30)}` : ''} | ${windowText(v.window) || '—'} | ${mdText(ids.join(', '), 120)} |`);
+          out.push(
+            `| ${mdText(clauseLabel(v.rule), 60)}: ${mdText(ciText(v.message), 200)} | ${v.class ?? 'all'}${v.key ? `, key ${mdText(v.key, 30)}` : ''} | ${windowText(v.window) || '—'} | ${mdText(ids.join(', '), 120)} |`,
+          );
         }
         if (vs.length > VIOLATIONS_SHOWN) out.push('', `…and ${vs.length - VIOLATIONS_SHOWN} more violating windows in the full report.`);
       }
       out.push('');
     }
     // The generator was the bottleneck: its figures are partly its own, and a capacity is a lower bound.
-    const saturated = r.load.filter((p) => p.generator?.saturated).map((p) => `- **${mdText(p.name, 60)}**: generator saturated (${mdText(p.generator!.reason ?? '', 200)}) — ${mdText(p.generator!.remedy ?? '', 120)}${p.capacity?.lowerBound ? '; its capacity figure is a lower bound' : ''}`);
+    const saturated = r.load
+      .filter((p) => p.generator?.saturated)
+      .map(
+        (p) =>
+          `- **${mdText(p.name, 60)}**: generator saturated (${mdText(p.generator!.reason ?? '', 200)}) — ${mdText(p.generator!.remedy ?? '', 120)}${p.capacity?.lowerBound ? '; its capacity figure is a lower bound' : ''}`,
+      );
     if (saturated.length) out.push('#### Generator', '', ...saturated.slice(0, maxRows), '');
   }
-  out.push(opts.runUrl
-    ? `The full report (index.html with charts, results.json, JUnit, CTRF) is in the artifacts of [this workflow run](${encodeURI(opts.runUrl)}).`
-    : 'The full report (index.html with charts, results.json, JUnit, CTRF) is beside this file.', '');
+  out.push(
+    opts.runUrl
+      ? `The full report (index.html with charts, results.json, JUnit, CTRF) is in the artifacts of [this workflow run](${encodeURI(opts.runUrl)}).`
+      : 'The full report (index.html with charts, results.json, JUnit, CTRF) is beside this file.',
+    '',
+  );
   return out.join('\n');
 }
 

@@ -30,7 +30,10 @@ export function pngConfig(spec: ChartSpec): Record<string, unknown> {
   const cfg = hydrateChart(spec) as { options: Record<string, unknown> & { plugins?: Record<string, unknown> } };
   cfg.options.responsive = false;
   cfg.options.devicePixelRatio = 1;
-  cfg.options.plugins = { ...cfg.options.plugins, title: { display: true, text: spec.title, font: { size: 15, weight: 'bold' }, color: '#111827' } };
+  cfg.options.plugins = {
+    ...cfg.options.plugins,
+    title: { display: true, text: spec.title, font: { size: 15, weight: 'bold' }, color: '#111827' },
+  };
   return cfg;
 }
 

@@ -46,9 +46,15 @@ export async function runReporters(results: Results, outDir: string, reporters: 
 }
 
 /** Parses a --format list ("html,junit"); unknown names are returned separately for a usage error. */
-export function parseFormats(list: string | string[] | undefined, fallback: readonly ReportFormat[]): { formats: ReportFormat[]; unknown: string[] } {
+export function parseFormats(
+  list: string | string[] | undefined,
+  fallback: readonly ReportFormat[],
+): { formats: ReportFormat[]; unknown: string[] } {
   if (list === undefined) return { formats: [...fallback], unknown: [] };
-  const names = (Array.isArray(list) ? list : [list]).flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = (Array.isArray(list) ? list : [list])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const alias: Record<string, ReportFormat> = { md: 'markdown', xml: 'junit' };
   const formats: ReportFormat[] = [];
   const unknown: string[] = [];

@@ -68,7 +68,14 @@ export function buildResults(input: BuildResultsInput): Results {
     ...(input.notes?.length ? { notes: [...input.notes] } : {}),
     environment: input.environment ?? captureEnvironment(),
   };
-  const draft = { meta, checks: input.checks, findings, exchanges, load: input.load, errors: [...input.errors, ...judgedNothing(input.checks)] };
+  const draft = {
+    meta,
+    checks: input.checks,
+    findings,
+    exchanges,
+    load: input.load,
+    errors: [...input.errors, ...judgedNothing(input.checks)],
+  };
   const results: Results = { schemaVersion: RESULTS_SCHEMA_VERSION, ...draft, verdict: computeVerdict(draft) };
   return input.secrets?.length ? scrubSecrets(results, input.secrets) : results;
 }
@@ -81,7 +88,9 @@ function judgedNothing(checks: CheckResult[]): string[] {
   const ran = checks.filter((c) => c.status !== 'skipped');
   const first = ran.find((c) => c.status === 'inconclusive');
   if (!first || ran.some((c) => c.status !== 'inconclusive')) return [];
-  return [`SPGATE_ERR_NOTHING_JUDGED: no check reached a verdict: all ${ran.length} that ran were inconclusive (first, ${first.checkId}: ${first.reason ?? ''})`];
+  return [
+    `SPGATE_ERR_NOTHING_JUDGED: no check reached a verdict: all ${ran.length} that ran were inconclusive (first, ${first.checkId}: ${first.reason ?? ''})`,
+  ];
 }
 
 /** The run id: given, else SPGATE_RUN_ID (a CI run's id, shared by the jobs of a distributed run); none without either. */

@@ -18,7 +18,16 @@ type Mix = { classes?: Array<{ class: string; routes?: Array<{ route: string; we
 /** What a profile asks for, independent of the target: route classes, routes and their weights. */
 function mixOf(p: ProfileResult): string {
   const classes = (p.config as Mix).classes ?? [];
-  return classes.map((c) => `${c.class}:${(c.routes ?? []).map((r) => `${r.route}×${r.weight ?? 1}`).sort().join(',')}`).sort().join(' ');
+  return classes
+    .map(
+      (c) =>
+        `${c.class}:${(c.routes ?? [])
+          .map((r) => `${r.route}×${r.weight ?? 1}`)
+          .sort()
+          .join(',')}`,
+    )
+    .sort()
+    .join(' ');
 }
 
 function durationS(p: ProfileResult): number {
@@ -36,18 +45,26 @@ function sameTarget(a: Results, b: Results): boolean {
 export function matchRuns(base: Results, head: Results): RunMatch {
   const common = head.load.filter((h) => base.load.some((b) => b.name === h.name));
   if (base.load.length > 0 && head.load.length > 0 && common.length === 0) {
-    return { refused: `the runs share no load profile (base: ${base.load.map((p) => p.name).join(', ')}; head: ${head.load.map((p) => p.name).join(', ')}); compare runs of the same profile` };
+    return {
+      refused: `the runs share no load profile (base: ${base.load.map((p) => p.name).join(', ')}; head: ${head.load.map((p) => p.name).join(', ')}); compare runs of the same profile`,
+    };
   }
   const diffs: string[] = [];
   for (const h of common) {
     const b = base.load.find((p) => p.name === h.name)!;
-    if (mixOf(b) !== mixOf(h)) return { refused: `profile ${h.name} differs between the runs (routes and weights: base ${mixOf(b) || 'none'}; head ${mixOf(h) || 'none'}); compare runs of the same profile` };
+    if (mixOf(b) !== mixOf(h))
+      return {
+        refused: `profile ${h.name} differs between the runs (routes and weights: base ${mixOf(b) || 'none'}; head ${mixOf(h) || 'none'}); compare runs of the same profile`,
+      };
     const [db, dh] = [durationS(b), durationS(h)];
     if (Math.abs(db - dh) > 0.1 * Math.max(db, dh)) diffs.push(`${h.name} duration ${db} s vs ${dh} s`);
     if (b.model !== h.model) diffs.push(`${h.name} engine ${b.model} vs ${h.model}`);
     const [pb, ph] = [b.generator?.processes ?? 1, h.generator?.processes ?? 1];
     if (pb !== ph) diffs.push(`${h.name} generator processes ${pb} vs ${ph}`);
   }
-  if (!sameTarget(base, head)) diffs.unshift(`target ${base.meta.target.name} (${base.meta.target.baseUrl}) vs ${head.meta.target.name} (${head.meta.target.baseUrl})`);
+  if (!sameTarget(base, head))
+    diffs.unshift(
+      `target ${base.meta.target.name} (${base.meta.target.baseUrl}) vs ${head.meta.target.name} (${head.meta.target.baseUrl})`,
+    );
   return diffs.length ? { warning: `the runs differ: ${diffs.join('; ')}; figures compare unlike runs` } : {};
 }

@@ -4,7 +4,16 @@
  * data), plus rate-limit, violation and threshold changes. Pure.
  */
 import type { LatencySummary, ProfileResult, RouteClass } from './schema.js';
-import { decodeHistogram, judge, percentileInterval, rateInterval, samplesToBound, type FigureVerdict, type GateRule, type Interval } from './compare-stats.js';
+import {
+  decodeHistogram,
+  judge,
+  percentileInterval,
+  rateInterval,
+  samplesToBound,
+  type FigureVerdict,
+  type GateRule,
+  type Interval,
+} from './compare-stats.js';
 
 /** The latency percentiles compared, each with the option that sets its allowed rise. */
 export const COMPARED_PERCENTILES = [
@@ -97,7 +106,9 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
   if (tVerdict === 'not-gated') throughput.reason = 'closed model: its rate follows the latency, which is compared';
   if (tVerdict === 'not-enough-data') throughput.reason = why(tb, th, tRule, 1, 'answered responses');
   if (tVerdict === 'regression') {
-    regressions.push(`${h.name}: answered throughput fell ${fmt(Math.abs(throughput.changePct ?? 0))} % (${fmt(tb.value)} [${fmt(tb.lower!)}–${fmt(tb.upper!)}] → ${fmt(th.value)} [${fmt(th.lower!)}–${fmt(th.upper!)}] req/s, 95 % intervals apart by more than ${o.throughputRegressionPct} %)`);
+    regressions.push(
+      `${h.name}: answered throughput fell ${fmt(Math.abs(throughput.changePct ?? 0))} % (${fmt(tb.value)} [${fmt(tb.lower!)}–${fmt(tb.upper!)}] → ${fmt(th.value)} [${fmt(th.lower!)}–${fmt(th.upper!)}] req/s, 95 % intervals apart by more than ${o.throughputRegressionPct} %)`,
+    );
   }
 
   const latency: LatencyDelta[] = [];
@@ -116,10 +127,19 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
       const base = percentileInterval(bh, p.pct);
       const head = percentileInterval(hh, p.pct);
       const verdict = judge(base, head, rule);
-      const d: LatencyDelta = { series: seriesKey(hs), percentile: p.label, base, head, changePct: pctChange(base.value, head.value), verdict };
+      const d: LatencyDelta = {
+        series: seriesKey(hs),
+        percentile: p.label,
+        base,
+        head,
+        changePct: pctChange(base.value, head.value),
+        verdict,
+      };
       if (verdict === 'not-enough-data') d.reason = why(base, head, rule, samplesToBound(p.pct / 100), 'responses');
       if (verdict === 'regression') {
-        regressions.push(`${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} [${fmt(base.lower!)}–${fmt(base.upper!)}] → ${fmt(head.value)} [${fmt(head.lower!)}–${fmt(head.upper!)}] ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`);
+        regressions.push(
+          `${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} [${fmt(base.lower!)}–${fmt(base.upper!)}] → ${fmt(head.value)} [${fmt(head.lower!)}–${fmt(head.upper!)}] ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`,
+        );
       }
       latency.push(d);
     }

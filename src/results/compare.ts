@@ -65,12 +65,17 @@ export function findingKey(f: Pick<FindingRecord, 'checkId' | 'clause' | 'source
 /** Compares head against base. */
 export function compareResults(base: Results, head: Results, options: Partial<CompareOptions> = {}): Comparison {
   const o = { ...DEFAULT_COMPARE_OPTIONS, ...options };
-  const side = (r: Results) => ({ startedAt: r.meta.startedAt, verdict: r.verdict, target: `${r.meta.target.name} (${r.meta.target.baseUrl})` });
+  const side = (r: Results) => ({
+    startedAt: r.meta.startedAt,
+    verdict: r.verdict,
+    target: `${r.meta.target.name} (${r.meta.target.baseUrl})`,
+  });
   const match = matchRuns(base, head);
   const empty = { newFindings: [], fixedFindings: [], unjudged: [], profiles: [], notEnoughData: [], regressions: [] };
   if (match.refused) return { options: o, base: side(base), head: side(head), refused: match.refused, ...empty };
   const regressions: string[] = [];
-  if (head.verdict === 'aborted' || head.verdict === 'error') regressions.push(`the head run did not complete (verdict ${head.verdict}); its figures are partial`);
+  if (head.verdict === 'aborted' || head.verdict === 'error')
+    regressions.push(`the head run did not complete (verdict ${head.verdict}); its figures are partial`);
   const baseKeys = new Map(base.findings.map((f) => [findingKey(f), f]));
   const headKeys = new Map(head.findings.map((f) => [findingKey(f), f]));
   const newFindings = [...headKeys].filter(([k]) => !baseKeys.has(k)).map(([key, finding]) => ({ key, finding }));
@@ -92,7 +97,17 @@ export function compareResults(base: Results, head: Results, options: Partial<Co
     ...(p.throughput?.reason ? [`${p.name}: throughput: ${p.throughput.reason}`] : []),
     ...p.latency.flatMap((l) => (l.reason ? [`${p.name}: ${l.percentile} of ${l.series}: ${l.reason}`] : [])),
   ]);
-  const c: Comparison = { options: o, base: side(base), head: side(head), newFindings, fixedFindings, unjudged, profiles, notEnoughData, regressions };
+  const c: Comparison = {
+    options: o,
+    base: side(base),
+    head: side(head),
+    newFindings,
+    fixedFindings,
+    unjudged,
+    profiles,
+    notEnoughData,
+    regressions,
+  };
   if (match.warning) c.warning = match.warning;
   return c;
 }
@@ -104,6 +119,8 @@ function lostVerdicts(base: Results, head: Results): UnjudgedDelta[] {
   const before = new Map(base.checks.map((c) => [`${c.suite}\u0000${c.checkId}`, c]));
   return head.checks.flatMap((h) => {
     const b = before.get(`${h.suite}\u0000${h.checkId}`);
-    return b && JUDGED.has(b.status) && h.status === 'inconclusive' ? [{ checkId: h.checkId, suite: h.suite, base: b.status, reason: h.reason ?? '' }] : [];
+    return b && JUDGED.has(b.status) && h.status === 'inconclusive'
+      ? [{ checkId: h.checkId, suite: h.suite, base: b.status, reason: h.reason ?? '' }]
+      : [];
   });
 }

@@ -29,7 +29,11 @@ export async function readResults(path: string): Promise<Results> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot read results file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { cause: err });
+    throw new SpgateError(
+      'SPGATE_ERR_FILE_NOT_FOUND',
+      `cannot read results file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+      { cause: err },
+    );
   }
   return parseResults(text, path);
 }

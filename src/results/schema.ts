@@ -19,14 +19,16 @@ export const ExchangeRecord = z.object({
     bodyBytes: z.number(),
     keyRole: z.string().optional(),
   }),
-  response: z.object({
-    status: z.number().int(),
-    headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
-    body: z.string(),
-    bodyBytes: z.number(),
-    json: z.unknown().optional(),
-    jsonError: z.string().optional(),
-  }).optional(),
+  response: z
+    .object({
+      status: z.number().int(),
+      headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+      body: z.string(),
+      bodyBytes: z.number(),
+      json: z.unknown().optional(),
+      jsonError: z.string().optional(),
+    })
+    .optional(),
   error: z.object({ kind: z.string(), message: z.string() }).optional(),
   timings: z.object({ start: z.number(), headers: z.number().optional(), total: z.number() }),
 });
@@ -40,12 +42,14 @@ export const FindingRecord = z.object({
   expected: z.string(),
   actual: z.string(),
   exchangeIds: z.array(z.string()),
-  reproduction: z.object({
-    seed: z.number().optional(),
-    path: z.string().optional(),
-    curl: z.array(z.string()),
-    command: z.string().optional(),
-  }).optional(),
+  reproduction: z
+    .object({
+      seed: z.number().optional(),
+      path: z.string().optional(),
+      curl: z.array(z.string()),
+      command: z.string().optional(),
+    })
+    .optional(),
   source: z.string(),
 });
 export type FindingRecord = z.infer<typeof FindingRecord>;
@@ -232,57 +236,65 @@ export const ProfileResult = z.object({
    * RateLimit-Remaining at a finer grain than the per-second timeline (windows are often 1–5 s, so one
    * point a second hides the refills): per class, [bucket start ms, lowest, highest Remaining, 429s].
    */
-  rateLimitSeries: z.object({
-    bucketMs: z.number().positive(),
-    read: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
-    write: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
-  }).optional(),
+  rateLimitSeries: z
+    .object({
+      bucketMs: z.number().positive(),
+      read: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
+      write: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().int()])),
+    })
+    .optional(),
   /** Path of the NDJSON trace, when one was written. */
   trace: z.string().optional(),
   /** Connection churn of the load engines: sockets opened (and per second of the run), requests re-sent after a silent keep-alive close. */
   connections: z.object({ opened: z.number().int(), perSecond: z.number(), resent: z.number().int() }).optional(),
   /** Capacity profiles: the highest per-second rate that still met the SLO (null: never met). */
-  capacity: z.object({
-    rps: z.number().nullable(),
-    sloP95Ms: z.number(),
-    maxErrorPct: z.number(),
-    firstBreachAt: z.number().nullable(),
-    explanation: z.string(),
-    /** Measured with a saturated generator: the target may serve more; `remedy` says how to measure it. */
-    lowerBound: z.boolean().optional(),
-    /** 429s shaped the figure: it is the keys' admission budget, not the server's capacity; `remedy` says how to see past it. */
-    admissionBudget: z.boolean().optional(),
-    remedy: z.string().optional(),
-  }).optional(),
+  capacity: z
+    .object({
+      rps: z.number().nullable(),
+      sloP95Ms: z.number(),
+      maxErrorPct: z.number(),
+      firstBreachAt: z.number().nullable(),
+      explanation: z.string(),
+      /** Measured with a saturated generator: the target may serve more; `remedy` says how to measure it. */
+      lowerBound: z.boolean().optional(),
+      /** 429s shaped the figure: it is the keys' admission budget, not the server's capacity; `remedy` says how to see past it. */
+      admissionBudget: z.boolean().optional(),
+      remedy: z.string().optional(),
+    })
+    .optional(),
   /**
    * How the load generator kept up (src/fold/generator-verdict.ts): CPU over wall time, event-loop delay,
    * send-time slip against the schedule (open model), and whether the schedule could not be kept.
    */
-  generator: z.object({
-    processes: z.number().int().positive(),
-    wallMs: z.number(),
-    cpuMs: z.number(),
-    cpuShare: z.number(),
-    eventLoopDelayP99Ms: z.number(),
-    eventLoopDelayMaxMs: z.number(),
-    sends: z.number().int(),
-    slipP50Ms: z.number().nullable(),
-    slipP99Ms: z.number().nullable(),
-    slipMaxMs: z.number().nullable(),
-    offered: z.number().int(),
-    dropped: z.number().int(),
-    saturated: z.boolean(),
-    reason: z.string().nullable(),
-    remedy: z.string().nullable(),
-  }).optional(),
+  generator: z
+    .object({
+      processes: z.number().int().positive(),
+      wallMs: z.number(),
+      cpuMs: z.number(),
+      cpuShare: z.number(),
+      eventLoopDelayP99Ms: z.number(),
+      eventLoopDelayMaxMs: z.number(),
+      sends: z.number().int(),
+      slipP50Ms: z.number().nullable(),
+      slipP99Ms: z.number().nullable(),
+      slipMaxMs: z.number().nullable(),
+      offered: z.number().int(),
+      dropped: z.number().int(),
+      saturated: z.boolean(),
+      reason: z.string().nullable(),
+      remedy: z.string().nullable(),
+    })
+    .optional(),
   /** Set by `spgate load --shard i/N`: which slice of a distributed run this is, for `spgate merge`. */
   shard: ShardRecord.optional(),
   /** Set by `spgate merge` and `--workers`: which shards the figures cover; `missing` non-empty = incomplete. */
-  merged: z.object({
-    count: z.number().int().positive(),
-    shards: z.array(z.number().int().nonnegative()),
-    missing: z.array(z.number().int().nonnegative()),
-  }).optional(),
+  merged: z
+    .object({
+      count: z.number().int().positive(),
+      shards: z.array(z.number().int().nonnegative()),
+      missing: z.array(z.number().int().nonnegative()),
+    })
+    .optional(),
   status: z.enum(['passed', 'failed', 'aborted', 'error']),
   error: z.string().optional(),
 });
@@ -315,16 +327,18 @@ export const Results = z.object({
       cpus: z.number(),
       hostname: z.string().optional(),
       /** The CI build the run belongs to (GitHub Actions' GITHUB_* variables), when it ran in one. */
-      ci: z.object({
-        provider: z.string(),
-        buildName: z.string().optional(),
-        buildNumber: z.number().int().optional(),
-        buildUrl: z.string().optional(),
-        repositoryName: z.string().optional(),
-        repositoryUrl: z.string().optional(),
-        commit: z.string().optional(),
-        branchName: z.string().optional(),
-      }).optional(),
+      ci: z
+        .object({
+          provider: z.string(),
+          buildName: z.string().optional(),
+          buildNumber: z.number().int().optional(),
+          buildUrl: z.string().optional(),
+          repositoryName: z.string().optional(),
+          repositoryUrl: z.string().optional(),
+          commit: z.string().optional(),
+          branchName: z.string().optional(),
+        })
+        .optional(),
     }),
   }),
   verdict: z.enum(['passed', 'failed', 'aborted', 'error']),

@@ -41,10 +41,19 @@ export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): 
  * violation or failed profile makes it `failed`, and so does an inconclusive check when the gate asks for
  * every check to judge (meta.failOnInconclusive). Warnings (failing `assumed` checks) do not fail a run.
  */
-export function computeVerdict(r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean; failOnInconclusive?: boolean | undefined } }): Verdict {
+export function computeVerdict(
+  r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean; failOnInconclusive?: boolean | undefined } },
+): Verdict {
   if (r.meta.aborted) return 'aborted';
   if (r.errors.length > 0 || r.load.some((p) => p.status === 'error' || p.status === 'aborted')) return 'error';
   const n = countResults(r);
-  const failing = n.checks.failed + n.checks.error + n.findings.error + n.thresholds.failed + n.violations + n.profiles.failed + (r.meta.failOnInconclusive ? n.checks.inconclusive : 0);
+  const failing =
+    n.checks.failed +
+    n.checks.error +
+    n.findings.error +
+    n.thresholds.failed +
+    n.violations +
+    n.profiles.failed +
+    (r.meta.failOnInconclusive ? n.checks.inconclusive : 0);
   return failing > 0 ? 'failed' : 'passed';
 }

@@ -45,7 +45,13 @@ export async function runConformanceCommand(o: ConformanceRunOptions): Promise<C
   let failed = false;
   try {
     outcome = await runConformance({
-      target, catalogue: SUITES, suites: o.suites, checks: o.checks, runs: o.runs, seed: o.seed, signal: o.signal,
+      target,
+      catalogue: SUITES,
+      suites: o.suites,
+      checks: o.checks,
+      runs: o.runs,
+      seed: o.seed,
+      signal: o.signal,
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     });
   } catch (err) {

@@ -48,12 +48,21 @@ export async function setUpLoad(o: LoadSetupOptions): Promise<LoadSetup> {
   const whole = opened.target;
   try {
     // A shard is one process; otherwise the count asked for, or the machine's cores within the bounds.
-    const auto = o.workers === 'auto' && !o.shard
-      ? autoWorkers({ cores: availableParallelism(), place: placeOf(whole), profile: o.profile, caps: whole.caps }) : undefined;
-    const workers = o.shard ? 1 : auto?.count ?? (o.workers as number);
+    const auto =
+      o.workers === 'auto' && !o.shard
+        ? autoWorkers({ cores: availableParallelism(), place: placeOf(whole), profile: o.profile, caps: whole.caps })
+        : undefined;
+    const workers = o.shard ? 1 : (auto?.count ?? (o.workers as number));
     if (!o.shard || workers > 1) return { opened, whole, target: whole, profile: o.profile, workers, why: auto?.why };
     const sliced = shardProfile(o.profile, o.shard);
-    return { opened, whole, target: shardTarget(whole, o.shard), profile: sliced.profile, shard: { spec: o.shard, notes: sliced.notes }, workers };
+    return {
+      opened,
+      whole,
+      target: shardTarget(whole, o.shard),
+      profile: sliced.profile,
+      shard: { spec: o.shard, notes: sliced.notes },
+      workers,
+    };
   } catch (err) {
     await opened.close();
     throw err;
@@ -88,7 +97,18 @@ export interface LoadEnd {
 
 /** Runs a set-up load (in this process, as a shard, or as local workers) and closes its target. */
 export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd> {
-  if (s.workers > 1) return runLoadWorkers({ profile: s.profile, count: s.workers, duration: o.duration, opened: s.opened, why: s.why, children: o.children, signal: o.signal, abortReason: o.abortReason, note: o.note });
+  if (s.workers > 1)
+    return runLoadWorkers({
+      profile: s.profile,
+      count: s.workers,
+      duration: o.duration,
+      opened: s.opened,
+      why: s.why,
+      children: o.children,
+      signal: o.signal,
+      abortReason: o.abortReason,
+      note: o.note,
+    });
   for (const w of s.whole.warnings) o.note(`warning: ${w}`);
   const shard = s.shard?.spec;
   const runId = o.runId;
@@ -105,7 +125,12 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
       signal: o.signal,
       tracePath: o.tracePath,
       profileRef: o.profileRef,
-      metrics: await createLiveMetrics({ ...o.metrics, runId: runId ?? '', shard: shard ? `${shard.index}/${shard.count}` : '0/1', warn: o.note }),
+      metrics: await createLiveMetrics({
+        ...o.metrics,
+        runId: runId ?? '',
+        shard: shard ? `${shard.index}/${shard.count}` : '0/1',
+        warn: o.note,
+      }),
       onProgress: (p) => {
         clock.observe(p.elapsed);
         o.onProgress?.(p);
@@ -142,9 +167,13 @@ function sleepUntil(epochMs: number, signal: AbortSignal): Promise<void> {
   if (wait <= 0) return Promise.resolve();
   return new Promise((resolve) => {
     const t = setTimeout(resolve, wait);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 /** A file-name-safe UTC timestamp: 2026-11-20T23-40-12Z. */
 export function timestampName(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return d
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 /** Creates base/<timestamp>, adding -2, -3… when two runs start within the same second. */
@@ -31,7 +34,9 @@ export async function linkLatest(base: string, runDir: string, runName: string):
   const latest = join(base, 'latest');
   const existing = await lstat(latest).catch(() => undefined);
   if (existing) {
-    const ours = existing.isSymbolicLink() || (existing.isDirectory() && (await stat(join(latest, 'results.json')).catch(() => undefined)) !== undefined);
+    const ours =
+      existing.isSymbolicLink() ||
+      (existing.isDirectory() && (await stat(join(latest, 'results.json')).catch(() => undefined)) !== undefined);
     if (!ours) return 'kept';
     if (existing.isSymbolicLink() && (await readlink(latest)) === runName) return 'symlink';
     await rm(latest, { recursive: true, force: true });

@@ -24,6 +24,7 @@ export function writeSkipReason(profile: Profile, allowWrites: boolean): string 
   const mix = profile.classes;
   // A profile that only writes (or whose point is the write budget) has nothing left to measure.
   if (mix.write && !mix.read) return `load profile ${profile.name} skipped: it only writes, and the target file does not set allowWrites`;
-  if (mix.write && profile.name === 'class-isolation') return `load profile ${profile.name} skipped: it needs writes to exhaust the write budget, and the target file does not set allowWrites`;
+  if (mix.write && profile.name === 'class-isolation')
+    return `load profile ${profile.name} skipped: it needs writes to exhaust the write budget, and the target file does not set allowWrites`;
   return undefined;
 }

@@ -85,7 +85,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
     let unreachable = false;
     try {
       const conf = await runConformance({
-        target, catalogue: SUITES, runs: opts.runs, seed: opts.seed, signal, ...(opts.suites ? { suites: opts.suites } : {}),
+        target,
+        catalogue: SUITES,
+        runs: opts.runs,
+        seed: opts.seed,
+        signal,
+        ...(opts.suites ? { suites: opts.suites } : {}),
         onProgress: (e) => progress.update({ requests: e.requests, findings: e.findings, ...('suite' in e ? { detail: e.suite } : {}) }),
       });
       checks.push(...conf.checks);
@@ -105,7 +110,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
 
     // One probe per class and target for the whole run: later phases reuse what an earlier one learned.
     const budgetMemo = new BudgetMemo();
-    for (const name of unreachable ? [] : opts.profiles ?? RUN_PROFILES) {
+    for (const name of unreachable ? [] : (opts.profiles ?? RUN_PROFILES)) {
       if (signal.aborted) break;
       const profile = loadProfile(name);
       const skip = writeSkipReason(profile, target.allowWrites);
@@ -125,14 +130,27 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
         const base = EMBEDDED_DURATIONS[name as keyof typeof EMBEDDED_DURATIONS];
         const durationOverride = embedded && base !== undefined ? Math.max(1, base * (opts.durationScale ?? 1)) : undefined;
         const { result, findings: lf } = await runProfile({
-          target: phaseTarget, profile, signal, budgetMemo, metrics: opts.metrics, ...(durationOverride !== undefined ? { durationOverride } : {}),
-          onProgress: (p) => progress.update({ requests: p.sent, rate: p.lastSecondRps, refused: p.refused, detail: `${Math.floor(p.elapsed)}/${Math.round(p.durationSeconds)} s` }),
+          target: phaseTarget,
+          profile,
+          signal,
+          budgetMemo,
+          metrics: opts.metrics,
+          ...(durationOverride !== undefined ? { durationOverride } : {}),
+          onProgress: (p) =>
+            progress.update({
+              requests: p.sent,
+              rate: p.lastSecondRps,
+              refused: p.refused,
+              detail: `${Math.floor(p.elapsed)}/${Math.round(p.durationSeconds)} s`,
+            }),
         });
         load.push(result);
         findings.push(...lf);
         const notesOfPlan = (result.config.notes as string[] | undefined) ?? [];
         for (const n of notesOfPlan) progress.note(`  ${name}: ${n}`);
-        progress.end(`${result.status} · ${result.totals.completed} requests · ${result.throughput.meanRps.toFixed(0)}/s · ${result.totals.byStatus['429'] ?? 0} × 429 · ${lf.length} findings`);
+        progress.end(
+          `${result.status} · ${result.totals.completed} requests · ${result.throughput.meanRps.toFixed(0)}/s · ${result.totals.byStatus['429'] ?? 0} × 429 · ${lf.length} findings`,
+        );
       } catch (err) {
         const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
         // Configuration problems (exit 2: no fixtures for a route, writes not allowed…) skip the profile.
@@ -175,7 +193,11 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineOutcom
   // results.json first: whatever a reporter does next, the data is safe.
   await writeResults(join(runDir, 'results.json'), results);
   if (opts.jsonPath) await writeResults(opts.jsonPath, results);
-  const render = await renderReports(results, runDir, (opts.formats ?? ['png', 'html', 'junit', 'ctrf', 'markdown']).filter((f) => f !== 'json'));
+  const render = await renderReports(
+    results,
+    runDir,
+    (opts.formats ?? ['png', 'html', 'junit', 'ctrf', 'markdown']).filter((f) => f !== 'json'),
+  );
   const latest = await linkLatest(opts.outBase, runDir, runDir.split(/[\\/]/).pop()!);
   return { results, runDir, render, latest };
 }

@@ -33,10 +33,16 @@ export function checkReplayBounds(records: readonly TraceRecord[], target: Targe
   const seconds = (hi - lo) / 1000 / speed;
   const limit = Math.min(maxDuration, target.caps.maxDuration ?? Infinity);
   if (seconds > limit) {
-    throw new SpgateError('SPGATE_ERR_USAGE', `the trace lasts ${seconds.toFixed(1)} s at speed ${speed}, above the ${limit} s limit (raise --max-duration${target.caps.maxDuration !== undefined ? ' and the target\'s caps.maxDuration' : ''})`);
+    throw new SpgateError(
+      'SPGATE_ERR_USAGE',
+      `the trace lasts ${seconds.toFixed(1)} s at speed ${speed}, above the ${limit} s limit (raise --max-duration${target.caps.maxDuration !== undefined ? " and the target's caps.maxDuration" : ''})`,
+    );
   }
   if (target.caps.maxRequests !== undefined && records.length > target.caps.maxRequests) {
-    throw new SpgateError('SPGATE_ERR_USAGE', `the trace has ${records.length} requests, above the target's caps.maxRequests ${target.caps.maxRequests}`);
+    throw new SpgateError(
+      'SPGATE_ERR_USAGE',
+      `the trace has ${records.length} requests, above the target's caps.maxRequests ${target.caps.maxRequests}`,
+    );
   }
   if (target.caps.maxRps !== undefined) {
     const perSecond = new Map<number, number>();
@@ -46,11 +52,17 @@ export function checkReplayBounds(records: readonly TraceRecord[], target: Targe
     }
     const peak = Math.max(...perSecond.values());
     if (peak > target.caps.maxRps) {
-      throw new SpgateError('SPGATE_ERR_USAGE', `the trace peaks at ${peak} requests/s at speed ${speed}, above the target's caps.maxRps ${target.caps.maxRps}`);
+      throw new SpgateError(
+        'SPGATE_ERR_USAGE',
+        `the trace peaks at ${peak} requests/s at speed ${speed}, above the target's caps.maxRps ${target.caps.maxRps}`,
+      );
     }
   }
   if (!target.allowWrites && records.some((r) => r.class === 'write')) {
-    throw new SpgateError('SPGATE_ERR_WRITES_NOT_ALLOWED', 'the trace has write requests but the target file does not set allowWrites: true');
+    throw new SpgateError(
+      'SPGATE_ERR_WRITES_NOT_ALLOWED',
+      'the trace has write requests but the target file does not set allowWrites: true',
+    );
   }
 }
 
@@ -108,7 +120,12 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayEnd> {
     }
     let outcome;
     try {
-      outcome = await replayTrace(records, { client, target, speed, ...(writer ? { onRecord: (r: TraceRecord) => writer!.write(r) } : {}) });
+      outcome = await replayTrace(records, {
+        client,
+        target,
+        speed,
+        ...(writer ? { onRecord: (r: TraceRecord) => writer!.write(r) } : {}),
+      });
     } finally {
       await client.close();
     }
@@ -116,7 +133,10 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayEnd> {
     writer = undefined;
     const answered = outcome.records.filter((r) => r.status > 0).length;
     if (outcome.records.length > 0 && answered === 0) {
-      throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${target.baseUrl} answered none of ${outcome.records.length} requests (${outcome.records[0]!.error ?? 'no response'})`);
+      throw new SpgateError(
+        'SPGATE_ERR_TARGET_UNREACHABLE',
+        `${target.baseUrl} answered none of ${outcome.records.length} requests (${outcome.records[0]!.error ?? 'no response'})`,
+      );
     }
     const after = analyzeRateLimits(traceToSamples(outcome.records));
     const fidelity = fidelityOf(outcome.sendErrors);
@@ -137,7 +157,14 @@ async function writeJson(path: string, value: unknown): Promise<void> {
 }
 
 /** N attempts of the trace's schedule: how many showed the violation (or any, when the trace shows none). */
-async function repeatReplay(records: readonly TraceRecord[], times: number, sig: ViolationSignature | undefined, attempt: (s: ReturnType<typeof scheduleOf>) => Promise<{ records: TraceRecord[]; analysis: RateLimitAnalysis; sendErrors: number[]; waitedMs: number }>) {
+async function repeatReplay(
+  records: readonly TraceRecord[],
+  times: number,
+  sig: ViolationSignature | undefined,
+  attempt: (
+    s: ReturnType<typeof scheduleOf>,
+  ) => Promise<{ records: TraceRecord[]; analysis: RateLimitAnalysis; sendErrors: number[]; waitedMs: number }>,
+) {
   const schedule = scheduleOf(records);
   const errors: number[] = [];
   const per: Array<{ reproduced: boolean; rules: string[]; waitedMs: number }> = [];
@@ -151,7 +178,9 @@ async function repeatReplay(records: readonly TraceRecord[], times: number, sig:
   }
   const k = per.filter((p) => p.reproduced).length;
   const fidelity = fidelityOf(errors);
-  const line = sig ? `reproduced ${k}/${times} (${describeSignature(sig)})` : `the trace shows no violation; violations in ${k}/${times} attempt(s)`;
+  const line = sig
+    ? `reproduced ${k}/${times} (${describeSignature(sig)})`
+    : `the trace shows no violation; violations in ${k}/${times} attempt(s)`;
   return {
     last: last!,
     fidelity,

@@ -81,7 +81,12 @@ export interface ShrinkEnd {
   final: { rate: { reproduced: number; attempts: number }; errors: number[]; cut?: boolean };
   rate: { reproduced: number; attempts: number };
   minimalAnalysis: RateLimitAnalysis;
-  summary: { original: { spanMs: number }; minimal: { spanMs: number }; fidelity: ReturnType<typeof fidelityOf>; stopped: 'done' | 'requests' | 'time' | 'interrupted' };
+  summary: {
+    original: { spanMs: number };
+    minimal: { spanMs: number };
+    fidelity: ReturnType<typeof fidelityOf>;
+    stopped: 'done' | 'requests' | 'time' | 'interrupted';
+  };
   seconds: number;
   interrupted: boolean;
 }
@@ -102,7 +107,10 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
     const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets, tls: target.tls, ...clientTimeouts(target) });
     let search: SearchResult;
     let chosen: SearchResult['best'] | undefined;
-    let final: { rate: { reproduced: number; attempts: number }; last?: Attempt; errors: number[]; cut?: boolean } = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
+    let final: { rate: { reproduced: number; attempts: number }; last?: Attempt; errors: number[]; cut?: boolean } = {
+      rate: { reproduced: 0, attempts: 0 },
+      errors: [],
+    };
     // --max-time bounds the whole command: the search stops early enough for the final measurement of
     // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included).
     const end = started + o.maxTime * 1000;
@@ -114,7 +122,12 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
       search = await searchMinimal({
-        schedule: original, signature, attempts: o.attempts, maxRequests: o.maxRequests, deadline: () => end - reserve(), signal: o.signal,
+        schedule: original,
+        signature,
+        attempts: o.attempts,
+        maxRequests: o.maxRequests,
+        deadline: () => end - reserve(),
+        signal: o.signal,
         attempt: async (s) => {
           const t0 = performance.now();
           const a = await runner.run(s);
@@ -155,14 +168,19 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         }
         chosen = cand;
         if (o.signal.aborted || final.cut || asOftenAs(final.rate, search.original.rate) || i === 0) break;
-        o.note(`  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one`);
+        o.note(
+          `  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one`,
+        );
       }
     } finally {
       await client.close();
     }
     const interrupted = o.signal.aborted;
     if (!interrupted && final.rate.reproduced === 0) {
-      throw new SpgateError('SPGATE_ERR_NOT_REPRODUCED', `the schedule stopped reproducing: ${(chosen ?? search.best).schedule.length} requests, 0/${final.rate.attempts} in the final measurement (${(chosen ?? search.best).rate.reproduced}/${(chosen ?? search.best).rate.attempts} during the search); nothing written`);
+      throw new SpgateError(
+        'SPGATE_ERR_NOT_REPRODUCED',
+        `the schedule stopped reproducing: ${(chosen ?? search.best).schedule.length} requests, 0/${final.rate.attempts} in the final measurement (${(chosen ?? search.best).rate.reproduced}/${(chosen ?? search.best).rate.attempts} during the search); nothing written`,
+      );
     }
     const best = chosen ?? search.best;
     const minimal: TraceRecord[] = final.last?.records ?? best.records;
@@ -177,30 +195,50 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       const full = fullAgainAt(minimal, new Set([...msResetBudgets(records), ...msResetBudgets(minimal)]));
       const t0 = minimal.reduce((m, r) => Math.min(m, r.t), Infinity);
       const periodMs = Math.ceil((full.atMs !== null ? full.atMs - t0 : spanMs(best.schedule) + 1000) + 1000);
-      const profile = scheduleProfile(best.schedule, signature, `repro-${signature.rule.replace(/^8\.ratelimit\./, '')}-${signature.class ?? 'all'}`, { times: PROFILE_COPIES, periodMs });
+      const profile = scheduleProfile(
+        best.schedule,
+        signature,
+        `repro-${signature.rule.replace(/^8\.ratelimit\./, '')}-${signature.class ?? 'all'}`,
+        { times: PROFILE_COPIES, periodMs },
+      );
       await writeWhole(o.profileOut, JSON.stringify(profile, null, 2) + '\n');
     }
     const summary = {
       violation: signature,
-      original: { requests: search.original.schedule.length, spanMs: spanMs(search.original.schedule), rate: search.original.rate, interval: wilson(search.original.rate) },
-      minimal: { requests: best.schedule.length, spanMs: spanMs(best.schedule), rate, interval: wilson(rate), searchRate: best.rate, ...(final.cut ? { cutByMaxTime: true } : {}) },
+      original: {
+        requests: search.original.schedule.length,
+        spanMs: spanMs(search.original.schedule),
+        rate: search.original.rate,
+        interval: wilson(search.original.rate),
+      },
+      minimal: {
+        requests: best.schedule.length,
+        spanMs: spanMs(best.schedule),
+        rate,
+        interval: wilson(rate),
+        searchRate: best.rate,
+        ...(final.cut ? { cutByMaxTime: true } : {}),
+      },
       fidelity: fidelityOf(final.errors),
       steps: search.steps,
       stopped: interrupted ? 'interrupted' : search.stopped,
       requestsSent: search.sent,
       seconds: Math.round(seconds * 10) / 10,
     };
-    await writeWhole(o.htmlOut, renderShrinkPage({
-      title: describeSignature(signature),
-      original: traceChartInput('original', search.original.records, search.original.analysis),
-      minimal: traceChartInput('minimal', minimal, minimalAnalysis),
-      minimalAnalysis,
-      originalRequests: search.original.schedule.length,
-      minimalRequests: best.schedule.length,
-      originalRate: search.original.rate,
-      rate,
-      steps: search.steps,
-    }));
+    await writeWhole(
+      o.htmlOut,
+      renderShrinkPage({
+        title: describeSignature(signature),
+        original: traceChartInput('original', search.original.records, search.original.analysis),
+        minimal: traceChartInput('minimal', minimal, minimalAnalysis),
+        minimalAnalysis,
+        originalRequests: search.original.schedule.length,
+        minimalRequests: best.schedule.length,
+        originalRate: search.original.rate,
+        rate,
+        steps: search.steps,
+      }),
+    );
     if (o.json !== undefined) await writeWhole(o.json, JSON.stringify(summary, null, 2) + '\n');
     if (o.scriptOut !== undefined) {
       await writeWhole(o.scriptOut, reproductionScript({ schedule: best.schedule, target, signature, analysis: minimalAnalysis, rate }));

@@ -45,7 +45,10 @@ export interface OpenTarget {
 export async function openTarget(opts: TargetOptions): Promise<OpenTarget> {
   // Checked before the embedded server starts, so a bad override cannot leave it running.
   if (opts.baseUrl !== undefined) normaliseBaseUrl(opts.baseUrl, '--base-url');
-  const resolve = { ...(opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {}), ...(opts.unsetKeys ? { unsetKeys: opts.unsetKeys } : {}) };
+  const resolve = {
+    ...(opts.baseUrl !== undefined ? { baseUrlOverride: opts.baseUrl } : {}),
+    ...(opts.unsetKeys ? { unsetKeys: opts.unsetKeys } : {}),
+  };
   if (opts.targetFile !== undefined) {
     const target = await loadTarget(opts.targetFile, resolve);
     // One handshake first: an untrusted certificate or a missing client certificate is one line, not N failures.

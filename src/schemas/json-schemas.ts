@@ -24,14 +24,16 @@ export const JSON_SCHEMAS: readonly JsonSchemaEntry[] = [
     file: 'target.schema.json',
     id: 'urn:spgate:schema:target-file:1',
     title: 'spgate target file',
-    description: 'A deployment of the Support Platform API to test: base URL, keys by role (env: references), assumptions where the spec says "not shown", fixture ids and pools. Reference: docs/target-file.md.',
+    description:
+      'A deployment of the Support Platform API to test: base URL, keys by role (env: references), assumptions where the spec says "not shown", fixture ids and pools. Reference: docs/target-file.md.',
     schema: TargetFile,
   },
   {
     file: 'profile.schema.json',
     id: 'urn:spgate:schema:load-profile:1',
     title: 'spgate load profile',
-    description: 'A load profile: model, duration, per-class route mix and rates, thresholds. Reference: docs/profiles.md. Cross-field rules (the closed model needs connections, the open model exactly one of rate, ramp or schedule, the routes and offsets of a schedule within the class and duration, thresholds that parse) are checked by spgate when it loads the file.',
+    description:
+      'A load profile: model, duration, per-class route mix and rates, thresholds. Reference: docs/profiles.md. Cross-field rules (the closed model needs connections, the open model exactly one of rate, ramp or schedule, the routes and offsets of a schedule within the class and duration, thresholds that parse) are checked by spgate when it loads the file.',
     schema: Profile,
   },
 ];

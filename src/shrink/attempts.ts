@@ -52,7 +52,10 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
     const wait = fullAt.at - performance.now();
     if (wait <= 0) return 0;
     if (wait > opts.maxWaitMs) {
-      throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `${fullAt.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`);
+      throw new SpgateError(
+        'SPGATE_ERR_BUDGET_NOT_REFILLED',
+        `${fullAt.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`,
+      );
     }
     await sleep(wait, opts.signal);
     return wait;
@@ -65,11 +68,19 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
       for (let tries = 1; ; tries++) {
         waitedMs += await waitForBudget();
         if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
-        const out = await replayTrace(asRecords(schedule), { client: opts.client, target: opts.target, speed: 1, ...(opts.signal ? { signal: opts.signal } : {}) });
+        const out = await replayTrace(asRecords(schedule), {
+          client: opts.client,
+          target: opts.target,
+          speed: 1,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
         sent += out.records.length;
         const answered = out.records.filter((r) => r.status > 0);
         if (out.records.length > 0 && answered.length === 0) {
-          throw new SpgateError('SPGATE_ERR_TARGET_UNREACHABLE', `${opts.target.baseUrl} answered none of ${out.records.length} requests (${out.records[0]!.error ?? 'no response'})`);
+          throw new SpgateError(
+            'SPGATE_ERR_TARGET_UNREACHABLE',
+            `${opts.target.baseUrl} answered none of ${out.records.length} requests (${out.records[0]!.error ?? 'no response'})`,
+          );
         }
         // Reset's unit: what this attempt shows (three falls or more), else what the trace showed. When only
         // the trace said ms (the limiter may have been fixed since), the seconds reading is taken if it is
@@ -84,16 +95,31 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
         const secondsFit = inSeconds.atMs !== null && out.originMs + inSeconds.atMs - performance.now() <= opts.maxWaitMs;
         const full = msReset.size === 0 || (!shownMs && secondsFit) ? inSeconds : fullAgainAt(out.records, msReset);
         if (full.atMs === null) {
-          throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `the responses of ${full.unclaimed.join(', ')} carry neither RateLimit-Reset nor Retry-After: nothing says when the budget is full again`);
+          throw new SpgateError(
+            'SPGATE_ERR_BUDGET_NOT_REFILLED',
+            `the responses of ${full.unclaimed.join(', ')} carry neither RateLimit-Reset nor Retry-After: nothing says when the budget is full again`,
+          );
         }
         const l = full.latest!;
-        fullAt = { at: out.originMs + full.atMs, what: `the ${l.budget} budget is full again ${l.claimSeconds} ${l.unit === 'ms' ? 'ms (Reset counts ms)' : 's'} after its last response` };
+        fullAt = {
+          at: out.originMs + full.atMs,
+          what: `the ${l.budget} budget is full again ${l.claimSeconds} ${l.unit === 'ms' ? 'ms (Reset counts ms)' : 's'} after its last response`,
+        };
         const notFull = notStartedFull(out.records);
         if (notFull.length > 0 && !opts.signal?.aborted) {
           if (tries < START_TRIES) continue;
-          throw new SpgateError('SPGATE_ERR_BUDGET_NOT_REFILLED', `the ${notFull.join(' and ')} budget was not full at the start of ${START_TRIES} attempts in a row, though each waited for the time its headers claimed`);
+          throw new SpgateError(
+            'SPGATE_ERR_BUDGET_NOT_REFILLED',
+            `the ${notFull.join(' and ')} budget was not full at the start of ${START_TRIES} attempts in a row, though each waited for the time its headers claimed`,
+          );
         }
-        return { records: out.records, analysis: analyzeRateLimits(traceToSamples(out.records)), sendErrors: out.sendErrors, sent, waitedMs };
+        return {
+          records: out.records,
+          analysis: analyzeRateLimits(traceToSamples(out.records)),
+          sendErrors: out.sendErrors,
+          sent,
+          waitedMs,
+        };
       }
     },
   };

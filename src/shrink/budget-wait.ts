@@ -81,10 +81,12 @@ export function fullAgainAt(records: readonly TraceRecord[], msReset: ReadonlySe
       if (!prev || at > prev.at) claims.set(id, { at, seconds: v, unit: v === reset ? unit : 's' });
     }
   }
-  let best: FullAgain['latest'] & { at: number } | undefined;
+  let best: (FullAgain['latest'] & { at: number }) | undefined;
   for (const [budget, c] of claims) if (!best || c.at > best.at) best = { budget, claimSeconds: c.seconds, unit: c.unit, at: c.at };
   const unclaimed = [...seen].filter((b) => !claims.has(b));
-  return best ? { atMs: best.at, latest: { budget: best.budget, claimSeconds: best.claimSeconds, unit: best.unit }, unclaimed } : { atMs: null, unclaimed };
+  return best
+    ? { atMs: best.at, latest: { budget: best.budget, claimSeconds: best.claimSeconds, unit: best.unit }, unclaimed }
+    : { atMs: null, unclaimed };
 }
 
 /**

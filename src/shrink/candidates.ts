@@ -45,7 +45,11 @@ function distinct(s: readonly Send[]): number {
  * Proposes candidates from `initial`; `hint()` is read before each step (it follows the current schedule).
  * Send the generator `true` when the last candidate reproduced (it becomes current), `false` otherwise.
  */
-export function* shrinkCandidates(initial: readonly Send[], signature: ViolationSignature, hint: () => ShrinkHint): Generator<Candidate, Send[], boolean | undefined> {
+export function* shrinkCandidates(
+  initial: readonly Send[],
+  signature: ViolationSignature,
+  hint: () => ShrinkHint,
+): Generator<Candidate, Send[], boolean | undefined> {
   let current = rebase(initial);
   const tried = new Set<string>([scheduleKey(current)]);
   // Yields the candidate if new and smaller; returns whether it was accepted.
@@ -70,7 +74,10 @@ export function* shrinkCandidates(initial: readonly Send[], signature: Violation
   const cited = h1.violation?.samples.map((x) => x.t) ?? [];
   if (cited.length > 0) {
     const last = Math.max(...cited);
-    yield* propose(current.filter((x) => x.t <= last + 0.001), 'cut after the violation');
+    yield* propose(
+      current.filter((x) => x.t <= last + 0.001),
+      'cut after the violation',
+    );
   }
   // 2. Start one window before the violation, then at its window (the budget is full at every attempt's start).
   const h2 = hint();
@@ -79,23 +86,39 @@ export function* shrinkCandidates(initial: readonly Send[], signature: Violation
     const first = Math.min(...v2.samples.map((x) => x.t), v2.window?.start ?? Infinity);
     const W = h2.windowMs ?? 1000;
     for (const from of [first - 2 * W, first - W, v2.window?.start ?? first, first]) {
-      if (yield* propose(current.filter((x) => x.t >= from - 0.001), `start ${((first - from) / 1000).toFixed(1)} s before the violation`)) break;
+      if (
+        yield* propose(
+          current.filter((x) => x.t >= from - 0.001),
+          `start ${((first - from) / 1000).toFixed(1)} s before the violation`,
+        )
+      )
+        break;
     }
   }
   // 3. The other class, when the violation is about one.
-  if (signature.class !== undefined) yield* propose(current.filter((x) => x.class === signature.class), `only ${signature.class} requests`);
+  if (signature.class !== undefined)
+    yield* propose(
+      current.filter((x) => x.class === signature.class),
+      `only ${signature.class} requests`,
+    );
   // 4. One key role; one route per class.
   const keys = [...new Set(current.map((x) => x.key))];
   if (keys.length > 1) {
     const key = signature.key ?? mostFrequent(current.map((x) => x.key ?? ''));
-    yield* propose(current.map((x) => withKey(x, key)), `one key role (${key || 'none'})`);
+    yield* propose(
+      current.map((x) => withKey(x, key)),
+      `one key role (${key || 'none'})`,
+    );
   }
   for (const cls of ROUTE_CLASSES) {
     const routes = current.filter((x) => x.class === cls).map((x) => `${x.method} ${x.path}`);
     if (new Set(routes).size < 2) continue;
     const top = mostFrequent(routes);
     const [method, path] = [top.slice(0, top.indexOf(' ')), top.slice(top.indexOf(' ') + 1)];
-    yield* propose(current.map((x) => (x.class === cls ? { ...x, method, path } : x)), `one ${cls} route (${top})`);
+    yield* propose(
+      current.map((x) => (x.class === cls ? { ...x, method, path } : x)),
+      `one ${cls} route (${top})`,
+    );
   }
   // 5. Delta debugging: drop one of n chunks; after a success retry at n − 1, else double n.
   let n = 2;

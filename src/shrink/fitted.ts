@@ -42,7 +42,11 @@ export function fittedShapes(current: readonly Send[], v: RateLimitViolation, si
   for (const t of cited) if (dueBy(t) >= 0) picked.add(dueBy(t));
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
-  if (signature.class !== undefined) add(stretch.filter((x) => x.class === signature.class), `only the ${signature.class} requests of the violation's stretch`);
+  if (signature.class !== undefined)
+    add(
+      stretch.filter((x) => x.class === signature.class),
+      `only the ${signature.class} requests of the violation's stretch`,
+    );
   add(stretch, "only the violation's stretch");
   return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
 }

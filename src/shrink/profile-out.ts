@@ -17,7 +17,8 @@ type Route = Mix['routes'][number];
 function routeOf(s: Send): Route {
   const key: KeyRole = s.key !== undefined && (KEY_ROLES as readonly string[]).includes(s.key) ? (s.key as KeyRole) : 'admin';
   for (const [name, def] of Object.entries(NAMED_ROUTES)) {
-    if (def.method === s.method.toUpperCase() && templateShape(def.path) === templateShape(s.path)) return { route: name as RouteName, key };
+    if (def.method === s.method.toUpperCase() && templateShape(def.path) === templateShape(s.path))
+      return { route: name as RouteName, key };
   }
   const body = replayBody(s.method, s.path);
   return { method: s.method.toUpperCase() as 'GET', path: s.path, key, ...(body !== undefined ? { body } : {}) };
@@ -37,7 +38,12 @@ export interface Repeat {
 }
 
 /** Builds and validates the profile (the same zod schema as every profile file). */
-export function scheduleProfile(schedule: readonly Send[], signature: ViolationSignature, name = 'repro', repeat: Repeat = { times: 1, periodMs: 0 }): ProfileInput {
+export function scheduleProfile(
+  schedule: readonly Send[],
+  signature: ViolationSignature,
+  name = 'repro',
+  repeat: Repeat = { times: 1, periodMs: 0 },
+): ProfileInput {
   const classes: ProfileInput['classes'] = {};
   const copies = Array.from({ length: repeat.times }, (_, k) => schedule.map((s) => ({ ...s, t: s.t + k * repeat.periodMs }))).flat();
   for (const cls of ROUTE_CLASSES) {
@@ -57,7 +63,11 @@ export function scheduleProfile(schedule: readonly Send[], signature: ViolationS
     classes[cls] = { routes, schedule: sends };
   }
   const profile: ProfileInput = {
-    name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repro',
+    name:
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .replace(/^[^a-z0-9]+/, '') || 'repro',
     description: `Minimal reproduction of ${describeSignature(signature)} (spgate shrink): ${schedule.length} requests over ${(spanMs(schedule) / 1000).toFixed(3)} s${repeat.times > 1 ? `, sent ${repeat.times} times ${(repeat.periodMs / 1000).toFixed(1)} s apart (the budget full again before each)` : ''}. Start it with the budget full; it fails while the limiter has the bug and passes once it is fixed.`,
     model: 'open',
     duration: Math.ceil(spanMs(copies) / 1000 + 1),

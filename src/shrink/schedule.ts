@@ -10,7 +10,13 @@ export type Send = Pick<TraceRecord, 't' | 'class' | 'method' | 'path' | 'key'>;
 export function scheduleOf(records: readonly TraceRecord[]): Send[] {
   const sorted = [...records].sort((a, b) => a.t - b.t);
   const t0 = sorted[0]?.t ?? 0;
-  return sorted.map((r) => ({ t: round(r.t - t0), class: r.class, method: r.method, path: r.path, ...(r.key !== undefined ? { key: r.key } : {}) }));
+  return sorted.map((r) => ({
+    t: round(r.t - t0),
+    class: r.class,
+    method: r.method,
+    path: r.path,
+    ...(r.key !== undefined ? { key: r.key } : {}),
+  }));
 }
 
 /** The schedule as replayable trace records (no responses yet: latency 0, status 0). */

@@ -113,16 +113,28 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   };
 
   const first = await estimate(opts.schedule).catch((err: unknown) => {
-    if (err instanceof Stop) throw new SpgateError(err.why === 'interrupted' ? 'SPGATE_ERR_ABORTED' : 'SPGATE_ERR_USAGE', err.why === 'interrupted' ? 'interrupted before the original schedule was measured' : `the original schedule (${opts.schedule.length} requests) does not fit the ${err.why === 'requests' ? '--max-requests' : '--max-time'} bound`);
+    if (err instanceof Stop)
+      throw new SpgateError(
+        err.why === 'interrupted' ? 'SPGATE_ERR_ABORTED' : 'SPGATE_ERR_USAGE',
+        err.why === 'interrupted'
+          ? 'interrupted before the original schedule was measured'
+          : `the original schedule (${opts.schedule.length} requests) does not fit the ${err.why === 'requests' ? '--max-requests' : '--max-time'} bound`,
+      );
     throw err;
   });
   if (!first.last) {
-    throw new SpgateError('SPGATE_ERR_NOT_REPRODUCED', `${describeSignature(opts.signature)} did not show in ${first.rate.attempts} replay(s) of the original ${opts.schedule.length} requests against the target`);
+    throw new SpgateError(
+      'SPGATE_ERR_NOT_REPRODUCED',
+      `${describeSignature(opts.signature)} did not show in ${first.rate.attempts} replay(s) of the original ${opts.schedule.length} requests against the target`,
+    );
   }
   const original: Best = { schedule: opts.schedule, records: first.last.records, analysis: first.last.analysis, rate: first.rate };
   const held = heldRate(first.rate);
   const rule = opts.rule ?? DEFAULT_RULE;
-  opts.onStep?.(`original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`, original);
+  opts.onStep?.(
+    `original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
+    original,
+  );
   /** The sequential test of one candidate: attempts until it decides (acceptance.ts). */
   const judge = async (s: readonly Send[]): Promise<{ accepted: boolean; rate: Rate; last?: AttemptOutcome }> => {
     const test = new SequentialTest(held, rule);
@@ -137,7 +149,9 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   let best = original;
   const kept: Best[] = [original];
   const hint = (): ShrinkHint => ({
-    violation: best.analysis.violations.find((v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class)),
+    violation: best.analysis.violations.find(
+      (v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class),
+    ),
     windowMs: windowOf(best.analysis, opts.signature),
   });
   const gen = shrinkCandidates(opts.schedule, opts.signature, hint);
@@ -150,7 +164,10 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
       const accepted = m.accepted;
       steps.push({ step: c.step, sends: c.schedule.length, accepted, rate: m.rate });
       if (accepted) kept.push((best = { schedule: c.schedule, records: m.last!.records, analysis: m.last!.analysis, rate: m.rate }));
-      opts.onStep?.(`${accepted ? 'kept' : 'rejected'}: ${c.step} → ${c.schedule.length} requests, reproduced ${m.rate.reproduced}/${m.rate.attempts}`, best);
+      opts.onStep?.(
+        `${accepted ? 'kept' : 'rejected'}: ${c.step} → ${c.schedule.length} requests, reproduced ${m.rate.reproduced}/${m.rate.attempts}`,
+        best,
+      );
       next = gen.next(accepted);
     }
   } catch (err) {

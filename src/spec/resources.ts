@@ -20,8 +20,15 @@ export const RFC3339_ONLY = 'rfc3339';
  * which checks/shape.ts reports as a warning under 2.datetime.rfc3339, never as a spec error.
  */
 export const DateTime = z.string().superRefine((s, ctx) => {
-  if (!isIso8601DateTime(s)) ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: s, message: 'Invalid ISO 8601 date-time (a date, T and a time)' });
-  else if (!isRfc3339DateTime(s)) ctx.addIssue({ code: 'custom', input: s, params: { kind: RFC3339_ONLY }, message: 'ISO 8601 but not RFC 3339 (seconds and Z or a ±hh:mm offset)' });
+  if (!isIso8601DateTime(s))
+    ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: s, message: 'Invalid ISO 8601 date-time (a date, T and a time)' });
+  else if (!isRfc3339DateTime(s))
+    ctx.addIssue({
+      code: 'custom',
+      input: s,
+      params: { kind: RFC3339_ONLY },
+      message: 'ISO 8601 but not RFC 3339 (seconds and Z or a ±hh:mm offset)',
+    });
 });
 
 /** Status and priority key pattern (spec part 2, Conversation). */

@@ -11,7 +11,11 @@ export const LEGACY_LIVE_PREFIX = 'pk_live_';
 export const WRITING_ROLES: readonly KeyRole[] = ['admin', 'helpDelegated', 'secondConnection', 'member'];
 
 /** The warning for writes sent with pk_live_ keys of the given roles, or undefined when there are none. */
-export function legacyWriteWarning(secrets: Partial<Record<KeyRole, string>>, roles: Iterable<KeyRole>, allowWrites: boolean): string | undefined {
+export function legacyWriteWarning(
+  secrets: Partial<Record<KeyRole, string>>,
+  roles: Iterable<KeyRole>,
+  allowWrites: boolean,
+): string | undefined {
   if (!allowWrites) return undefined;
   const live = [...new Set(roles)].filter((r) => secrets[r]?.startsWith(LEGACY_LIVE_PREFIX));
   if (live.length === 0) return undefined;

@@ -69,7 +69,9 @@ export function parseTargetText(path: string, text: string): unknown {
 export function isTrackedByGit(path: string): Promise<boolean> {
   return new Promise((resolve) => {
     try {
-      execFile('git', ['ls-files', '--error-unmatch', '--', basename(path)], { cwd: dirname(path), timeout: 5_000 }, (err) => resolve(!err));
+      execFile('git', ['ls-files', '--error-unmatch', '--', basename(path)], { cwd: dirname(path), timeout: 5_000 }, (err) =>
+        resolve(!err),
+      );
     } catch {
       resolve(false);
     }

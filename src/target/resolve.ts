@@ -33,20 +33,31 @@ export function targetFromInput(input: TargetFileInput, source: string, opts: Re
 /** Validates parsed content and resolves it into a Target; every problem is a one-line SpgateError. */
 export function resolveTarget(data: unknown, source: string, opts: ResolveOptions = {}): Target {
   const parsed = TargetFile.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw new SpgateError('SPGATE_ERR_TARGET_INVALID', `${source}: ${withSuggestion(describeIssues(parsed.error.issues), parsed.error.issues[0])}`);
+  if (!parsed.success)
+    throw new SpgateError(
+      'SPGATE_ERR_TARGET_INVALID',
+      `${source}: ${withSuggestion(describeIssues(parsed.error.issues), parsed.error.issues[0])}`,
+    );
   const file = parsed.data;
   const warnings: string[] = [];
 
-  const baseUrl = normaliseBaseUrl(opts.baseUrlOverride ?? file.baseUrl, opts.baseUrlOverride !== undefined ? '--base-url' : `${source}: baseUrl`);
+  const baseUrl = normaliseBaseUrl(
+    opts.baseUrlOverride ?? file.baseUrl,
+    opts.baseUrlOverride !== undefined ? '--base-url' : `${source}: baseUrl`,
+  );
   const url = new URL(baseUrl);
   const loopback = isLoopbackHost(url.hostname);
-  if (!/\/v1$/.test(url.pathname)) warnings.push(`baseUrl ${url.origin}${url.pathname} does not end in /v1 (spec part 9); paths are appended to it as is`);
+  if (!/\/v1$/.test(url.pathname))
+    warnings.push(`baseUrl ${url.origin}${url.pathname} does not end in /v1 (spec part 9); paths are appended to it as is`);
   if (url.protocol === 'http:' && !loopback) warnings.push(`baseUrl uses plain http to ${url.hostname}: API keys travel unencrypted`);
 
   if (file.tls.insecureSkipVerify) {
-    warnings.push(`tls.insecureSkipVerify is on: ${url.host}'s certificate is NOT verified, so the API keys go to whoever answers; use tls.ca instead`);
+    warnings.push(
+      `tls.insecureSkipVerify is on: ${url.host}'s certificate is NOT verified, so the API keys go to whoever answers; use tls.ca instead`,
+    );
   }
-  const tlsSet = file.tls.ca !== undefined || file.tls.cert !== undefined || file.tls.servername !== undefined || file.tls.insecureSkipVerify;
+  const tlsSet =
+    file.tls.ca !== undefined || file.tls.cert !== undefined || file.tls.servername !== undefined || file.tls.insecureSkipVerify;
   if (tlsSet && url.protocol === 'http:') warnings.push(`the tls options do not apply: baseUrl ${url.origin} is plain http`);
 
   const env = opts.env ?? process.env;
@@ -89,16 +100,23 @@ export function resolveTarget(data: unknown, source: string, opts: ResolveOption
   duplicateKeys(secrets, source);
 
   if (!loopback && file.caps.maxRps === undefined) {
-    throw new SpgateError(
-      'SPGATE_ERR_CAPS_REQUIRED',
-      `${source}: caps.maxRps: required because ${url.hostname} is not a loopback address`,
-    );
+    throw new SpgateError('SPGATE_ERR_CAPS_REQUIRED', `${source}: caps.maxRps: required because ${url.hostname} is not a loopback address`);
   }
 
   const legacy = legacyWriteWarning(secrets, WRITING_ROLES, file.allowWrites);
   if (legacy) warnings.push(legacy);
 
-  return { ...file, baseUrl, keys, secrets, pools, source, loopback, warnings, ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}) };
+  return {
+    ...file,
+    baseUrl,
+    keys,
+    secrets,
+    pools,
+    source,
+    loopback,
+    warnings,
+    ...(opts.baseUrlOverride !== undefined ? { baseUrlOverride: baseUrl } : {}),
+  };
 }
 
 /** Adds "did you mean" to an unknown-field message, naming the field of that object nearest to the typo. */

@@ -10,7 +10,10 @@ export type RuleName = keyof Assumptions['rules'];
 /** The clause each rule governs, and what following the rule means. */
 export const RULES: Readonly<Record<RuleName, { clause: string; meaning: string }>> = {
   foreignCursorRejected: { clause: '4.4.cursor.filter-bound', meaning: 'cursors bound to their filters and list (4.4 does not say so)' },
-  idempotencyPerConnection: { clause: 'idempotency.per-connection', meaning: 'Idempotency-Keys scoped to one connection (4.7–4.9 do not say so)' },
+  idempotencyPerConnection: {
+    clause: 'idempotency.per-connection',
+    meaning: 'Idempotency-Keys scoped to one connection (4.7–4.9 do not say so)',
+  },
 };
 
 /** Why a check of `clause` is skipped under these assumptions, or undefined when every rule governing it is on. */

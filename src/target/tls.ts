@@ -42,11 +42,14 @@ export function checkTlsFiles(tls: Tls, source: string): void {
   caFiles(tls).forEach((path, i) => {
     const field = Array.isArray(tls.ca) ? `tls.ca[${i}]` : 'tls.ca';
     const pem = readTlsFile(field, path, source);
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new SpgateError('SPGATE_ERR_TLS_CONFIG', `${source}: ${field}: ${path} holds no PEM certificate`);
+    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+      throw new SpgateError('SPGATE_ERR_TLS_CONFIG', `${source}: ${field}: ${path} holds no PEM certificate`);
     try {
       createSecureContext({ ca: pem });
     } catch (err) {
-      throw new SpgateError('SPGATE_ERR_TLS_CONFIG', `${source}: ${field}: ${path} is not a usable PEM certificate (${reason(err)})`, { cause: err });
+      throw new SpgateError('SPGATE_ERR_TLS_CONFIG', `${source}: ${field}: ${path} is not a usable PEM certificate (${reason(err)})`, {
+        cause: err,
+      });
     }
   });
   if (tls.cert !== undefined && tls.key !== undefined) {
@@ -56,7 +59,11 @@ export function checkTlsFiles(tls: Tls, source: string): void {
       createSecureContext({ cert, key });
     } catch (err) {
       // The usual causes: a key of another certificate, an encrypted key, a file of the wrong kind.
-      throw new SpgateError('SPGATE_ERR_TLS_CONFIG', `${source}: tls.cert/tls.key: ${tls.cert} with ${tls.key} is not a usable certificate and key (${reason(err)})`, { cause: err });
+      throw new SpgateError(
+        'SPGATE_ERR_TLS_CONFIG',
+        `${source}: tls.cert/tls.key: ${tls.cert} with ${tls.key} is not a usable certificate and key (${reason(err)})`,
+        { cause: err },
+      );
     }
   }
 }

@@ -27,7 +27,9 @@ const RATE_HEADERS = /^(ratelimit|ratelimit-.*|x-ratelimit-.*|retry-after)$/;
 
 /** Route templates spgate knows (spec part 4), most specific first; `{x}` matches one segment. */
 const KNOWN_TEMPLATES: string[] = [
-  ...Object.values(NAMED_ROUTES).map((r) => r.path).filter((p) => !p.includes('{resolvePath}')),
+  ...Object.values(NAMED_ROUTES)
+    .map((r) => r.path)
+    .filter((p) => !p.includes('{resolvePath}')),
   '/customers/{customerId}',
   '/conversations/{conversationId}/assign',
   '/conversations/{conversationId}/resolve',
@@ -40,7 +42,10 @@ const TEMPLATE_RES = KNOWN_TEMPLATES.map((t) => [t, new RegExp('^' + t.replace(/
 /** The route template of an API path (after the /v1 base): a known route, else id-like segments as {id}. */
 export function templateOf(apiPath: string): string {
   for (const [t, re] of TEMPLATE_RES) if (re.test(apiPath)) return t;
-  return apiPath.split('/').map((seg) => (/^[a-z]{2,5}_[A-Za-z0-9]+$|^\d+$|^[0-9a-f-]{16,}$/i.test(seg) ? '{id}' : seg)).join('/');
+  return apiPath
+    .split('/')
+    .map((seg) => (/^[a-z]{2,5}_[A-Za-z0-9]+$|^\d+$|^[0-9a-f-]{16,}$/i.test(seg) ? '{id}' : seg))
+    .join('/');
 }
 
 /** The API path of a URL: what follows the `/v1` base segment (the whole path when there is none). */
@@ -121,7 +126,13 @@ export function harToRecords(har: unknown, source: string, opts: HarOptions = {}
       ...(key !== undefined ? { key } : {}),
       epochMs: started + latency,
     };
-    const spec: Array<[keyof TraceRecord, string]> = [['limit', 'ratelimit-limit'], ['remaining', 'ratelimit-remaining'], ['reset', 'ratelimit-reset'], ['retryAfter', 'retry-after'], ['requestId', 'x-request-id']];
+    const spec: Array<[keyof TraceRecord, string]> = [
+      ['limit', 'ratelimit-limit'],
+      ['remaining', 'ratelimit-remaining'],
+      ['reset', 'ratelimit-reset'],
+      ['retryAfter', 'retry-after'],
+      ['requestId', 'x-request-id'],
+    ];
     for (const [field, name] of spec) if (headers.has(name)) (rec as Record<string, unknown>)[field] = headers.get(name);
     const raw = Object.fromEntries(rate.map((n) => [n, sanitizeText(headers.get(n)!)]));
     if (Object.keys(raw).length > 0) rec.headers = raw;
@@ -135,7 +146,10 @@ export function harToRecords(har: unknown, source: string, opts: HarOptions = {}
     rows.push({ start: started, rec });
   }
   if (rows.length === 0) {
-    throw invalid(source, `no usable entries (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, none an http(s) request under /v1 or with rate-limit headers)`);
+    throw invalid(
+      source,
+      `no usable entries (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, none an http(s) request under /v1 or with rate-limit headers)`,
+    );
   }
   const t0 = Math.min(...rows.map((r) => r.start));
   const records = rows

@@ -9,7 +9,10 @@ export function isHarPath(path: string): boolean {
 }
 
 /** Reads either form; HAR entries that are not API requests are counted in `ignored`. */
-export async function readTraceInput(path: string, opts: HarOptions = {}): Promise<{ records: TraceRecord[]; ignored: number; format: 'ndjson' | 'har' }> {
+export async function readTraceInput(
+  path: string,
+  opts: HarOptions = {},
+): Promise<{ records: TraceRecord[]; ignored: number; format: 'ndjson' | 'har' }> {
   if (isHarPath(path)) return { ...(await readHar(path, opts)), format: 'har' };
   return { records: await readTrace(path), ignored: 0, format: 'ndjson' };
 }

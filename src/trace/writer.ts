@@ -131,7 +131,8 @@ export function createTraceWriter(path: string, opts: TraceWriterOptions = {}): 
           } catch (err) {
             failure ??= err as Error;
           }
-          if (failure) reject(new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot write trace file ${path}: ${failure.message}`, { cause: failure }));
+          if (failure)
+            reject(new SpgateError('SPGATE_ERR_FILE_NOT_FOUND', `cannot write trace file ${path}: ${failure.message}`, { cause: failure }));
           else resolve();
         };
         if (inFlight === 0 && queue.length === 0) finish();

@@ -48,12 +48,21 @@ export function paddedJson(base: Record<string, unknown>, bytes: number): string
 
 const e = encodeURIComponent;
 
-function route(label: string, method: RequestSpec['method'], path: string, base: Record<string, unknown>, extra: Partial<RequestSpec> = {}, newKey?: () => string): BodyRoute {
+function route(
+  label: string,
+  method: RequestSpec['method'],
+  path: string,
+  base: Record<string, unknown>,
+  extra: Partial<RequestSpec> = {},
+  newKey?: () => string,
+): BodyRoute {
   return {
     label: `${method} ${label}`,
     cls: routeClass(method),
     request: (bytes) => ({
-      method, path, ...extra,
+      method,
+      path,
+      ...extra,
       // a valid key where the route takes one, so only the body's size can make it refuse
       headers: { 'Content-Type': 'application/json', ...(newKey ? { 'Idempotency-Key': newKey() } : {}) },
       rawBody: paddedJson(base, bytes),
@@ -86,7 +95,13 @@ export function writeRoutes(target: Target, ids: WriteRouteIds, newKey: () => st
     route('resolve', 'POST', fillPath(target.assumptions.resolvePath, { conversationId: conv, id: conv }), { status: UNDEFINED_STATUS }),
     route('cancel (a completed turn)', 'POST', `/ai/assistant/sessions/${e(t.sessionId)}/turns/${e(t.turnId)}/cancel`, {}),
     route('/customers/{id} (a pool customer)', 'DELETE', `/customers/${e(ids.customer)}`, {}),
-    route('/authoring/collections/{id}', 'PUT', `/authoring/collections/${e(ids.collection)}`, { name: 'spgate body limit', slug: 'spgate-body-limit' },
-      { role: 'helpDelegated' }, newKey),
+    route(
+      '/authoring/collections/{id}',
+      'PUT',
+      `/authoring/collections/${e(ids.collection)}`,
+      { name: 'spgate body limit', slug: 'spgate-body-limit' },
+      { role: 'helpDelegated' },
+      newKey,
+    ),
   ];
 }

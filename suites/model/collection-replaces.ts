@@ -64,28 +64,40 @@ async function judgeRenumbered(rec: Recorder, u: ReplaceUpdates, id: string, fie
   const low = await u.next(id, { ...fields, position: 0, expectedRevision: revision });
   const high = await u.next(id, { ...fields, position: 1000, expectedRevision: low.revision });
   const [a, b] = [positionIn(jsonObject(low.x)), positionIn(jsonObject(high.x))];
-  rec.expect(typeof a === 'number' && typeof b === 'number' && a <= b,
+  rec.expect(
+    typeof a === 'number' && typeof b === 'number' && a <= b,
     'a collection updated to position 0, then to 1000, to show positions in that order (renumbered among its siblings, or as sent)',
-    () => `positions ${JSON.stringify(a)} then ${JSON.stringify(b)}`, [low.x, high.x]);
+    () => `positions ${JSON.stringify(a)} then ${JSON.stringify(b)}`,
+    [low.x, high.x],
+  );
   return typeof a === 'number' && typeof b === 'number' && a < b;
 }
 
 /** Runs helpcenter.replaces: a property over generated fields; notes when no case could judge the position. */
 export async function replacesCheck(ctx: SuiteContext, updates: (rec: Recorder) => ReplaceUpdates): Promise<CheckOutcome> {
   let positionsJudged = 0;
-  const out = await runProperty(ctx, FIELDS, async (generated, rec) => {
-    const token = uniqueSlug(ctx.fc.seed, 'spgate').replace(/-/g, '');
-    const fields = { ...generated, slug: uniqueSlug(ctx.fc.seed, generated.slug), description: `${token} ${generated.description}` };
-    const u = updates(rec);
-    const { id, x, revision } = await u.first((rev) => ({ ...fields, expectedRevision: rev }));
-    const shown = jsonObject(x) ?? {};
-    const differing: string[] = (['name', 'slug'] as const).filter((k) => !sameField(k, shown[k], fields[k]));
-    if (!replacedDescription(shown.description, fields.description, token)) differing.push('description');
-    rec.expect(differing.length === 0, `the collection to show the fields sent (${canonicalJson(fields)})`,
-      () => differing.map((k) => `${k}: ${JSON.stringify(shown[k])}`).join(', '));
-    if (positionIn(shown) === fields.position) positionsJudged++;
-    else if (await judgeRenumbered(rec, u, id, fields, revision)) positionsJudged++;
-  }, { maxRuns: 10 });
+  const out = await runProperty(
+    ctx,
+    FIELDS,
+    async (generated, rec) => {
+      const token = uniqueSlug(ctx.fc.seed, 'spgate').replace(/-/g, '');
+      const fields = { ...generated, slug: uniqueSlug(ctx.fc.seed, generated.slug), description: `${token} ${generated.description}` };
+      const u = updates(rec);
+      const { id, x, revision } = await u.first((rev) => ({ ...fields, expectedRevision: rev }));
+      const shown = jsonObject(x) ?? {};
+      const differing: string[] = (['name', 'slug'] as const).filter((k) => !sameField(k, shown[k], fields[k]));
+      if (!replacedDescription(shown.description, fields.description, token)) differing.push('description');
+      rec.expect(differing.length === 0, `the collection to show the fields sent (${canonicalJson(fields)})`, () =>
+        differing.map((k) => `${k}: ${JSON.stringify(shown[k])}`).join(', '),
+      );
+      if (positionIn(shown) === fields.position) positionsJudged++;
+      else if (await judgeRenumbered(rec, u, id, fields, revision)) positionsJudged++;
+    },
+    { maxRuns: 10 },
+  );
   if (out.status !== 'passed' || positionsJudged > 0) return out;
-  return { ...out, note: 'position not judged: no update showed the position sent, and updates at 0 and 1000 showed the same one (a collection without siblings?)' };
+  return {
+    ...out,
+    note: 'position not judged: no update showed the position sent, and updates at 0 and 1000 showed the same one (a collection without siblings?)',
+  };
 }

@@ -27,7 +27,10 @@ export function revisionOf(x: Exchange): number | undefined {
  * current: every answer of `first` refused as stale moves on to the next item. Returns the item and the
  * exchanges of its first update(s).
  */
-export function firstUpdate(ctx: SuiteContext, first: (c: PoolCollection) => Promise<Exchange[]>): Promise<{ c: PoolCollection; xs: Exchange[] }> {
+export function firstUpdate(
+  ctx: SuiteContext,
+  first: (c: PoolCollection) => Promise<Exchange[]>,
+): Promise<{ c: PoolCollection; xs: Exchange[] }> {
   const stale = ctx.target.assumptions.statuses.staleRevision;
   return dataOf(ctx).confirmed('collection', async (c) => {
     const xs = await first(c);

@@ -13,8 +13,17 @@ import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js'
 import type { Target } from '../../src/target/schema.js';
 import { CaseDiscard, CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
 import {
-  advance, canonicalJson, compare, type ConversationModel, initialModel, type Op, predict, type Request,
-  reusableKeys, type StatusTypes, unmaskingMove,
+  advance,
+  canonicalJson,
+  compare,
+  type ConversationModel,
+  initialModel,
+  type Op,
+  predict,
+  type Request,
+  reusableKeys,
+  type StatusTypes,
+  unmaskingMove,
 } from './conversation.js';
 import { runProperty } from './property.js';
 import { type AssignBody, assignRequest, assignValues, freshKey, type ResolveBody, resolveRequest } from './requests.js';
@@ -67,7 +76,7 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
     if (this.key.kind === 'reuse') {
       const candidates = reusableKeys(model, this.op);
       const pick = candidates.length ? candidates[this.key.n % candidates.length] : undefined;
-      if (pick) return { op: this.op, body: (this.key.sameBody ? pick.sent : this.body), key: pick.key } as Request;
+      if (pick) return { op: this.op, body: this.key.sameBody ? pick.sent : this.body, key: pick.key } as Request;
       this.fellBack = true;
     }
     return { op: this.op, body: this.body, key: freshKey() } as Request;
@@ -88,7 +97,12 @@ export class OpCommand implements fc.AsyncCommand<ConversationModel, Conversatio
 
   toString(): string {
     const k = this.key;
-    const key = k.kind === 'none' ? 'no key' : k.kind === 'fresh' || this.fellBack ? 'fresh key' : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
+    const key =
+      k.kind === 'none'
+        ? 'no key'
+        : k.kind === 'fresh' || this.fellBack
+          ? 'fresh key'
+          : `reused key #${k.n}${k.sameBody ? ' with its first body' : ''}`;
     return `${this.moved ? `${describe(this.moved)}, ` : ''}${this.op}(${JSON.stringify(this.body)}, ${key})`;
   }
 }
@@ -116,7 +130,15 @@ async function step(model: ConversationModel, real: ConversationReal, req: Reque
   const status = statusOf(x);
   const shown = shownState(x);
   // The spec does not require a server to accept an assignee or team it does not know.
-  if (req.op === 'assign' && prediction.kind === 'effect' && status !== undefined && status >= 400 && status < 500 && status !== 409 && madeUpIn(req.body, real.madeUp)) {
+  if (
+    req.op === 'assign' &&
+    prediction.kind === 'effect' &&
+    status !== undefined &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 409 &&
+    madeUpIn(req.body, real.madeUp)
+  ) {
     real.rec.discard(`${label()} with made-up values: ${describeAnswer(x)}`);
   }
   // A replay shows the first answer or the state now; refusals show none: read it back then.
@@ -126,7 +148,11 @@ async function step(model: ConversationModel, real: ConversationReal, req: Reque
   const obs = { status, body: data ? canonicalJson(data) : x.response.body, errorCode: errorCodeOf(x), shown, stored, json: data, latest };
   const mismatch = compare(model, req, prediction, obs).find((m) => real.focus.has(m.clause));
   if (mismatch) {
-    throw new CheckAbort({ expected: mismatch.expected, actual: `${mismatch.actual} at step ${real.steps}, ${label()}`, exchanges: [...real.rec.exchanges] });
+    throw new CheckAbort({
+      expected: mismatch.expected,
+      actual: `${mismatch.actual} at step ${real.steps}, ${label()}`,
+      exchanges: [...real.rec.exchanges],
+    });
   }
   advance(model, req, prediction, obs);
 }
@@ -159,7 +185,10 @@ export function assignBodyArb(values: { assigneeIds: readonly string[]; teams: r
 /** Resolve bodies: absent status, completed-type keys and, when `invalid`, active-type and unknown keys. */
 export function resolveBodyArb(types: StatusTypes, invalid: boolean): fc.Arbitrary<ResolveBody> {
   const keys = [...types.completed, ...(invalid ? [...types.active, UNKNOWN_STATUS_KEY] : [])];
-  return fc.oneof(fc.constant<ResolveBody>({}), fc.constantFrom(...keys).map((status): ResolveBody => ({ status })));
+  return fc.oneof(
+    fc.constant<ResolveBody>({}),
+    fc.constantFrom(...keys).map((status): ResolveBody => ({ status })),
+  );
 }
 
 const keyChoiceArb: fc.Arbitrary<KeyChoice> = fc.oneof(
@@ -169,7 +198,11 @@ const keyChoiceArb: fc.Arbitrary<KeyChoice> = fc.oneof(
 );
 
 /** Command arbitraries; with `keys`, requests carry fresh or reused Idempotency-Keys (valid bodies only). */
-export function conversationCommands(types: StatusTypes, keys: boolean, values: { assigneeIds: readonly string[]; teams: readonly string[] }): Array<fc.Arbitrary<OpCommand>> {
+export function conversationCommands(
+  types: StatusTypes,
+  keys: boolean,
+  values: { assigneeIds: readonly string[]; teams: readonly string[] },
+): Array<fc.Arbitrary<OpCommand>> {
   if (!keys) {
     return [
       assignBodyArb(values).map((b) => new OpCommand('assign', b, { kind: 'none' })),
@@ -207,8 +240,12 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
     } catch (err) {
       // An unanswered read-back (observe's 200 required) cuts the sequence like an unanswered step.
       const unanswered = rec.exchanges.find((x) => !x.response);
-      const why = err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX) ? err.why
-        : err instanceof CheckAbort && unanswered ? `${CUT_PREFIX}${describeAnswer(unanswered)}` : undefined;
+      const why =
+        err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX)
+          ? err.why
+          : err instanceof CheckAbort && unanswered
+            ? `${CUT_PREFIX}${describeAnswer(unanswered)}`
+            : undefined;
       if (why === undefined) throw err;
       cuts.push(why);
       rec.discard(why);
@@ -225,7 +262,8 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
 export function judgedWhole(outcome: CheckOutcome, cuts: readonly string[]): CheckOutcome {
   if (outcome.status === 'failed' || outcome.status === 'skipped' || cuts.length === 0) return outcome;
   return {
-    status: 'inconclusive', cases: outcome.cases,
+    status: 'inconclusive',
+    cases: outcome.cases,
     reason: `${cuts.length} of ${outcome.cases} generated sequences were ${cuts[0]!}${cuts.length > 1 ? ' (and more)' : ''}; a cut sequence judged nothing`,
     remedy: 'rerun when the deployment answers within the client timeout, or raise timeouts.requestMs in the target file',
   };

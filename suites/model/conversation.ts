@@ -49,9 +49,7 @@ export interface ConversationModel {
   latest?: unknown;
 }
 
-export type Request =
-  | { op: 'assign'; body: AssignBody; key?: string }
-  | { op: 'resolve'; body: ResolveBody; key?: string };
+export type Request = { op: 'assign'; body: AssignBody; key?: string } | { op: 'resolve'; body: ResolveBody; key?: string };
 
 export type Prediction =
   | { kind: 'effect'; next: ConversationState }
@@ -113,11 +111,13 @@ export function readReplay(retry: unknown, first: unknown, latest: unknown): Rep
 
 /** JSON with object keys sorted, so equal bodies compare equal whatever the key order. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  ) ?? '';
+  return (
+    JSON.stringify(value, (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+    ) ?? ''
+  );
 }
 
 /** The answer the API owes to `req` given the model. */
@@ -125,7 +125,9 @@ export function predict(model: ConversationModel, req: Request): Prediction {
   if (req.key !== undefined) {
     const entry = model.keys.get(req.key);
     if (entry?.response) {
-      return entry.body === canonicalJson(req.body) && entry.op === req.op ? { kind: 'replay', response: entry.response } : { kind: 'conflict' };
+      return entry.body === canonicalJson(req.body) && entry.op === req.op
+        ? { kind: 'replay', response: entry.response }
+        : { kind: 'conflict' };
     }
   }
   if (req.op === 'assign') {
@@ -167,7 +169,11 @@ export function compare(model: ConversationModel, req: Request, prediction: Pred
       const shown = obs.shown;
       if (req.op === 'assign') {
         if (shown.status !== model.state.status) {
-          out.push({ clause: '3.assign.status-unchanged', expected: `status stays ${model.state.status}`, actual: `status ${shown.status}` });
+          out.push({
+            clause: '3.assign.status-unchanged',
+            expected: `status stays ${model.state.status}`,
+            actual: `status ${shown.status}`,
+          });
         }
         if (shown.assigneeId !== prediction.next.assigneeId || shown.team !== prediction.next.team) {
           out.push({ clause: '3.assign.sets-and-clears', expected: show(prediction.next), actual: show(shown) });
@@ -184,23 +190,33 @@ export function compare(model: ConversationModel, req: Request, prediction: Pred
       if (obs.status !== r.status) {
         out.push({ clause: 'idempotency.replay', expected: `the retry answered like the first request (HTTP ${r.status})`, actual: got });
       } else if (readReplay(obs.json, r.json, model.latest) === 'new-write') {
-        out.push({ clause: 'idempotency.replay', expected: 'the first response, or the conversation as it stands (its updatedAt): no new write', actual: `${got} with another updatedAt (${obs.body})` });
+        out.push({
+          clause: 'idempotency.replay',
+          expected: 'the first response, or the conversation as it stands (its updatedAt): no new write',
+          actual: `${got} with another updatedAt (${obs.body})`,
+        });
       }
       if (!sameState(obs.stored, model.state)) {
-        out.push({ clause: 'idempotency.replay', expected: `no new effect from an identical retry (${show(model.state)})`, actual: show(obs.stored) });
+        out.push({
+          clause: 'idempotency.replay',
+          expected: `no new effect from an identical retry (${show(model.state)})`,
+          actual: show(obs.stored),
+        });
       }
       break;
     }
     case 'conflict': {
       const clause: ClauseId = req.op === 'assign' ? '4.7.idempotency.conflict' : '4.8.idempotency.conflict';
       if (obs.status !== 409) out.push({ clause, expected: 'HTTP 409 for a reused key with a different body', actual: got });
-      if (!sameState(obs.stored, model.state)) out.push({ clause, expected: `no effect from a conflicting request (${show(model.state)})`, actual: show(obs.stored) });
+      if (!sameState(obs.stored, model.state))
+        out.push({ clause, expected: `no effect from a conflicting request (${show(model.state)})`, actual: show(obs.stored) });
       break;
     }
     case 'rejected': {
       const clause: ClauseId = prediction.code === 'conversations.unknown_status' ? '7.unknown-status' : '3.resolve.active-key-rejected';
       if (obs.errorCode !== prediction.code) out.push({ clause, expected: `an error with code ${prediction.code}`, actual: got });
-      if (obs.stored.status !== model.state.status) out.push({ clause, expected: `status stays ${model.state.status}`, actual: `status ${obs.stored.status}` });
+      if (obs.stored.status !== model.state.status)
+        out.push({ clause, expected: `status stays ${model.state.status}`, actual: `status ${obs.stored.status}` });
       break;
     }
   }
@@ -215,7 +231,10 @@ export function advance(model: ConversationModel, req: Request, prediction: Pred
   model.state = { ...obs.stored };
   if (obs.latest !== undefined) model.latest = obs.latest;
   if (req.key !== undefined && prediction.kind === 'effect' && !model.keys.has(req.key)) {
-    const response = obs.status !== undefined && obs.status >= 200 && obs.status < 300 ? { status: obs.status, body: obs.body, json: obs.json } : undefined;
+    const response =
+      obs.status !== undefined && obs.status >= 200 && obs.status < 300
+        ? { status: obs.status, body: obs.body, json: obs.json }
+        : undefined;
     model.keys.set(req.key, { op: req.op, body: canonicalJson(req.body), sent: req.body, response });
   }
 }
@@ -239,7 +258,11 @@ export function stateOf(conversation: Record<string, unknown>): ConversationStat
  * a clock that has not ticked since the last write hides: so the state is moved away first, with a clearing
  * "" where one does the job (never a made-up value) and `values` otherwise.
  */
-export function unmaskingMove(model: ConversationModel, req: Request, values: { assigneeIds: readonly string[]; teams: readonly string[] }): Request | undefined {
+export function unmaskingMove(
+  model: ConversationModel,
+  req: Request,
+  values: { assigneeIds: readonly string[]; teams: readonly string[] },
+): Request | undefined {
   const again = predict({ ...model, keys: new Map() }, { op: req.op, body: req.body } as Request);
   if (again.kind !== 'effect' || !sameState(again.next, model.state)) return undefined;
   if (req.op === 'resolve') {

@@ -17,7 +17,10 @@ export function idsOf(x: Exchange): string[] | undefined {
 }
 
 /** Walks the unfiltered list (bounded) and reports whether `id` appeared (with its record) and whether the walk finished. */
-export async function inFullList(rec: Recorder, id: string): Promise<{ found: boolean; complete: boolean; xs: Exchange[]; record?: Record<string, unknown> }> {
+export async function inFullList(
+  rec: Recorder,
+  id: string,
+): Promise<{ found: boolean; complete: boolean; xs: Exchange[]; record?: Record<string, unknown> }> {
   const xs: Exchange[] = [];
   let cursor: string | undefined;
   const deadline = Date.now() + MAX_WALK_SECONDS * 1000;
@@ -60,15 +63,23 @@ export function cutBySize(walk: { found: boolean; complete: boolean; xs: Exchang
  * filter; their parameter names are the target's assumptions). Pool customers carry a unique email and
  * externalId, so these list a handful of customers however big the workspace is.
  */
-export function ownFilters(params: { search: string; externalId: string }, record: Record<string, unknown>): Array<[string, Record<string, string>]> {
+export function ownFilters(
+  params: { search: string; externalId: string },
+  record: Record<string, unknown>,
+): Array<[string, Record<string, string>]> {
   const filters: Array<[string, Record<string, string>]> = [];
   if (typeof record.email === 'string' && record.email) filters.push(['text search', { [params.search]: record.email }]);
-  if (typeof record.externalId === 'string' && record.externalId) filters.push(['the external-id filter', { [params.externalId]: record.externalId }]);
+  if (typeof record.externalId === 'string' && record.externalId)
+    filters.push(['the external-id filter', { [params.externalId]: record.externalId }]);
   return filters;
 }
 
 /** Lists customers with one query and says whether `id` is among the results (undefined: unreadable). */
-export async function listed(rec: Recorder, query: Record<string, string>, id: string): Promise<{ found: boolean | undefined; x: Exchange; record?: Record<string, unknown> }> {
+export async function listed(
+  rec: Recorder,
+  query: Record<string, string>,
+  id: string,
+): Promise<{ found: boolean | undefined; x: Exchange; record?: Record<string, unknown> }> {
   const x = await rec.send({ method: 'GET', path: '/customers', query: { ...query, limit: 100 }, role: 'admin' });
   const ids = statusOf(x) === 200 ? idsOf(x) : undefined;
   const data = jsonObject(x)?.data as Array<Record<string, unknown>> | undefined;

@@ -44,26 +44,53 @@ async function articlesPart(rec: Recorder): Promise<void> {
   const list = { method: 'GET', path: '/authoring/articles', query: { limit: 100 } } as const;
   const a = await rec.send({ ...list, role: 'admin' });
   const mine = itemsOf(a);
-  if (!mine?.length) inconclusive(`the admin key's articles list ${mine ? 'is empty' : `answered ${describeAnswer(a)}`}`, 'a Help Center article in this workspace');
+  if (!mine?.length)
+    inconclusive(
+      `the admin key's articles list ${mine ? 'is empty' : `answered ${describeAnswer(a)}`}`,
+      'a Help Center article in this workspace',
+    );
   const x = await rec.send({ ...list, role: OTHER });
   if (unanswered(x)) return cannotJudge(rec, `the articles list with the otherWorkspace key answered ${describeAnswer(x)}`);
   const seen = itemsOf(x);
   // The foreign key may lack help:read (403) or be told no such list (404): both refuse.
-  rec.expect(seen !== undefined || [403, 404].includes(statusOf(x)!), 'the articles list with the otherWorkspace key: 200 with a data array, 403 or 404', () => describeAnswer(x), [x]);
+  rec.expect(
+    seen !== undefined || [403, 404].includes(statusOf(x)!),
+    'the articles list with the otherWorkspace key: 200 with a data array, 403 or 404',
+    () => describeAnswer(x),
+    [x],
+  );
   const byId = new Map(mine!.map((m) => [m.id, m]));
-  const leaked = (seen ?? []).filter((s) => byId.has(s.id) && (byId.get(s.id)!.createdAt === undefined || byId.get(s.id)!.createdAt === s.createdAt)).map((s) => s.id);
-  rec.expect(leaked.length === 0, 'the articles list with the otherWorkspace key: none of this workspace\'s articles (drafts included)',
-    () => `${leaked.length} of them listed: ${leaked.slice(0, 3).join(', ')}`, [a, x]);
+  const leaked = (seen ?? [])
+    .filter((s) => byId.has(s.id) && (byId.get(s.id)!.createdAt === undefined || byId.get(s.id)!.createdAt === s.createdAt))
+    .map((s) => s.id);
+  rec.expect(
+    leaked.length === 0,
+    "the articles list with the otherWorkspace key: none of this workspace's articles (drafts included)",
+    () => `${leaked.length} of them listed: ${leaked.slice(0, 3).join(', ')}`,
+    [a, x],
+  );
 }
 
 async function mePart(rec: Recorder): Promise<void> {
   const a = await rec.send({ method: 'GET', path: '/me', role: 'admin' });
   const mine = workspaceOf(a);
-  if (!mine) inconclusive(`the admin key's GET /me ${statusOf(a) === 200 ? 'names no workspace field (workspace, workspaceId)' : `answered ${describeAnswer(a)}`}`);
+  if (!mine)
+    inconclusive(
+      `the admin key's GET /me ${statusOf(a) === 200 ? 'names no workspace field (workspace, workspaceId)' : `answered ${describeAnswer(a)}`}`,
+    );
   const x = await rec.send({ method: 'GET', path: '/me', role: OTHER });
   const theirs = workspaceOf(x);
-  if (!theirs) return cannotJudge(rec, `GET /me with the otherWorkspace key ${statusOf(x) === 200 ? 'names no workspace field' : `answered ${describeAnswer(x)}`}`);
-  rec.expect(theirs !== mine, 'GET /me with the otherWorkspace key to name its own workspace, not this one (5.1)', () => `workspace ${theirs}, this workspace's`, [a, x]);
+  if (!theirs)
+    return cannotJudge(
+      rec,
+      `GET /me with the otherWorkspace key ${statusOf(x) === 200 ? 'names no workspace field' : `answered ${describeAnswer(x)}`}`,
+    );
+  rec.expect(
+    theirs !== mine,
+    'GET /me with the otherWorkspace key to name its own workspace, not this one (5.1)',
+    () => `workspace ${theirs}, this workspace's`,
+    [a, x],
+  );
 }
 
 /** The conversation's state as the admin key's assign clearing the team shows it, or undefined. */
@@ -81,16 +108,28 @@ async function teamPart(ctx: SuiteContext, rec: Recorder): Promise<void> {
   const team = assignValues(ctx.target).teams[0]!;
   const x = await rec.send(assignRequest(id, { team }, undefined, OTHER));
   if (!unanswered(x)) {
-    rec.expect([403, 404, 400, 422, ctx.target.assumptions.statuses.validation].includes(statusOf(x)!),
-      'HTTP 403 or 404 (or a validation refusal) for changing the team of this workspace\'s conversation with the otherWorkspace key', () => describeAnswer(x), [x]);
+    rec.expect(
+      [403, 404, 400, 422, ctx.target.assumptions.statuses.validation].includes(statusOf(x)!),
+      "HTTP 403 or 404 (or a validation refusal) for changing the team of this workspace's conversation with the otherWorkspace key",
+      () => describeAnswer(x),
+      [x],
+    );
   }
   // Read back with an assign that keeps the assignee and leaves the team alone: clearing it would hide the change.
   const read = await rec.send(assignRequest(id, { assignee: { id: before.state.assigneeId ?? '' } }));
   const state = shownState(read);
-  if (!state) return cannotJudge(rec, `the admin key's assign that reads conversation ${id}'s team after the change answered ${describeAnswer(read)}`);
+  if (!state)
+    return cannotJudge(
+      rec,
+      `the admin key's assign that reads conversation ${id}'s team after the change answered ${describeAnswer(read)}`,
+    );
   const after = { state, x: read };
-  rec.expect(after.state.team === before.state.team, `the conversation's team unchanged by the otherWorkspace key's assign of team ${team}`,
-    () => `team ${String(before.state.team)} → ${String(after.state.team)}`, [before.x, x, after.x]);
+  rec.expect(
+    after.state.team === before.state.team,
+    `the conversation's team unchanged by the otherWorkspace key's assign of team ${team}`,
+    () => `team ${String(before.state.team)} → ${String(after.state.team)}`,
+    [before.x, x, after.x],
+  );
 }
 
 /** The articles list and /me parts (reads). */

@@ -6,9 +6,29 @@
  */
 
 const PAGINATION = new Set([
-  'hasmore', 'nextcursor', 'cursor', 'prevcursor', 'previouscursor', 'next', 'previous', 'prev', 'nextpagetoken',
-  'pagetoken', 'page', 'pages', 'pagesize', 'perpage', 'limit', 'offset', 'after', 'before',
-  'startingafter', 'endingbefore', 'links', 'pagination', 'paging',
+  'hasmore',
+  'nextcursor',
+  'cursor',
+  'prevcursor',
+  'previouscursor',
+  'next',
+  'previous',
+  'prev',
+  'nextpagetoken',
+  'pagetoken',
+  'page',
+  'pages',
+  'pagesize',
+  'perpage',
+  'limit',
+  'offset',
+  'after',
+  'before',
+  'startingafter',
+  'endingbefore',
+  'links',
+  'pagination',
+  'paging',
 ]);
 
 /** True when `key` names pagination (case, `_` and `-` ignored: has_more, next-cursor, nextCursor alike). */

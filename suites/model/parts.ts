@@ -62,10 +62,19 @@ export class Parts {
     if (this.failures.length) return { status: 'failed', cases: this.cases, failures: this.failures };
     const remedy = this.remedies.size ? { remedy: [...this.remedies].join('; ') } : {};
     if (this.judged.length === 0) {
-      return { status: 'inconclusive', cases: 0, reason: `no part could be judged: ${this.untried.join('; ') || 'none to try'}`, ...remedy };
+      return {
+        status: 'inconclusive',
+        cases: 0,
+        reason: `no part could be judged: ${this.untried.join('; ') || 'none to try'}`,
+        ...remedy,
+      };
     }
     return this.untried.length
-      ? { status: 'passed', cases: this.cases, note: `not tried: ${this.untried.join('; ')}${remedy.remedy ? ` — to try them: ${remedy.remedy}` : ''}` }
+      ? {
+          status: 'passed',
+          cases: this.cases,
+          note: `not tried: ${this.untried.join('; ')}${remedy.remedy ? ` — to try them: ${remedy.remedy}` : ''}`,
+        }
       : { status: 'passed', cases: this.cases };
   }
 }

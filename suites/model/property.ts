@@ -23,16 +23,27 @@ export async function runProperty<T>(
   options: PropertyOptions = {},
 ): Promise<CheckOutcome> {
   const numRuns = Math.max(1, Math.min(ctx.fc.numRuns, options.maxRuns ?? ctx.fc.numRuns));
-  return checkProperty(ctx, arb, async (value, io): Promise<CaseVerdict> => {
-    const rec = new Recorder(io);
-    try {
-      await body(value, rec);
-    } catch (err) {
-      if (err instanceof CheckAbort) return { expected: err.failure.expected, actual: err.failure.actual, ...(err.failure.clause ? { clause: err.failure.clause } : {}) };
-      if (err instanceof CaseDiscard) return rec.failures[0] ? { expected: rec.failures[0].expected, actual: rec.failures[0].actual } : discard(err.why);
-      throw err;
-    }
-    const first = rec.failures[0];
-    return first ? { expected: first.expected, actual: first.actual } : undefined;
-  }, { numRuns, describe: (t) => fc.stringify(t), ...(options.minJudged !== undefined ? { minJudged: options.minJudged } : {}) });
+  return checkProperty(
+    ctx,
+    arb,
+    async (value, io): Promise<CaseVerdict> => {
+      const rec = new Recorder(io);
+      try {
+        await body(value, rec);
+      } catch (err) {
+        if (err instanceof CheckAbort)
+          return {
+            expected: err.failure.expected,
+            actual: err.failure.actual,
+            ...(err.failure.clause ? { clause: err.failure.clause } : {}),
+          };
+        if (err instanceof CaseDiscard)
+          return rec.failures[0] ? { expected: rec.failures[0].expected, actual: rec.failures[0].actual } : discard(err.why);
+        throw err;
+      }
+      const first = rec.failures[0];
+      return first ? { expected: first.expected, actual: first.actual } : undefined;
+    },
+    { numRuns, describe: (t) => fc.stringify(t), ...(options.minJudged !== undefined ? { minJudged: options.minJudged } : {}) },
+  );
 }

@@ -40,12 +40,16 @@ export function limitConstant(xs: readonly Exchange[]): CheckOutcome {
   for (const [key, g] of groups) {
     if (g.n < 2) continue;
     const values = [...g.values.keys()];
-    t.add(values.length === 1 ? undefined : {
-      clause: '8.ratelimit.limit-constant',
-      expected: `one RateLimit-Limit (the budget of the route class) on every answer of the ${key}`,
-      actual: `${values.length} values over ${g.n} answers: ${values.slice(0, 5).join(', ')}${values.length > 5 ? ', …' : ''}`,
-      exchanges: [...g.values.values()].slice(0, 3),
-    });
+    t.add(
+      values.length === 1
+        ? undefined
+        : {
+            clause: '8.ratelimit.limit-constant',
+            expected: `one RateLimit-Limit (the budget of the route class) on every answer of the ${key}`,
+            actual: `${values.length} values over ${g.n} answers: ${values.slice(0, 5).join(', ')}${values.length > 5 ? ', …' : ''}`,
+            exchanges: [...g.values.values()].slice(0, 3),
+          },
+    );
   }
   return t.outcome();
 }
@@ -91,24 +95,36 @@ export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', pr
   const b = await rec.send(probe);
   const unread = [a0, a, ...xs, b].find((x) => remainingOf(x) === undefined);
   if (unread) {
-    cannotJudge(rec, `an answer was not accepted with a readable RateLimit-Remaining (${describeAnswer(unread)})`, 'fixtures.ids.conversationId: a conversation the second connection may assign');
+    cannotJudge(
+      rec,
+      `an answer was not accepted with a readable RateLimit-Remaining (${describeAnswer(unread)})`,
+      'fixtures.ids.conversationId: a conversation the second connection may assign',
+    );
     return;
   }
   const noise = remainingOf(a0)! - remainingOf(a)!;
   if (noise < 0 || noise > 1) {
-    cannotJudge(rec, `the ${other} class's RateLimit-Remaining moved by ${-noise} between two back-to-back requests (${remainingOf(a0)} then ${remainingOf(a)}): other traffic on the key, or replicas counting apart, would hide what spending ${spent}s does`, 'keys.secondConnection: a key no other traffic uses');
+    cannotJudge(
+      rec,
+      `the ${other} class's RateLimit-Remaining moved by ${-noise} between two back-to-back requests (${remainingOf(a0)} then ${remainingOf(a)}): other traffic on the key, or replicas counting apart, would hide what spending ${spent}s does`,
+      'keys.secondConnection: a key no other traffic uses',
+    );
     return;
   }
   const spentFell = remainingOf(xs[0]!)! - remainingOf(xs[xs.length - 1]!)!;
   if (spentFell < 1) {
-    cannotJudge(rec, `${SPENT} accepted ${spent}s did not lower their own class's RateLimit-Remaining (${remainingOf(xs[0]!)} then ${remainingOf(xs[xs.length - 1]!)}), so nothing shows they were charged`);
+    cannotJudge(
+      rec,
+      `${SPENT} accepted ${spent}s did not lower their own class's RateLimit-Remaining (${remainingOf(xs[0]!)} then ${remainingOf(xs[xs.length - 1]!)}), so nothing shows they were charged`,
+    );
     return;
   }
   const fell = remainingOf(a)! - remainingOf(b)!;
   rec.expect(
     fell < 1 + Math.ceil(SPENT / 2),
     `the ${other} class's RateLimit-Remaining to fall by at most 1 (its own second request) while ${SPENT} ${spent}s were admitted (their own Remaining fell by ${spentFell})`,
-    () => `${other} Remaining ${remainingOf(a)} then ${remainingOf(b)}: fell by ${fell}, as if the ${spent}s were charged to the ${other} budget`,
+    () =>
+      `${other} Remaining ${remainingOf(a)} then ${remainingOf(b)}: fell by ${fell}, as if the ${spent}s were charged to the ${other} budget`,
     [a0, a, xs[0]!, xs[xs.length - 1]!, b],
   );
 }

@@ -28,7 +28,9 @@ export type DriveOutcome =
 
 /** An accepted request of the class, sent with the second connection's key. */
 export function acceptedRequest(cls: DrivenClass, conversationId: string): RequestSpec {
-  return cls === 'read' ? { method: 'GET', path: '/me', role: 'secondConnection' } : assignRequest(conversationId, { team: '' }, undefined, 'secondConnection');
+  return cls === 'read'
+    ? { method: 'GET', path: '/me', role: 'secondConnection' }
+    : assignRequest(conversationId, { team: '' }, undefined, 'secondConnection');
 }
 
 const accepted = (x: Exchange): boolean => {
@@ -56,10 +58,21 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
     first = await ctx.sendOnce(request);
   }
   const started = Date.now();
-  if (statusOf(first) === 429) inconclusive(`the ${cls} budget of the second connection was already spent when the drive began`, 'run limits alone, or give keys.secondConnection a key no other traffic uses');
-  if (!accepted(first)) inconclusive(`the drive's ${cls} request was not accepted (${describeAnswer(first)}), so no limiter need charge it`, cls === 'write' ? 'fixtures.ids.conversationId: a conversation the second connection may assign' : 'keys.secondConnection: a key GET /me answers');
+  if (statusOf(first) === 429)
+    inconclusive(
+      `the ${cls} budget of the second connection was already spent when the drive began`,
+      'run limits alone, or give keys.secondConnection a key no other traffic uses',
+    );
+  if (!accepted(first))
+    inconclusive(
+      `the drive's ${cls} request was not accepted (${describeAnswer(first)}), so no limiter need charge it`,
+      cls === 'write'
+        ? 'fixtures.ids.conversationId: a conversation the second connection may assign'
+        : 'keys.secondConnection: a key GET /me answers',
+    );
   const remaining = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Remaining') : undefined;
-  if (!remaining?.ok) inconclusive(`no usable RateLimit-Remaining on the first ${cls} answer to size the drive (reported by limits.headers)`);
+  if (!remaining?.ok)
+    inconclusive(`no usable RateLimit-Remaining on the first ${cls} answer to size the drive (reported by limits.headers)`);
   const budget = remaining.value + 1;
   const cap = boundOf(ctx, cls);
   if (budget + 2 > cap) {
@@ -87,12 +100,17 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
   if (refused) return { kind: 'refused', refused, sent };
   const elapsedS = ((Date.now() - started) / 1000).toFixed(1);
   if (mayHaveRefilled) {
-    inconclusive(`no 429 in ${sent.length} ${cls} requests over ${elapsedS} s: the budget kept coming back during the drive (window rolled over or bucket refilled)`, `keys.secondConnection: a key whose ${cls} budget is spent well within ${cap} requests`);
+    inconclusive(
+      `no 429 in ${sent.length} ${cls} requests over ${elapsedS} s: the budget kept coming back during the drive (window rolled over or bucket refilled)`,
+      `keys.secondConnection: a key whose ${cls} budget is spent well within ${cap} requests`,
+    );
   }
   const admitted = sent.filter(accepted);
   const others = sent.length - admitted.length;
   if (admitted.length <= budget) {
-    inconclusive(`no 429 in ${sent.length} ${cls} requests, but ${others} of them were not accepted (first: ${describeAnswer(sent.find((x) => !accepted(x))!)}), so only ${admitted.length} were shown charged (the budget allowed ${budget})`);
+    inconclusive(
+      `no 429 in ${sent.length} ${cls} requests, but ${others} of them were not accepted (first: ${describeAnswer(sent.find((x) => !accepted(x))!)}), so only ${admitted.length} were shown charged (the budget allowed ${budget})`,
+    );
   }
   return { kind: 'over-admitted', admitted, others, budget };
 }

@@ -33,7 +33,11 @@ const MADE_UP = { assigneeIds: ['agt_spgate_a', 'agt_spgate_b'], teams: ['tier-1
  * made-up ones. `supplied` says which, so a 4xx refusal of a made-up value discards the case (the spec does
  * not require a server to accept an unknown assignee), while one of a supplied value is judged.
  */
-export function assignValues(target: Target): { assigneeIds: readonly string[]; teams: readonly string[]; supplied: { assigneeIds: boolean; teams: boolean } } {
+export function assignValues(target: Target): {
+  assigneeIds: readonly string[];
+  teams: readonly string[];
+  supplied: { assigneeIds: boolean; teams: boolean };
+} {
   const ids = target.fixtures.ids;
   const assigneeIds = ids.assigneeIds?.length ? ids.assigneeIds : MADE_UP.assigneeIds;
   const teams = ids.teams?.length ? ids.teams : MADE_UP.teams;
@@ -94,7 +98,11 @@ export function getTurnRequest(sessionId: string, turnId: string, role: KeyRole 
 
 /** POST …/turns/{turnId}/cancel (no body). */
 export function cancelTurnRequest(sessionId: string, turnId: string, role: KeyRole = 'admin'): RequestSpec {
-  return { method: 'POST', path: `/ai/assistant/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/cancel`, role };
+  return {
+    method: 'POST',
+    path: `/ai/assistant/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/cancel`,
+    role,
+  };
 }
 
 /** GET /ai/conversations/{conversationId}/assistant/sessions. */
@@ -132,6 +140,10 @@ let slugCount = 0;
  * would refuse one an earlier run left on another collection.
  */
 export function uniqueSlug(seed: number, base: string): string {
-  const head = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'spgate';
+  const head =
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'spgate';
   return `${head}-${(seed >>> 0).toString(36)}${Date.now().toString(36)}${(slugCount++).toString(36)}`;
 }

@@ -74,7 +74,11 @@ export class ResolveCoverage {
 
   /** "open (active: without status), resolved (completed: without status, with a key)". */
   summary(): string {
-    const forms = (f: Set<ResolveForm>): string => [...f].sort().map((x) => (x === 'default' ? 'without status' : 'with a key')).join(', ');
+    const forms = (f: Set<ResolveForm>): string =>
+      [...f]
+        .sort()
+        .map((x) => (x === 'default' ? 'without status' : 'with a key'))
+        .join(', ');
     return [...this.seen].map(([s, e]) => `${s} (${e.type}: ${forms(e.forms)})`).join('; ') || 'none';
   }
 
@@ -89,7 +93,9 @@ export class ResolveCoverage {
     const missing = this.missing();
     const head = `starting states covered: ${this.summary()}`;
     if (missing.length === 0) return head;
-    const why = poolShort ? 'fixtures.ids.pools.conversations ran out' : `no pool conversation handed to the check started in an ${missing.join(' or ')}-type status`;
+    const why = poolShort
+      ? 'fixtures.ids.pools.conversations ran out'
+      : `no pool conversation handed to the check started in an ${missing.join(' or ')}-type status`;
     return `${head}. NOT every state: no ${missing.join(' or ')}-type starting state was met (${why})`;
   }
 }

@@ -26,10 +26,13 @@ class Ids {
 
   private once<T>(name: string, get: () => Promise<T | undefined>, field: string): Promise<T> {
     if (!this.memo.has(name)) {
-      this.memo.set(name, get().then((v) => {
-        if (v === undefined) throw new FixtureUnavailable(`needs ${field}`, field);
-        return v;
-      }));
+      this.memo.set(
+        name,
+        get().then((v) => {
+          if (v === undefined) throw new FixtureUnavailable(`needs ${field}`, field);
+          return v;
+        }),
+      );
     }
     return this.memo.get(name) as Promise<T>;
   }
@@ -47,13 +50,18 @@ class Ids {
 
 async function requestFor(ctx: SuiteContext, ids: Ids, op: ScopedOp, role: KeyRole): Promise<RequestSpec> {
   switch (op) {
-    case 'listCustomers': return { method: 'GET', path: '/customers', query: { limit: 1 }, role };
-    case 'articles': return { method: 'GET', path: '/authoring/articles', role };
-    case 'deleteCustomer': return { method: 'DELETE', path: `/customers/${encodeURIComponent(await ids.customer())}`, role };
+    case 'listCustomers':
+      return { method: 'GET', path: '/customers', query: { limit: 1 }, role };
+    case 'articles':
+      return { method: 'GET', path: '/authoring/articles', role };
+    case 'deleteCustomer':
+      return { method: 'DELETE', path: `/customers/${encodeURIComponent(await ids.customer())}`, role };
     // team "" (clearing, 4.7) is valid in every workspace: a server that validates the body before the
     // scopes has only the scope to refuse
-    case 'assign': return assignRequest(await ids.conversation(), { team: '' }, undefined, role);
-    case 'resolve': return resolveRequest(ctx.target, await ids.conversation(), {}, undefined, role);
+    case 'assign':
+      return assignRequest(await ids.conversation(), { team: '' }, undefined, role);
+    case 'resolve':
+      return resolveRequest(ctx.target, await ids.conversation(), {}, undefined, role);
     case 'download': {
       const a = await ids.attachment();
       return downloadRequest(a.messageId, a.index, role);
@@ -87,7 +95,11 @@ const LIST_SCOPES = 'keys.attachmentsOnly.scopes: ["attachments:read"], or anoth
 export async function runScopeMissing(ctx: SuiteContext): Promise<CheckOutcome> {
   const roles = KEY_ROLES.filter((r) => ctx.target.secrets[r] !== undefined);
   const declared = await declaredByMe(ctx, roles);
-  const pairs = scopePairs(roles, (r) => ctx.target.keys[r], (r) => declared.get(r));
+  const pairs = scopePairs(
+    roles,
+    (r) => ctx.target.keys[r],
+    (r) => declared.get(r),
+  );
   const parts = new Parts(ctx);
   const ids = new Ids(ctx);
   for (const p of pairs) {
@@ -102,14 +114,24 @@ export async function runScopeMissing(ctx: SuiteContext): Promise<CheckOutcome> 
       const s = statusOf(x);
       if (s === undefined || s >= 500) return cannotJudge(rec, `it answered ${describeAnswer(x)}`);
       // the download's two scopes are 4.6's own words ("Requires both scopes"): its findings name that clause
-      rec.expect(s === 403, `HTTP 403 for ${what}, which lacks ${p.missing.join(' and ')}`, () => describeAnswer(x), [x],
-        p.op === 'download' ? '4.6.scopes' : undefined);
+      rec.expect(
+        s === 403,
+        `HTTP 403 for ${what}, which lacks ${p.missing.join(' and ')}`,
+        () => describeAnswer(x),
+        [x],
+        p.op === 'download' ? '4.6.scopes' : undefined,
+      );
     });
   }
   // A scope no key lacks is a refusal never asked for: said, with the key that would ask for it.
   const asked = new Set(pairs.flatMap((p) => p.missing));
   for (const scope of NEEDED_SCOPES) {
-    if (!asked.has(scope)) parts.untry(`a key lacking ${scope}`, 'no key of the target lacks it, by its listed scopes, the scopes its GET /me declares or its role\'s definition', LIST_SCOPES);
+    if (!asked.has(scope))
+      parts.untry(
+        `a key lacking ${scope}`,
+        "no key of the target lacks it, by its listed scopes, the scopes its GET /me declares or its role's definition",
+        LIST_SCOPES,
+      );
   }
   return parts.outcome();
 }

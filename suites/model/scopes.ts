@@ -95,8 +95,11 @@ export interface ScopePair {
 }
 
 /** Every (role, operation) pair where the role lacks a scope the operation needs, in role then operation order. */
-export function scopePairs(roles: readonly KeyRole[], specOf: (role: KeyRole) => Pick<KeySpec, 'scopes'> | undefined,
-  declaredOf: (role: KeyRole) => readonly Scope[] | undefined = () => undefined): ScopePair[] {
+export function scopePairs(
+  roles: readonly KeyRole[],
+  specOf: (role: KeyRole) => Pick<KeySpec, 'scopes'> | undefined,
+  declaredOf: (role: KeyRole) => readonly Scope[] | undefined = () => undefined,
+): ScopePair[] {
   const out: ScopePair[] = [];
   for (const role of roles) {
     if (NOT_TRIED.has(role)) continue;

@@ -40,7 +40,11 @@ export async function searchCheck(ctx: SuiteContext): Promise<CheckOutcome> {
   const fields = ['name', 'email', 'company'] as const;
   let mine: Array<{ id: string; name: string; email: string; company: string }>;
   if (ctx.fixtures) {
-    const seeds = Array.from({ length: 8 }, (_, i) => ({ name: `${m}n ${tok[i * 3]}`, email: `${tok[i * 3 + 1]}@${m}e.test`, company: `${m}c ${tok[i * 3 + 2]}` }));
+    const seeds = Array.from({ length: 8 }, (_, i) => ({
+      name: `${m}n ${tok[i * 3]}`,
+      email: `${tok[i * 3 + 1]}@${m}e.test`,
+      company: `${m}c ${tok[i * 3 + 2]}`,
+    }));
     const made = await ctx.fixtures.createCustomers(seeds);
     mine = made.map((c, i) => ({ id: c.id, ...seeds[i]! }));
   } else {
@@ -48,18 +52,30 @@ export async function searchCheck(ctx: SuiteContext): Promise<CheckOutcome> {
     // Name, email and company may be absent (required-ness not shown): a phone-only customer is no sample.
     const str = (v: unknown): string => (typeof v === 'string' ? v : '');
     const { records, x } = await listedCustomers(ctx, 100);
-    mine = records.map((c) => ({ id: String(c.id), name: str(c.name), email: str(c.email), company: str(c.company) }))
-      .filter((c) => fields.some((f) => c[f].length >= 3)).slice(0, 8);
+    mine = records
+      .map((c) => ({ id: String(c.id), name: str(c.name), email: str(c.email), company: str(c.company) }))
+      .filter((c) => fields.some((f) => c[f].length >= 3))
+      .slice(0, 8);
     if (!mine.length) {
       return {
-        status: 'inconclusive', cases: 0,
-        reason: asPage(x) ? `none of the ${records.length} customers on the first page of the list has a name, email or company of 3 characters or more to search for` : `the customer list answered ${describeAnswer(x)}`,
-        remedy: 'customers with a name, email or company in the workspace (or fixtures.api / fixtures.command, so the check creates its own)',
+        status: 'inconclusive',
+        cases: 0,
+        reason: asPage(x)
+          ? `none of the ${records.length} customers on the first page of the list has a name, email or company of 3 characters or more to search for`
+          : `the customer list answered ${describeAnswer(x)}`,
+        remedy:
+          'customers with a name, email or company in the workspace (or fixtures.api / fixtures.command, so the check creates its own)',
       };
     }
   }
   const caseArb = fc.constantFrom<'lower' | 'upper' | 'mixed'>('lower', 'upper', 'mixed');
-  const arb: fc.Arbitrary<SearchCase> = fc.record({ who: fc.nat({ max: Math.max(0, mine.length - 1) }), field: fc.constantFrom(...fields), start: fc.nat(), len: fc.integer({ min: 3, max: 14 }), cased: caseArb });
+  const arb: fc.Arbitrary<SearchCase> = fc.record({
+    who: fc.nat({ max: Math.max(0, mine.length - 1) }),
+    field: fc.constantFrom(...fields),
+    start: fc.nat(),
+    len: fc.integer({ min: 3, max: 14 }),
+    cased: caseArb,
+  });
   type SearchCase = { who: number; field: (typeof fields)[number]; start: number; len: number; cased: 'lower' | 'upper' | 'mixed' };
   const queryOf = (r: SearchCase): string => {
     // Fewer customers than the examples name, or a field too short to search: the next one that serves.
@@ -67,39 +83,64 @@ export async function searchCheck(ctx: SuiteContext): Promise<CheckOutcome> {
     const v = [r.field, ...fields].map((f) => c[f]).find((f) => f.length >= 3)!;
     const start = r.start % Math.max(1, v.length - 2);
     const sub = v.slice(start, start + r.len);
-    return r.cased === 'upper' ? sub.toUpperCase() : r.cased === 'mixed' ? [...sub].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('') : sub;
+    return r.cased === 'upper'
+      ? sub.toUpperCase()
+      : r.cased === 'mixed'
+        ? [...sub].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('')
+        : sub;
   };
   // Searches whose walk reached its bound before the list's end, of all walked (passing cases only count).
   const walks = { all: 0, cut: 0 };
-  const out = await checkProperty<SearchCase>(ctx, arb, async (a, io) => {
-    const q = queryOf(a);
-    const needle = q.toLowerCase();
-    const hit = (c: { name?: unknown; email?: unknown; company?: unknown }): boolean =>
-      [c.name, c.email, c.company].some((f) => typeof f === 'string' && f.toLowerCase().includes(needle));
-    const walk = await traverse(io.send, { path: '/customers', query: { [search(ctx)]: q }, limit: 100, maxPages: SEARCH_PAGES_WALKED });
-    // Too broad to walk whole: what it listed is judged, the customers it did not reach are not.
-    const cut = cutWalk(walk);
-    if (walk.problem && !cut) return { clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual };
-    const got = new Set(walk.ids);
-    const missing = cut ? [] : mine.filter((c) => hit(c) && !got.has(c.id));
-    if (missing.length) return { expected: `search "${q}" to list every customer whose name, email or company contains it (any case)`, actual: `missing ${missing.map((c) => `${c.id} (${c.name} / ${c.email} / ${c.company})`).join(', ')}` };
-    const items = walk.exchanges.flatMap((x) => asPage(x)?.data ?? []);
-    const wrong = items.filter((c) => ['name', 'email', 'company'].some((f) => f in c) && !hit(c));
-    if (wrong.length) return { expected: `search "${q}" to list only matching customers`, actual: `listed ${wrong.slice(0, 3).map((c) => String(c.id)).join(', ')}, which do not contain it` };
-    walks.all++;
-    if (cut) walks.cut++;
-    return undefined;
-  }, {
-    examples: [
-      { who: 0, field: 'company', start: m.length + 2, len: 8, cased: 'upper' },
-      { who: 1, field: 'name', start: m.length + 2, len: 8, cased: 'mixed' },
-      { who: 2, field: 'email', start: 0, len: 8, cased: 'upper' },
-      { who: 3, field: 'company', start: m.length + 2, len: 8, cased: 'lower' },
-    ],
-    describe: (a) => `query ${JSON.stringify(queryOf(a))}`,
-  });
+  const out = await checkProperty<SearchCase>(
+    ctx,
+    arb,
+    async (a, io) => {
+      const q = queryOf(a);
+      const needle = q.toLowerCase();
+      const hit = (c: { name?: unknown; email?: unknown; company?: unknown }): boolean =>
+        [c.name, c.email, c.company].some((f) => typeof f === 'string' && f.toLowerCase().includes(needle));
+      const walk = await traverse(io.send, { path: '/customers', query: { [search(ctx)]: q }, limit: 100, maxPages: SEARCH_PAGES_WALKED });
+      // Too broad to walk whole: what it listed is judged, the customers it did not reach are not.
+      const cut = cutWalk(walk);
+      if (walk.problem && !cut) return { clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual };
+      const got = new Set(walk.ids);
+      const missing = cut ? [] : mine.filter((c) => hit(c) && !got.has(c.id));
+      if (missing.length)
+        return {
+          expected: `search "${q}" to list every customer whose name, email or company contains it (any case)`,
+          actual: `missing ${missing.map((c) => `${c.id} (${c.name} / ${c.email} / ${c.company})`).join(', ')}`,
+        };
+      const items = walk.exchanges.flatMap((x) => asPage(x)?.data ?? []);
+      const wrong = items.filter((c) => ['name', 'email', 'company'].some((f) => f in c) && !hit(c));
+      if (wrong.length)
+        return {
+          expected: `search "${q}" to list only matching customers`,
+          actual: `listed ${wrong
+            .slice(0, 3)
+            .map((c) => String(c.id))
+            .join(', ')}, which do not contain it`,
+        };
+      walks.all++;
+      if (cut) walks.cut++;
+      return undefined;
+    },
+    {
+      examples: [
+        { who: 0, field: 'company', start: m.length + 2, len: 8, cased: 'upper' },
+        { who: 1, field: 'name', start: m.length + 2, len: 8, cased: 'mixed' },
+        { who: 2, field: 'email', start: 0, len: 8, cased: 'upper' },
+        { who: 3, field: 'company', start: m.length + 2, len: 8, cased: 'lower' },
+      ],
+      describe: (a) => `query ${JSON.stringify(queryOf(a))}`,
+    },
+  );
   if (out.status !== 'passed' || walks.cut === 0) return out;
   const cut = `listed more than ${SEARCH_PAGES_WALKED} pages of 100`;
-  if (walks.cut === walks.all) return { status: 'inconclusive', cases: walks.all, reason: `every search ${cut} (${walks.all}): the customers listed all matched, but missing customers were not judged` };
+  if (walks.cut === walks.all)
+    return {
+      status: 'inconclusive',
+      cases: walks.all,
+      reason: `every search ${cut} (${walks.all}): the customers listed all matched, but missing customers were not judged`,
+    };
   return { ...out, note: `${walks.cut} of ${walks.all} searches ${cut}: only the customers they listed were judged` };
 }

@@ -61,7 +61,10 @@ export function foreignSessions(list: readonly ListedSession[], conversationId: 
 }
 
 /** The server's time for an answer: its `Date` header when readable, else `fallback` (the local clock). */
-export function serverTime(headers: Record<string, string | string[]> | undefined, fallback: number): { at: number; source: 'Date header' | 'local clock' } {
+export function serverTime(
+  headers: Record<string, string | string[]> | undefined,
+  fallback: number,
+): { at: number; source: 'Date header' | 'local clock' } {
   const raw = headers?.date;
   const value = Array.isArray(raw) ? raw[0] : raw;
   const at = value === undefined ? NaN : Date.parse(value);

@@ -30,7 +30,11 @@ export async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> 
     let read = 0;
     // Pages of 100 up to the first pool customer's page and one more (a page after it must exist).
     const locate = await traverse(ctx.send, {
-      path: '/customers', query: {}, limit: 100, maxPages: LOCATE_PAGES, deadline: Date.now() + LOCATE_SECONDS * 1000,
+      path: '/customers',
+      query: {},
+      limit: 100,
+      maxPages: LOCATE_PAGES,
+      deadline: Date.now() + LOCATE_SECONDS * 1000,
       onItems: (items) => {
         if (found === undefined && items.some((c) => victims.includes(String(c.id)))) found = read;
         read++;
@@ -38,11 +42,21 @@ export async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> 
       stop: (p) => found !== undefined && p > found,
     });
     if (locate.problem && !cutWalk(locate)) {
-      t.add({ clause: locate.problem.clause, expected: locate.problem.expected, actual: locate.problem.actual, exchanges: locate.problem.exchanges });
+      t.add({
+        clause: locate.problem.clause,
+        expected: locate.problem.expected,
+        actual: locate.problem.actual,
+        exchanges: locate.problem.exchanges,
+      });
       return;
     }
     if (found === undefined) {
-      if (cutWalk(locate)) return cannotJudge(t, `no pool customer was among the first ${locate.ids.length} customers listed (the search for them stops at ${LOCATE_PAGES} pages of 100 or ${LOCATE_SECONDS} s)`, REMEDY);
+      if (cutWalk(locate))
+        return cannotJudge(
+          t,
+          `no pool customer was among the first ${locate.ids.length} customers listed (the search for them stops at ${LOCATE_PAGES} pages of 100 or ${LOCATE_SECONDS} s)`,
+          REMEDY,
+        );
       throw new FixtureUnavailable(`fixture customers ${victims.join(', ')} are not in the customer list: give ids the target knows`);
     }
     const page = locate.exchanges[found]!;
@@ -57,7 +71,11 @@ export async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> 
     const before = locate.ids.slice(start);
     const deleted: Exchange[] = [];
     const walk = await traverse(ctx.send, {
-      path: '/customers', query: {}, limit, from, maxPages: Math.ceil((at + 1 + JUDGED_AFTER) / limit) + 1,
+      path: '/customers',
+      query: {},
+      limit,
+      from,
+      maxPages: Math.ceil((at + 1 + JUDGED_AFTER) / limit) + 1,
       between: async () => {
         if (deleted.length) return;
         for (const id of victims) deleted.push(await ctx.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` }));
@@ -65,25 +83,58 @@ export async function stableWholeList(ctx: SuiteContext): Promise<CheckOutcome> 
     });
     const refused = deleted.find((x) => !x.response || x.response.status >= 300);
     if (refused) {
-      t.add({ clause: '4.5.delete.status', expected: 'the delete of a disposable customer to succeed', actual: describeAnswer(refused), exchanges: [refused] });
+      t.add({
+        clause: '4.5.delete.status',
+        expected: 'the delete of a disposable customer to succeed',
+        actual: describeAnswer(refused),
+        exchanges: [refused],
+      });
       return;
     }
     if (walk.problem && !cutWalk(walk)) {
-      t.add({ clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual, exchanges: walk.problem.exchanges });
+      t.add({
+        clause: walk.problem.clause,
+        expected: walk.problem.expected,
+        actual: walk.problem.actual,
+        exchanges: walk.problem.exchanges,
+      });
       return;
     }
     if (!deleted.length) {
-      return cannotJudge(t, `no pool customer was listed before the list's last page (${locate.ids.length} customers read, pages of ${limit}), so no delete went before the cursor`, REMEDY);
+      return cannotJudge(
+        t,
+        `no pool customer was listed before the list's last page (${locate.ids.length} customers read, pages of ${limit}), so no delete went before the cursor`,
+        REMEDY,
+      );
     }
     const dup = duplicates(walk.ids);
-    t.add(dup.length ? { expected: 'no item twice while items are deleted between pages', actual: `repeated: ${dup.join(', ')}`, exchanges: walk.exchanges.slice(-3) } : undefined);
+    t.add(
+      dup.length
+        ? {
+            expected: 'no item twice while items are deleted between pages',
+            actual: `repeated: ${dup.join(', ')}`,
+            exchanges: walk.exchanges.slice(-3),
+          }
+        : undefined,
+    );
     // Who still exists after the walk, read from the same place: others' deletes explain an absence.
-    const after = await traverse(ctx.send, { path: '/customers', query: {}, limit: 100, from, maxPages: Math.ceil(walk.ids.length / 100) + 1 });
+    const after = await traverse(ctx.send, {
+      path: '/customers',
+      query: {},
+      limit: 100,
+      from,
+      maxPages: Math.ceil(walk.ids.length / 100) + 1,
+    });
     if (after.problem && !cutWalk(after)) return cannotJudge(t, `the customer list read after the walk answered ${after.problem.actual}`);
     const skipped = missedWithin(before, walk.ids, stayedPut(before, after.ids), new Set(victims));
-    t.add(skipped.length ? {
-      expected: `every customer listed before and after the walk, and not deleted by it, listed once (limit ${limit})`,
-      actual: `skipped ${skipped.slice(0, 5).join(', ')}`, exchanges: [page, ...deleted, ...walk.exchanges.slice(0, 3)],
-    } : undefined);
+    t.add(
+      skipped.length
+        ? {
+            expected: `every customer listed before and after the walk, and not deleted by it, listed once (limit ${limit})`,
+            actual: `skipped ${skipped.slice(0, 5).join(', ')}`,
+            exchanges: [page, ...deleted, ...walk.exchanges.slice(0, 3)],
+          }
+        : undefined,
+    );
   });
 }

@@ -65,6 +65,8 @@ export function listedKeys(json: unknown): ListedKey[] | undefined {
 
 /** Keys of one status type (`active` or `completed`), from assumptions and from the listing. */
 export function keysOfType(assumed: readonly string[], listed: ListedKey[] | undefined, type: 'active' | 'completed'): string[] {
-  const fromList = (listed ?? []).filter((k) => k.type?.toLowerCase().startsWith(type === 'active' ? 'active' : 'complete')).map((k) => k.key);
+  const fromList = (listed ?? [])
+    .filter((k) => k.type?.toLowerCase().startsWith(type === 'active' ? 'active' : 'complete'))
+    .map((k) => k.key);
   return [...new Set([...assumed, ...fromList])];
 }

@@ -26,14 +26,21 @@ type Send = (spec: RequestSpec) => Promise<Exchange>;
 /** Walks the unfiltered customer list within the page and time bounds, noting each item's updatedAt. */
 export function walkWholeList(send: Send, limit: number, seen?: Map<string, unknown>, extra: Partial<WalkInput> = {}): Promise<Traversal> {
   return traverse(send, {
-    path: '/customers', query: {}, limit, maxPages: WHOLE_LIST_PAGES, deadline: Date.now() + WALK_SECONDS * 1000,
-    onItems: seen && ((items) => items.forEach((c) => seen.set(String(c.id), c.updatedAt))), ...extra,
+    path: '/customers',
+    query: {},
+    limit,
+    maxPages: WHOLE_LIST_PAGES,
+    deadline: Date.now() + WALK_SECONDS * 1000,
+    onItems: seen && ((items) => items.forEach((c) => seen.set(String(c.id), c.updatedAt))),
+    ...extra,
   });
 }
 
 /** The note of a passing outcome whose walks judged a prefix only. */
 export function cutNote(walks: { all: number; cut: number }, what = 'traversals'): string | undefined {
-  return walks.cut ? `${walks.cut} of ${walks.all} ${what} reached their bound (${WHOLE_LIST_PAGES} pages or ${WALK_SECONDS} s) before the list's end: only the items walked were judged` : undefined;
+  return walks.cut
+    ? `${walks.cut} of ${walks.all} ${what} reached their bound (${WHOLE_LIST_PAGES} pages or ${WALK_SECONDS} s) before the list's end: only the items walked were judged`
+    : undefined;
 }
 
 /** pagination.traversal over the whole customer list (no data created). */
@@ -43,38 +50,59 @@ export async function wholeListTraversal(ctx: SuiteContext): Promise<CheckOutcom
   let boundaries = 0;
   let listed = 0;
   let before: Traversal | undefined;
-  const out = await checkProperty(ctx, fc.record({ limit: fc.integer({ min: 1, max: 25 }) }), async ({ limit }, io) => {
-    // The reference read in pages of 100: what existed before the walks, with page boundaries elsewhere.
-    before ??= await walkWholeList(io.send, 100);
-    if (before.problem && !cutWalk(before)) return { clause: before.problem.clause, expected: before.problem.expected, actual: before.problem.actual };
-    const firstSeen = new Map<string, unknown>();
-    const a = await walkWholeList(io.send, limit, firstSeen);
-    if (a.problem && !cutWalk(a)) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
-    const dupA = duplicates(a.ids);
-    if (dupA.length) return { expected: 'every item exactly once', actual: `repeated: ${dupA.join(', ')}` };
-    const secondSeen = new Map<string, unknown>();
-    const b = await walkWholeList(io.send, limit, secondSeen, { maxPages: a.pages + 1 });
-    if (b.problem && !cutWalk(b)) return { clause: b.problem.clause, expected: b.problem.expected, actual: b.problem.actual };
-    const dupB = duplicates(b.ids);
-    if (dupB.length) return { expected: 'every item exactly once on a second traversal', actual: `repeated: ${dupB.join(', ')}` };
-    // After both walks, in pages of 100 over the prefix they covered: who still exists.
-    const after = await walkWholeList(io.send, 100, undefined, { maxPages: Math.ceil((a.ids.length + 1) / 100) + 1 });
-    const stayed = stayedPut(before.ids, after.ids);
-    const dropped = missedWithin(before.ids, a.ids, stayed);
-    if (dropped.length) return { expected: `the same items in pages of ${limit} as in pages of 100`, actual: `missing in pages of ${limit}: ${dropped.slice(0, 5).join(', ')} (listed before and after the walk)` };
-    const droppedB = missedWithin(before.ids, b.ids, stayed);
-    if (droppedB.length) return { expected: `the same items in pages of ${limit} as in pages of 100 on a second traversal`, actual: `missing: ${droppedB.slice(0, 5).join(', ')} (listed before and after the walk)` };
-    // Items both walks listed and nobody changed in between keep their order (a keyset order is stable).
-    const moved = orderChange(a.ids, b.ids, (id) => firstSeen.get(id) === secondSeen.get(id));
-    if (moved) return { expected: 'the same order on a second traversal (items listed by both walks, unchanged between them)', actual: `${moved.first} first, then ${moved.second} in its place` };
-    walks.all++;
-    if (cutWalk(a)) walks.cut++;
-    if (a.pages > 1) boundaries++;
-    listed = Math.max(listed, before.ids.length);
-    return undefined;
-  }, { numRuns: Math.min(ctx.fc.numRuns, 5), examples: [{ limit: 7 }, { limit: 2 }] });
+  const out = await checkProperty(
+    ctx,
+    fc.record({ limit: fc.integer({ min: 1, max: 25 }) }),
+    async ({ limit }, io) => {
+      // The reference read in pages of 100: what existed before the walks, with page boundaries elsewhere.
+      before ??= await walkWholeList(io.send, 100);
+      if (before.problem && !cutWalk(before))
+        return { clause: before.problem.clause, expected: before.problem.expected, actual: before.problem.actual };
+      const firstSeen = new Map<string, unknown>();
+      const a = await walkWholeList(io.send, limit, firstSeen);
+      if (a.problem && !cutWalk(a)) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
+      const dupA = duplicates(a.ids);
+      if (dupA.length) return { expected: 'every item exactly once', actual: `repeated: ${dupA.join(', ')}` };
+      const secondSeen = new Map<string, unknown>();
+      const b = await walkWholeList(io.send, limit, secondSeen, { maxPages: a.pages + 1 });
+      if (b.problem && !cutWalk(b)) return { clause: b.problem.clause, expected: b.problem.expected, actual: b.problem.actual };
+      const dupB = duplicates(b.ids);
+      if (dupB.length) return { expected: 'every item exactly once on a second traversal', actual: `repeated: ${dupB.join(', ')}` };
+      // After both walks, in pages of 100 over the prefix they covered: who still exists.
+      const after = await walkWholeList(io.send, 100, undefined, { maxPages: Math.ceil((a.ids.length + 1) / 100) + 1 });
+      const stayed = stayedPut(before.ids, after.ids);
+      const dropped = missedWithin(before.ids, a.ids, stayed);
+      if (dropped.length)
+        return {
+          expected: `the same items in pages of ${limit} as in pages of 100`,
+          actual: `missing in pages of ${limit}: ${dropped.slice(0, 5).join(', ')} (listed before and after the walk)`,
+        };
+      const droppedB = missedWithin(before.ids, b.ids, stayed);
+      if (droppedB.length)
+        return {
+          expected: `the same items in pages of ${limit} as in pages of 100 on a second traversal`,
+          actual: `missing: ${droppedB.slice(0, 5).join(', ')} (listed before and after the walk)`,
+        };
+      // Items both walks listed and nobody changed in between keep their order (a keyset order is stable).
+      const moved = orderChange(a.ids, b.ids, (id) => firstSeen.get(id) === secondSeen.get(id));
+      if (moved)
+        return {
+          expected: 'the same order on a second traversal (items listed by both walks, unchanged between them)',
+          actual: `${moved.first} first, then ${moved.second} in its place`,
+        };
+      walks.all++;
+      if (cutWalk(a)) walks.cut++;
+      if (a.pages > 1) boundaries++;
+      listed = Math.max(listed, before.ids.length);
+      return undefined;
+    },
+    { numRuns: Math.min(ctx.fc.numRuns, 5), examples: [{ limit: 7 }, { limit: 2 }] },
+  );
   if (out.status === 'passed' && boundaries === 0) {
-    inconclusive(`every walk of the whole customer list fit on one page (${listed} customers listed): no page boundary, where an item is dropped or repeated, was crossed`, 'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own list)');
+    inconclusive(
+      `every walk of the whole customer list fit on one page (${listed} customers listed): no page boundary, where an item is dropped or repeated, was crossed`,
+      'at least three customers in the workspace (or fixtures.api / fixtures.command, so the check creates its own list)',
+    );
   }
   const note = cutNote(walks);
   return out.status === 'passed' && note ? { ...out, note } : out;

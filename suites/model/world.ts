@@ -46,10 +46,20 @@ export function shownState(x: Exchange): ConversationState | undefined {
  * already holds (`team`, or clears it when null/unknown). Assign leaves the status alone (spec 3), so the
  * answer shows status, assignee and team as they stand. Stops the case when the answer shows no state.
  */
-export async function observe(rec: Recorder, id: string, team: string | null, role: KeyRole = 'admin'): Promise<{ state: ConversationState; x: Exchange }> {
+export async function observe(
+  rec: Recorder,
+  id: string,
+  team: string | null,
+  role: KeyRole = 'admin',
+): Promise<{ state: ConversationState; x: Exchange }> {
   const x = await rec.send(assignRequest(id, { team: team ?? '' }, undefined, role));
   const state = shownState(x);
-  rec.require(state !== undefined, 'an assign that keeps the team to answer 200 with the conversation (used to read its state)', () => describeAnswer(x), [x]);
+  rec.require(
+    state !== undefined,
+    'an assign that keeps the team to answer 200 with the conversation (used to read its state)',
+    () => describeAnswer(x),
+    [x],
+  );
   return { state: state!, x };
 }
 
@@ -57,7 +67,12 @@ export async function observe(rec: Recorder, id: string, team: string | null, ro
 export async function resolveTo(ctx: SuiteContext, rec: Recorder, id: string, status: string): Promise<ConversationState> {
   const x = await rec.send(resolveRequest(ctx.target, id, { status }));
   const state = shownState(x);
-  rec.require(state?.status === status, `resolve with "${status}" to answer 200 with status ${status} (to set up the case)`, () => describeAnswer(x), [x]);
+  rec.require(
+    state?.status === status,
+    `resolve with "${status}" to answer 200 with status ${status} (to set up the case)`,
+    () => describeAnswer(x),
+    [x],
+  );
   return state!;
 }
 
@@ -78,6 +93,8 @@ export function discardIfMadeUpRefused(rec: Recorder, target: Target, body: Assi
   const madeUpId = !v.supplied.assigneeIds && !!body.assignee?.id;
   const madeUpTeam = !v.supplied.teams && !!body.team;
   if (madeUpId || madeUpTeam) {
-    rec.discard(`assign ${JSON.stringify(body)} (made-up ${madeUpId ? 'assignee id' : 'team'}; fixtures.ids.${madeUpId ? 'assigneeIds' : 'teams'} names none) was refused: ${describeAnswer(x)}`);
+    rec.discard(
+      `assign ${JSON.stringify(body)} (made-up ${madeUpId ? 'assignee id' : 'team'}; fixtures.ids.${madeUpId ? 'assigneeIds' : 'teams'} names none) was refused: ${describeAnswer(x)}`,
+    );
   }
 }

@@ -76,16 +76,52 @@ describe('the GitHub Action', () => {
   });
 
   it('turns inputs into one spgate command line', () => {
-    const load = spgateArgs(readInputs({ INPUT_COMMAND: 'load', INPUT_PROFILE: 'smoke', INPUT_TARGET: 't.yaml', INPUT_THRESHOLDS: 'read.p95 < 250\n\nerrors < 1%\n', INPUT_ARGS: '--duration 5', INPUT_OUT: 'o' }));
-    expect(load).toEqual({ argv: ['load', '--target', 't.yaml', '--profile', 'smoke', '--threshold', 'read.p95 < 250', '--threshold', 'errors < 1%', '--out', 'o', '--duration', '5'], reportDir: 'o' });
+    const load = spgateArgs(
+      readInputs({
+        INPUT_COMMAND: 'load',
+        INPUT_PROFILE: 'smoke',
+        INPUT_TARGET: 't.yaml',
+        INPUT_THRESHOLDS: 'read.p95 < 250\n\nerrors < 1%\n',
+        INPUT_ARGS: '--duration 5',
+        INPUT_OUT: 'o',
+      }),
+    );
+    expect(load).toEqual({
+      argv: [
+        'load',
+        '--target',
+        't.yaml',
+        '--profile',
+        'smoke',
+        '--threshold',
+        'read.p95 < 250',
+        '--threshold',
+        'errors < 1%',
+        '--out',
+        'o',
+        '--duration',
+        '5',
+      ],
+      reportDir: 'o',
+    });
     const run = spgateArgs(readInputs({ 'INPUT_FAIL-ON-INCONCLUSIVE': 'true', 'INPUT_BASE-URL': 'https://proxy/v1' }));
-    expect(run).toEqual({ argv: ['run', '--base-url', 'https://proxy/v1', '--fail-on-inconclusive', '--out', 'spgate-reports'], reportDir: join('spgate-reports', 'latest') });
+    expect(run).toEqual({
+      argv: ['run', '--base-url', 'https://proxy/v1', '--fail-on-inconclusive', '--out', 'spgate-reports'],
+      reportDir: join('spgate-reports', 'latest'),
+    });
     expect(() => readInputs({ INPUT_COMMAND: 'serve' })).toThrow('input command must be one of run, conformance, load, not "serve"');
     expect(() => spgateArgs(readInputs({ INPUT_COMMAND: 'load' }))).toThrow('input profile is needed with command load');
   });
 
   it('splits args as a shell splits words, quotes kept together, nothing expanded', () => {
-    expect(splitArgs(`--seed 7 --threshold "read.p95 < 250" --threshold 'errors < 1%'`)).toEqual(['--seed', '7', '--threshold', 'read.p95 < 250', '--threshold', 'errors < 1%']);
+    expect(splitArgs(`--seed 7 --threshold "read.p95 < 250" --threshold 'errors < 1%'`)).toEqual([
+      '--seed',
+      '7',
+      '--threshold',
+      'read.p95 < 250',
+      '--threshold',
+      'errors < 1%',
+    ]);
     expect(splitArgs('--base-url $(curl evil) "$HOME" \\"x\\ y')).toEqual(['--base-url', '$(curl', 'evil)', '$HOME', '"x y']);
     expect(splitArgs('--seed 7\n--runs 50\n')).toEqual(['--seed', '7', '--runs', '50']);
     expect(splitArgs(`a "" '' "say \\"hi\\""`)).toEqual(['a', '', '', 'say "hi"']);
@@ -95,7 +131,8 @@ describe('the GitHub Action', () => {
   });
 
   it('annotates at most 10 per level, most important first, the rest named in the 10th', () => {
-    const many = (level: Annotation['level'], n: number): Annotation[] => Array.from({ length: n }, (_, i) => ({ level, title: `${level} ${i + 1}`, message: 'm' }));
+    const many = (level: Annotation['level'], n: number): Annotation[] =>
+      Array.from({ length: n }, (_, i) => ({ level, title: `${level} ${i + 1}`, message: 'm' }));
     const capped = capAnnotations([...many('error', 35), ...many('warning', 3), ...many('notice', 12)]);
     const errors = capped.filter((a) => a.level === 'error');
     expect(errors).toHaveLength(ANNOTATIONS_PER_LEVEL);
@@ -107,12 +144,16 @@ describe('the GitHub Action', () => {
     expect(capped.filter((a) => a.level === 'notice')).toHaveLength(ANNOTATIONS_PER_LEVEL);
     // The synthetic failing run: thresholds breached come before findings, and no level goes past 10.
     const real = annotations(makeResults());
-    for (const level of ['error', 'warning', 'notice'] as const) expect(real.filter((a) => a.level === level).length).toBeLessThanOrEqual(ANNOTATIONS_PER_LEVEL);
+    for (const level of ['error', 'warning', 'notice'] as const)
+      expect(real.filter((a) => a.level === level).length).toBeLessThanOrEqual(ANNOTATIONS_PER_LEVEL);
     expect(real[0]!.title).toMatch(/^threshold /);
   });
 
   it('a failing gate: exit 1, an annotation per finding, the summary and the outputs', async () => {
-    const r = await step({ command: 'conformance', target: 'faulty.json', args: '--suite auth --runs 2 --seed 1', out: 'faulty-reports' }, 'faulty');
+    const r = await step(
+      { command: 'conformance', target: 'faulty.json', args: '--suite auth --runs 2 --seed 1', out: 'faulty-reports' },
+      'faulty',
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^::error title=auth\.[\w.-]+ \(5\.auth\.expired\)( ×\d+)?::/m);
     expect(r.stdout.match(/^::error /gm)!.length).toBeLessThanOrEqual(10);
@@ -123,7 +164,10 @@ describe('the GitHub Action', () => {
   });
 
   it('a clean gate: exit 0, no error annotation, verdict passed', async () => {
-    const r = await step({ command: 'conformance', target: 'clean.json', args: '--suite auth --runs 2 --seed 1', out: 'clean-reports' }, 'clean');
+    const r = await step(
+      { command: 'conformance', target: 'clean.json', args: '--suite auth --runs 2 --seed 1', out: 'clean-reports' },
+      'clean',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/^::error/m);
     expect(r.outputs.verdict).toBe('passed');

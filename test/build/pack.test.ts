@@ -35,11 +35,15 @@ beforeAll(async () => {
   const project = join(dir, 'project');
   await run('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'pack-probe', version: '1.0.0', private: true }));
-  await run(NPM, ['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info[0]!.filename)], {
-    cwd: project,
-    timeout: 240_000,
-    maxBuffer: 16 << 20,
-  });
+  await run(
+    NPM,
+    ['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info[0]!.filename)],
+    {
+      cwd: project,
+      timeout: 240_000,
+      maxBuffer: 16 << 20,
+    },
+  );
   bin = join(project, 'node_modules', 'spgate', 'bin', 'spgate.js');
 }, 420_000);
 
@@ -63,7 +67,8 @@ describe('the packed tarball', () => {
   it('installs with no dev dependency present', () => {
     const modules = join(dir, 'project', 'node_modules');
     for (const dev of Object.keys(pkg.devDependencies)) expect(existsSync(join(modules, dev)), dev).toBe(false);
-    for (const absent of ['tsx', 'esbuild', ...Object.keys(pkg.peerDependencies)]) expect(existsSync(join(modules, absent)), absent).toBe(false);
+    for (const absent of ['tsx', 'esbuild', ...Object.keys(pkg.peerDependencies)])
+      expect(existsSync(join(modules, absent)), absent).toBe(false);
     const installed = JSON.parse(readFileSync(join(modules, 'spgate', 'package.json'), 'utf8')) as { repository?: { url?: string } };
     expect(installed.repository?.url).toMatch(/^git\+https:\/\//);
     expect(existsSync(join(modules, 'spgate', 'dist', 'src', 'cli', 'main.js'))).toBe(true);
@@ -96,7 +101,10 @@ describe('the packed tarball', () => {
   });
 
   it('--metrics otlp= without the optional OpenTelemetry peers: one line naming what to install', async () => {
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--workers', '1', '--metrics', 'otlp=http://127.0.0.1:9/v1/metrics'], { bin, cwd: dir, timeoutMs: 60_000 });
+    const r = await runCli(
+      ['load', '--profile', 'smoke', '--duration', '1', '--workers', '1', '--metrics', 'otlp=http://127.0.0.1:9/v1/metrics'],
+      { bin, cwd: dir, timeoutMs: 60_000 },
+    );
     expect(r.code).toBe(2);
     expect(errorLines(r.stderr)).toHaveLength(1);
     expect(r.stderr).toContain('SPGATE_ERR_USAGE: --metrics otlp= needs the optional OpenTelemetry packages');

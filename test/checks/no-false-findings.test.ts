@@ -16,18 +16,29 @@ const RUNS = 3;
 const ref = proxiedReference(() => startReferenceServer({ seed: 1, budgets: BUDGETS }));
 
 /** Runs the named checks through a proxy with `hook`, with extra assumptions and reference faults. */
-async function run(checks: string[], hook: ProxyHook, assumptions: Record<string, unknown> = {}, faults: FaultName[] = []): Promise<ConformanceOutcome> {
+async function run(
+  checks: string[],
+  hook: ProxyHook,
+  assumptions: Record<string, unknown> = {},
+  faults: FaultName[] = [],
+): Promise<ConformanceOutcome> {
   ref.server.setFaults(faults);
   try {
-    return await ref.run(hook, { checks, runs: RUNS, edit: (t: TargetFileInput) => ({ ...t, assumptions: { ...(t.assumptions ?? {}), ...assumptions } } as TargetFileInput) });
+    return await ref.run(hook, {
+      checks,
+      runs: RUNS,
+      edit: (t: TargetFileInput) => ({ ...t, assumptions: { ...(t.assumptions ?? {}), ...assumptions } }) as TargetFileInput,
+    });
   } finally {
     ref.server.setFaults([]);
   }
 }
 
 const passThrough: ProxyHook = (_req, forward) => forward();
-const findingsOf = (out: ConformanceOutcome) => out.findings.map((f) => `${f.checkId} ${f.clause} ${f.severity}: expected ${f.expected}; got ${f.actual}`);
-const statuses = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, c.reason ? `${c.status}: ${c.reason}` : c.status]));
+const findingsOf = (out: ConformanceOutcome) =>
+  out.findings.map((f) => `${f.checkId} ${f.clause} ${f.severity}: expected ${f.expected}; got ${f.actual}`);
+const statuses = (out: ConformanceOutcome) =>
+  Object.fromEntries(out.checks.map((c) => [c.checkId, c.reason ? `${c.status}: ${c.reason}` : c.status]));
 
 const RFC3339_Z = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
 
@@ -41,17 +52,35 @@ const openDeployment: ProxyHook = async (_req, forward) => {
     if (!m) return s;
     // Cycle through forms RFC 3339 allows: +00:00, lowercase t/z, long fractions.
     const form = n++ % 3;
-    return form === 0 ? `${m[1]}T${m[2]}${m[3] ?? ''}+00:00` : form === 1 ? `${m[1]}t${m[2]}${m[3] ?? ''}z` : `${m[1]}T${m[2]}${m[3] ?? '.0'}00000001Z`;
+    return form === 0
+      ? `${m[1]}T${m[2]}${m[3] ?? ''}+00:00`
+      : form === 1
+        ? `${m[1]}t${m[2]}${m[3] ?? ''}z`
+        : `${m[1]}T${m[2]}${m[3] ?? '.0'}00000001Z`;
   });
-  const json = mapObjects(dated, (o) => ('code' in o && 'requestId' in o ? { ...o, details: [{ field: 'x', issue: 'y' }] } : { ...o, x_vendor_extension: { v: 1 } }));
+  const json = mapObjects(dated, (o) =>
+    'code' in o && 'requestId' in o ? { ...o, details: [{ field: 'x', issue: 'y' }] } : { ...o, x_vendor_extension: { v: 1 } },
+  );
   return { ...a, json };
 };
 
 describe('open schemas and RFC 3339 date-times', () => {
   // Regression: closed schemas failed every response of a deployment adding error.details or one field.
   it('shapes and errors suites pass a deployment with extra keys everywhere, error.details and +00:00 / t…z / long-fraction timestamps', async () => {
-    const checks = ['shapes.conversation', 'shapes.customer', 'shapes.turn', 'shapes.session', 'shapes.descriptor', 'shapes.collection', 'shapes.me',
-      'assistant.receipt.shape', 'assistant.turn.completed-answer', 'errors.envelope', 'errors.request-id-matches', 'errors.route-not-found'];
+    const checks = [
+      'shapes.conversation',
+      'shapes.customer',
+      'shapes.turn',
+      'shapes.session',
+      'shapes.descriptor',
+      'shapes.collection',
+      'shapes.me',
+      'assistant.receipt.shape',
+      'assistant.turn.completed-answer',
+      'errors.envelope',
+      'errors.request-id-matches',
+      'errors.route-not-found',
+    ];
     const out = await run(checks, openDeployment);
     expect(findingsOf(out)).toEqual([]);
     expect(out.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.checkId)).toEqual([]);
@@ -73,7 +102,13 @@ describe('4.5 delete idempotency is judged by its effect', () => {
       if (req.method !== 'DELETE') return a;
       const again = seen.has(req.path);
       seen.add(req.path);
-      return again && a.status < 300 ? { status: 404, headers: a.headers, json: { error: { code: 'route.not_found', message: 'no such customer', requestId: a.headers['x-request-id'] ?? 'req_x' } } } : a;
+      return again && a.status < 300
+        ? {
+            status: 404,
+            headers: a.headers,
+            json: { error: { code: 'route.not_found', message: 'no such customer', requestId: a.headers['x-request-id'] ?? 'req_x' } },
+          }
+        : a;
     };
     const out = await run(['customers.delete.idempotent'], repeat404);
     expect(findingsOf(out)).toEqual([]);
@@ -88,7 +123,8 @@ describe('4.5 delete idempotency is judged by its effect', () => {
   it('a repeat delete answering 500 fails', async () => {
     let deletes = 0;
     const out = await run(['customers.delete.idempotent'], async (req, forward) => {
-      if (req.method === 'DELETE' && ++deletes === 2) return { status: 500, headers: (await forward()).headers, json: { error: { code: 'internal', message: 'm', requestId: 'req_x' } } };
+      if (req.method === 'DELETE' && ++deletes === 2)
+        return { status: 500, headers: (await forward()).headers, json: { error: { code: 'internal', message: 'm', requestId: 'req_x' } } };
       return forward();
     });
     expect(out.findings.map((f) => f.clause)).toContain('4.5.delete.idempotent');
@@ -96,18 +132,22 @@ describe('4.5 delete idempotency is judged by its effect', () => {
 });
 
 /** Rewrites the HTTP status of answers with the given error code. */
-const statusOfCode = (code: string, status: number): ProxyHook => async (_req, forward) => {
-  const a = await forward();
-  const got = (a.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-  return got === code ? { ...a, status } : a;
-};
+const statusOfCode =
+  (code: string, status: number): ProxyHook =>
+  async (_req, forward) => {
+    const a = await forward();
+    const got = (a.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+    return got === code ? { ...a, status } : a;
+  };
 
 describe('7.route.not-found: the code is spec, the status assumed', () => {
   // Regression: part 7 gives route.not_found no status, yet 404 was required as a spec error.
   it('route.not_found with HTTP 400 only warns by default, and passes when the target says 400', async () => {
     const lax = await run(['errors.route-not-found'], statusOfCode('route.not_found', 400));
     expect(lax.checks[0]!.status).toBe('warned');
-    expect([...new Set(lax.findings.map((f) => `${f.clause} ${f.basis} ${f.severity}`))]).toEqual(['7.route.not-found-status assumed warning']);
+    expect([...new Set(lax.findings.map((f) => `${f.clause} ${f.basis} ${f.severity}`))]).toEqual([
+      '7.route.not-found-status assumed warning',
+    ]);
     const told = await run(['errors.route-not-found'], statusOfCode('route.not_found', 400), { statuses: { notFound: 400 } });
     expect(findingsOf(told)).toEqual([]);
   });
@@ -172,7 +212,11 @@ describe('4.10.articles: a long Help Center is not a finding', () => {
       const base = await forward();
       const after = new URL(req.path, 'http://x').searchParams.get('after');
       const n = after ? Number(after.slice(1)) : 0;
-      return { ...base, status: 200, json: { data: [{ id: `art_${n}a` }, { id: `art_${n}b` }], nextCursor: `c${n + 1}` } } satisfies ProxiedAnswer;
+      return {
+        ...base,
+        status: 200,
+        json: { data: [{ id: `art_${n}a` }, { id: `art_${n}b` }], nextCursor: `c${n + 1}` },
+      } satisfies ProxiedAnswer;
     };
     const out = await run(['pagination.articles'], endless);
     expect(findingsOf(out)).toEqual([]);
@@ -190,13 +234,17 @@ describe('rules the spec does not state are switchable (assumptions.rules)', () 
   it('foreignCursorRejected: false skips pagination.foreign-cursor, naming the switch; by default it warns', async () => {
     const dflt = await run(['pagination.foreign-cursor'], passThrough, {}, ['cursor-unbound-filter']);
     expect([dflt.checks[0]!.status, dflt.checks[0]!.basis]).toEqual(['warned', 'assumed']);
-    const off = await run(['pagination.foreign-cursor'], passThrough, { rules: { foreignCursorRejected: false } }, ['cursor-unbound-filter']);
+    const off = await run(['pagination.foreign-cursor'], passThrough, { rules: { foreignCursorRejected: false } }, [
+      'cursor-unbound-filter',
+    ]);
     expect(statuses(off)['pagination.foreign-cursor']).toMatch(/^skipped: assumptions\.rules\.foreignCursorRejected is false/);
     expect(off.findings).toEqual([]);
   });
 
   it('idempotencyPerConnection: false skips idempotency.per-connection', async () => {
-    const off = await run(['idempotency.per-connection'], passThrough, { rules: { idempotencyPerConnection: false } }, ['idempotency-cross-connection']);
+    const off = await run(['idempotency.per-connection'], passThrough, { rules: { idempotencyPerConnection: false } }, [
+      'idempotency-cross-connection',
+    ]);
     expect(statuses(off)['idempotency.per-connection']).toMatch(/^skipped: assumptions\.rules\.idempotencyPerConnection is false/);
     expect(off.findings).toEqual([]);
   });
@@ -210,7 +258,11 @@ describe('429s during conformance (a shared staging budget)', () => {
       refused++;
       const a = await forward();
       const id = `req_busy${refused}`;
-      return { status: 429, headers: { ...a.headers, 'x-request-id': id, 'retry-after': '0', 'ratelimit-remaining': '0' }, json: { error: { code: 'rate_limit.exceeded', message: 'busy', requestId: id } } };
+      return {
+        status: 429,
+        headers: { ...a.headers, 'x-request-id': id, 'retry-after': '0', 'ratelimit-remaining': '0' },
+        json: { error: { code: 'rate_limit.exceeded', message: 'busy', requestId: id } },
+      };
     };
   };
 

@@ -28,7 +28,10 @@ export interface ProxiedRequest {
 }
 
 /** Returns the answer to send; `forward()` fetches the upstream answer (with other request headers when given). */
-export type ProxyHook = (req: ProxiedRequest, forward: (headers?: Record<string, string>) => Promise<ProxiedAnswer>) => Promise<ProxiedAnswer>;
+export type ProxyHook = (
+  req: ProxiedRequest,
+  forward: (headers?: Record<string, string>) => Promise<ProxiedAnswer>,
+) => Promise<ProxiedAnswer>;
 
 export interface RewritingProxy {
   /** Base URL ending in /v1. */
@@ -55,7 +58,13 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
       const path = (req.url ?? '/').replace(/^\/v1/, '');
       // undici's request, not fetch: fetch refuses a GET with a body, which the read body-limit sweep sends.
       const forward = async (sent: Record<string, string> = headers): Promise<ProxiedAnswer> => {
-        const r = await request(base + path, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: sent, ...(body.length ? { body } : {}), headersTimeout: 10_000, bodyTimeout: 10_000 });
+        const r = await request(base + path, {
+          method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+          headers: sent,
+          ...(body.length ? { body } : {}),
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+        });
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
         const text = await r.body.text();
@@ -78,10 +87,11 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

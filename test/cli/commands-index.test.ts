@@ -18,15 +18,21 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'spgate-lazy-'));
   // A module hook recording every file URL the process resolves, so the test sees what a command line loads.
-  writeFileSync(join(dir, 'hooks.mjs'), [
-    "import { appendFileSync } from 'node:fs';",
-    'export async function resolve(specifier, context, next) {',
-    '  const r = await next(specifier, context);',
-    "  if (process.env.SPGATE_TEST_LOADED) appendFileSync(process.env.SPGATE_TEST_LOADED, r.url + '\\n');",
-    '  return r;',
-    '}',
-  ].join('\n'));
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'export async function resolve(specifier, context, next) {',
+      '  const r = await next(specifier, context);',
+      "  if (process.env.SPGATE_TEST_LOADED) appendFileSync(process.env.SPGATE_TEST_LOADED, r.url + '\\n');",
+      '  return r;',
+      '}',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -16,7 +16,10 @@ function needBuild(ctx: TestContext): void {
 
 /** Paths under dir (relative to it) of the files ending in ext, without the extension. */
 function modules(dir: string, ext: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(ext)).map((f) => f.slice(0, -ext.length)).sort();
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(ext))
+    .map((f) => f.slice(0, -ext.length))
+    .sort();
 }
 
 describe('the compiled CLI of a test run', () => {
@@ -33,8 +36,14 @@ describe('the compiled CLI of a test run', () => {
     const [viaBuild, viaBin] = await Promise.all([runCli(['--version']), runCli(['--version'], { bin: BIN })]);
     expect(viaBuild.code).toBe(0);
     expect(viaBuild.stdout).toBe(viaBin.stdout);
-    const [badBuild, badBin] = await Promise.all([runCli(['load', '--profile', 'smoke', '--bogus']), runCli(['load', '--profile', 'smoke', '--bogus'], { bin: BIN })]);
-    expect({ code: badBuild.code, stderr: badBuild.stderr }).toEqual({ code: 2, stderr: 'spgate: SPGATE_ERR_USAGE: Unknown argument: bogus\n' });
+    const [badBuild, badBin] = await Promise.all([
+      runCli(['load', '--profile', 'smoke', '--bogus']),
+      runCli(['load', '--profile', 'smoke', '--bogus'], { bin: BIN }),
+    ]);
+    expect({ code: badBuild.code, stderr: badBuild.stderr }).toEqual({
+      code: 2,
+      stderr: 'spgate: SPGATE_ERR_USAGE: Unknown argument: bogus\n',
+    });
     expect({ code: badBin.code, stderr: badBin.stderr }).toEqual({ code: badBuild.code, stderr: badBuild.stderr });
   });
 });

@@ -36,7 +36,11 @@ describe('spgate init against the reference server', () => {
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(dir, 't.yaml'), 'utf8');
     expect(text).not.toContain(key);
-    const file = YAML.parse(text) as { keys: { admin: { key: string } }; assumptions: Record<string, unknown>; fixtures: { ids: Record<string, unknown> } };
+    const file = YAML.parse(text) as {
+      keys: { admin: { key: string } };
+      assumptions: Record<string, unknown>;
+      fixtures: { ids: Record<string, unknown> };
+    };
     expect(file.keys.admin.key).toBe('env:SPGATE_ADMIN_KEY');
     expect(file.assumptions.params).toEqual({ externalId: 'externalId', search: 'q' });
     expect(file.assumptions.completedStatuses).toEqual(expect.arrayContaining(['resolved', 'closed']));
@@ -53,7 +57,11 @@ describe('spgate init against the reference server', () => {
   });
 
   it('the written file runs: conformance against it finds nothing on the clean server', async () => {
-    const r = await runCli(['conformance', '--target', 't.yaml', '--suite', 'auth,errors,limits', '--runs', '3', '--seed', '1'], { cwd: dir, env: env(), timeoutMs: 90_000 });
+    const r = await runCli(['conformance', '--target', 't.yaml', '--suite', 'auth,errors,limits', '--runs', '3', '--seed', '1'], {
+      cwd: dir,
+      env: env(),
+      timeoutMs: 90_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
@@ -99,7 +107,6 @@ describe('spgate init against bad targets writes nothing', () => {
   });
 });
 
-
 describe.each(DIALECT_NAMES)('spgate init against the %s dialect', (dialect) => {
   let server: RunningReferenceServer;
   let sub: string;
@@ -109,14 +116,18 @@ describe.each(DIALECT_NAMES)('spgate init against the %s dialect', (dialect) => 
   });
   afterAll(() => server.close());
 
-  it('learns the dialect\'s filter names and writes a file the whole suite runs against without a finding', async () => {
+  it("learns the dialect's filter names and writes a file the whole suite runs against without a finding", async () => {
     const e = { SPGATE_ADMIN_KEY: server.target.keys.admin.key };
     const init = await runCli(['init', '--base-url', server.baseUrl, '--out', 't.yaml'], { cwd: sub, env: e });
     expect(init.code, init.stderr).toBe(0);
     const file = YAML.parse(readFileSync(join(sub, 't.yaml'), 'utf8')) as { assumptions: { params: Record<string, string> } };
     const { externalId, search } = DIALECTS[dialect].params;
     expect(file.assumptions.params).toEqual({ externalId, search });
-    const run = await runCli(['conformance', '--target', 't.yaml', '--runs', '3', '--seed', '2', '--json', 'r.json'], { cwd: sub, env: e, timeoutMs: 120_000 });
+    const run = await runCli(['conformance', '--target', 't.yaml', '--runs', '3', '--seed', '2', '--json', 'r.json'], {
+      cwd: sub,
+      env: e,
+      timeoutMs: 120_000,
+    });
     const results = JSON.parse(readFileSync(join(sub, 'r.json'), 'utf8')) as Results;
     expect(results.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
     expect(run.code, run.stderr).toBe(0);

@@ -22,12 +22,36 @@ function words(line: string): string[] {
 
 describe('rerunCommand', () => {
   it('repeats the target, the --base-url override, the suite, the check, the seed and the runs', () => {
-    const line = rerunCommand({ suite: 'pagination', checkId: 'pagination.tampered-cursor', seed: 9, runs: 4, targetSource: "my targets/it's.json", baseUrlOverride: 'http://127.0.0.1:9/v1' });
-    expect(words(line)).toEqual(['spgate', 'conformance', '--target', "my targets/it's.json", '--base-url', 'http://127.0.0.1:9/v1', '--suite', 'pagination', '--check', 'pagination.tampered-cursor', '--seed', '9', '--runs', '4']);
+    const line = rerunCommand({
+      suite: 'pagination',
+      checkId: 'pagination.tampered-cursor',
+      seed: 9,
+      runs: 4,
+      targetSource: "my targets/it's.json",
+      baseUrlOverride: 'http://127.0.0.1:9/v1',
+    });
+    expect(words(line)).toEqual([
+      'spgate',
+      'conformance',
+      '--target',
+      "my targets/it's.json",
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--suite',
+      'pagination',
+      '--check',
+      'pagination.tampered-cursor',
+      '--seed',
+      '9',
+      '--runs',
+      '4',
+    ]);
   });
 
   it('names no target for the embedded server, whose state the seed recreates', () => {
-    expect(rerunCommand({ suite: 'auth', seed: 5, runs: 3, targetSource: 'embedded' })).toBe('spgate conformance --suite auth --seed 5 --runs 3');
+    expect(rerunCommand({ suite: 'auth', seed: 5, runs: 3, targetSource: 'embedded' })).toBe(
+      'spgate conformance --suite auth --seed 5 --runs 3',
+    );
   });
 });
 
@@ -68,7 +92,26 @@ describe('a printed re-run line', () => {
   });
 
   it('aims through the same --base-url and meets the same finding (regression: --base-url was dropped)', async () => {
-    const first = await runCli(['conformance', '--target', 'target.json', '--base-url', faulty.baseUrl, '--suite', 'pagination', '--check', 'pagination.tampered-cursor', '--seed', '3', '--runs', '5', '--json', 'first.json'], { cwd: dir });
+    const first = await runCli(
+      [
+        'conformance',
+        '--target',
+        'target.json',
+        '--base-url',
+        faulty.baseUrl,
+        '--suite',
+        'pagination',
+        '--check',
+        'pagination.tampered-cursor',
+        '--seed',
+        '3',
+        '--runs',
+        '5',
+        '--json',
+        'first.json',
+      ],
+      { cwd: dir },
+    );
     expect(first.code, first.stderr).toBe(1);
     const results = JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as Results;
     const finding = results.findings[0]!;
@@ -81,7 +124,9 @@ describe('a printed re-run line', () => {
     const again = await runCli([...args, '--json', 'again.json'], { cwd: dir });
     expect(again.code, again.stderr).toBe(1);
     const replayed = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as Results;
-    expect(replayed.findings.map((f) => [f.checkId, f.clause, f.expected])).toEqual(results.findings.map((f) => [f.checkId, f.clause, f.expected]));
+    expect(replayed.findings.map((f) => [f.checkId, f.clause, f.expected])).toEqual(
+      results.findings.map((f) => [f.checkId, f.clause, f.expected]),
+    );
     expect(replayed.checks.map((c) => c.checkId)).toEqual(['pagination.tampered-cursor']);
 
     // The same line without the override reaches the clean server: the override is what reproduces.
@@ -109,7 +154,22 @@ describe("a load finding's printed re-run line", () => {
   });
 
   it('keeps the target, --base-url and duration, writes the trace it names, and meets the violation again (regression: pasted, it ran against the embedded server and passed)', async () => {
-    const first = await runCli(['load', '--profile', 'read-budget', '--target', 'target.json', '--base-url', faulty.baseUrl, '--duration', '3', '--json', 'first.json'], { cwd: dir, timeoutMs: 120_000 });
+    const first = await runCli(
+      [
+        'load',
+        '--profile',
+        'read-budget',
+        '--target',
+        'target.json',
+        '--base-url',
+        faulty.baseUrl,
+        '--duration',
+        '3',
+        '--json',
+        'first.json',
+      ],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
     expect(first.code, first.stderr).toBe(1);
     const results = JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as Results;
     const p = results.load[0]!;
@@ -122,7 +182,19 @@ describe("a load finding's printed re-run line", () => {
     expect(finding.reproduction!.curl.join('\n')).toMatch(/first violating request: req_\w+/);
     const [bin, ...args] = words(line);
     expect(bin).toBe('spgate');
-    expect(args).toEqual(['load', '--profile', 'read-budget', '--target', 'target.json', '--base-url', faulty.baseUrl, '--duration', '3', '--trace', 'spgate-trace.ndjson']);
+    expect(args).toEqual([
+      'load',
+      '--profile',
+      'read-budget',
+      '--target',
+      'target.json',
+      '--base-url',
+      faulty.baseUrl,
+      '--duration',
+      '3',
+      '--trace',
+      'spgate-trace.ndjson',
+    ]);
 
     const again = await runCli([...args, '--json', 'again.json'], { cwd: dir, timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(1);

@@ -67,7 +67,12 @@ describe('did you mean', () => {
     };
     const top = await runCli(['conformance', '--target', write('top.json', { allowWrite: true }), '--dry-run']);
     expect(oneLine(top.stderr)).toContain('allowWrite: unknown field (did you mean "allowWrites"?)');
-    const deep = await runCli(['conformance', '--target', write('deep.json', { assumptions: { statuses: { notfound: 404 } } }), '--dry-run']);
+    const deep = await runCli([
+      'conformance',
+      '--target',
+      write('deep.json', { assumptions: { statuses: { notfound: 404 } } }),
+      '--dry-run',
+    ]);
     expect(oneLine(deep.stderr)).toContain('assumptions.statuses.notfound: unknown field (did you mean "notFound"?)');
     const far = await runCli(['conformance', '--target', write('far.json', { zzzzzz: 1 }), '--dry-run']);
     expect(oneLine(far.stderr)).toMatch(/zzzzzz: unknown field$/);
@@ -75,7 +80,16 @@ describe('did you mean', () => {
 
   it('a profile field typo', async () => {
     const path = join(dir, 'p.json');
-    writeFileSync(path, JSON.stringify({ name: 'p', description: 'x', model: 'closed', duration: 1, classes: { read: { routes: [{ route: 'listCustomers' }], conections: 2 } } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        name: 'p',
+        description: 'x',
+        model: 'closed',
+        duration: 1,
+        classes: { read: { routes: [{ route: 'listCustomers' }], conections: 2 } },
+      }),
+    );
     const r = await runCli(['load', '--profile', path, '--dry-run']);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toContain('(did you mean "connections"?)');
@@ -95,9 +109,12 @@ describe('help examples', () => {
     cmd.builder(probe);
     for (const line of examples) {
       const argv = splitArgs(line.replace(/^\$0\s+/, ''));
-      const parser = yargs(argv).command({ command: cmd.command, describe: cmd.describe, builder: cmd.builder, handler: () => {} }).strict().fail((msg, err) => {
-        throw err ?? new Error(`${line}: ${msg}`);
-      });
+      const parser = yargs(argv)
+        .command({ command: cmd.command, describe: cmd.describe, builder: cmd.builder, handler: () => {} })
+        .strict()
+        .fail((msg, err) => {
+          throw err ?? new Error(`${line}: ${msg}`);
+        });
       await expect(parser.parseAsync(), line).resolves.toBeDefined();
     }
   });

@@ -26,11 +26,23 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body,
+      });
       const path = (req.url ?? '').split('?')[0];
       if (path === '/v1/echo-secret') {
         res.writeHead(200, { 'content-type': 'application/json', 'x-echo': req.headers.authorization ?? '' });
-        res.end(JSON.stringify({ youSent: req.headers.authorization, [ADMIN]: 'as a key', download: { url: 'https://files.example/a/1?expires=1&signature=s3cr' } }));
+        res.end(
+          JSON.stringify({
+            youSent: req.headers.authorization,
+            [ADMIN]: 'as a key',
+            download: { url: 'https://files.example/a/1?expires=1&signature=s3cr' },
+          }),
+        );
       } else if (path === '/v1/long') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('y'.repeat(20_000));

@@ -16,7 +16,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(mode: HostileMode, extra: { maxBodyBytes?: number } = {}): Promise<{ s: HostileServer; c: HttpClient; seen: Exchange[] }> {
+async function setup(
+  mode: HostileMode,
+  extra: { maxBodyBytes?: number } = {},
+): Promise<{ s: HostileServer; c: HttpClient; seen: Exchange[] }> {
   server = await startHostileServer(mode);
   const seen: Exchange[] = [];
   client = createClient({

@@ -21,13 +21,18 @@ describe('classifyTransportError', () => {
   });
 
   it('looks through causes and AggregateErrors (IPv4 and IPv6 both refused)', () => {
-    const agg = new AggregateError([withCode('connect ECONNREFUSED ::1:9', 'ECONNREFUSED'), withCode('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED')], '');
+    const agg = new AggregateError(
+      [withCode('connect ECONNREFUSED ::1:9', 'ECONNREFUSED'), withCode('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED')],
+      '',
+    );
     expect(classifyTransportError(agg).kind).toBe('refused');
     expect(classifyTransportError(new TypeError('fetch failed', { cause: withCode('x', 'UND_ERR_SOCKET') })).kind).toBe('reset');
   });
 
   it('a ClientAbort anywhere in the chain decides the kind', () => {
-    expect(classifyTransportError(withCode('aborted', 'UND_ERR_ABORTED', new ClientAbort('timeout', 'no complete response within 5 ms')))).toEqual({
+    expect(
+      classifyTransportError(withCode('aborted', 'UND_ERR_ABORTED', new ClientAbort('timeout', 'no complete response within 5 ms'))),
+    ).toEqual({
       kind: 'timeout',
       message: 'no complete response within 5 ms',
     });
@@ -59,10 +64,22 @@ describe('recordExchange', () => {
   it('does not parse a body that was cut short, and redacts the JSON error text', () => {
     const r = createRedactor({ admin: 'pk_secret_abcdef' });
     const base = { id: 'x1', request: { method: 'GET', url: 'http://h/v1/x', headers: {}, bodyBytes: 0 }, timings: { start: 0, total: 1 } };
-    const cut = recordExchange({ ...base, response: { status: 200, headers: { 'content-type': 'application/json' }, text: '{"a":', bodyBytes: 10, complete: false } }, r);
+    const cut = recordExchange(
+      {
+        ...base,
+        response: { status: 200, headers: { 'content-type': 'application/json' }, text: '{"a":', bodyBytes: 10, complete: false },
+      },
+      r,
+    );
     expect(cut.response?.json).toBeUndefined();
     expect(cut.response?.jsonError).toBeUndefined();
-    const bad = recordExchange({ ...base, response: { status: 200, headers: { 'content-type': 'application/json' }, text: 'pk_secret_abcdef', bodyBytes: 16, complete: true } }, r);
+    const bad = recordExchange(
+      {
+        ...base,
+        response: { status: 200, headers: { 'content-type': 'application/json' }, text: 'pk_secret_abcdef', bodyBytes: 16, complete: true },
+      },
+      r,
+    );
     expect(bad.response?.jsonError).toBeDefined();
     expect(JSON.stringify(bad)).not.toContain('pk_secret_abcdef');
   });

@@ -28,59 +28,89 @@ const jsonWith = (secret: string): fc.Arbitrary<unknown> =>
 const kinds: ClientErrorKind[] = ['refused', 'reset', 'timeout', 'too-large', 'aborted', 'other'];
 
 const rawExchangeWith = (secret: string): fc.Arbitrary<RawExchange> =>
-  fc.record({
-    url: embedding(secret).map((s) => `http://127.0.0.1:1/v1/customers?cursor=${encodeURIComponent(s)}&x=${s}`),
-    reqHeaders: fc.dictionary(fc.oneof(text, embedding(secret)), embedding(secret), { maxKeys: 4 }),
-    reqBody: fc.option(fc.oneof(embedding(secret), jsonWith(secret).map((j) => JSON.stringify(j)))),
-    resHeaders: fc.dictionary(fc.oneof(text, embedding(secret)), fc.oneof(embedding(secret), fc.array(embedding(secret), { maxLength: 3 })), { maxKeys: 4 }),
-    resBody: fc.oneof(embedding(secret), jsonWith(secret).map((j) => JSON.stringify(j))),
-    contentType: fc.constantFrom('application/json', 'text/plain', 'application/problem+json'),
-    complete: fc.boolean(),
-    error: fc.option(fc.record({ kind: fc.constantFrom(...kinds), message: embedding(secret) })),
-  }).map((r) => ({
-    id: 'x1',
-    request: {
-      method: 'POST',
-      url: r.url,
-      headers: { ...r.reqHeaders, authorization: `Bearer ${secret}` },
-      ...(r.reqBody !== null ? { body: r.reqBody } : {}),
-      bodyBytes: 1,
-      keyRole: 'admin',
-    },
-    response: { status: 200, headers: { ...r.resHeaders, 'content-type': r.contentType }, text: r.resBody, bodyBytes: r.resBody.length, complete: r.complete },
-    ...(r.error ? { error: r.error } : {}),
-    timings: { start: 0, total: 1 },
-  }));
+  fc
+    .record({
+      url: embedding(secret).map((s) => `http://127.0.0.1:1/v1/customers?cursor=${encodeURIComponent(s)}&x=${s}`),
+      reqHeaders: fc.dictionary(fc.oneof(text, embedding(secret)), embedding(secret), { maxKeys: 4 }),
+      reqBody: fc.option(
+        fc.oneof(
+          embedding(secret),
+          jsonWith(secret).map((j) => JSON.stringify(j)),
+        ),
+      ),
+      resHeaders: fc.dictionary(
+        fc.oneof(text, embedding(secret)),
+        fc.oneof(embedding(secret), fc.array(embedding(secret), { maxLength: 3 })),
+        { maxKeys: 4 },
+      ),
+      resBody: fc.oneof(
+        embedding(secret),
+        jsonWith(secret).map((j) => JSON.stringify(j)),
+      ),
+      contentType: fc.constantFrom('application/json', 'text/plain', 'application/problem+json'),
+      complete: fc.boolean(),
+      error: fc.option(fc.record({ kind: fc.constantFrom(...kinds), message: embedding(secret) })),
+    })
+    .map((r) => ({
+      id: 'x1',
+      request: {
+        method: 'POST',
+        url: r.url,
+        headers: { ...r.reqHeaders, authorization: `Bearer ${secret}` },
+        ...(r.reqBody !== null ? { body: r.reqBody } : {}),
+        bodyBytes: 1,
+        keyRole: 'admin',
+      },
+      response: {
+        status: 200,
+        headers: { ...r.resHeaders, 'content-type': r.contentType },
+        text: r.resBody,
+        bodyBytes: r.resBody.length,
+        complete: r.complete,
+      },
+      ...(r.error ? { error: r.error } : {}),
+      timings: { start: 0, total: 1 },
+    }));
 
 describe('redaction property', () => {
   it('a secret planted anywhere never appears in the serialized Exchange', () => {
     fc.assert(
-      fc.property(secretArb.chain((secret) => fc.tuple(fc.constant(secret), rawExchangeWith(secret))), ([secret, raw]) => {
-        const exchange = recordExchange(raw, createRedactor({ admin: secret }));
-        const out = JSON.stringify(exchange);
-        expect(out).not.toContain(secret);
-        expect(out).not.toContain(encodeURIComponent(secret));
-        expect(exchange.request.headers.authorization).toBe('Bearer <redacted:admin>');
-      }),
+      fc.property(
+        secretArb.chain((secret) => fc.tuple(fc.constant(secret), rawExchangeWith(secret))),
+        ([secret, raw]) => {
+          const exchange = recordExchange(raw, createRedactor({ admin: secret }));
+          const out = JSON.stringify(exchange);
+          expect(out).not.toContain(secret);
+          expect(out).not.toContain(encodeURIComponent(secret));
+          expect(exchange.request.headers.authorization).toBe('Bearer <redacted:admin>');
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('redactJson removes the secret from every key and value at any depth', () => {
     fc.assert(
-      fc.property(secretArb.chain((s) => fc.tuple(fc.constant(s), jsonWith(s))), ([secret, value]) => {
-        expect(JSON.stringify(createRedactor([secret]).redactJson(value))).not.toContain(secret);
-      }),
+      fc.property(
+        secretArb.chain((s) => fc.tuple(fc.constant(s), jsonWith(s))),
+        ([secret, value]) => {
+          expect(JSON.stringify(createRedactor([secret]).redactJson(value))).not.toContain(secret);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('text without secrets or absolute URLs is left unchanged', () => {
     fc.assert(
-      fc.property(secretArb, fc.string({ maxLength: 60 }).filter((t) => !t.includes('http')), (secret, t) => {
-        fc.pre(!t.includes(secret));
-        expect(createRedactor([secret]).redactString(t)).toBe(t);
-      }),
+      fc.property(
+        secretArb,
+        fc.string({ maxLength: 60 }).filter((t) => !t.includes('http')),
+        (secret, t) => {
+          fc.pre(!t.includes(secret));
+          expect(createRedactor([secret]).redactString(t)).toBe(t);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -97,8 +127,11 @@ describe('redaction rules', () => {
   });
 
   it('replaces the query of signed URLs in bodies and Location, keeps relative and query-less URLs', () => {
-    const body = '{"url":"https://files.example.com/a/1?expires=1700000000&signature=abc","next":"/v1/customers?cursor=c1","plain":"https://x.example/p"}';
-    expect(r.redactString(body)).toBe('{"url":"https://files.example.com/a/1?<redacted>","next":"/v1/customers?cursor=c1","plain":"https://x.example/p"}');
+    const body =
+      '{"url":"https://files.example.com/a/1?expires=1700000000&signature=abc","next":"/v1/customers?cursor=c1","plain":"https://x.example/p"}';
+    expect(r.redactString(body)).toBe(
+      '{"url":"https://files.example.com/a/1?<redacted>","next":"/v1/customers?cursor=c1","plain":"https://x.example/p"}',
+    );
     expect(r.redactHeaders({ location: 'http://127.0.0.1:9/x?sig=1' })).toEqual({ location: 'http://127.0.0.1:9/x?<redacted>' });
   });
 

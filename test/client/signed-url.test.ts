@@ -20,7 +20,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/v1/download') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `${origin}/hop/file.pdf?signature=${SIG}`, sizeBytes: 5000 }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ url: `${origin}/hop/file.pdf?signature=${SIG}`, sizeBytes: 5000 }));
     } else if (u.pathname === '/hop/file.pdf') {
       seenAuth.push(req.headers.authorization);
       res.writeHead(302, { location: `/store/file.pdf?signature=${SIG}-2` }).end();

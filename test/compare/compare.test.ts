@@ -12,15 +12,34 @@ const clone = (r: Results): Results => structuredClone(r);
 /** The summary with every recorded latency multiplied by `factor` (optionally only the first `keep` samples). */
 function scaled(s: LatencySummary, factor: number, keep = Infinity): LatencySummary {
   const from = decodeHistogram(s.hdr);
-  const to = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+  const to = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 3,
+    autoResize: true,
+    useWebAssembly: false,
+  });
   const n = from.totalCount;
   for (let r = 1; r <= Math.min(n, keep); r++) to.recordValue(Math.max(1, Math.round(from.getValueAtPercentile((100 * r) / n) * factor)));
   return summarize(to, s.class, s.family, s.corrected);
 }
 
 const generator = {
-  processes: 1, wallMs: 30_000, cpuMs: 3000, cpuShare: 0.1, eventLoopDelayP99Ms: 0, eventLoopDelayMaxMs: 0, sends: 1, slipP50Ms: null, slipP99Ms: null,
-  slipMaxMs: null, offered: 1, dropped: 0, saturated: false, reason: null, remedy: null,
+  processes: 1,
+  wallMs: 30_000,
+  cpuMs: 3000,
+  cpuShare: 0.1,
+  eventLoopDelayP99Ms: 0,
+  eventLoopDelayMaxMs: 0,
+  sends: 1,
+  slipP50Ms: null,
+  slipP99Ms: null,
+  slipMaxMs: null,
+  offered: 1,
+  dropped: 0,
+  saturated: false,
+  reason: null,
+  remedy: null,
 } satisfies NonNullable<ProfileResult['generator']>;
 
 describe('compareResults', () => {
@@ -41,7 +60,9 @@ describe('compareResults', () => {
     head.findings.push({ ...head.findings[0]!, checkId: 'brand.new', source: 'auth' });
     head.findings.push({ ...head.findings[0]!, checkId: 'brand.warning', severity: 'warning' });
     const c = compareResults(base, head);
-    expect(c.fixedFindings.map((f) => f.key)).toEqual(base.findings.filter((f) => findingKey(f) === findingKey(gone)).length === 1 ? [findingKey(gone)] : []);
+    expect(c.fixedFindings.map((f) => f.key)).toEqual(
+      base.findings.filter((f) => findingKey(f) === findingKey(gone)).length === 1 ? [findingKey(gone)] : [],
+    );
     expect(c.newFindings.map((f) => f.finding.checkId).sort()).toEqual(['brand.new', 'brand.warning']);
     // A new warning is reported but does not fail the gate.
     expect(c.regressions).toHaveLength(1);
@@ -54,8 +75,12 @@ describe('compareResults', () => {
     const was = judged.status;
     Object.assign(judged, { status: 'inconclusive', reason: 'the pool conversation was already resolved' });
     const c = compareResults(base, head);
-    expect(c.unjudged).toEqual([{ checkId: judged.checkId, suite: judged.suite, base: was, reason: 'the pool conversation was already resolved' }]);
-    expect(c.regressions).toContain(`${judged.checkId} (${judged.suite}) was ${was} in base and could not judge in head: the pool conversation was already resolved`);
+    expect(c.unjudged).toEqual([
+      { checkId: judged.checkId, suite: judged.suite, base: was, reason: 'the pool conversation was already resolved' },
+    ]);
+    expect(c.regressions).toContain(
+      `${judged.checkId} (${judged.suite}) was ${was} in base and could not judge in head: the pool conversation was already resolved`,
+    );
     expect(comparisonText(c)).toContain(`? [${was} → inconclusive] ${judged.checkId}`);
     // Inconclusive in both runs, or newly judged, is no regression.
     expect(compareResults(head, clone(head)).unjudged).toEqual([]);
@@ -73,7 +98,10 @@ describe('compareResults', () => {
     head.load[1]!.totals.byStatus['200'] = Math.round(head.load[1]!.totals.byStatus['200']! * 0.97);
     const c = compareResults(base, head);
     expect(c.regressions.filter((r) => r.includes('p99 of read 2xx'))).toHaveLength(1);
-    expect(c.regressions.filter((r) => r.includes("throughput")), JSON.stringify(c.profiles[0]!.throughput)).toHaveLength(1);
+    expect(
+      c.regressions.filter((r) => r.includes('throughput')),
+      JSON.stringify(c.profiles[0]!.throughput),
+    ).toHaveLength(1);
     expect(c.regressions.some((r) => r.includes('429'))).toBe(false);
     const d = c.profiles[0]!.latency.find((l) => l.series === 'read 2xx' && l.percentile === 'p99')!;
     expect(d.verdict).toBe('regression');
@@ -104,7 +132,7 @@ describe('compareResults', () => {
     expect(strict.profiles.every((p) => p.latency.every((l) => l.verdict === 'not-enough-data'))).toBe(true);
   });
 
-  it('a change inside the generator\'s own event-loop delay is the machine, not the server', () => {
+  it("a change inside the generator's own event-loop delay is the machine, not the server", () => {
     const head = clone(base);
     const p = head.load[0]!;
     const ok2xx = p.latency.find((s) => s.family === '2xx')!;
@@ -121,7 +149,9 @@ describe('compareResults', () => {
     other.load = other.load.map((p) => ({ ...p, name: `${p.name}-x` }));
     expect(compareResults(base, other).refused).toMatch(/^the runs share no load profile/);
     const mix = clone(base);
-    (mix.load[0]!.config as { classes: Array<{ routes: Array<{ route: string }> }> }).classes = [{ class: 'read', routes: [{ route: 'me' }] }] as never;
+    (mix.load[0]!.config as { classes: Array<{ routes: Array<{ route: string }> }> }).classes = [
+      { class: 'read', routes: [{ route: 'me' }] },
+    ] as never;
     expect(compareResults(base, mix).refused).toMatch(/^profile read-budget differs between the runs/);
     const longer = clone(base);
     longer.load[0]!.config['durationSeconds'] = 60;
@@ -129,7 +159,11 @@ describe('compareResults', () => {
     const c = compareResults(base, longer);
     expect(c.refused).toBeUndefined();
     expect(c.warning).toMatch(/^the runs differ: target .* vs staging \(https:\/\/staging\.example\/v1\); read-budget duration/);
-    expect(comparisonText(c).split('\n').filter((l) => l.startsWith('warning:'))).toHaveLength(1);
+    expect(
+      comparisonText(c)
+        .split('\n')
+        .filter((l) => l.startsWith('warning:')),
+    ).toHaveLength(1);
     expect(compareResults(base, clone(base)).warning).toBeUndefined();
   });
 
@@ -158,7 +192,11 @@ describe('compareResults', () => {
     head.meta.aborted = true;
     head.verdict = 'aborted';
     const c = compareResults(base, head);
-    expect(c.profiles.map((p) => `${p.name}:${p.status}`)).toEqual(['read-budget:compared', 'soak:only-in-head', 'class-isolation:only-in-base']);
+    expect(c.profiles.map((p) => `${p.name}:${p.status}`)).toEqual([
+      'read-budget:compared',
+      'soak:only-in-head',
+      'class-isolation:only-in-base',
+    ]);
     expect(c.regressions[0]).toMatch(/did not complete/);
   });
 

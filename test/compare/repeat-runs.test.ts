@@ -17,10 +17,17 @@ const RUNS = 10;
 // Two closed-loop connections, 900 requests (above the 578 answers a p99 needs for a two-sided 95 %
 // interval) or 4 s, whichever comes first: a loaded machine gets its samples too, an idle one is done in
 // well under a second. A closed loop keeps the machine's own stalls to the one request in flight per connection.
-const profile = parseProfile({
-  name: 'repeat', description: 'closed-loop reads on two connections', model: 'closed', duration: 4, maxRequests: 900,
-  classes: { read: { connections: 2, routes: [{ route: 'me' }, { route: 'statuses' }] } },
-}, 'test');
+const profile = parseProfile(
+  {
+    name: 'repeat',
+    description: 'closed-loop reads on two connections',
+    model: 'closed',
+    duration: 4,
+    maxRequests: 900,
+    classes: { read: { connections: 2, routes: [{ route: 'me' }, { route: 'statuses' }] } },
+  },
+  'test',
+);
 
 let ref: RunningReferenceServer;
 beforeAll(async () => {
@@ -37,12 +44,23 @@ async function run(): Promise<Results> {
   const started = new Date();
   const { result, findings } = await runProfile({ target, profile });
   return buildResults({
-    command: 'test repeat', target: { name: 'embedded', baseUrl: ref.baseUrl, embedded: true }, startedAt: started, finishedAt: new Date(),
-    aborted: false, checks: [], findings, exchanges: [], load: [result], errors: [],
+    command: 'test repeat',
+    target: { name: 'embedded', baseUrl: ref.baseUrl, embedded: true },
+    startedAt: started,
+    finishedAt: new Date(),
+    aborted: false,
+    checks: [],
+    findings,
+    exchanges: [],
+    load: [result],
+    errors: [],
   });
 }
 
-const p99Of = (r: Results): string => `${r.load[0]!.latency.filter((s) => s.family === '2xx').map((s) => `${s.p99}`).join('/')} (n ${r.load[0]!.totals.completed}, loop ${r.load[0]!.generator?.eventLoopDelayP99Ms})`;
+const p99Of = (r: Results): string =>
+  `${r.load[0]!.latency.filter((s) => s.family === '2xx')
+    .map((s) => `${s.p99}`)
+    .join('/')} (n ${r.load[0]!.totals.completed}, loop ${r.load[0]!.generator?.eventLoopDelayP99Ms})`;
 
 describe('compare on repeated runs', () => {
   const clean: Results[] = [];
@@ -77,7 +95,10 @@ describe('compare on repeated runs', () => {
     for (const base of clean) {
       for (const head of slow) {
         const c = compareResults(base, head);
-        expect(c.regressions.filter((r) => /: p99 of read 2xx/.test(r)), `${p99Of(base)} → ${p99Of(head)}`).not.toEqual([]);
+        expect(
+          c.regressions.filter((r) => /: p99 of read 2xx/.test(r)),
+          `${p99Of(base)} → ${p99Of(head)}`,
+        ).not.toEqual([]);
         // The reverse is an improvement, never a regression.
         expect(compareResults(head, base).regressions.filter((r) => r.includes('p99'))).toEqual([]);
       }

@@ -16,13 +16,38 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 31, budgets: { r
 const JUDGE_ANY_ANSWER = ['errors.envelope', 'errors.request-id-header', 'errors.request-id-matches', 'errors.codes-spelled'];
 
 const INCONCLUSIVE = [
-  'auth.missing-header', 'auth.wrong-scheme', 'auth.bad-key', 'auth.expired', 'auth.revoked', 'auth.prefixes', 'auth.legacy-same-data',
-  'auth.no-workspace-header', 'auth.scope-missing', 'auth.scope-attachments', 'auth.other-workspace', 'shapes.id-prefixes', 'shapes.collection', 'shapes.statuses',
-  'shapes.priorities', 'status.resolve.completed-keys', 'status.resolve.any-state', 'status.resolve.active-keys', 'customers.delete.unlisted',
-  'errors.unknown-status', 'limits.remaining-decreases', 'limits.limit-constant', 'limits.classes-isolated', 'limits.429', 'limits.429-read',
+  'auth.missing-header',
+  'auth.wrong-scheme',
+  'auth.bad-key',
+  'auth.expired',
+  'auth.revoked',
+  'auth.prefixes',
+  'auth.legacy-same-data',
+  'auth.no-workspace-header',
+  'auth.scope-missing',
+  'auth.scope-attachments',
+  'auth.other-workspace',
+  'shapes.id-prefixes',
+  'shapes.collection',
+  'shapes.statuses',
+  'shapes.priorities',
+  'status.resolve.completed-keys',
+  'status.resolve.any-state',
+  'status.resolve.active-keys',
+  'customers.delete.unlisted',
+  'errors.unknown-status',
+  'limits.remaining-decreases',
+  'limits.limit-constant',
+  'limits.classes-isolated',
+  'limits.429',
+  'limits.429-read',
   // A pool turn is read before it is acted on (a turn that completed by itself is passed over), and the delete
   // check finds its customer through the identity lookup: an unread item is not judged.
-  'assistant.cancel.pending', 'assistant.cancel.repeat', 'assistant.cancel.response', 'assistant.owner-only', 'customers.delete.idempotent',
+  'assistant.cancel.pending',
+  'assistant.cancel.repeat',
+  'assistant.cancel.response',
+  'assistant.owner-only',
+  'customers.delete.idempotent',
 ];
 
 describe('every /v1 answer a 503', () => {
@@ -30,8 +55,19 @@ describe('every /v1 answer a 503', () => {
     const out = await ref.run(async () => unavailable(), { checks: [], runs: 2 });
     const v = Object.entries(verdicts(out));
     expect(v.filter(([, s]) => s.startsWith('error')).map(([id, s]) => `${id}: ${s}`)).toEqual([]);
-    expect(v.filter(([, s]) => s.startsWith('passed')).map(([id]) => id).sort()).toEqual([...JUDGE_ANY_ANSWER].sort());
-    expect(v.filter(([, s]) => s.startsWith('inconclusive')).map(([id]) => id).sort()).toEqual([...INCONCLUSIVE].sort());
-    for (const c of out.checks.filter((x) => x.status === 'inconclusive')) expect(c.reason, c.checkId).toMatch(/503|not in the customer list|readable|not accepted|no key and route class/);
+    expect(
+      v
+        .filter(([, s]) => s.startsWith('passed'))
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([...JUDGE_ANY_ANSWER].sort());
+    expect(
+      v
+        .filter(([, s]) => s.startsWith('inconclusive'))
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([...INCONCLUSIVE].sort());
+    for (const c of out.checks.filter((x) => x.status === 'inconclusive'))
+      expect(c.reason, c.checkId).toMatch(/503|not in the customer list|readable|not accepted|no key and route class/);
   });
 });

@@ -18,8 +18,13 @@ import { verdicts } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const ASSIGN_CHECKS = [
-  'status.assign.sets-and-clears', 'status.assign.body-required', 'status.assign.model', 'idempotency.model',
-  'idempotency.assign.replay', 'idempotency.assign.conflict', 'idempotency.per-connection',
+  'status.assign.sets-and-clears',
+  'status.assign.body-required',
+  'status.assign.model',
+  'idempotency.model',
+  'idempotency.assign.replay',
+  'idempotency.assign.conflict',
+  'idempotency.per-connection',
 ];
 
 let server: RunningReferenceServer;
@@ -29,7 +34,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Runs `checks` with the server's ids-only target, its fixture ids edited by `edit`. */
-function run(checks: string[], edit: (ids: Record<string, unknown>) => Record<string, unknown> = (ids) => ids): Promise<ConformanceOutcome> {
+function run(
+  checks: string[],
+  edit: (ids: Record<string, unknown>) => Record<string, unknown> = (ids) => ids,
+): Promise<ConformanceOutcome> {
   const input = server.describe({});
   const ids = edit({ ...(input.fixtures?.ids ?? {}) });
   const target = targetFromInput({ ...input, fixtures: { ...input.fixtures, ids } } as TargetFileInput, 'strict-inputs.target.json');
@@ -37,7 +45,7 @@ function run(checks: string[], edit: (ids: Record<string, unknown>) => Record<st
 }
 
 describe('assign checks against a server that accepts only its own agents and teams', () => {
-  it('with the target file\'s assigneeIds and teams: every assign check passes', async () => {
+  it("with the target file's assigneeIds and teams: every assign check passes", async () => {
     const out = await run(ASSIGN_CHECKS);
     expect(out.findings.map((f) => `${f.checkId} ${f.clause}: ${f.actual}`)).toEqual([]);
     expect(verdicts(out)).toEqual(Object.fromEntries(ASSIGN_CHECKS.map((id) => [id, 'passed'])));

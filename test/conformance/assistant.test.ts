@@ -6,14 +6,31 @@ import { proxiedReference } from '../support/proxied-conformance.js';
 import { proveSuite, startServer } from './stateful-harness.js';
 
 proveSuite(suite, [
-  'chat-ownership-leak', 'chat-member-allowed', 'cancel-completed-200', 'cancel-repeat-409',
-  'sessions-oldest-first', 'sessions-archived-hidden', 'sessions-unbounded', 'sessions-paginated', 'receipt-undo-pending', 'turn-answer-text',
+  'chat-ownership-leak',
+  'chat-member-allowed',
+  'cancel-completed-200',
+  'cancel-repeat-409',
+  'sessions-oldest-first',
+  'sessions-archived-hidden',
+  'sessions-unbounded',
+  'sessions-paginated',
+  'receipt-undo-pending',
+  'turn-answer-text',
   'cancel-not-persisted',
-  'sessions-cross-conversation', 'sessions-expired-listed', 'cancel-member-allowed', 'cancel-unwrapped',
-  'foreign-cancel-applied', 'sessions-limit-before-sort',
+  'sessions-cross-conversation',
+  'sessions-expired-listed',
+  'cancel-member-allowed',
+  'cancel-unwrapped',
+  'foreign-cancel-applied',
+  'sessions-limit-before-sort',
 ]);
 
-const NEW_CHECKS = ['assistant.sessions.this-conversation', 'assistant.sessions.unexpired', 'assistant.cancel.admin-only', 'assistant.cancel.response'];
+const NEW_CHECKS = [
+  'assistant.sessions.this-conversation',
+  'assistant.sessions.unexpired',
+  'assistant.cancel.admin-only',
+  'assistant.cancel.response',
+];
 
 /** The same instant written with a +02:00 offset (RFC 3339 allows any offset). */
 function plusTwo(ms: number): string {

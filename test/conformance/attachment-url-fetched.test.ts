@@ -18,12 +18,14 @@ const CHECK = 'attachments.expiry';
 const ref = proxiedReference(() => startReferenceServer({ seed: 21, budgets: { read: 1e6, write: 1e6 } }));
 
 const noFixturesApi = (t: TargetFileInput): TargetFileInput => ({ ...t, fixtures: { ids: t.fixtures?.ids ?? {} } });
-const rewriteUrl = (to: (url: string) => string) => async (req: { path: string }, forward: () => Promise<{ status: number; headers: Record<string, string>; json?: unknown }>) => {
-  const a = await forward();
-  const j = a.json as { url?: string } | undefined;
-  if (req.path.endsWith('/download') && a.status === 200 && typeof j?.url === 'string') return { ...a, json: { ...j, url: to(j.url) } };
-  return a;
-};
+const rewriteUrl =
+  (to: (url: string) => string) =>
+  async (req: { path: string }, forward: () => Promise<{ status: number; headers: Record<string, string>; json?: unknown }>) => {
+    const a = await forward();
+    const j = a.json as { url?: string } | undefined;
+    if (req.path.endsWith('/download') && a.status === 200 && typeof j?.url === 'string') return { ...a, json: { ...j, url: to(j.url) } };
+    return a;
+  };
 
 /** No trace of a signed URL's signature or path anywhere in the outcome. */
 function expectNoSignedUrl(out: ConformanceOutcome): void {
@@ -41,7 +43,9 @@ describe('attachments.expiry fetches the signed URL', () => {
 
   it('attachment-url-never-expires: the expired URL is served → a finding under 4.6.expiry, without the URL', async () => {
     const out = await ref.run((_, forward) => forward(), { checks: [CHECK], runs: 1, faults: ['attachment-url-never-expires'] });
-    expect(out.findings.map((f) => [f.clause, f.expected])).toEqual([['4.6.expiry', 'a signed URL past its expiry (expired a minute ago) to be refused (any 4xx)']]);
+    expect(out.findings.map((f) => [f.clause, f.expected])).toEqual([
+      ['4.6.expiry', 'a signed URL past its expiry (expired a minute ago) to be refused (any 4xx)'],
+    ]);
     // the finding shows the fetch: under the URL's redacted form, without a key
     const fetched = out.exchanges.filter((x) => x.request.url.endsWith('/<redacted>'));
     expect(fetched.map((x) => x.response?.status)).toEqual([200]);
@@ -62,12 +66,20 @@ describe('attachments.expiry fetches the signed URL', () => {
     expect(out.checks[0]!.status).toBe('passed');
     expect(out.checks[0]!.reason).toMatch(/refusal of an expired URL was not tried/);
     // and still fails a URL that serves the wrong file
-    const bad = await ref.run((_, forward) => forward(), { checks: [CHECK], runs: 1, edit: noFixturesApi, faults: ['attachment-url-wrong-file'] });
+    const bad = await ref.run((_, forward) => forward(), {
+      checks: [CHECK],
+      runs: 1,
+      edit: noFixturesApi,
+      faults: ['attachment-url-wrong-file'],
+    });
     expect(bad.findings.map((f) => f.clause)).toEqual(['4.6.url-served']);
   });
 
   it('a URL whose host this machine cannot reach is inconclusive with the remedy, not failed', async () => {
-    const out = await ref.run(rewriteUrl((u) => u.replace(/^http:\/\/[^/]+/, 'http://127.0.0.1:1')), { checks: [CHECK], runs: 1 });
+    const out = await ref.run(
+      rewriteUrl((u) => u.replace(/^http:\/\/[^/]+/, 'http://127.0.0.1:1')),
+      { checks: [CHECK], runs: 1 },
+    );
     expect(out.findings).toEqual([]);
     expect(out.checks[0]!.status).toBe('inconclusive');
     expect(out.checks[0]!.reason).toMatch(/could not be fetched from here/);
@@ -91,11 +103,17 @@ describe('attachments.expiry fetches the signed URL', () => {
     afterAll(() => new Promise<void>((r) => redirector.close(() => r())));
 
     it('is followed to the file and passes; the hop is recorded redacted', async () => {
-      const out = await ref.run(rewriteUrl((u) => `${origin}/r?to=${encodeURIComponent(u)}`), { checks: [CHECK], runs: 1, edit: noFixturesApi });
+      const out = await ref.run(
+        rewriteUrl((u) => `${origin}/r?to=${encodeURIComponent(u)}`),
+        { checks: [CHECK], runs: 1, edit: noFixturesApi },
+      );
       expect(out.checks[0]!.status).toBe('passed');
       expect(hops).toBe(1);
       // and a redirect to a file of the wrong size fails, its URL kept out
-      const bad = await ref.run(rewriteUrl((u) => `${origin}/r?to=${encodeURIComponent(u)}`), { checks: [CHECK], runs: 1, edit: noFixturesApi, faults: ['attachment-url-wrong-file'] });
+      const bad = await ref.run(
+        rewriteUrl((u) => `${origin}/r?to=${encodeURIComponent(u)}`),
+        { checks: [CHECK], runs: 1, edit: noFixturesApi, faults: ['attachment-url-wrong-file'] },
+      );
       expect(bad.findings.map((f) => f.clause)).toEqual(['4.6.url-served']);
       expect(hops).toBe(2);
       expectNoSignedUrl(bad);
@@ -105,7 +123,7 @@ describe('attachments.expiry fetches the signed URL', () => {
 });
 
 describe('the descriptor fetch on the embedded target', () => {
-  it('a run over the server\'s own target file (fixtures API) judges the expiry in full', async () => {
+  it("a run over the server's own target file (fixtures API) judges the expiry in full", async () => {
     const server = await startReferenceServer({ seed: 3 });
     try {
       const out = await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: [CHECK], runs: 1, seed: 1 });

@@ -22,7 +22,10 @@ describe('auth checks behind a gateway that answers nothing', () => {
   });
 
   it('one probe 503 (GET /me without Authorization): that probe named as not tried, the others judged', async () => {
-    const out = await ref.run(async (req, forward) => (req.path === '/me' && !req.headers.authorization ? unavailable() : forward()), { checks: ['auth.missing-header'], runs: 1 });
+    const out = await ref.run(async (req, forward) => (req.path === '/me' && !req.headers.authorization ? unavailable() : forward()), {
+      checks: ['auth.missing-header'],
+      runs: 1,
+    });
     expect(verdict(out)).toMatch(/^passed: not tried: GET \/me without Authorization \(it answered HTTP 503/);
   });
 });

@@ -30,16 +30,21 @@ function run(hook: ProxyHook, edit: (t: TargetFileInput) => TargetFileInput = (t
 }
 
 const passThrough: ProxyHook = (_req, forward) => forward();
-const findingsOf = (out: ConformanceOutcome) => out.findings.map((f) => `${f.checkId} ${f.clause}: expected ${f.expected}; got ${f.actual}`);
+const findingsOf = (out: ConformanceOutcome) =>
+  out.findings.map((f) => `${f.checkId} ${f.clause}: expected ${f.expected}; got ${f.actual}`);
 const statuses = (out: ConformanceOutcome) => Object.fromEntries(out.checks.map((c) => [c.checkId, c.status]));
 const forbidden = (): ProxiedAnswer => ({
-  status: 403, headers: { 'content-type': 'application/json' },
+  status: 403,
+  headers: { 'content-type': 'application/json' },
   json: { error: { code: 'auth.forbidden', message: 'not allowed', requestId: 'req_proxy' } },
 });
 
 /** The first workspace's answer to the same request, made with the admin key (what a leaking server would serve). */
 async function asAdmin(path: string): Promise<ProxiedAnswer> {
-  const r = await fetch(ref.server.baseUrl + path, { headers: { authorization: `Bearer ${keys().admin!.key}` }, signal: AbortSignal.timeout(10_000) });
+  const r = await fetch(ref.server.baseUrl + path, {
+    headers: { authorization: `Bearer ${keys().admin!.key}` },
+    signal: AbortSignal.timeout(10_000),
+  });
   return { status: r.status, headers: { 'content-type': 'application/json' }, json: await r.json() };
 }
 
@@ -64,33 +69,51 @@ describe('legitimate deployments pass', () => {
       if (!isOther(req.headers) || req.method !== 'GET' || !req.path.startsWith('/customers')) return forward();
       // the first workspace's customers, as the other workspace's own records: new ids and creation times
       const a = await asAdmin(req.path);
-      const data = (a.json as { data: Array<Record<string, unknown>> }).data.map((c, i) => ({ ...c, id: `cus_lookalike${i}`, createdAt: '2030-01-01T00:00:00Z' }));
+      const data = (a.json as { data: Array<Record<string, unknown>> }).data.map((c, i) => ({
+        ...c,
+        id: `cus_lookalike${i}`,
+        createdAt: '2030-01-01T00:00:00Z',
+      }));
       return { ...a, json: { ...(a.json as object), data } };
     });
     expect(findingsOf(out)).toEqual([]);
   });
 
   it('an idempotent delete that answers 204 for an id the foreign workspace does not hold, changing nothing, passes', async () => {
-    const out = await run(async (req, forward) => {
-      const a = await forward();
-      return isOther(req.headers) && req.method === 'DELETE' && a.status === 404 ? { status: 204, headers: {} } : a;
-    }, (t) => t, ['auth.other-workspace']);
+    const out = await run(
+      async (req, forward) => {
+        const a = await forward();
+        return isOther(req.headers) && req.method === 'DELETE' && a.status === 404 ? { status: 204, headers: {} } : a;
+      },
+      (t) => t,
+      ['auth.other-workspace'],
+    );
     expect(findingsOf(out)).toEqual([]);
   });
 
   it('a customer list the admin cannot read after the foreign delete (a 503 mid-walk) leaves that part untried, not failed', async () => {
     let deleted = false;
-    const out = await run(async (req, forward) => {
-      if (isOther(req.headers) && req.method === 'DELETE') deleted = true;
-      else if (deleted && !isOther(req.headers) && req.method === 'GET' && req.path.startsWith('/customers?')) {
-        deleted = false;
-        return { status: 503, headers: { 'content-type': 'application/json' }, json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } } };
-      }
-      return forward();
-    }, (t) => t, ['auth.other-workspace']);
+    const out = await run(
+      async (req, forward) => {
+        if (isOther(req.headers) && req.method === 'DELETE') deleted = true;
+        else if (deleted && !isOther(req.headers) && req.method === 'GET' && req.path.startsWith('/customers?')) {
+          deleted = false;
+          return {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+            json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
+          };
+        }
+        return forward();
+      },
+      (t) => t,
+      ['auth.other-workspace'],
+    );
     expect(findingsOf(out)).toEqual([]);
     expect(out.checks[0]!.status).toBe('passed');
-    expect(out.checks[0]!.reason ?? '').toMatch(/not tried: .*customer delete \(the customer list could not be read after the delete \(.*503/);
+    expect(out.checks[0]!.reason ?? '').toMatch(
+      /not tried: .*customer delete \(the customer list could not be read after the delete \(.*503/,
+    );
   });
 
   it('a foreign key without customers:read is refused the list with 403', async () => {
@@ -100,9 +123,16 @@ describe('legitimate deployments pass', () => {
   });
 
   it('keys without listed scopes: auth.scope-missing uses the role definitions, and still runs', async () => {
-    const out = await run(passThrough, (t) => ({
-      ...t, keys: Object.fromEntries(Object.entries(t.keys).map(([role, k]) => [role, { key: (k as { key: string }).key }])) as TargetFileInput['keys'],
-    }), ['auth.scope-missing']);
+    const out = await run(
+      passThrough,
+      (t) => ({
+        ...t,
+        keys: Object.fromEntries(
+          Object.entries(t.keys).map(([role, k]) => [role, { key: (k as { key: string }).key }]),
+        ) as TargetFileInput['keys'],
+      }),
+      ['auth.scope-missing'],
+    );
     expect(findingsOf(out)).toEqual([]);
     expect(out.checks[0]!.status).toBe('passed');
   });
@@ -119,18 +149,36 @@ describe('legitimate deployments pass', () => {
 
 describe('broken deployments fail', () => {
   it('regression: a gateway that routes every key to the first workspace leaks its customers and turns', async () => {
-    const out = await run(async (req, forward) => (isOther(req.headers) ? asAdmin(req.path) : forward()), (t) => t, ['auth.other-workspace']);
+    const out = await run(
+      async (req, forward) => (isOther(req.headers) ? asAdmin(req.path) : forward()),
+      (t) => t,
+      ['auth.other-workspace'],
+    );
     expect(out.findings.map((f) => f.clause)).toContain('5.workspace-bound');
     expect(findingsOf(out).join('\n')).toMatch(/none of this workspace's customers/);
   });
 
   // One operation at a time served as the first workspace's admin: each part of the check fails on its own.
-  const asAdminFor = (leaks: (req: { method: string; path: string }) => boolean): ProxyHook => (req, forward) =>
-    forward(isOther(req.headers) && leaks(req) ? { ...req.headers, authorization: `Bearer ${keys().admin!.key}` } : undefined);
+  const asAdminFor =
+    (leaks: (req: { method: string; path: string }) => boolean): ProxyHook =>
+    (req, forward) =>
+      forward(isOther(req.headers) && leaks(req) ? { ...req.headers, authorization: `Bearer ${keys().admin!.key}` } : undefined);
   it.each([
-    ['the chats list of a conversation', (r: { method: string; path: string }) => r.method === 'GET' && /\/assistant\/sessions/.test(r.path), /chats listed with the otherWorkspace key/],
-    ['resolve', (r: { method: string; path: string }) => r.method === 'POST' && /\/resolve/.test(r.path), /resolving this workspace's conversation[\s\S]*status unchanged/],
-    ['customer delete', (r: { method: string; path: string }) => r.method === 'DELETE' && r.path.startsWith('/customers/'), /customer still listed after deleting it with the otherWorkspace key/],
+    [
+      'the chats list of a conversation',
+      (r: { method: string; path: string }) => r.method === 'GET' && /\/assistant\/sessions/.test(r.path),
+      /chats listed with the otherWorkspace key/,
+    ],
+    [
+      'resolve',
+      (r: { method: string; path: string }) => r.method === 'POST' && /\/resolve/.test(r.path),
+      /resolving this workspace's conversation[\s\S]*status unchanged/,
+    ],
+    [
+      'customer delete',
+      (r: { method: string; path: string }) => r.method === 'DELETE' && r.path.startsWith('/customers/'),
+      /customer still listed after deleting it with the otherWorkspace key/,
+    ],
   ] as const)('a gateway that lets a foreign key through on %s alone fails auth.other-workspace', async (_what, leaks, message) => {
     const out = await run(asAdminFor(leaks), (t) => t, ['auth.other-workspace']);
     expect([...new Set(out.findings.map((f) => f.clause))]).toEqual(['5.workspace-bound']);
@@ -138,11 +186,15 @@ describe('broken deployments fail', () => {
   });
 
   it('a download that ignores conversations:read fails auth.scope-missing under clause 4.6.scopes', async () => {
-    const out = await run(async (req, forward) => {
-      const a = await forward();
-      const attachmentsOnly = req.headers.authorization === `Bearer ${keys().attachmentsOnly!.key}`;
-      return attachmentsOnly && req.path.includes('/download') ? asAdmin(req.path) : a;
-    }, (t) => t, ['auth.scope-missing']);
+    const out = await run(
+      async (req, forward) => {
+        const a = await forward();
+        const attachmentsOnly = req.headers.authorization === `Bearer ${keys().attachmentsOnly!.key}`;
+        return attachmentsOnly && req.path.includes('/download') ? asAdmin(req.path) : a;
+      },
+      (t) => t,
+      ['auth.scope-missing'],
+    );
     expect(out.findings.map((f) => f.clause)).toContain('4.6.scopes');
   });
 });
@@ -152,9 +204,16 @@ describe.each(DIALECT_NAMES)('dialect %s, ids-only target (spgate serve --target
     const ref = await startReferenceServer({ seed: 13, dialect, fixturesApi: false, budgets: BUDGETS });
     try {
       const checks = [...CHECKS, 'attachments.scopes'];
-      const out = await runConformance({ target: targetFromInput(ref.describe({ budgets: false }), `${dialect}.target.json`), checks, runs: 2, seed: 2 });
+      const out = await runConformance({
+        target: targetFromInput(ref.describe({ budgets: false }), `${dialect}.target.json`),
+        checks,
+        runs: 2,
+        seed: 2,
+      });
       expect(findingsOf(out)).toEqual([]);
-      expect(out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`).sort()).toEqual(checks.map((c) => `${c} passed`).sort());
+      expect(out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`).sort()).toEqual(
+        checks.map((c) => `${c} passed`).sort(),
+      );
     } finally {
       await ref.close();
     }

@@ -30,13 +30,27 @@ const ref = proxiedReference(async () => {
  * earlier runs deleted left out: every run hands out pools from the front.
  */
 let used = { customers: 0, identityCustomers: 0 };
-const idsOnly = (take: { customers?: number; identityCustomers?: number }) => (t: TargetFileInput): TargetFileInput => {
-  const ids = t.fixtures?.ids ?? {};
-  const pools = ids.pools ?? {};
-  const edited = { ...t, fixtures: { ids: { ...ids, pools: { ...pools, customers: pools.customers?.slice(used.customers), identityCustomers: pools.identityCustomers?.slice(used.identityCustomers) } } } };
-  used = { customers: used.customers + (take.customers ?? 0), identityCustomers: used.identityCustomers + (take.identityCustomers ?? 0) };
-  return edited;
-};
+const idsOnly =
+  (take: { customers?: number; identityCustomers?: number }) =>
+  (t: TargetFileInput): TargetFileInput => {
+    const ids = t.fixtures?.ids ?? {};
+    const pools = ids.pools ?? {};
+    const edited = {
+      ...t,
+      fixtures: {
+        ids: {
+          ...ids,
+          pools: {
+            ...pools,
+            customers: pools.customers?.slice(used.customers),
+            identityCustomers: pools.identityCustomers?.slice(used.identityCustomers),
+          },
+        },
+      },
+    };
+    used = { customers: used.customers + (take.customers ?? 0), identityCustomers: used.identityCustomers + (take.identityCustomers ?? 0) };
+    return edited;
+  };
 
 describe(`a workspace of ${EXTRA} more customers`, () => {
   it('gives no finding and no inconclusive verdict for its size', async () => {
@@ -54,8 +68,12 @@ describe(`a workspace of ${EXTRA} more customers`, () => {
     ['pagination.stable-under-writes', 'cursor-offset', '4.4.cursor.stable-under-writes', { customers: 2 }],
     ['customers.delete.idempotent', 'delete-repeat-restores', '4.5.delete.idempotent', { identityCustomers: 1 }],
     ['customers.delete.unlisted', 'soft-delete-listed', '3.customer.soft-delete-unlisted', { identityCustomers: 1 }],
-  ] as const)('%s still catches %s', async (check, fault, clause, take) => {
-    const out = await ref.run((_r, f) => f(), { checks: [check], runs: 1, edit: idsOnly(take), faults: [fault] });
-    expect(out.findings.map((f) => f.clause)).toContain(clause);
-  }, 120_000);
+  ] as const)(
+    '%s still catches %s',
+    async (check, fault, clause, take) => {
+      const out = await ref.run((_r, f) => f(), { checks: [check], runs: 1, edit: idsOnly(take), faults: [fault] });
+      expect(out.findings.map((f) => f.clause)).toContain(clause);
+    },
+    120_000,
+  );
 });

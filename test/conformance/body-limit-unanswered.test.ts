@@ -17,7 +17,8 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { re
 /** A gateway that fails (502) every request carrying a JSON body that the server did not refuse with 413. */
 const failsBodies: ProxyHook = async (req, forward) => {
   const a = await forward();
-  if (req.headers['content-type']?.startsWith('application/json') && req.method === 'GET' && a.status !== 413) throw new Error('upstream reset');
+  if (req.headers['content-type']?.startsWith('application/json') && req.method === 'GET' && a.status !== 413)
+    throw new Error('upstream reset');
   return a;
 };
 
@@ -33,7 +34,9 @@ describe('read body-limit checks over within-limit bodies that get no answer', (
   it('are inconclusive, naming the answer, when every read body within the limit is answered 502', async () => {
     const out = await run(failsBodies);
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.read-body']).toMatch(/^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/);
+    expect(verdicts(out)['limits.read-body']).toMatch(
+      /^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/,
+    );
     expect(verdicts(out)['limits.read-body-routes']).toMatch(/^inconclusive: bodies within the limit got no answer to judge: .*HTTP 502/);
   });
 });
@@ -43,14 +46,17 @@ describe('write body-limit checks over within-limit bodies that get no answer', 
   /** A gateway that fails (502) every write carrying a body that the server did not refuse with 413. */
   const failsWrites: ProxyHook = async (req, forward) => {
     const a = await forward();
-    if (req.method !== 'GET' && req.headers['content-type']?.startsWith('application/json') && a.status !== 413) throw new Error('upstream reset');
+    if (req.method !== 'GET' && req.headers['content-type']?.startsWith('application/json') && a.status !== 413)
+      throw new Error('upstream reset');
     return a;
   };
 
   it('are inconclusive, naming the answer, when every write body within the limit is answered 502', async () => {
     const out = await ref.run(failsWrites, { checks: WRITES, runs: 5 });
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.write-body']).toMatch(/^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/);
+    expect(verdicts(out)['limits.write-body']).toMatch(
+      /^inconclusive: every body within the limit was answered with no sign of how it was taken .*HTTP 502/,
+    );
     expect(verdicts(out)['limits.write-body-routes']).toMatch(/^inconclusive: bodies within the limit got no answer to judge: .*HTTP 502/);
   });
 });

@@ -5,10 +5,21 @@ import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 
 const turn = { sessionId: 'sess_1', turnId: 'turn_1' };
-const target = targetFromInput({ baseUrl: 'http://127.0.0.1:1/v1', keys: { admin: { key: 'pk_x' } }, assumptions: { resolvePath: '/conversations/{conversationId}/actions/resolve' } } as unknown as TargetFileInput, 'embedded');
+const target = targetFromInput(
+  {
+    baseUrl: 'http://127.0.0.1:1/v1',
+    keys: { admin: { key: 'pk_x' } },
+    assumptions: { resolvePath: '/conversations/{conversationId}/actions/resolve' },
+  } as unknown as TargetFileInput,
+  'embedded',
+);
 const reads = readRoutes({ completedTurn: turn, sessionsConversation: 'conv_s', storedAttachment: { messageId: 'msg_1', index: 0 } });
 let keys = 0;
-const writes = writeRoutes(target, { completedTurn: turn, conversationId: 'conv_1', customer: 'cus_1', collection: 'col_1' }, () => `spgate-key-${++keys}`);
+const writes = writeRoutes(
+  target,
+  { completedTurn: turn, conversationId: 'conv_1', customer: 'cus_1', collection: 'col_1' },
+  () => `spgate-key-${++keys}`,
+);
 
 describe('paddedJson', () => {
   it.each([60, 1000, 1025, 64_000, 65_537])('is valid JSON of exactly %i bytes that keeps the base fields', (bytes) => {
@@ -25,15 +36,25 @@ describe('paddedJson', () => {
 describe('route table', () => {
   it('covers the eight read routes of the spec, all in the read class', () => {
     expect(reads.map((r) => r.label)).toEqual([
-      'GET /customers', 'GET /me', 'GET /statuses', 'GET /priorities', 'GET a chat turn', 'GET the chat list', 'GET an attachment download', 'GET /authoring/articles',
+      'GET /customers',
+      'GET /me',
+      'GET /statuses',
+      'GET /priorities',
+      'GET a chat turn',
+      'GET the chat list',
+      'GET an attachment download',
+      'GET /authoring/articles',
     ]);
     expect(new Set(reads.map((r) => r.cls))).toEqual(new Set(['read']));
   });
 
   it('covers assign, resolve (on the assumed path), cancel, customer delete and collection update, all in the write class', () => {
     expect(writes.map((r) => `${r.request(10).method} ${r.request(10).path}`)).toEqual([
-      'POST /conversations/conv_1/assign', 'POST /conversations/conv_1/actions/resolve', 'POST /ai/assistant/sessions/sess_1/turns/turn_1/cancel',
-      'DELETE /customers/cus_1', 'PUT /authoring/collections/col_1',
+      'POST /conversations/conv_1/assign',
+      'POST /conversations/conv_1/actions/resolve',
+      'POST /ai/assistant/sessions/sess_1/turns/turn_1/cancel',
+      'DELETE /customers/cus_1',
+      'PUT /authoring/collections/col_1',
     ]);
     expect(new Set(writes.map((r) => r.cls))).toEqual(new Set(['write']));
   });

@@ -20,13 +20,27 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 31, budgets: { r
  * earlier runs deleted left out: every run hands out pools from the front.
  */
 let used = { customers: 0, identityCustomers: 0 };
-const idsOnly = (take: { customers?: number; identityCustomers?: number }) => (t: TargetFileInput): TargetFileInput => {
-  const ids = t.fixtures?.ids ?? {};
-  const pools = ids.pools ?? {};
-  const edited = { ...t, fixtures: { ids: { ...ids, pools: { ...pools, customers: pools.customers?.slice(used.customers), identityCustomers: pools.identityCustomers?.slice(used.identityCustomers) } } } };
-  used = { customers: used.customers + (take.customers ?? 0), identityCustomers: used.identityCustomers + (take.identityCustomers ?? 0) };
-  return edited;
-};
+const idsOnly =
+  (take: { customers?: number; identityCustomers?: number }) =>
+  (t: TargetFileInput): TargetFileInput => {
+    const ids = t.fixtures?.ids ?? {};
+    const pools = ids.pools ?? {};
+    const edited = {
+      ...t,
+      fixtures: {
+        ids: {
+          ...ids,
+          pools: {
+            ...pools,
+            customers: pools.customers?.slice(used.customers),
+            identityCustomers: pools.identityCustomers?.slice(used.identityCustomers),
+          },
+        },
+      },
+    };
+    used = { customers: used.customers + (take.customers ?? 0), identityCustomers: used.identityCustomers + (take.identityCustomers ?? 0) };
+    return edited;
+  };
 
 let stop: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -45,7 +59,10 @@ async function startWriter(): Promise<void> {
   const api = createFixturesClient(createClient({ baseUrl: s.baseUrl, secrets: {} }), s.fixturesUrl);
   const fixtures = JSON.stringify(s.target.fixtures?.ids ?? {});
   const first = (await (await fetch(`${s.baseUrl}/customers?limit=100`, { headers })).json()) as { data: Array<{ id: string }> };
-  const victims = first.data.map((c) => c.id).slice(10, 55).filter((id) => !fixtures.includes(id));
+  const victims = first.data
+    .map((c) => c.id)
+    .slice(10, 55)
+    .filter((id) => !fixtures.includes(id));
   let running = true;
   const loop = (async () => {
     for (let round = 0; running && round < 400; round++) {
@@ -73,9 +90,13 @@ describe('lists while another client creates and deletes customers', () => {
     ['pagination.traversal', 'cursor-overlap', '4.4.cursor.traversal'],
     ['pagination.stable-under-writes', 'cursor-offset', '4.4.cursor.stable-under-writes'],
     ['auth.legacy-same-data', 'legacy-test-isolated', '5.auth.legacy-no-isolation'],
-  ] as const)('%s still catches %s', async (check, fault, clause) => {
-    await startWriter();
-    const out = await ref.run((_r, f) => f(), { checks: [check], runs: 1, edit: idsOnly({ customers: 2 }), faults: [fault] });
-    expect(out.findings.map((f) => f.clause)).toContain(clause);
-  }, 120_000);
+  ] as const)(
+    '%s still catches %s',
+    async (check, fault, clause) => {
+      await startWriter();
+      const out = await ref.run((_r, f) => f(), { checks: [check], runs: 1, edit: idsOnly({ customers: 2 }), faults: [fault] });
+      expect(out.findings.map((f) => f.clause)).toContain(clause);
+    },
+    120_000,
+  );
 });

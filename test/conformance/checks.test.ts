@@ -2,7 +2,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/client/exchange.js';
-import { checkErrorResponse, checkResponse, checkResponseHeaders, checkRemainingDecreases, checkResetCountsSeconds, misspelledSpecCode } from '../../src/checks/index.js';
+import {
+  checkErrorResponse,
+  checkResponse,
+  checkResponseHeaders,
+  checkRemainingDecreases,
+  checkResetCountsSeconds,
+  misspelledSpecCode,
+} from '../../src/checks/index.js';
 
 function x(status: number, headers: Record<string, string>, json?: unknown, at = 0): Exchange {
   const body = json === undefined ? '' : JSON.stringify(json);
@@ -29,16 +36,22 @@ describe('checkResponseHeaders', () => {
     expect(clauses(checkResponseHeaders(x(404, { 'x-request-id': 'r' })))).toEqual(['8.ratelimit.headers']);
     expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-remaining': '-1' })))).toEqual(['8.ratelimit.remaining-bounds']);
     expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-remaining': '11' })))).toEqual(['8.ratelimit.remaining-bounds']);
-    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '4200' }), { windowSeconds: 5 }))).toEqual(['8.ratelimit.reset-window']);
-    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '1764090000' }), {}))).toEqual(['8.ratelimit.reset-plausible']);
+    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '4200' }), { windowSeconds: 5 }))).toEqual([
+      '8.ratelimit.reset-window',
+    ]);
+    expect(clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-reset': '1764090000' }), {}))).toEqual([
+      '8.ratelimit.reset-plausible',
+    ]);
     expect(clauses(checkResponseHeaders(x(429, good)))).toEqual(['8.ratelimit.retry-after']);
   });
 
   it('never throws and flags any non-integral RateLimit value', () => {
-    fc.assert(fc.property(fc.string(), (v) => {
-      const out = clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-limit': v })));
-      expect(out.includes('8.ratelimit.headers')).toBe(!/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(Number(v.trim())));
-    }));
+    fc.assert(
+      fc.property(fc.string(), (v) => {
+        const out = clauses(checkResponseHeaders(x(200, { ...good, 'ratelimit-limit': v })));
+        expect(out.includes('8.ratelimit.headers')).toBe(!/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(Number(v.trim())));
+      }),
+    );
   });
 });
 
@@ -59,23 +72,96 @@ describe('checkErrorResponse', () => {
 });
 
 describe('rate-limit sequences', () => {
-  const seq = (pairs: Array<[number, number, number]>) => pairs.map(([at, remaining, reset]) => x(200, { ...good, 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) }, {}, at));
+  const seq = (pairs: Array<[number, number, number]>) =>
+    pairs.map(([at, remaining, reset]) =>
+      x(200, { ...good, 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) }, {}, at),
+    );
 
   it('Remaining must fall within a window, but may refill after Reset', () => {
-    expect(checkRemainingDecreases(seq([[0, 9, 5], [10, 8, 5], [20, 7, 5]]))).toBeUndefined();
-    expect(checkRemainingDecreases(seq([[0, 9, 5], [10, 9, 5], [20, 9, 5], [30, 9, 5], [40, 9, 5]]))?.clause).toBe('8.ratelimit.remaining-decreases');
-    expect(checkRemainingDecreases(seq([[0, 1, 1], [1500, 9, 5]]))).toBeUndefined();
+    expect(
+      checkRemainingDecreases(
+        seq([
+          [0, 9, 5],
+          [10, 8, 5],
+          [20, 7, 5],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(
+      checkRemainingDecreases(
+        seq([
+          [0, 9, 5],
+          [10, 9, 5],
+          [20, 9, 5],
+          [30, 9, 5],
+          [40, 9, 5],
+        ]),
+      )?.clause,
+    ).toBe('8.ratelimit.remaining-decreases');
+    expect(
+      checkRemainingDecreases(
+        seq([
+          [0, 1, 1],
+          [1500, 9, 5],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   it('a full budget that does not fall is stuck; a draining bucket may show one Remaining twice (regression: token bucket flagged)', () => {
-    const withLimit = (pairs: Array<[number, number, number]>, limit: number) => pairs.map(([at, remaining, reset]) => x(200, { ...good, 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) }, {}, at));
-    expect(checkRemainingDecreases(withLimit([[0, 10, 5], [10, 10, 5]], 10))?.clause).toBe('8.ratelimit.remaining-decreases');
+    const withLimit = (pairs: Array<[number, number, number]>, limit: number) =>
+      pairs.map(([at, remaining, reset]) =>
+        x(
+          200,
+          { ...good, 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) },
+          {},
+          at,
+        ),
+      );
+    expect(
+      checkRemainingDecreases(
+        withLimit(
+          [
+            [0, 10, 5],
+            [10, 10, 5],
+          ],
+          10,
+        ),
+      )?.clause,
+    ).toBe('8.ratelimit.remaining-decreases');
     // 400 per 10 s bucket at 253 left, full again in 4 s: refills ~37 tokens/s, so 253 twice 3 ms apart is fine.
-    expect(checkRemainingDecreases(withLimit([[0, 253, 4], [3, 253, 4], [6, 252, 4], [9, 251, 4], [12, 250, 4]], 400))).toBeUndefined();
+    expect(
+      checkRemainingDecreases(
+        withLimit(
+          [
+            [0, 253, 4],
+            [3, 253, 4],
+            [6, 252, 4],
+            [9, 251, 4],
+            [12, 250, 4],
+          ],
+          400,
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it('Reset may not fall faster than time passes', () => {
-    expect(checkResetCountsSeconds(seq([[0, 9, 5], [1100, 8, 4]]))).toBeUndefined();
-    expect(checkResetCountsSeconds(seq([[0, 9, 4000], [1100, 8, 2900]]))?.clause).toBe('8.ratelimit.reset-plausible');
+    expect(
+      checkResetCountsSeconds(
+        seq([
+          [0, 9, 5],
+          [1100, 8, 4],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(
+      checkResetCountsSeconds(
+        seq([
+          [0, 9, 4000],
+          [1100, 8, 2900],
+        ]),
+      )?.clause,
+    ).toBe('8.ratelimit.reset-plausible');
   });
 });

@@ -12,7 +12,14 @@ import { targetFromInput } from '../../src/target/resolve.js';
 import type { ProxyHook } from '../checks/rewriting-proxy.js';
 import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
-const MINE = ['helpcenter.parent-kept', 'helpcenter.parent-root', 'helpcenter.body-limit', 'shapes.collection', 'limits.read-body-routes', 'limits.write-body-routes'];
+const MINE = [
+  'helpcenter.parent-kept',
+  'helpcenter.parent-root',
+  'helpcenter.body-limit',
+  'shapes.collection',
+  'limits.read-body-routes',
+  'limits.write-body-routes',
+];
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 
 const allPassed = Object.fromEntries(MINE.map((id) => [id, 'passed']));
@@ -37,18 +44,24 @@ describe('legitimate variants through a rewriting proxy', () => {
   const run = (checks: string[], hook: ProxyHook): Promise<ConformanceOutcome> => ref.run(hook, { checks, runs: 2 });
 
   /** Rewrites the collection answers' parentId when it shows the root (null). */
-  const rootAs = (shown: '' | 'absent'): ProxyHook => async (_req, forward) => {
-    const a = await forward();
-    const j = a.json as Record<string, unknown> | undefined;
-    if (!j || typeof j !== 'object' || !('translations' in j) || j.parentId !== null) return a;
-    const { parentId: _drop, ...rest } = j;
-    return { ...a, json: shown === '' ? { ...j, parentId: '' } : rest };
-  };
+  const rootAs =
+    (shown: '' | 'absent'): ProxyHook =>
+    async (_req, forward) => {
+      const a = await forward();
+      const j = a.json as Record<string, unknown> | undefined;
+      if (!j || typeof j !== 'object' || !('translations' in j) || j.parentId !== null) return a;
+      const { parentId: _drop, ...rest } = j;
+      return { ...a, json: shown === '' ? { ...j, parentId: '' } : rest };
+    };
 
   it.each(['', 'absent'] as const)('a root shown as parentId %j passes the parent checks and the collection shape', async (shown) => {
     const out = await run(['helpcenter.parent-kept', 'helpcenter.parent-root', 'shapes.collection'], rootAs(shown));
     expect(out.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
-    expect(verdicts(out)).toEqual({ 'helpcenter.parent-kept': 'passed', 'helpcenter.parent-root': 'passed', 'shapes.collection': 'passed' });
+    expect(verdicts(out)).toEqual({
+      'helpcenter.parent-kept': 'passed',
+      'helpcenter.parent-root': 'passed',
+      'shapes.collection': 'passed',
+    });
   });
 
   it('a collection with no translations (an empty array) fits the shape', async () => {
@@ -68,7 +81,13 @@ describe('legitimate variants through a rewriting proxy', () => {
       const a = await forward();
       if (req.method !== 'GET' || !req.headers['content-type'] || a.status === 413) return a;
       refused++;
-      return { status: 400, headers: a.headers, json: { error: { code: 'request.body_not_allowed', message: 'GET takes no body', requestId: a.headers['x-request-id'] ?? 'req_x' } } };
+      return {
+        status: 400,
+        headers: a.headers,
+        json: {
+          error: { code: 'request.body_not_allowed', message: 'GET takes no body', requestId: a.headers['x-request-id'] ?? 'req_x' },
+        },
+      };
     });
     expect(out.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
     expect(verdicts(out)).toEqual({ 'limits.read-body-routes': 'passed' });
@@ -80,7 +99,13 @@ describe('legitimate variants through a rewriting proxy', () => {
     const out = await run(['limits.write-body-routes'], async (req, forward) => {
       const a = await forward();
       if (req.method !== 'DELETE' || !req.headers['content-type'] || a.status === 413) return a;
-      return { status: 400, headers: a.headers, json: { error: { code: 'request.body_not_allowed', message: 'DELETE takes no body', requestId: a.headers['x-request-id'] ?? 'req_x' } } };
+      return {
+        status: 400,
+        headers: a.headers,
+        json: {
+          error: { code: 'request.body_not_allowed', message: 'DELETE takes no body', requestId: a.headers['x-request-id'] ?? 'req_x' },
+        },
+      };
     });
     expect(out.findings.map((f) => `${f.checkId}: ${f.actual}`)).toEqual([]);
     expect(verdicts(out)).toEqual({ 'limits.write-body-routes': 'passed' });
@@ -90,7 +115,10 @@ describe('legitimate variants through a rewriting proxy', () => {
     const out = await run(['limits.write-body-routes'], async (req, forward) => {
       const a = await forward();
       if (req.method !== 'DELETE' || a.status !== 413) return a;
-      return { ...a, json: { error: { code: 'payload_too_large', message: 'too large', requestId: a.headers['x-request-id'] ?? 'req_x' } } };
+      return {
+        ...a,
+        json: { error: { code: 'payload_too_large', message: 'too large', requestId: a.headers['x-request-id'] ?? 'req_x' } },
+      };
     });
     expect(out.findings.map((f) => [f.checkId, f.clause])).toEqual([['limits.write-body-routes', '8.body.code']]);
   });

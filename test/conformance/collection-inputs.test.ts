@@ -23,7 +23,12 @@ describe('dialect strict-inputs (slugs validated, names trimmed)', () => {
   it('passes every helpcenter check with no finding, through an ids-only target', async () => {
     const server = await startReferenceServer({ seed: 4, dialect: 'strict-inputs', fixturesApi: false, budgets: BUDGETS });
     try {
-      const out = await runConformance({ target: targetFromInput(server.describe({}), 'strict-inputs.target.json'), checks: HELPCENTER, runs: 4, seed: 4 });
+      const out = await runConformance({
+        target: targetFromInput(server.describe({}), 'strict-inputs.target.json'),
+        checks: HELPCENTER,
+        runs: 4,
+        seed: 4,
+      });
       expect(out.findings.map((f) => `${f.checkId} ${f.clause}: ${f.actual}`)).toEqual([]);
       expect(verdicts(out)).toEqual(Object.fromEntries(HELPCENTER.map((id) => [id, 'passed'])));
     } finally {
@@ -34,7 +39,11 @@ describe('dialect strict-inputs (slugs validated, names trimmed)', () => {
 
 describe('Help Centers the proxy makes stricter', () => {
   const ref = proxiedReference(() => startReferenceServer({ seed: 1, budgets: BUDGETS }));
-  const invalid = { status: 422, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' }, json: { error: { code: 'request.validation_failed', message: 'invalid', requestId: 'req_proxy' } } };
+  const invalid = {
+    status: 422,
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+    json: { error: { code: 'request.validation_failed', message: 'invalid', requestId: 'req_proxy' } },
+  };
 
   it('slugs unique across collections: two runs with the same seed both pass', async () => {
     const owner = new Map<string, string>();
@@ -55,8 +64,10 @@ describe('Help Centers the proxy makes stricter', () => {
   });
 
   it('every update refused as invalid: inconclusive, naming the refused input', async () => {
-    const out = await ref.run(async (req, forward) => (req.method === 'PUT' ? invalid : forward()),
-      { checks: ['helpcenter.replaces', 'helpcenter.revision-advances'], runs: 4 });
+    const out = await ref.run(async (req, forward) => (req.method === 'PUT' ? invalid : forward()), {
+      checks: ['helpcenter.replaces', 'helpcenter.revision-advances'],
+      runs: 4,
+    });
     expect(out.findings).toEqual([]);
     expect(out.checks.map((c) => c.status)).toEqual(['inconclusive', 'inconclusive']);
     for (const c of out.checks) expect(c.reason).toMatch(/refused as invalid/);

@@ -15,14 +15,22 @@ import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 const CHECKS = ['customers.delete.history', 'customers.delete.retained'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 6 }));
 /** Without the fixtures API, from the `from`-th customerConversations pool item on (each run starts the pool afresh). */
-const noFixturesApi = (from: number) => (t: TargetFileInput): TargetFileInput => {
-  const ids = t.fixtures?.ids ?? {};
-  return { ...t, fixtures: { ids: { ...ids, pools: { ...ids.pools, customerConversations: (ids.pools?.customerConversations ?? []).slice(from) } } } };
-};
+const noFixturesApi =
+  (from: number) =>
+  (t: TargetFileInput): TargetFileInput => {
+    const ids = t.fixtures?.ids ?? {};
+    return {
+      ...t,
+      fixtures: { ids: { ...ids, pools: { ...ids.pools, customerConversations: (ids.pools?.customerConversations ?? []).slice(from) } } },
+    };
+  };
 
-describe('a deleted customer\'s history', () => {
+describe("a deleted customer's history", () => {
   it('clean server: both pass with a fixtures API; without one history passes and retained is skipped naming fixtures.api', async () => {
-    expect(verdicts(await ref.run((_r, f) => f(), { checks: CHECKS, runs: 1 }))).toEqual({ 'customers.delete.history': 'passed', 'customers.delete.retained': 'passed' });
+    expect(verdicts(await ref.run((_r, f) => f(), { checks: CHECKS, runs: 1 }))).toEqual({
+      'customers.delete.history': 'passed',
+      'customers.delete.retained': 'passed',
+    });
     const out = await ref.run((_r, f) => f(), { checks: CHECKS, runs: 1, edit: noFixturesApi(0) });
     expect(verdicts(out)['customers.delete.history']).toBe('passed');
     expect(verdicts(out)['customers.delete.retained']).toMatch(/^skipped: .*fixtures\.api/);
@@ -37,7 +45,12 @@ describe('a deleted customer\'s history', () => {
 
   it('delete-cascades (the conversation goes with the customer) fails customers.delete.history with or without a fixtures API', async () => {
     for (const edit of [undefined, noFixturesApi(2)]) {
-      const out = await ref.run((_r, f) => f(), { checks: ['customers.delete.history'], runs: 1, faults: ['delete-cascades'], ...(edit ? { edit } : {}) });
+      const out = await ref.run((_r, f) => f(), {
+        checks: ['customers.delete.history'],
+        runs: 1,
+        faults: ['delete-cascades'],
+        ...(edit ? { edit } : {}),
+      });
       expect(out.findings.map((f) => [f.checkId, f.clause])).toEqual([['customers.delete.history', '3.customer.soft-delete-history']]);
     }
   });

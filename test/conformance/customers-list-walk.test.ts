@@ -33,7 +33,6 @@ function failAfterDelete(): ProxyHook {
   };
 }
 
-
 describe('customer delete checks over an unfinished list walk', () => {
   it('pass through a faithful proxy (the walk reads the whole list)', async () => {
     const out = await ref.run((_req, forward) => forward(), { checks: CHECKS, runs: 2 });
@@ -44,7 +43,10 @@ describe('customer delete checks over an unfinished list walk', () => {
   it('are inconclusive, naming the 503, when a list page after the delete cannot be read', async () => {
     const out = await ref.run(failAfterDelete(), { checks: CHECKS, runs: 2 });
     expect(out.findings).toEqual([]);
-    for (const id of CHECKS) expect(verdicts(out)[id]).toMatch(/^inconclusive: whether the deleted customer is still listed is unknown: a page of the customer list answered .*503/);
+    for (const id of CHECKS)
+      expect(verdicts(out)[id]).toMatch(
+        /^inconclusive: whether the deleted customer is still listed is unknown: a page of the customer list answered .*503/,
+      );
   });
 
   it('fail on a filtered listing that still shows the customer, whatever the unfiltered walk could read', async () => {

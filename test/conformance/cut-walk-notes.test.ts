@@ -35,7 +35,10 @@ function bigList(repeat = false, email = true): ProxyHook {
     const q = params(req);
     const limit = Math.min(100, Number(q.get('limit') ?? 25));
     const from = Number(q.get('cursor') ?? 0);
-    const r = await fetch(`${ref.server.baseUrl}/customers?limit=1`, { headers: { authorization: req.headers.authorization ?? '' }, signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(`${ref.server.baseUrl}/customers?limit=1`, {
+      headers: { authorization: req.headers.authorization ?? '' },
+      signal: AbortSignal.timeout(10_000),
+    });
     const { email: realEmail, ...rest } = ((await r.json()) as { data: Array<Record<string, unknown>> }).data[0]!;
     const template = email ? { ...rest, email: realEmail } : rest;
     const ids = Array.from({ length: limit }, (_, i) => from + i - (repeat && from > 0 && i === 0 ? 1 : 0));
@@ -49,7 +52,7 @@ const run = (check: string, hook: ProxyHook, noApi = false): Promise<Conformance
   ref.run(hook, { checks: [check], runs: 3, ...(noApi ? { edit: noFixturesApi } : {}) });
 
 describe('checks that judge a walked prefix of a long list say so', () => {
-  it('pass without a note where the walks reach the list\'s end, and the whole list notes only the page sizes it could not read whole', async () => {
+  it("pass without a note where the walks reach the list's end, and the whole list notes only the page sizes it could not read whole", async () => {
     expect(verdict(await run('pagination.traversal', (_r, f) => f()))).toBe('passed');
     // Without a fixtures API the whole list is walked: page sizes that read it within 40 pages are not noted.
     const whole = verdict(await run('pagination.traversal', (_r, f) => f(), true));
@@ -60,7 +63,9 @@ describe('checks that judge a walked prefix of a long list say so', () => {
   });
 
   it('pagination.traversal on a whole list no walk can finish judges the walked prefix and says so, and fails one that repeats an item', async () => {
-    expect(verdict(await run('pagination.traversal', bigList(), true))).toBe('passed: 3 of 3 traversals reached their bound (40 pages or 20 s) before the list\'s end: only the items walked were judged');
+    expect(verdict(await run('pagination.traversal', bigList(), true))).toBe(
+      "passed: 3 of 3 traversals reached their bound (40 pages or 20 s) before the list's end: only the items walked were judged",
+    );
     const broken = await run('pagination.traversal', bigList(true), true);
     expect(broken.checks[0]!.status).toBe('failed');
     expect(broken.findings[0]!.actual).toMatch(/^repeated: cus_big/);
@@ -70,7 +75,9 @@ describe('checks that judge a walked prefix of a long list say so', () => {
     expect(verdict(await run('pagination.has-more', bigList()))).toBe('passed');
     const stale = await ref.run(bigList(), { checks: ['pagination.has-more'], runs: 1, faults: ['has-more-stale'] });
     expect(stale.findings.map((f) => f.clause)).toContain('4.4.has-more');
-    expect(verdict(await run('pagination.has-more', bigList(false, false)))).toBe('passed: every walk (3) reached its page bound before the list\'s end: the pages walked were judged, a last page (hasMore false) was not seen');
+    expect(verdict(await run('pagination.has-more', bigList(false, false)))).toBe(
+      "passed: every walk (3) reached its page bound before the list's end: the pages walked were judged, a last page (hasMore false) was not seen",
+    );
     const broken = await run('pagination.has-more', bigList(true));
     expect(broken.checks[0]!.status).toBe('failed');
   });
@@ -81,7 +88,9 @@ describe('checks that judge a walked prefix of a long list say so', () => {
       const a = await forward();
       return isArticles(req) && a.status === 200 ? { ...a, json: { ...(a.json as object), nextCursor: null } } : a;
     });
-    expect(verdict(short)).toMatch(/^passed: an articles cursor on \/customers was not tried: GET \/authoring\/articles gave no nextCursor \(HTTP 200/);
+    expect(verdict(short)).toMatch(
+      /^passed: an articles cursor on \/customers was not tried: GET \/authoring\/articles gave no nextCursor \(HTTP 200/,
+    );
     expect(verdict(await run('pagination.foreign-cursor', (_r, f) => f()))).toBe('passed');
   });
 });

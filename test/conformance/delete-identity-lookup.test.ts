@@ -17,13 +17,15 @@ const pass = (): ProxyHook => (_, forward) => forward();
 
 type Pool = Array<{ customerId: string; identifier: string }>;
 /** The target without a fixtures API, with `pool` as its identity customers (the server's own pool by default). */
-const idsOnly = (pool?: (own: Pool) => Pool | undefined) => (t: TargetFileInput): TargetFileInput => {
-  const ids = t.fixtures?.ids ?? {};
-  const own = (ids.pools?.identityCustomers ?? []) as Pool;
-  const chosen = pool ? pool(own) : own;
-  const { identityCustomers: _, ...rest } = ids.pools ?? {};
-  return { ...t, fixtures: { ids: { ...ids, pools: { ...rest, ...(chosen ? { identityCustomers: chosen } : {}) } } } };
-};
+const idsOnly =
+  (pool?: (own: Pool) => Pool | undefined) =>
+  (t: TargetFileInput): TargetFileInput => {
+    const ids = t.fixtures?.ids ?? {};
+    const own = (ids.pools?.identityCustomers ?? []) as Pool;
+    const chosen = pool ? pool(own) : own;
+    const { identityCustomers: _, ...rest } = ids.pools ?? {};
+    return { ...t, fixtures: { ids: { ...ids, pools: { ...rest, ...(chosen ? { identityCustomers: chosen } : {}) } } } };
+  };
 
 describe('customers.delete.unlisted and the identity lookup', () => {
   it('passes on the clean server, with a fixtures API and with the ids-only pool', async () => {
@@ -40,23 +42,34 @@ describe('customers.delete.unlisted and the identity lookup', () => {
     }
   });
 
-  it('a deployment whose lookup answers 404 once the identity\'s customer is gone passes', async () => {
+  it("a deployment whose lookup answers 404 once the identity's customer is gone passes", async () => {
     const deleted = new Set<string>();
-    const out = await ref.run(async (req, forward) => {
-      const a = await forward();
-      const m = /^\/customers\/([^/?]+)$/.exec(req.path);
-      if (req.method === 'DELETE' && m) deleted.add(decodeURIComponent(m[1]!));
-      const data = (a.json as { data?: Array<{ id: string }> } | undefined)?.data;
-      if (req.path.includes('identityIdentifier=') && Array.isArray(data) && data.length === 0 && deleted.size > 0) {
-        return { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': 'req_p' }, json: { error: { code: 'route.not_found', message: 'no customer', requestId: 'req_p' } } };
-      }
-      return a;
-    }, { checks: [CHECK], runs: 1, edit: idsOnly((own) => own.slice(2)) });
+    const out = await ref.run(
+      async (req, forward) => {
+        const a = await forward();
+        const m = /^\/customers\/([^/?]+)$/.exec(req.path);
+        if (req.method === 'DELETE' && m) deleted.add(decodeURIComponent(m[1]!));
+        const data = (a.json as { data?: Array<{ id: string }> } | undefined)?.data;
+        if (req.path.includes('identityIdentifier=') && Array.isArray(data) && data.length === 0 && deleted.size > 0) {
+          return {
+            status: 404,
+            headers: { 'content-type': 'application/json', 'x-request-id': 'req_p' },
+            json: { error: { code: 'route.not_found', message: 'no customer', requestId: 'req_p' } },
+          };
+        }
+        return a;
+      },
+      { checks: [CHECK], runs: 1, edit: idsOnly((own) => own.slice(2)) },
+    );
     expect(verdict(out)).toBe('passed');
   });
 
   it('a pool item whose identity does not find it is inconclusive with the remedy, not failed', async () => {
-    const out = await ref.run(pass(), { checks: [CHECK], runs: 1, edit: idsOnly((own) => [{ customerId: own[3]!.customerId, identifier: 'nobody@example.invalid' }]) });
+    const out = await ref.run(pass(), {
+      checks: [CHECK],
+      runs: 1,
+      edit: idsOnly((own) => [{ customerId: own[3]!.customerId, identifier: 'nobody@example.invalid' }]),
+    });
     expect(out.findings).toEqual([]);
     expect(out.checks[0]!.status).toBe('inconclusive');
     expect(out.checks[0]!.reason).toMatch(/does not find pool customer/);

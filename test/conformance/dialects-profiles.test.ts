@@ -42,5 +42,6 @@ describe.each(DIALECT_NAMES)('dialect %s, ids-only target, budgets unstated', (d
 describe.concurrent('low-rate profiles, every dialect side by side, ids-only target, budgets unstated', () => {
   const cells = DIALECT_NAMES.flatMap((dialect) => ['write-budget', 'class-isolation'].map((profile) => ({ dialect, profile })));
   it.each(cells)('$dialect, $profile: budgets discovered from the headers, no rate-limit violation', ({ dialect, profile }) =>
-    discoveredWithoutViolation(dialect, profile));
+    discoveredWithoutViolation(dialect, profile),
+  );
 });

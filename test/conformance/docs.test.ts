@@ -14,7 +14,9 @@ const lines = new Set(doc.split('\n'));
 
 describe('docs/conformance.md', () => {
   it('has a row per check of every suite: id, clause, basis, needs and title as the catalogue says', () => {
-    const missing = SUITES.flatMap((s) => s.checks).map(checkRow).filter((row) => !lines.has(row));
+    const missing = SUITES.flatMap((s) => s.checks)
+      .map(checkRow)
+      .filter((row) => !lines.has(row));
     expect(missing).toEqual([]);
   });
 

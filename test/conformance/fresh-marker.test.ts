@@ -13,15 +13,19 @@ const CHECK = 'pagination.traversal';
 const ref = proxiedReference(() => startReferenceServer({ seed: 4 }));
 
 /** The probe of the check's own marker ("sg…trv", before any generation suffix). */
-const isProbe = (req: { method: string; path: string }): boolean => req.method === 'GET' && /^\/customers\?(.*&)?q=sg[0-9a-z]+trv(&|$)/.test(req.path);
+const isProbe = (req: { method: string; path: string }): boolean =>
+  req.method === 'GET' && /^\/customers\?(.*&)?q=sg[0-9a-z]+trv(&|$)/.test(req.path);
 
 describe('a marker whose probe could not be read', () => {
-  it('is still fresh on a re-run with the same seed: the earlier run\'s customers are not listed', async () => {
+  it("is still fresh on a re-run with the same seed: the earlier run's customers are not listed", async () => {
     const probes: string[] = [];
-    const first = await ref.run(async (req, forward) => {
-      if (isProbe(req)) probes.push(req.path);
-      return forward();
-    }, { checks: [CHECK], runs: 3 });
+    const first = await ref.run(
+      async (req, forward) => {
+        if (isProbe(req)) probes.push(req.path);
+        return forward();
+      },
+      { checks: [CHECK], runs: 3 },
+    );
     expect(verdict(first)).toBe('passed');
     expect(probes).toHaveLength(1);
     // Same seed, same server: the first run's customers match the seed's marker. The probe answers a 503.
@@ -32,10 +36,13 @@ describe('a marker whose probe could not be read', () => {
 
   it('a readable probe on a re-run moves to the next generation, and the check passes', async () => {
     const probes: string[] = [];
-    const out = await ref.run(async (req, forward) => {
-      if (req.method === 'GET' && /[?&]q=sg[0-9a-z]+trv/.test(req.path) && /[?&]limit=1(&|$)/.test(req.path)) probes.push(req.path);
-      return forward();
-    }, { checks: [CHECK], runs: 3 });
+    const out = await ref.run(
+      async (req, forward) => {
+        if (req.method === 'GET' && /[?&]q=sg[0-9a-z]+trv/.test(req.path) && /[?&]limit=1(&|$)/.test(req.path)) probes.push(req.path);
+        return forward();
+      },
+      { checks: [CHECK], runs: 3 },
+    );
     expect(verdict(out)).toBe('passed');
     expect(probes.some((p) => /trvg1(&|$)/.test(p))).toBe(true);
   });

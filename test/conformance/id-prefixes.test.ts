@@ -24,7 +24,10 @@ describe('checkIdPrefixes', () => {
   });
 
   it('names every id without its prefix, under 2.id-prefixes', () => {
-    const v = checkIdPrefixes([...conversationIdsOf({ id: '42', customerId: 'cus_1', channelIdentityId: 'ident_9' }), ...customerPageIdsOf({ data: [{ id: 'c1' }] })]);
+    const v = checkIdPrefixes([
+      ...conversationIdsOf({ id: '42', customerId: 'cus_1', channelIdentityId: 'ident_9' }),
+      ...customerPageIdsOf({ data: [{ id: 'c1' }] }),
+    ]);
     expect(v?.clause).toBe('2.id-prefixes');
     expect(v?.actual).toBe('id "42"; channelIdentityId "ident_9"; data.0.id "c1"');
     expect(v?.expected).toBe('conversation ids starting conv_; channelIdentity ids starting cid_; customer ids starting cus_');

@@ -19,17 +19,28 @@ const model = (team: string | null, status = 'open'): ConversationModel => initi
 
 describe('unmaskingMove', () => {
   it('moves a field the retry would set to the value it holds, clearing with "" where it can', () => {
-    expect(unmaskingMove(model('t1'), { op: 'assign', body: { team: 't1' }, key: 'k' }, VALUES)).toEqual({ op: 'assign', body: { team: '' } });
-    expect(unmaskingMove(model(null), { op: 'assign', body: { team: '' }, key: 'k' }, VALUES)).toEqual({ op: 'assign', body: { team: 't1' } });
-    expect(unmaskingMove(model(null), { op: 'assign', body: { assignee: { id: '' }, team: '' }, key: 'k' }, VALUES))
-      .toEqual({ op: 'assign', body: { assignee: { id: 'u1' }, team: 't1' } });
+    expect(unmaskingMove(model('t1'), { op: 'assign', body: { team: 't1' }, key: 'k' }, VALUES)).toEqual({
+      op: 'assign',
+      body: { team: '' },
+    });
+    expect(unmaskingMove(model(null), { op: 'assign', body: { team: '' }, key: 'k' }, VALUES)).toEqual({
+      op: 'assign',
+      body: { team: 't1' },
+    });
+    expect(unmaskingMove(model(null), { op: 'assign', body: { assignee: { id: '' }, team: '' }, key: 'k' }, VALUES)).toEqual({
+      op: 'assign',
+      body: { assignee: { id: 'u1' }, team: 't1' },
+    });
   });
   it('needs none when a second effect would change the state anyway', () => {
     expect(unmaskingMove(model('t2'), { op: 'assign', body: { team: 't1' }, key: 'k' }, VALUES)).toBeUndefined();
     expect(unmaskingMove(model(null, 'open'), { op: 'resolve', body: {}, key: 'k' }, VALUES)).toBeUndefined();
   });
   it('resolves to another completed status, and has none with a single one', () => {
-    expect(unmaskingMove(model(null, 'resolved'), { op: 'resolve', body: {}, key: 'k' }, VALUES)).toEqual({ op: 'resolve', body: { status: 'closed' } });
+    expect(unmaskingMove(model(null, 'resolved'), { op: 'resolve', body: {}, key: 'k' }, VALUES)).toEqual({
+      op: 'resolve',
+      body: { status: 'closed' },
+    });
     const single = initialModel({ status: 'resolved', assigneeId: null, team: null }, { ...TYPES, completed: ['resolved'] });
     expect(unmaskingMove(single, { op: 'resolve', body: {}, key: 'k' }, VALUES)).toBeUndefined();
   });
@@ -58,8 +69,10 @@ function retriesTimeOut(inner: HttpClient): HttpClient {
         return inner.send(spec);
       }
       return {
-        id: `cut${++n}`, request: { method: spec.method, url: spec.path, headers: {}, bodyBytes: 0 },
-        error: { kind: 'timeout', message: 'no complete response within 60000 ms' }, timings: { start: Date.now(), total: 60_000 },
+        id: `cut${++n}`,
+        request: { method: spec.method, url: spec.path, headers: {}, bodyBytes: 0 },
+        error: { kind: 'timeout', message: 'no complete response within 60000 ms' },
+        timings: { start: Date.now(), total: 60_000 },
       };
     },
   };
@@ -71,7 +84,15 @@ async function modelRun(faults: FaultName[], cut: boolean, seed = 7) {
   const inner = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
   try {
     const client = cut ? retriesTimeOut(inner) : inner;
-    return await runConformance({ target, client, suites: ['idempotency'], checks: ['idempotency.model'], catalogue: [suite], runs: 5, seed });
+    return await runConformance({
+      target,
+      client,
+      suites: ['idempotency'],
+      checks: ['idempotency.model'],
+      catalogue: [suite],
+      runs: 5,
+      seed,
+    });
   } finally {
     await inner.close();
     await server.close();

@@ -4,7 +4,11 @@ import { startReferenceServer } from '../../src/reference/index.js';
 import { proveSuite, runSuite } from './stateful-harness.js';
 
 proveSuite(suite, [
-  'idempotency-ignores-body', 'idempotency-double-effect', 'idempotency-key-length', 'idempotency-race', 'idempotency-cross-connection',
+  'idempotency-ignores-body',
+  'idempotency-double-effect',
+  'idempotency-key-length',
+  'idempotency-race',
+  'idempotency-cross-connection',
 ]);
 
 describe('idempotency model-based check', () => {

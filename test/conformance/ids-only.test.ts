@@ -30,12 +30,20 @@ describe('fixture-ids-only target against the reference server', () => {
 
   it('runs at least 90 % of the checks', () => {
     const ran = out.checks.filter((c) => c.status !== 'skipped');
-    expect(ran.length / out.checks.length, out.checks.filter((c) => c.status === 'skipped').map((c) => `${c.checkId}: ${c.reason}`).join('\n')).toBeGreaterThanOrEqual(0.9);
+    expect(
+      ran.length / out.checks.length,
+      out.checks
+        .filter((c) => c.status === 'skipped')
+        .map((c) => `${c.checkId}: ${c.reason}`)
+        .join('\n'),
+    ).toBeGreaterThanOrEqual(0.9);
   });
 
   it('finds nothing and errors nowhere', () => {
     expect(out.findings.map((f) => `${f.checkId} ${f.clause}: expected ${f.expected}; got ${f.actual}`)).toEqual([]);
-    expect(out.checks.filter((c) => c.status === 'error' || c.status === 'failed').map((c) => `${c.checkId}: ${c.reason ?? ''}`)).toEqual([]);
+    expect(out.checks.filter((c) => c.status === 'error' || c.status === 'failed').map((c) => `${c.checkId}: ${c.reason ?? ''}`)).toEqual(
+      [],
+    );
   });
 
   it('plans the same: the dry-run plan runs at least 90 % too', () => {
@@ -46,11 +54,21 @@ describe('fixture-ids-only target against the reference server', () => {
 
   it('with the ids left out, every skipped check names the field (or provider) to add', async () => {
     const bare: Target = { ...target, fixtures: { ids: {} } };
-    const res = await runConformance({ target: bare, suites: ['status', 'assistant', 'attachments', 'helpcenter', 'customers'], runs: 2, seed: 3 });
+    const res = await runConformance({
+      target: bare,
+      suites: ['status', 'assistant', 'attachments', 'helpcenter', 'customers'],
+      runs: 2,
+      seed: 3,
+    });
     const skipped = res.checks.filter((c) => c.status === 'skipped');
     expect(skipped.length).toBeGreaterThan(20);
     // a check that reads what only a fixtures API shows (customers.delete.retained) names that provider
-    const vague = skipped.filter((c) => !/^needs fixtures\.ids\.[\w.]+( \(\d+ ids?\))? or fixtures\.command$|^needs a fixtures API \(target fixtures\.api\)/.test(c.reason ?? ''));
+    const vague = skipped.filter(
+      (c) =>
+        !/^needs fixtures\.ids\.[\w.]+( \(\d+ ids?\))? or fixtures\.command$|^needs a fixtures API \(target fixtures\.api\)/.test(
+          c.reason ?? '',
+        ),
+    );
     expect(vague.map((c) => `${c.checkId}: ${c.reason}`)).toEqual([]);
     expect(res.findings).toEqual([]);
   });

@@ -37,7 +37,10 @@ describe('assistant.sessions.no-pagination beside a count', () => {
     ['offset', () => ({ offset: 0 })],
     ['links.next', () => ({ links: { next: null } })],
   ])('%s beside a total still fails', async (_name, extra) => {
-    const out = await ref.run(beside((n) => ({ total: n, ...extra() })), { checks: [CHECK], runs: 1 });
+    const out = await ref.run(
+      beside((n) => ({ total: n, ...extra() })),
+      { checks: [CHECK], runs: 1 },
+    );
     expect(out.findings.map((f) => f.clause)).toEqual(['4.3.sessions.no-pagination']);
   });
 });

@@ -38,7 +38,10 @@ describe('dialect strict-inputs: renumbered positions, sanitised descriptions', 
   });
 
   it('positions shown in the inverse order of the ones sent are caught', async () => {
-    const out = await ref.run(collections((c) => ({ ...c, position: 1000 - (c.position as number) })), { checks: [CHECK], runs: 10 });
+    const out = await ref.run(
+      collections((c) => ({ ...c, position: 1000 - (c.position as number) })),
+      { checks: [CHECK], runs: 10 },
+    );
     expect(out.findings.map((f) => f.clause)).toEqual(['4.9.collection.replaces']);
     expect(out.findings[0]!.expected).toMatch(/position 0, then to 1000/);
   });
@@ -55,7 +58,10 @@ describe('default dialect', () => {
   });
 
   it('a position that never moves leaves it unjudged: passed with a note naming it, the other fields judged', async () => {
-    const out = await ref.run(collections((c) => ({ ...c, position: 1001 })), { checks: [CHECK], runs: 10 });
+    const out = await ref.run(
+      collections((c) => ({ ...c, position: 1001 })),
+      { checks: [CHECK], runs: 10 },
+    );
     expect(out.findings).toEqual([]);
     expect(verdicts(out)[CHECK]).toMatch(/^passed: position not judged/);
   });

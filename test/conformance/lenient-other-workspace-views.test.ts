@@ -13,8 +13,10 @@ const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const CHECK = ['auth.other-workspace'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 5, budgets: BUDGETS }));
 
-const isOther = (r: ProxiedRequest): boolean => r.headers.authorization === `Bearer ${(ref.server.target.keys as Record<string, { key: string }>).otherWorkspace!.key}`;
-const findings = (out: ConformanceOutcome): string => out.findings.map((f) => `${f.clause}: expected ${f.expected}; got ${f.actual}`).join('\n');
+const isOther = (r: ProxiedRequest): boolean =>
+  r.headers.authorization === `Bearer ${(ref.server.target.keys as Record<string, { key: string }>).otherWorkspace!.key}`;
+const findings = (out: ConformanceOutcome): string =>
+  out.findings.map((f) => `${f.clause}: expected ${f.expected}; got ${f.actual}`).join('\n');
 const passThrough: ProxyHook = (_req, forward) => forward();
 
 describe('auth.other-workspace: articles, /me, a team change', () => {
@@ -38,7 +40,11 @@ describe('auth.other-workspace: articles, /me, a team change', () => {
   it('a foreign key refused the articles list (403) and a /me as { workspaceId } pass', async () => {
     const hook: ProxyHook = async (req, forward) => {
       if (isOther(req) && req.path.startsWith('/authoring/articles')) {
-        return { status: 403, headers: { 'content-type': 'application/json' }, json: { error: { code: 'auth.scope_missing', message: 'help:read', requestId: 'req_p' } } };
+        return {
+          status: 403,
+          headers: { 'content-type': 'application/json' },
+          json: { error: { code: 'auth.scope_missing', message: 'help:read', requestId: 'req_p' } },
+        };
       }
       const a = await forward();
       if (req.path !== '/me' || a.status !== 200) return a;

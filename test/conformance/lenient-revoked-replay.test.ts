@@ -18,7 +18,8 @@ const noFixturesApi = (t: TargetFileInput): TargetFileInput => {
   return { ...t, fixtures };
 };
 const sharedStore = (t: TargetFileInput): TargetFileInput => ({
-  ...noFixturesApi(t), assumptions: { ...t.assumptions, rules: { ...t.assumptions?.rules, idempotencyPerConnection: false } },
+  ...noFixturesApi(t),
+  assumptions: { ...t.assumptions, rules: { ...t.assumptions?.rules, idempotencyPerConnection: false } },
 });
 
 describe(CHECK, () => {

@@ -9,7 +9,10 @@ import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 import { startServer } from './stateful-harness.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 
-const singleTeam = (t: TargetFileInput): TargetFileInput => ({ ...t, fixtures: { ...t.fixtures, ids: { ...(t.fixtures?.ids ?? {}), teams: ['billing'] } } });
+const singleTeam = (t: TargetFileInput): TargetFileInput => ({
+  ...t,
+  fixtures: { ...t.fixtures, ids: { ...(t.fixtures?.ids ?? {}), teams: ['billing'] } },
+});
 const passThrough: ProxyHook = (_req, forward) => forward();
 
 /** The teams every assign of a run sent (the body's `team`), in order. */
@@ -29,7 +32,12 @@ describe('a single team in fixtures.ids.teams', () => {
     expect(clean.findings.map((f) => `${f.expected}; got ${f.actual}`)).toEqual([]);
     expect(verdicts(clean)).toEqual({ 'idempotency.concurrent.assign': 'passed' });
     expect(new Set(sent)).toEqual(new Set(['billing', '']));
-    const faulty = await ref.run(passThrough, { checks: ['idempotency.concurrent.assign'], runs: 1, edit: singleTeam, faults: ['idempotency-race'] });
+    const faulty = await ref.run(passThrough, {
+      checks: ['idempotency.concurrent.assign'],
+      runs: 1,
+      edit: singleTeam,
+      faults: ['idempotency-race'],
+    });
     expect(faulty.findings.map((f) => f.clause)).toContain('idempotency.concurrent');
   });
 
@@ -39,7 +47,12 @@ describe('a single team in fixtures.ids.teams', () => {
     expect(clean.findings.map((f) => `${f.expected}; got ${f.actual}`)).toEqual([]);
     expect(verdicts(clean)).toEqual({ 'idempotency.per-connection': 'passed' });
     expect(new Set(sent)).toEqual(new Set(['billing', '']));
-    const faulty = await ref.run(passThrough, { checks: ['idempotency.per-connection'], runs: 1, edit: singleTeam, faults: ['idempotency-cross-connection'] });
+    const faulty = await ref.run(passThrough, {
+      checks: ['idempotency.per-connection'],
+      runs: 1,
+      edit: singleTeam,
+      faults: ['idempotency-cross-connection'],
+    });
     expect(faulty.findings.map((f) => f.clause)).toContain('idempotency.per-connection');
   });
 });

@@ -45,7 +45,10 @@ describe.each(['default', 'strict-inputs'] as const)('dialect %s', (dialect) => 
   it('a limiter that admits budget + 5 fails in both classes', async () => {
     const out = await run(['ratelimit-over-admit']);
     expect(verdicts(out)).toEqual({ 'limits.429': 'failed', 'limits.429-read': 'failed' });
-    expect(out.findings.map((f) => [f.checkId, f.clause])).toEqual([['limits.429', '8.ratelimit.over-admission'], ['limits.429-read', '8.ratelimit.over-admission']]);
+    expect(out.findings.map((f) => [f.checkId, f.clause])).toEqual([
+      ['limits.429', '8.ratelimit.over-admission'],
+      ['limits.429-read', '8.ratelimit.over-admission'],
+    ]);
   });
 });
 
@@ -57,10 +60,26 @@ describe('a budget too big for the drive', () => {
       const out = await runConformance({ target: targetFromInput(input, 'embedded'), checks: CHECKS, runs: 1, seed: 1 });
       expect(out.findings).toEqual([]);
       const [write, read] = out.checks;
-      expect(write).toMatchObject({ status: 'inconclusive', reason: 'the write budget (99 left after one request) is above the 50-request bound of this check', remedy: 'caps.maxRequests of at least 102, or keys.secondConnection: a key whose write budget is at most 48' });
-      expect(read).toMatchObject({ status: 'inconclusive', reason: 'the read budget (4999 left after one request) is above the 50-request bound of this check' });
-      const uncapped = await runConformance({ target: targetFromInput(server.target, 'embedded'), checks: ['limits.429-read'], runs: 1, seed: 1 });
-      expect(uncapped.checks[0]).toMatchObject({ status: 'inconclusive', reason: 'the read budget (4999 left after one request) is above the 1500-request bound of this check', remedy: 'keys.secondConnection: a key whose read budget is at most 1498 (the load profile read-budget judges bigger ones)' });
+      expect(write).toMatchObject({
+        status: 'inconclusive',
+        reason: 'the write budget (99 left after one request) is above the 50-request bound of this check',
+        remedy: 'caps.maxRequests of at least 102, or keys.secondConnection: a key whose write budget is at most 48',
+      });
+      expect(read).toMatchObject({
+        status: 'inconclusive',
+        reason: 'the read budget (4999 left after one request) is above the 50-request bound of this check',
+      });
+      const uncapped = await runConformance({
+        target: targetFromInput(server.target, 'embedded'),
+        checks: ['limits.429-read'],
+        runs: 1,
+        seed: 1,
+      });
+      expect(uncapped.checks[0]).toMatchObject({
+        status: 'inconclusive',
+        reason: 'the read budget (4999 left after one request) is above the 1500-request bound of this check',
+        remedy: 'keys.secondConnection: a key whose read budget is at most 1498 (the load profile read-budget judges bigger ones)',
+      });
     } finally {
       await server.close();
     }

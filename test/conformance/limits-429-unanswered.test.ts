@@ -39,7 +39,9 @@ describe('limits.429 with writes that got no answer from the limiter', () => {
   it('is inconclusive, not failed, when a gateway answered some writes with a 503 and the rest stayed within the budget', async () => {
     const out = await run(eatsEveryThirdWrite());
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^inconclusive: no 429 in \d+ write requests, but \d+ of them were not accepted \(first: HTTP 503 .*\), so only \d+ were shown charged \(the budget allowed 10\)$/);
+    expect(verdict(out)).toMatch(
+      /^inconclusive: no 429 in \d+ write requests, but \d+ of them were not accepted \(first: HTTP 503 .*\), so only \d+ were shown charged \(the budget allowed 10\)$/,
+    );
   });
 
   it('still fails an over-admitting limiter behind that gateway, naming the unanswered writes beside the admitted ones', async () => {

@@ -14,7 +14,13 @@ import { collectionRequest, freshKey } from '../../suites/model/requests.js';
 import { idsOnlyTarget } from './support/ids-only-target.js';
 
 const CANCEL_CHECKS = ['assistant.cancel.pending', 'assistant.cancel.repeat', 'assistant.cancel.response', 'assistant.owner-only'];
-const COLLECTION_CHECKS = ['helpcenter.revision-advances', 'helpcenter.expected-revision', 'helpcenter.delegation', 'helpcenter.idempotency.conflict', 'idempotency.concurrent.collection'];
+const COLLECTION_CHECKS = [
+  'helpcenter.revision-advances',
+  'helpcenter.expected-revision',
+  'helpcenter.delegation',
+  'helpcenter.idempotency.conflict',
+  'idempotency.concurrent.collection',
+];
 
 let server: RunningReferenceServer | undefined;
 afterEach(async () => {
@@ -23,7 +29,11 @@ afterEach(async () => {
 });
 
 /** An ids-only target whose first `turns` pool turns completed and first `collections` pool collections were edited since the seed. */
-async function drifted(turns: number, collections: number, faults: FaultName[] = []): Promise<{ target: Target; complete: (turnId: string) => Promise<void> }> {
+async function drifted(
+  turns: number,
+  collections: number,
+  faults: FaultName[] = [],
+): Promise<{ target: Target; complete: (turnId: string) => Promise<void> }> {
   server = await startReferenceServer({ port: 0, seed: 1, budgets: { read: 1e6, write: 1e6 }, faults });
   const target = await idsOnlyTarget(server);
   const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
@@ -32,7 +42,19 @@ async function drifted(turns: number, collections: number, faults: FaultName[] =
   for (const t of pools.pendingTurns!.slice(0, turns)) await api.completeTurn(t.sessionId, t.turnId);
   for (const c of pools.collections!.slice(0, collections)) {
     const { id, revision } = c as { id: string; revision: number };
-    const x = await client.send(collectionRequest(id, { name: 'edited by someone', slug: `someone-${freshKey(8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`, expectedRevision: revision }, freshKey()));
+    const x = await client.send(
+      collectionRequest(
+        id,
+        {
+          name: 'edited by someone',
+          slug: `someone-${freshKey(8)
+            .toLowerCase()
+            .replace(/[^a-z0-9]/g, 'x')}`,
+          expectedRevision: revision,
+        },
+        freshKey(),
+      ),
+    );
     expect(x.response?.status).toBe(200);
   }
   const turnsById = new Map(pools.pendingTurns!.map((t) => [t.turnId, t]));
@@ -55,7 +77,8 @@ function completesBeforeCancel(inner: HttpClient, complete: (turnId: string) => 
   };
 }
 
-const verdicts = (out: Awaited<ReturnType<typeof runConformance>>) => out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`);
+const verdicts = (out: Awaited<ReturnType<typeof runConformance>>) =>
+  out.checks.map((c) => `${c.checkId} ${c.status}${c.reason ? `: ${c.reason}` : ''}`);
 
 describe('pool items that moved on by themselves', () => {
   it('a completed pool turn is passed over: the cancel checks judge the next one, zero findings', async () => {
@@ -69,7 +92,14 @@ describe('pool items that moved on by themselves', () => {
     const { target, complete } = await drifted(0, 0);
     const inner = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
     try {
-      const out = await runConformance({ target, client: completesBeforeCancel(inner, complete), suites: ['assistant'], checks: ['assistant.cancel.pending', 'assistant.cancel.repeat'], runs: 2, seed: 3 });
+      const out = await runConformance({
+        target,
+        client: completesBeforeCancel(inner, complete),
+        suites: ['assistant'],
+        checks: ['assistant.cancel.pending', 'assistant.cancel.repeat'],
+        runs: 2,
+        seed: 3,
+      });
       expect(out.findings.map((f) => `${f.checkId}: ${f.expected}; got ${f.actual}`)).toEqual([]);
       // every turn completes before its cancel here, so the pool runs out: inconclusive, naming what to add
       expect(out.checks.map((c) => c.status)).toEqual(['inconclusive', 'inconclusive']);
@@ -90,7 +120,17 @@ describe('pool items that moved on by themselves', () => {
 
   it('with moved items passed over, the faults are still caught', async () => {
     const { target } = await drifted(1, 3, ['cancel-not-persisted', 'collection-stale-accepted', 'foreign-cancel-applied']);
-    const out = await runConformance({ target, suites: ['assistant', 'helpcenter'], checks: ['assistant.cancel.pending', 'assistant.owner-only', 'helpcenter.expected-revision'], runs: 2, seed: 3 });
-    expect(out.findings.map((f) => f.clause).sort()).toEqual(['3.turn.cancel-pending', '4.1.chat.owner-only', '4.9.collection.expected-revision']);
+    const out = await runConformance({
+      target,
+      suites: ['assistant', 'helpcenter'],
+      checks: ['assistant.cancel.pending', 'assistant.owner-only', 'helpcenter.expected-revision'],
+      runs: 2,
+      seed: 3,
+    });
+    expect(out.findings.map((f) => f.clause).sort()).toEqual([
+      '3.turn.cancel-pending',
+      '4.1.chat.owner-only',
+      '4.9.collection.expected-revision',
+    ]);
   });
 });

@@ -49,21 +49,27 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
 describe('without a readable RateLimit-Limit or Remaining', () => {
   const ref = proxiedReference(() => startReferenceServer({ seed: 3 }));
   /** A gateway that drops a header from every answer. */
-  const dropping = (name: string): ProxyHook => async (_req, forward) => {
-    const a = await forward();
-    const { [name]: _dropped, ...headers } = a.headers;
-    return { ...a, headers };
-  };
+  const dropping =
+    (name: string): ProxyHook =>
+    async (_req, forward) => {
+      const a = await forward();
+      const { [name]: _dropped, ...headers } = a.headers;
+      return { ...a, headers };
+    };
 
   it('limit-constant is inconclusive: no Limit to compare (limits.headers reports the missing header)', async () => {
     const out = await ref.run(dropping('ratelimit-limit'), { checks: ['limits.limit-constant'], runs: 1 });
-    expect(verdicts(out)).toEqual({ 'limits.limit-constant': 'inconclusive: no key and route class had two answers with a readable RateLimit-Limit to compare' });
+    expect(verdicts(out)).toEqual({
+      'limits.limit-constant': 'inconclusive: no key and route class had two answers with a readable RateLimit-Limit to compare',
+    });
   });
 
   it('classes-isolated is inconclusive: no Remaining shows what was charged', async () => {
     const out = await ref.run(dropping('ratelimit-remaining'), { checks: ['limits.classes-isolated'], runs: 1 });
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.classes-isolated']).toMatch(/^inconclusive: an answer was not accepted with a readable RateLimit-Remaining \(HTTP 200/);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(
+      /^inconclusive: an answer was not accepted with a readable RateLimit-Remaining \(HTTP 200/,
+    );
   });
 
   // Replicas that each count their own share: back-to-back reads of one class land on different counters,
@@ -74,10 +80,15 @@ describe('without a readable RateLimit-Limit or Remaining', () => {
       const a = await forward();
       if (req.method !== 'GET') return a;
       const shift = n++ % 2 === 0 ? 0 : 7;
-      return { ...a, headers: { ...a.headers, 'ratelimit-remaining': String(Math.max(0, Number(a.headers['ratelimit-remaining']) - shift)) } };
+      return {
+        ...a,
+        headers: { ...a.headers, 'ratelimit-remaining': String(Math.max(0, Number(a.headers['ratelimit-remaining']) - shift)) },
+      };
     };
     const out = await ref.run(replicas, { checks: ['limits.classes-isolated'], runs: 1 });
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.classes-isolated']).toMatch(/^inconclusive: the read class's RateLimit-Remaining moved by -?\d+ between two back-to-back requests/);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(
+      /^inconclusive: the read class's RateLimit-Remaining moved by -?\d+ between two back-to-back requests/,
+    );
   });
 });

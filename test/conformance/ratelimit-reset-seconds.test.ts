@@ -24,12 +24,13 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
   });
   afterAll(() => server.close());
 
-  const run = (faults: FaultName[] = []): Promise<ConformanceOutcome> => runChecks(server, CHECKS, faults, async () => {
-    // Fresh buckets at the start of a window: the late restore of ratelimit-no-restore counts from the
-    // window the bucket started in, so a sequence that crossed a window boundary would hide it.
-    await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 20));
-    await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
-  });
+  const run = (faults: FaultName[] = []): Promise<ConformanceOutcome> =>
+    runChecks(server, CHECKS, faults, async () => {
+      // Fresh buckets at the start of a window: the late restore of ratelimit-no-restore counts from the
+      // window the bucket started in, so a sequence that crossed a window boundary would hide it.
+      await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 20));
+      await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
+    });
 
   it('passes: the budget is full again when Reset said', async () => {
     const out = await run();
@@ -39,7 +40,9 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
 
   it('fails an epoch-time Reset (limits.headers) and a budget restored later than Reset (remaining-decreases)', async () => {
     const epoch = await run(['ratelimit-reset-epoch']);
-    expect(epoch.findings.filter((f) => f.checkId === 'limits.headers').map((f) => [f.clause, f.severity])).toEqual([['8.ratelimit.reset-plausible', 'error']]);
+    expect(epoch.findings.filter((f) => f.checkId === 'limits.headers').map((f) => [f.clause, f.severity])).toEqual([
+      ['8.ratelimit.reset-plausible', 'error'],
+    ]);
     if (dialect === 'token-bucket') return; // this fault's token bucket refills at half speed: 6 tokens are back long before the 2 s wait ends
     const late = await run(['ratelimit-no-restore']);
     expect(late.findings.map((f) => [f.checkId, f.clause])).toEqual([['limits.remaining-decreases', '8.ratelimit.reset-restores']]);
@@ -50,25 +53,36 @@ describe('a 60 s window', () => {
   const ref = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 60 } }));
 
   it('a constant Reset of 1 fails: the budget is not full again a second later', async () => {
-    const out = await ref.run(async (_req, forward) => {
-      const a = await forward();
-      return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };
-    }, { checks: ['limits.remaining-decreases'], runs: 1 });
+    const out = await ref.run(
+      async (_req, forward) => {
+        const a = await forward();
+        return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };
+      },
+      { checks: ['limits.remaining-decreases'], runs: 1 },
+    );
     expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.reset-restores']);
   });
 
   it('a Reset above the 70 s the check waits: inconclusive, naming the cap', async () => {
     await fetch(`${ref.server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
-    const out = await ref.run(async (_req, forward) => {
-      const a = await forward();
-      return { ...a, headers: { ...a.headers, 'ratelimit-reset': '90' } };
-    }, { checks: ['limits.remaining-decreases'], runs: 1 });
+    const out = await ref.run(
+      async (_req, forward) => {
+        const a = await forward();
+        return { ...a, headers: { ...a.headers, 'ratelimit-reset': '90' } };
+      },
+      { checks: ['limits.remaining-decreases'], runs: 1 },
+    );
     expect(out.findings).toEqual([]);
-    expect(verdicts(out)['limits.remaining-decreases']).toMatch(/^inconclusive: the return of the full budget was not waited for: RateLimit-Reset 90 is above the 70 s the check waits/);
+    expect(verdicts(out)['limits.remaining-decreases']).toMatch(
+      /^inconclusive: the return of the full budget was not waited for: RateLimit-Reset 90 is above the 70 s the check waits/,
+    );
   });
 
   it('a Reset above the window the target file states is a warning under the assumed clause', async () => {
-    const stated = (t: TargetFileInput): TargetFileInput => ({ ...t, assumptions: { ...t.assumptions, rateLimit: { read: { limit: 200, windowSeconds: 5 }, write: { limit: 50, windowSeconds: 5 } } } });
+    const stated = (t: TargetFileInput): TargetFileInput => ({
+      ...t,
+      assumptions: { ...t.assumptions, rateLimit: { read: { limit: 200, windowSeconds: 5 }, write: { limit: 50, windowSeconds: 5 } } },
+    });
     // The server's 60 s windows are aligned to the clock: in a window's last 5 s its Reset is within the
     // stated 5 s and rightly draws no warning (one run in twelve went red). Start with room in the window.
     const left = 60_000 - (Date.now() % 60_000);
@@ -87,7 +101,9 @@ describe('a sliding log of 13 s: Reset stays near the window, above the old 12 s
     ]);
     try {
       // Both runs wait about 14 s: side by side, the test takes one wait.
-      const [ok, bad] = await Promise.all([clean, late].map((s) => runChecks(s, ['limits.remaining-decreases'], s === late ? ['ratelimit-no-restore'] : [])));
+      const [ok, bad] = await Promise.all(
+        [clean, late].map((s) => runChecks(s, ['limits.remaining-decreases'], s === late ? ['ratelimit-no-restore'] : [])),
+      );
       expect(ok!.findings).toEqual([]);
       expect(verdicts(ok!)).toEqual({ 'limits.remaining-decreases': 'passed' });
       expect(bad!.findings.map((f) => f.clause)).toEqual(['8.ratelimit.reset-restores']);

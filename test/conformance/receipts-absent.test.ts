@@ -12,11 +12,13 @@ const CHECK = 'assistant.receipt.shape';
 const ref = proxiedReference(() => startReferenceServer({ seed: 8 }));
 
 /** Rewrites the `data` of turn reads. */
-const turns = (f: (turn: Record<string, unknown>) => Record<string, unknown>): ProxyHook => async (req, forward) => {
-  const a: ProxiedAnswer = await forward();
-  const data = (a.json as { data?: Record<string, unknown> } | undefined)?.data;
-  return req.method === 'GET' && /\/turns\/[^/]+$/.test(req.path) && data ? { ...a, json: { data: f(data) } } : a;
-};
+const turns =
+  (f: (turn: Record<string, unknown>) => Record<string, unknown>): ProxyHook =>
+  async (req, forward) => {
+    const a: ProxiedAnswer = await forward();
+    const data = (a.json as { data?: Record<string, unknown> } | undefined)?.data;
+    return req.method === 'GET' && /\/turns\/[^/]+$/.test(req.path) && data ? { ...a, json: { data: f(data) } } : a;
+  };
 
 describe(`${CHECK} on a completed turn without receipts`, () => {
   it('passes through a faithful proxy', async () => {
@@ -24,14 +26,20 @@ describe(`${CHECK} on a completed turn without receipts`, () => {
   });
 
   it('is inconclusive with the remedy when the turn carries no actionConfirmations', async () => {
-    const out = await ref.run(turns(({ actionConfirmations: _, ...rest }) => rest), { checks: [CHECK], runs: 1 });
+    const out = await ref.run(
+      turns(({ actionConfirmations: _, ...rest }) => rest),
+      { checks: [CHECK], runs: 1 },
+    );
     expect(out.findings).toEqual([]);
     expect(verdicts(out)[CHECK]).toBe('inconclusive: the completed turn carries no action receipts');
     expect(out.checks[0]!.remedy).toMatch(/fixtures\.ids\.completedTurn/);
   });
 
   it('fails a receipt without its required fields', async () => {
-    const out = await ref.run(turns((t) => ({ ...t, actionConfirmations: [{ id: 'rcp_1' }] })), { checks: [CHECK], runs: 1 });
+    const out = await ref.run(
+      turns((t) => ({ ...t, actionConfirmations: [{ id: 'rcp_1' }] })),
+      { checks: [CHECK], runs: 1 },
+    );
     expect(out.findings.map((f) => f.checkId)).toEqual([CHECK]);
   });
 });

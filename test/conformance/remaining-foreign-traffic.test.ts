@@ -14,10 +14,12 @@ import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 const CHECK = 'limits.remaining-decreases';
 
 /** Before each GET /me of the check, `extra` requests of another client with the same key. */
-const foreignTraffic = (extra: number): ProxyHook => async (req, forward) => {
-  if (req.path === '/me') for (let i = 0; i < extra; i++) await forward();
-  return forward();
-};
+const foreignTraffic =
+  (extra: number): ProxyHook =>
+  async (req, forward) => {
+    if (req.path === '/me') for (let i = 0; i < extra; i++) await forward();
+    return forward();
+  };
 
 /** Waits for the start of a 2 s window and empties the buckets, so the check's sequence stays in one window. */
 async function freshWindow(fixturesUrl: string): Promise<void> {
@@ -47,7 +49,9 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
         expect(out.checks[0]!.remedy).toMatch(/admin key no other client uses/);
         return;
       }
-      expect(v).toMatch(/^inconclusive: the budget was not full .* RateLimit-Remaining fell by \d+ between two back-to-back requests of this check .*other traffic on the key/);
+      expect(v).toMatch(
+        /^inconclusive: the budget was not full .* RateLimit-Remaining fell by \d+ between two back-to-back requests of this check .*other traffic on the key/,
+      );
       // What the check must see is a fall its own single request does not explain (more than 1); how much of
       // the other requests' charge is left (3 at most: 2 others and its own) is the clock's: a token bucket
       // gives tokens back between the requests, the more so on a loaded machine.
@@ -59,7 +63,9 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
   });
 
   describe('token-bucket dialect, other traffic the refill hides between two probes', () => {
-    const ref = proxiedReference(() => startReferenceServer({ seed: 4, dialect: 'token-bucket', budgets: { read: 200, write: 50, windowSeconds: 2 } }));
+    const ref = proxiedReference(() =>
+      startReferenceServer({ seed: 4, dialect: 'token-bucket', budgets: { read: 200, write: 50, windowSeconds: 2 } }),
+    );
     /** Two requests of another client just before each of the check's own, then 60 ms (6 tokens) of refill. */
     const burstThenRefill: ProxyHook = async (req, forward) => {
       if (req.path !== '/me') return forward();
@@ -87,10 +93,13 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
       const left = 60_000 - (Date.now() % 60_000);
       if (left < 8_000) await new Promise((r) => setTimeout(r, left + 20));
       await fetch(`${ref.server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
-      const out = await ref.run(async (_req, forward) => {
-        const a = await forward();
-        return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };
-      }, { checks: [CHECK], runs: 1 });
+      const out = await ref.run(
+        async (_req, forward) => {
+          const a = await forward();
+          return { ...a, headers: { ...a.headers, 'ratelimit-reset': '1' } };
+        },
+        { checks: [CHECK], runs: 1 },
+      );
       expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.reset-restores']);
     });
 

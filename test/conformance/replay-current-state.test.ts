@@ -16,8 +16,13 @@ import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
 const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const REPLAY_CHECKS = [
-  'idempotency.assign.replay', 'idempotency.resolve.replay', 'idempotency.model', 'idempotency.concurrent.assign',
-  'idempotency.per-connection', 'idempotency.concurrent.collection', 'helpcenter.idempotency.replay',
+  'idempotency.assign.replay',
+  'idempotency.resolve.replay',
+  'idempotency.model',
+  'idempotency.concurrent.assign',
+  'idempotency.per-connection',
+  'idempotency.concurrent.collection',
+  'helpcenter.idempotency.replay',
 ];
 
 describe('dialect strict-inputs (replay answers the resource as it stands)', () => {
@@ -25,7 +30,12 @@ describe('dialect strict-inputs (replay answers the resource as it stands)', () 
     const server = await startReferenceServer({ seed: 3, dialect: 'strict-inputs', fixturesApi: false, budgets: BUDGETS });
     try {
       const input = server.describe({});
-      const out = await runConformance({ target: targetFromInput(input, 'strict-inputs.target.json'), checks: REPLAY_CHECKS, runs: 4, seed: 3 });
+      const out = await runConformance({
+        target: targetFromInput(input, 'strict-inputs.target.json'),
+        checks: REPLAY_CHECKS,
+        runs: 4,
+        seed: 3,
+      });
       expect(out.findings.map((f) => `${f.checkId} ${f.clause}: ${f.actual}`)).toEqual([]);
       expect(verdicts(out)).toEqual(Object.fromEntries(REPLAY_CHECKS.map((id) => [id, 'passed'])));
     } finally {
@@ -39,16 +49,22 @@ describe('a replay re-rendered with other bytes', () => {
 
   it('is a warning of idempotency.replay.same-response, not an error', async () => {
     const seen = new Set<string>();
-    const out = await ref.run(async (req, forward) => {
-      const a = await forward();
-      const key = req.headers['idempotency-key'];
-      if (key === undefined || a.status !== 200) return a;
-      const again = seen.has(`${req.headers.authorization} ${key}`);
-      seen.add(`${req.headers.authorization} ${key}`);
-      // The same conversation and updatedAt, re-rendered with a field the first answer did not have.
-      return again ? { ...a, json: { ...(a.json as object), replayedAt: '2026-01-01T00:00:00Z' } } : a;
-    }, { checks: ['idempotency.assign.replay', 'idempotency.resolve.replay'], runs: 1 });
+    const out = await ref.run(
+      async (req, forward) => {
+        const a = await forward();
+        const key = req.headers['idempotency-key'];
+        if (key === undefined || a.status !== 200) return a;
+        const again = seen.has(`${req.headers.authorization} ${key}`);
+        seen.add(`${req.headers.authorization} ${key}`);
+        // The same conversation and updatedAt, re-rendered with a field the first answer did not have.
+        return again ? { ...a, json: { ...(a.json as object), replayedAt: '2026-01-01T00:00:00Z' } } : a;
+      },
+      { checks: ['idempotency.assign.replay', 'idempotency.resolve.replay'], runs: 1 },
+    );
     expect(verdicts(out)).toEqual({ 'idempotency.assign.replay': 'warned', 'idempotency.resolve.replay': 'warned' });
-    expect(out.findings.map((f) => `${f.clause} ${f.severity}`)).toEqual(['idempotency.replay.same-response warning', 'idempotency.replay.same-response warning']);
+    expect(out.findings.map((f) => `${f.clause} ${f.severity}`)).toEqual([
+      'idempotency.replay.same-response warning',
+      'idempotency.replay.same-response warning',
+    ]);
   });
 });

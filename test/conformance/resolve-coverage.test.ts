@@ -49,11 +49,15 @@ describe('ResolveCoverage', () => {
     const c = new ResolveCoverage();
     c.add('resolved', 'completed', 'default', true);
     c.add('resolved', 'completed', 'key', true);
-    expect(c.note(false)).toMatch(/^starting states covered: resolved \(completed: without status, with a key\)\. NOT every state: no active-type/);
+    expect(c.note(false)).toMatch(
+      /^starting states covered: resolved \(completed: without status, with a key\)\. NOT every state: no active-type/,
+    );
     expect(c.note(true)).toMatch(/pools\.conversations ran out/);
     expect(c.missing()).toEqual(['active']);
     c.add('pending', 'active', 'default', true);
     expect(c.missing()).toEqual([]);
-    expect(c.note(false)).toBe('starting states covered: resolved (completed: without status, with a key); pending (active: without status)');
+    expect(c.note(false)).toBe(
+      'starting states covered: resolved (completed: without status, with a key); pending (active: without status)',
+    );
   });
 });

@@ -9,16 +9,28 @@ import { SpgateError } from '../../src/errors.js';
 import { fakeClient, suite, target } from './support/fake-client.js';
 
 const probe: CheckDef = {
-  id: 's.probe', clause: '4.10.me', title: 'probe',
+  id: 's.probe',
+  clause: '4.10.me',
+  title: 'probe',
   async run(ctx) {
     const x = await ctx.send({ method: 'GET', path: '/me' });
-    return x.response?.status === 200 ? { status: 'passed', cases: 1 } : { status: 'failed', cases: 1, failures: [{ expected: '200', actual: String(x.response?.status), exchanges: [x] }] };
+    return x.response?.status === 200
+      ? { status: 'passed', cases: 1 }
+      : { status: 'failed', cases: 1, failures: [{ expected: '200', actual: String(x.response?.status), exchanges: [x] }] };
   },
 };
 
 describe('runConformance', () => {
   it('waits out a 429 with Retry-After and retries; no finding', async () => {
-    const client = fakeClient((_s, n) => (n === 2 ? { status: 429, headers: { 'retry-after': '0' }, json: { error: { code: 'rate_limit.exceeded', message: 'm', requestId: 'req_1' } } } : { status: 200, json: {} }));
+    const client = fakeClient((_s, n) =>
+      n === 2
+        ? {
+            status: 429,
+            headers: { 'retry-after': '0' },
+            json: { error: { code: 'rate_limit.exceeded', message: 'm', requestId: 'req_1' } },
+          }
+        : { status: 200, json: {} },
+    );
     const out = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([probe]) });
     expect(out.findings).toEqual([]);
     expect(out.checks[0]!.status).toBe('passed');
@@ -64,14 +76,24 @@ describe('runConformance', () => {
 
   it('an auth check answered only 429 is skipped, not "expected 401, got 429"', async () => {
     const auth: CheckDef = {
-      id: 's.auth', clause: '5.auth.missing', title: 'auth',
+      id: 's.auth',
+      clause: '5.auth.missing',
+      title: 'auth',
       async run(ctx) {
         const x = await ctx.send({ method: 'GET', path: '/customers', role: null });
-        return x.response?.status === 401 ? { status: 'passed', cases: 1 } : { status: 'failed', cases: 1, failures: [{ expected: '401', actual: String(x.response?.status), exchanges: [x] }] };
+        return x.response?.status === 401
+          ? { status: 'passed', cases: 1 }
+          : { status: 'failed', cases: 1, failures: [{ expected: '401', actual: String(x.response?.status), exchanges: [x] }] };
       },
     };
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '30')));
-    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 5 } }), runs: 1, seed: 1, client, catalogue: suite([auth]) });
+    const out = await runConformance({
+      target: target({ assumptions: { rateLimitWaitSeconds: 5 } }),
+      runs: 1,
+      seed: 1,
+      client,
+      catalogue: suite([auth]),
+    });
     expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.checks[0]!.reason).toContain('bound 5 s');
     expect(out.findings.filter((f) => f.clause === '5.auth.missing')).toEqual([]);
@@ -80,7 +102,13 @@ describe('runConformance', () => {
 
   it('keeps the missing-Retry-After finding when a check is skipped as rate limited', async () => {
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n)));
-    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 0 } }), runs: 1, seed: 1, client, catalogue: suite([probe]) });
+    const out = await runConformance({
+      target: target({ assumptions: { rateLimitWaitSeconds: 0 } }),
+      runs: 1,
+      seed: 1,
+      client,
+      catalogue: suite([probe]),
+    });
     expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.checks[0]!.reason).toContain('Retry-After (absent)');
     expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.retry-after']);
@@ -88,14 +116,27 @@ describe('runConformance', () => {
 
   it('a 429 inside a property case skips the check too', async () => {
     const check: CheckDef = {
-      ...probe, id: 's.prop429',
-      run: (ctx) => checkProperty(ctx, fc.integer({ min: 0, max: 10 }), async (n, io) => {
-        const x = await io.send({ method: 'GET', path: '/me', query: { n } });
-        return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
-      }, { numRuns: 5 }),
+      ...probe,
+      id: 's.prop429',
+      run: (ctx) =>
+        checkProperty(
+          ctx,
+          fc.integer({ min: 0, max: 10 }),
+          async (n, io) => {
+            const x = await io.send({ method: 'GET', path: '/me', query: { n } });
+            return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+          },
+          { numRuns: 5 },
+        ),
     };
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '9')));
-    const out = await runConformance({ target: target({ assumptions: { rateLimitWaitSeconds: 1 } }), runs: 5, seed: 1, client, catalogue: suite([check]) });
+    const out = await runConformance({
+      target: target({ assumptions: { rateLimitWaitSeconds: 1 } }),
+      runs: 5,
+      seed: 1,
+      client,
+      catalogue: suite([check]),
+    });
     expect(out.checks.map((c) => c.status)).toEqual(['inconclusive']);
     expect(out.findings).toEqual([]);
   });
@@ -114,7 +155,10 @@ describe('runConformance', () => {
   it('skips checks whose roles, fixtures or writes the target lacks, with the reason', async () => {
     const needs = (id: string, n: CheckDef['needs']): CheckDef => ({ ...probe, id, needs: n });
     const out = await runConformance({
-      target: target(), runs: 1, seed: 1, client: fakeClient(() => ({ status: 200, json: {} })),
+      target: target(),
+      runs: 1,
+      seed: 1,
+      client: fakeClient(() => ({ status: 200, json: {} })),
       catalogue: suite([needs('a', { roles: ['member'] }), needs('b', { fixtures: true }), needs('c', { writes: true })]),
     });
     expect(out.checks.map((c) => [c.status, c.reason])).toEqual([
@@ -129,14 +173,21 @@ describe('runConformance', () => {
     const client = fakeClient((_s, n) => ({ status: n === 1 ? 200 : 400, json: {} }));
     const lax = await runConformance({ target: target(), runs: 1, seed: 1, client, catalogue: suite([assumed]) });
     expect([lax.checks[0]!.status, lax.findings[0]!.severity]).toEqual(['warned', 'warning']);
-    const strict = await runConformance({ target: target({ assumptions: { strict: true } }), runs: 1, seed: 1, client, catalogue: suite([assumed]) });
+    const strict = await runConformance({
+      target: target({ assumptions: { strict: true } }),
+      runs: 1,
+      seed: 1,
+      client,
+      catalogue: suite([assumed]),
+    });
     expect([strict.checks[0]!.status, strict.findings[0]!.severity]).toEqual(['failed', 'error']);
   });
 
   it('stops at once when aborted and returns partial results', async () => {
     const ac = new AbortController();
     const slow: CheckDef = {
-      ...probe, id: 's.slow',
+      ...probe,
+      id: 's.slow',
       async run(ctx) {
         for (let i = 0; i < 1000; i++) {
           if (i === 3) ac.abort();
@@ -153,7 +204,14 @@ describe('runConformance', () => {
   });
 
   it('rejects unknown suite names, listing the valid ones', async () => {
-    const run = runConformance({ target: target(), runs: 1, seed: 1, suites: ['nope'], client: fakeClient(() => ({ status: 200 })), catalogue: suite([probe]) });
+    const run = runConformance({
+      target: target(),
+      runs: 1,
+      seed: 1,
+      suites: ['nope'],
+      client: fakeClient(() => ({ status: 200 })),
+      catalogue: suite([probe]),
+    });
     await expect(run).rejects.toThrow(SpgateError);
     await expect(run).rejects.toThrow(/valid suites: s/);
   });
@@ -161,14 +219,36 @@ describe('runConformance', () => {
   it('runs only the checks named in `checks`, within the selected suites', async () => {
     const other: CheckDef = { ...probe, id: 's.other' };
     const catalogue = [...suite([probe, other]), defineSuite({ name: 't', description: 'test', checks: [{ ...probe, id: 't.probe' }] })];
-    const out = await runConformance({ target: target(), runs: 1, seed: 1, checks: ['s.other'], client: fakeClient(() => ({ status: 200, json: {} })), catalogue });
+    const out = await runConformance({
+      target: target(),
+      runs: 1,
+      seed: 1,
+      checks: ['s.other'],
+      client: fakeClient(() => ({ status: 200, json: {} })),
+      catalogue,
+    });
     expect(out.checks.map((c) => c.checkId)).toEqual(['s.other']);
-    const none = await runConformance({ target: target(), runs: 1, seed: 1, suites: ['t'], checks: ['s.other'], client: fakeClient(() => ({ status: 200, json: {} })), catalogue });
+    const none = await runConformance({
+      target: target(),
+      runs: 1,
+      seed: 1,
+      suites: ['t'],
+      checks: ['s.other'],
+      client: fakeClient(() => ({ status: 200, json: {} })),
+      catalogue,
+    });
     expect(none.checks).toEqual([]);
   });
 
   it('rejects unknown check ids', async () => {
-    const run = runConformance({ target: target(), runs: 1, seed: 1, checks: ['s.nope'], client: fakeClient(() => ({ status: 200 })), catalogue: suite([probe]) });
+    const run = runConformance({
+      target: target(),
+      runs: 1,
+      seed: 1,
+      checks: ['s.nope'],
+      client: fakeClient(() => ({ status: 200 })),
+      catalogue: suite([probe]),
+    });
     await expect(run).rejects.toThrow(/SPGATE_ERR_CHECK_UNKNOWN|unknown check "s.nope"/);
   });
 });
@@ -177,11 +257,18 @@ describe('checkProperty', () => {
   it('shrinks to the smallest failing case, re-runs it and keeps its exchanges, seed and path', async () => {
     const client = fakeClient((spec) => ({ status: Number(spec.query?.n) >= 10 ? 500 : 200, json: {} }));
     const check: CheckDef = {
-      ...probe, id: 's.prop',
-      run: (ctx) => checkProperty(ctx, fc.integer({ min: 0, max: 1000 }), async (n, io) => {
-        const x = await io.send({ method: 'GET', path: '/me', query: { n } });
-        return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
-      }, { numRuns: 50 }),
+      ...probe,
+      id: 's.prop',
+      run: (ctx) =>
+        checkProperty(
+          ctx,
+          fc.integer({ min: 0, max: 1000 }),
+          async (n, io) => {
+            const x = await io.send({ method: 'GET', path: '/me', query: { n } });
+            return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+          },
+          { numRuns: 50 },
+        ),
     };
     const out = await runConformance({ target: target(), runs: 50, seed: 4, client, catalogue: suite([check]) });
     const f = out.findings[0]!;

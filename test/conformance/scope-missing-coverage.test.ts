@@ -21,26 +21,44 @@ const isRole = (r: ProxiedRequest, role: string): boolean => r.headers.authoriza
 const passThrough: ProxyHook = (_req, forward) => forward();
 /** The target's keys without their listed scopes: only the role definitions say what a key lacks. */
 const unlisted = (t: TargetFileInput): TargetFileInput => ({
-  ...t, keys: Object.fromEntries(Object.entries(t.keys).map(([role, k]) => [role, { key: (k as { key: string }).key }])) as TargetFileInput['keys'],
+  ...t,
+  keys: Object.fromEntries(
+    Object.entries(t.keys).map(([role, k]) => [role, { key: (k as { key: string }).key }]),
+  ) as TargetFileInput['keys'],
 });
 
 describe('customers:read and help:read', () => {
   it.each([
-    ['customers:read', (r: ProxiedRequest) => r.path.startsWith('/customers?'), /HTTP 403 for GET \/customers with the attachmentsOnly key, which lacks customers:read/],
-    ['help:read', (r: ProxiedRequest) => r.path.startsWith('/authoring/articles'), /HTTP 403 for GET \/authoring\/articles with the attachmentsOnly key, which lacks help:read/],
+    [
+      'customers:read',
+      (r: ProxiedRequest) => r.path.startsWith('/customers?'),
+      /HTTP 403 for GET \/customers with the attachmentsOnly key, which lacks customers:read/,
+    ],
+    [
+      'help:read',
+      (r: ProxiedRequest) => r.path.startsWith('/authoring/articles'),
+      /HTTP 403 for GET \/authoring\/articles with the attachmentsOnly key, which lacks help:read/,
+    ],
   ] as const)('a server that does not check %s fails (the attachmentsOnly key, scopes listed)', async (_scope, route, message) => {
-    const out = await ref.run((req, forward) => forward(isRole(req, 'attachmentsOnly') && route(req) ? { ...req.headers, authorization: `Bearer ${keys().admin!.key}` } : undefined),
-      { checks: CHECK, runs: 1 });
+    const out = await ref.run(
+      (req, forward) =>
+        forward(
+          isRole(req, 'attachmentsOnly') && route(req) ? { ...req.headers, authorization: `Bearer ${keys().admin!.key}` } : undefined,
+        ),
+      { checks: CHECK, runs: 1 },
+    );
     expect(out.findings.map((f) => `${f.clause}: ${f.expected}`).join('\n')).toMatch(message);
   });
 
-  it('keys without listed scopes: what each key\'s GET /me declares says what it lacks, so both are withheld', async () => {
+  it("keys without listed scopes: what each key's GET /me declares says what it lacks, so both are withheld", async () => {
     const out = await ref.run(passThrough, { checks: CHECK, runs: 1, edit: unlisted });
     expect(out.findings).toEqual([]);
     expect(verdict(out)).not.toMatch(/a key lacking (customers|help):read/);
     // the same server not checking help:read is caught on a target file that lists no scopes
     const faulty = await ref.run(passThrough, { checks: CHECK, runs: 1, edit: unlisted, faults: ['scope-unchecked-on-articles'] });
-    expect(faulty.findings.map((f) => `${f.clause}: ${f.expected}`).join('\n')).toMatch(/5\.scope\.missing: HTTP 403 for GET \/authoring\/articles with the attachmentsOnly key, which lacks help:read/);
+    expect(faulty.findings.map((f) => `${f.clause}: ${f.expected}`).join('\n')).toMatch(
+      /5\.scope\.missing: HTTP 403 for GET \/authoring\/articles with the attachmentsOnly key, which lacks help:read/,
+    );
   });
 
   it('keys without listed scopes and a GET /me that declares none: names the scopes no key is known to lack, with the remedy', async () => {
@@ -50,14 +68,18 @@ describe('customers:read and help:read', () => {
     };
     const out = await ref.run(noScopes, { checks: CHECK, runs: 1, edit: unlisted });
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^passed: not tried: .*a key lacking customers:read \(no key of the target lacks it.*a key lacking help:read .*keys\.attachmentsOnly\.scopes/);
+    expect(verdict(out)).toMatch(
+      /^passed: not tried: .*a key lacking customers:read \(no key of the target lacks it.*a key lacking help:read .*keys\.attachmentsOnly\.scopes/,
+    );
   });
 });
 
 describe('pairs it could not judge', () => {
   it('a pair answered 503 is named as not tried, not passed', async () => {
-    const out = await ref.run(async (req, forward) => (isRole(req, 'attachmentsOnly') && req.path.startsWith('/authoring/articles') ? unavailable() : forward()),
-      { checks: CHECK, runs: 1 });
+    const out = await ref.run(
+      async (req, forward) => (isRole(req, 'attachmentsOnly') && req.path.startsWith('/authoring/articles') ? unavailable() : forward()),
+      { checks: CHECK, runs: 1 },
+    );
     expect(out.findings).toEqual([]);
     expect(verdict(out)).toMatch(/^passed: not tried: GET \/authoring\/articles with the attachmentsOnly key \(it answered HTTP 503/);
   });

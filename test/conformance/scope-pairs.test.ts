@@ -22,10 +22,14 @@ describe('declaredScopes (GET /me, shape not shown)', () => {
   });
 
   it('without listed scopes, a declaration adds what the key lacks to its role definition', () => {
-    expect(lackedScopes('attachmentsOnly', undefined, ['attachments:read'])).toEqual(expect.arrayContaining(['customers:read', 'help:read', 'conversations:read']));
+    expect(lackedScopes('attachmentsOnly', undefined, ['attachments:read'])).toEqual(
+      expect.arrayContaining(['customers:read', 'help:read', 'conversations:read']),
+    );
     // the definition still counts where the declaration claims more
     expect(lackedScopes('noAttachments', undefined, ['attachments:read', 'customers:read'])).toContain('attachments:read');
-    expect(lackedScopes('attachmentsOnly', { scopes: ['attachments:read', 'customers:read'] }, ['attachments:read'])).not.toContain('customers:read');
+    expect(lackedScopes('attachmentsOnly', { scopes: ['attachments:read', 'customers:read'] }, ['attachments:read'])).not.toContain(
+      'customers:read',
+    );
   });
 });
 
@@ -41,7 +45,8 @@ describe('lackedScopes', () => {
     expect(lackedScopes('noAttachments', undefined)).toEqual(['attachments:read']);
     expect(lackedScopes('attachmentsOnly', undefined)).toEqual(['conversations:read']);
     // defined by delegation, prefix or holder, not by scopes: nothing is known to be lacking
-    for (const role of ['admin', 'helpDelegated', 'legacyLive', 'member', 'secondConnection'] as const) expect(lackedScopes(role, undefined)).toEqual([]);
+    for (const role of ['admin', 'helpDelegated', 'legacyLive', 'member', 'secondConnection'] as const)
+      expect(lackedScopes(role, undefined)).toEqual([]);
   });
 });
 
@@ -55,14 +60,32 @@ describe('scopePairs', () => {
     const server = await startReferenceServer({ seed: 1 });
     try {
       const keys = server.target.keys as Partial<Record<KeyRole, KeySpec>>;
-      const pairs = scopePairs(KEY_ROLES.filter((r) => keys[r]), (r) => keys[r]).map(label);
+      const pairs = scopePairs(
+        KEY_ROLES.filter((r) => keys[r]),
+        (r) => keys[r],
+      ).map(label);
       expect(pairs).toEqual([
-        'readOnly×deleteCustomer', 'readOnly×assign', 'readOnly×resolve', 'readOnly×download',
+        'readOnly×deleteCustomer',
+        'readOnly×assign',
+        'readOnly×resolve',
+        'readOnly×download',
         'noAttachments×download',
-        'helpDelegated×listCustomers', 'helpDelegated×deleteCustomer', 'helpDelegated×assign', 'helpDelegated×resolve', 'helpDelegated×download',
-        'attachmentsOnly×listCustomers', 'attachmentsOnly×deleteCustomer', 'attachmentsOnly×assign', 'attachmentsOnly×resolve',
-        'attachmentsOnly×download', 'attachmentsOnly×articles',
-        'memberDelegated×listCustomers', 'memberDelegated×deleteCustomer', 'memberDelegated×assign', 'memberDelegated×resolve', 'memberDelegated×download',
+        'helpDelegated×listCustomers',
+        'helpDelegated×deleteCustomer',
+        'helpDelegated×assign',
+        'helpDelegated×resolve',
+        'helpDelegated×download',
+        'attachmentsOnly×listCustomers',
+        'attachmentsOnly×deleteCustomer',
+        'attachmentsOnly×assign',
+        'attachmentsOnly×resolve',
+        'attachmentsOnly×download',
+        'attachmentsOnly×articles',
+        'memberDelegated×listCustomers',
+        'memberDelegated×deleteCustomer',
+        'memberDelegated×assign',
+        'memberDelegated×resolve',
+        'memberDelegated×download',
       ]);
     } finally {
       await server.close();

@@ -15,7 +15,8 @@ const CHECK = 'pagination.search';
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: { read: 1_000_000, write: 1_000_000, windowSeconds: 60 } }));
 
 const MORE = 'spgate-more';
-const isSearch = (req: ProxiedRequest): boolean => req.method === 'GET' && req.path.startsWith('/customers?') && new URLSearchParams(req.path.split('?')[1]).has('q');
+const isSearch = (req: ProxiedRequest): boolean =>
+  req.method === 'GET' && req.path.startsWith('/customers?') && new URLSearchParams(req.path.split('?')[1]).has('q');
 
 /**
  * Search listings that never end (hasMore on every page, as on a workspace with more matches than the walk
@@ -26,7 +27,10 @@ function endless(query: (q: URLSearchParams) => URLSearchParams): ProxyHook {
     if (!isSearch(req)) return forward();
     const q = new URLSearchParams(req.path.split('?')[1]);
     q.delete('cursor');
-    const r = await fetch(`${ref.server.baseUrl}/customers?${query(q).toString()}`, { headers: { authorization: req.headers.authorization ?? '' }, signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(`${ref.server.baseUrl}/customers?${query(q).toString()}`, {
+      headers: { authorization: req.headers.authorization ?? '' },
+      signal: AbortSignal.timeout(10_000),
+    });
     const body = (await r.json()) as Record<string, unknown>;
     const a: ProxiedAnswer = { status: r.status, headers: { 'content-type': 'application/json' }, json: body };
     return r.status === 200 ? { ...a, json: { ...body, hasMore: true, nextCursor: MORE } } : a;
@@ -43,10 +47,12 @@ describe('pagination.search over walks cut at their bound', () => {
   });
 
   it('fails a search that ignores its text, though no walk reaches the end', async () => {
-    const out = await run(endless((q) => {
-      q.delete('q');
-      return q;
-    }));
+    const out = await run(
+      endless((q) => {
+        q.delete('q');
+        return q;
+      }),
+    );
     expect(out.checks[0]!.status).toBe('failed');
     expect(out.findings[0]!.expected).toMatch(/to list only matching customers/);
   });

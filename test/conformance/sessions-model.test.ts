@@ -10,7 +10,7 @@ const at = (ms: number): string => new Date(NOW + ms).toISOString();
 const list = (...items: Array<Record<string, unknown>>) => listedSessions({ data: items });
 
 describe('foreignSessions', () => {
-  it('finds chats of other conversations and none when every chat is the listed one\'s', () => {
+  it("finds chats of other conversations and none when every chat is the listed one's", () => {
     const l = list({ id: 'a', conversationId: 'conv_1' }, { id: 'b', conversationId: 'conv_2' }, { id: 'c' });
     expect(foreignSessions(l, 'conv_1').map((s) => s.id)).toEqual(['b', 'c']);
     expect(foreignSessions(list({ id: 'a', conversationId: 'conv_1' }), 'conv_1')).toEqual([]);
@@ -35,7 +35,11 @@ describe('expiredSessions', () => {
   });
 
   it('accepts any RFC 3339 offset and leaves unreadable values to the shape check', () => {
-    const l = list({ id: 'offset', retentionExpiresAt: '2026-11-23T13:30:00+02:00' }, { id: 'junk', retentionExpiresAt: 'soon' }, { id: 'none' });
+    const l = list(
+      { id: 'offset', retentionExpiresAt: '2026-11-23T13:30:00+02:00' },
+      { id: 'junk', retentionExpiresAt: 'soon' },
+      { id: 'none' },
+    );
     expect(expiredSessions(l, NOW).map((s) => s.id)).toEqual(['offset']);
   });
 });

@@ -15,15 +15,18 @@ const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const ref = proxiedReference(() => startReferenceServer({ seed: 1, budgets: BUDGETS }));
 
 const passThrough: ProxyHook = (_req, forward) => forward();
-const errors = (out: ConformanceOutcome) => out.findings.filter((f) => f.severity === 'error').map((f) => `${f.checkId} ${f.clause}: ${f.actual}`);
+const errors = (out: ConformanceOutcome) =>
+  out.findings.filter((f) => f.severity === 'error').map((f) => `${f.checkId} ${f.clause}: ${f.actual}`);
 const ids = (t: TargetFileInput) => t.fixtures!.ids!;
 /** The target with fixtures.ids changed by `f` (and, with `noApi`, without the fixtures API). */
-const withIds = (f: (i: ReturnType<typeof ids>) => void, noApi = false) => (t: TargetFileInput): TargetFileInput => {
-  const copy = structuredClone(t);
-  f(ids(copy));
-  if (noApi) delete copy.fixtures!.api;
-  return copy;
-};
+const withIds =
+  (f: (i: ReturnType<typeof ids>) => void, noApi = false) =>
+  (t: TargetFileInput): TargetFileInput => {
+    const copy = structuredClone(t);
+    f(ids(copy));
+    if (noApi) delete copy.fixtures!.api;
+    return copy;
+  };
 
 /** Rewrites the JSON of 2xx answers on paths matching `on`. */
 function rewrite(on: RegExp, f: (json: unknown) => unknown): ProxyHook {
@@ -36,10 +39,20 @@ function rewrite(on: RegExp, f: (json: unknown) => unknown): ProxyHook {
 
 const isEmpty = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v.length === 0);
 /** Go's omitempty on every object of the chat and collection answers. */
-const omitEmpty = rewrite(/^\/(ai|authoring\/collections)\//, (json) => mapObjects(json, (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => !isEmpty(v)))));
+const omitEmpty = rewrite(/^\/(ai|authoring\/collections)\//, (json) =>
+  mapObjects(json, (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => !isEmpty(v)))),
+);
 
 describe('optional fields (required-ness not stated in part 2)', () => {
-  const checks = ['shapes.turn', 'shapes.session', 'shapes.collection', 'assistant.cancel.response', 'assistant.turn.completed-answer', 'assistant.receipt.shape', 'assistant.sessions.archived'];
+  const checks = [
+    'shapes.turn',
+    'shapes.session',
+    'shapes.collection',
+    'assistant.cancel.response',
+    'assistant.turn.completed-answer',
+    'assistant.receipt.shape',
+    'assistant.sessions.archived',
+  ];
 
   it('a server that omits unset or empty optional fields passes every shape check', async () => {
     const out = await ref.run(omitEmpty, { checks, runs: 2 });
@@ -54,10 +67,12 @@ describe('optional fields (required-ness not stated in part 2)', () => {
   });
 
   it('a withheld answer (part 2 allows it) makes the answer check inconclusive, naming why; the turn shape passes', async () => {
-    const hook = rewrite(/\/turns\/[^/]+$/, (json) => mapObjects(json, (o) => {
-      const { answer: _withheld, ...rest } = o;
-      return 'runId' in o ? rest : o;
-    }));
+    const hook = rewrite(/\/turns\/[^/]+$/, (json) =>
+      mapObjects(json, (o) => {
+        const { answer: _withheld, ...rest } = o;
+        return 'runId' in o ? rest : o;
+      }),
+    );
     const out = await ref.run(hook, { checks: ['assistant.turn.completed-answer', 'shapes.turn'], runs: 1 });
     expect(verdicts(out)['assistant.turn.completed-answer']).toMatch(/^inconclusive: .*withheld/);
     expect(verdicts(out)['shapes.turn']).toBe('passed');
@@ -70,13 +85,17 @@ describe('GET /statuses and /priorities (shapes not shown, 4.10)', () => {
   type Item = { key: string; type?: string };
 
   it('other common shapes are read: { items: [{ id, kind }] }', async () => {
-    const hook = rewrite(/^\/(statuses|priorities)$/, (json) => ({ items: ((json as { data: Item[] }).data).map((s) => ({ id: s.key, ...(s.type ? { kind: s.type } : {}) })) }));
+    const hook = rewrite(/^\/(statuses|priorities)$/, (json) => ({
+      items: (json as { data: Item[] }).data.map((s) => ({ id: s.key, ...(s.type ? { kind: s.type } : {}) })),
+    }));
     const out = await ref.run(hook, { checks, runs: 2 });
     expect(verdicts(out)).toEqual(Object.fromEntries(checks.map((c) => [c, 'passed'])));
   });
 
   it('a body no reader knows (a map by key) is inconclusive, not failed', async () => {
-    const hook = rewrite(/^\/(statuses|priorities)$/, (json) => ({ byKey: Object.fromEntries((json as { data: Item[] }).data.map((s) => [s.key, s])) }));
+    const hook = rewrite(/^\/(statuses|priorities)$/, (json) => ({
+      byKey: Object.fromEntries((json as { data: Item[] }).data.map((s) => [s.key, s])),
+    }));
     const out = await ref.run(hook, { checks, runs: 2 });
     expect(out.findings).toEqual([]);
     for (const c of checks) expect(verdicts(out)[c]).toMatch(/^inconclusive: /);
@@ -100,7 +119,9 @@ describe('timestamps: ISO 8601 is the spec, RFC 3339 the standard', () => {
   });
 
   it('a date that is not ISO 8601 ("11/25/2026 10:00") is a spec error under 2.datetime', async () => {
-    const hook = rewrite(/^\/customers/, (json) => mapStrings(json, (s) => (RFC3339_Z.test(s) ? `${s.slice(5, 7)}/${s.slice(8, 10)}/${s.slice(0, 4)} ${s.slice(11, 16)}` : s)));
+    const hook = rewrite(/^\/customers/, (json) =>
+      mapStrings(json, (s) => (RFC3339_Z.test(s) ? `${s.slice(5, 7)}/${s.slice(8, 10)}/${s.slice(0, 4)} ${s.slice(11, 16)}` : s)),
+    );
     const out = await ref.run(hook, { checks: ['shapes.customer'], runs: 1 });
     expect(out.findings.map((f) => [f.clause, f.basis, f.severity])).toEqual([['2.datetime', 'spec', 'error']]);
   });
@@ -109,11 +130,17 @@ describe('timestamps: ISO 8601 is the spec, RFC 3339 the standard', () => {
 describe('assistant.sessions.no-pagination (4.3 "No pagination keys")', () => {
   const sessions = /\/assistant\/sessions$/;
   it('{ object: "list", data } passes', async () => {
-    const out = await ref.run(rewrite(sessions, (json) => ({ object: 'list', ...(json as object) })), { checks: ['assistant.sessions.no-pagination'], runs: 1 });
+    const out = await ref.run(
+      rewrite(sessions, (json) => ({ object: 'list', ...(json as object) })),
+      { checks: ['assistant.sessions.no-pagination'], runs: 1 },
+    );
     expect(verdicts(out)).toEqual({ 'assistant.sessions.no-pagination': 'passed' });
   });
   it('a pagination key in any spelling (has_more) fails', async () => {
-    const out = await ref.run(rewrite(sessions, (json) => ({ ...(json as object), has_more: false })), { checks: ['assistant.sessions.no-pagination'], runs: 1 });
+    const out = await ref.run(
+      rewrite(sessions, (json) => ({ ...(json as object), has_more: false })),
+      { checks: ['assistant.sessions.no-pagination'], runs: 1 },
+    );
     expect(out.findings.map((f) => f.clause)).toEqual(['4.3.sessions.no-pagination']);
   });
 });
@@ -132,7 +159,8 @@ describe('errors.route-not-found', () => {
   });
 
   it('a 204 to the DELETE of a customer that never existed passes (delete is idempotent, 4.5)', async () => {
-    const hook: ProxyHook = async (req, forward) => (req.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'req_proxy' } } : forward());
+    const hook: ProxyHook = async (req, forward) =>
+      req.method === 'DELETE' ? { status: 204, headers: { 'x-request-id': 'req_proxy' } } : forward();
     const out = await ref.run(hook, { checks: ['errors.route-not-found'], runs: 2 });
     expect(verdicts(out)).toEqual({ 'errors.route-not-found': 'passed' });
   });
@@ -140,7 +168,11 @@ describe('errors.route-not-found', () => {
 
 describe('chat listings: a pass means judged', () => {
   it('assistant.sessions.unexpired without a known expired chat is inconclusive, naming fixtures.ids.expiredChatId', async () => {
-    const out = await ref.run(passThrough, { checks: ['assistant.sessions.unexpired'], runs: 1, edit: withIds((i) => delete i.expiredChatId) });
+    const out = await ref.run(passThrough, {
+      checks: ['assistant.sessions.unexpired'],
+      runs: 1,
+      edit: withIds((i) => delete i.expiredChatId),
+    });
     expect(verdicts(out)['assistant.sessions.unexpired']).toMatch(/^inconclusive: no expired chat is known/);
     expect(out.checks[0]!.remedy).toMatch(/fixtures\.ids\.expiredChatId/);
   });
@@ -155,23 +187,46 @@ describe('chat listings: a pass means judged', () => {
     expect(out.findings.map((f) => [f.clause, f.severity])).toEqual([['4.3.sessions.max-100', 'error']]);
   });
 
-  it('assistant.sessions.max-100 without the newest chat\'s id is inconclusive naming it (a LIMIT before the sort would look the same)', async () => {
-    const out = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, edit: withIds((i) => delete i.crowdedNewestChatId, true) });
+  it("assistant.sessions.max-100 without the newest chat's id is inconclusive naming it (a LIMIT before the sort would look the same)", async () => {
+    const out = await ref.run(passThrough, {
+      checks: ['assistant.sessions.max-100'],
+      runs: 1,
+      edit: withIds((i) => delete i.crowdedNewestChatId, true),
+    });
     expect(verdicts(out)['assistant.sessions.max-100']).toMatch(/^inconclusive: which 100 chats were listed .* unknown/);
     expect(out.checks[0]!.remedy).toMatch(/fixtures\.ids\.crowdedNewestChatId/);
   });
 
-  it('assistant.sessions.max-100 with a fixtures API judges the newest chat of the crowd it creates, without the target file\'s ids', async () => {
-    const out = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, edit: withIds((i) => { delete i.crowdedNewestChatId; delete i.crowdedConversationId; }) });
+  it("assistant.sessions.max-100 with a fixtures API judges the newest chat of the crowd it creates, without the target file's ids", async () => {
+    const out = await ref.run(passThrough, {
+      checks: ['assistant.sessions.max-100'],
+      runs: 1,
+      edit: withIds((i) => {
+        delete i.crowdedNewestChatId;
+        delete i.crowdedConversationId;
+      }),
+    });
     expect(verdicts(out)).toEqual({ 'assistant.sessions.max-100': 'passed' });
-    const bad = await ref.run(passThrough, { checks: ['assistant.sessions.max-100'], runs: 1, faults: ['sessions-limit-before-sort'], edit: withIds((i) => { delete i.crowdedNewestChatId; delete i.crowdedConversationId; }) });
+    const bad = await ref.run(passThrough, {
+      checks: ['assistant.sessions.max-100'],
+      runs: 1,
+      faults: ['sessions-limit-before-sort'],
+      edit: withIds((i) => {
+        delete i.crowdedNewestChatId;
+        delete i.crowdedConversationId;
+      }),
+    });
     expect(bad.findings.map((f) => f.clause)).toEqual(['4.3.sessions.max-100']);
   });
 });
 
 describe('assistant turns', () => {
   it('assistant.cancel.completed runs on a target with a completed turn and no pending-turn pool', async () => {
-    const out = await ref.run(passThrough, { checks: ['assistant.cancel.completed'], runs: 1, edit: withIds((i) => delete i.pools?.pendingTurns, true) });
+    const out = await ref.run(passThrough, {
+      checks: ['assistant.cancel.completed'],
+      runs: 1,
+      edit: withIds((i) => delete i.pools?.pendingTurns, true),
+    });
     expect(verdicts(out)).toEqual({ 'assistant.cancel.completed': 'passed' });
   });
 
@@ -190,7 +245,11 @@ describe('shapes.conversation over the assignee values the target names', () => 
     if (!/\/assign$/.test(req.path) || a.status !== 200 || !body) return a;
     const bad = [body.assignee?.id ?? '', body.team ?? ''].find((v) => !known.has(v));
     if (bad === undefined) return a;
-    const refusal: ProxiedAnswer = { status: 422, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' }, json: { error: { code: 'conversations.unknown_assignee', message: `unknown ${bad}`, requestId: 'req_proxy' } } };
+    const refusal: ProxiedAnswer = {
+      status: 422,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+      json: { error: { code: 'conversations.unknown_assignee', message: `unknown ${bad}`, requestId: 'req_proxy' } },
+    };
     return refusal;
   };
 
@@ -200,7 +259,14 @@ describe('shapes.conversation over the assignee values the target names', () => 
   });
 
   it('without them, the made-up values a validating server refuses are discarded, not failed', async () => {
-    const out = await ref.run(validating, { checks: ['shapes.conversation'], runs: 6, edit: withIds((i) => { delete i.assigneeIds; delete i.teams; }) });
+    const out = await ref.run(validating, {
+      checks: ['shapes.conversation'],
+      runs: 6,
+      edit: withIds((i) => {
+        delete i.assigneeIds;
+        delete i.teams;
+      }),
+    });
     expect(out.findings).toEqual([]);
     expect(verdicts(out)['shapes.conversation']).toMatch(/refused as invalid/);
   });

@@ -28,14 +28,26 @@ function twoCustomers(): ProxyHook {
     const limit = Number(q.get('limit') ?? 25);
     // out-of-range limits are the real server's to refuse
     if (!isUnfiltered(req) || !Number.isInteger(limit) || limit < 1 || limit > 100) return forward();
-    const r = await fetch(`${ref.server.baseUrl}/customers?limit=2`, { headers: { authorization: req.headers.authorization ?? '' }, signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(`${ref.server.baseUrl}/customers?limit=2`, {
+      headers: { authorization: req.headers.authorization ?? '' },
+      signal: AbortSignal.timeout(10_000),
+    });
     const two = ((await r.json()) as { data: Customer[] }).data;
     const cursor = q.get('cursor');
-    if (cursor !== null && !/^pos-1$/.test(cursor)) return { status: 400, headers: { 'content-type': 'application/json' }, json: { error: { code: 'request.invalid_cursor', message: 'bad cursor', requestId: 'req_proxy' } } };
+    if (cursor !== null && !/^pos-1$/.test(cursor))
+      return {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        json: { error: { code: 'request.invalid_cursor', message: 'bad cursor', requestId: 'req_proxy' } },
+      };
     const from = cursor ? 1 : 0;
     const data = two.slice(from, from + limit);
     const more = from + limit < two.length;
-    return { status: 200, headers: { 'content-type': 'application/json' }, json: { data, hasMore: more, nextCursor: more ? `pos-${from + limit}` : null } };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      json: { data, hasMore: more, nextCursor: more ? `pos-${from + limit}` : null },
+    };
   };
 }
 
@@ -59,7 +71,11 @@ describe('a workspace of two customers', () => {
   const CURSOR_CHECKS = ['pagination.tampered-cursor', 'pagination.foreign-cursor', 'pagination.cursor-url-encoding'];
 
   it('the cursor checks are inconclusive, naming what to add; traversal, has-more and search give no finding', async () => {
-    const out = await ref.run(twoCustomers(), { checks: [...CURSOR_CHECKS, 'pagination.traversal', 'pagination.has-more', 'pagination.search'], runs: 2, edit: idsOnly });
+    const out = await ref.run(twoCustomers(), {
+      checks: [...CURSOR_CHECKS, 'pagination.traversal', 'pagination.has-more', 'pagination.search'],
+      runs: 2,
+      edit: idsOnly,
+    });
     expect(out.findings).toEqual([]);
     for (const id of CURSOR_CHECKS) {
       const c = out.checks.find((x) => x.checkId === id)!;
@@ -71,13 +87,18 @@ describe('a workspace of two customers', () => {
   }, 60_000);
 
   it('a bigger list that gives no cursor at limit=2 still fails', async () => {
-    const out = await ref.run(async (req, forward) => {
-      const a = await forward();
-      if (!isUnfiltered(req) || params(req).get('limit') !== '2') return a;
-      const page = a.json as { data: Customer[] };
-      return { ...a, json: { ...page, hasMore: false, nextCursor: null } };
-    }, { checks: ['pagination.cursor-url-encoding'], runs: 1, edit: idsOnly });
-    expect(out.findings.map((f) => [f.clause, f.actual])).toEqual([['4.4.has-more', expect.stringMatching(/while a page of 100 lists \d+ customers$/)]]);
+    const out = await ref.run(
+      async (req, forward) => {
+        const a = await forward();
+        if (!isUnfiltered(req) || params(req).get('limit') !== '2') return a;
+        const page = a.json as { data: Customer[] };
+        return { ...a, json: { ...page, hasMore: false, nextCursor: null } };
+      },
+      { checks: ['pagination.cursor-url-encoding'], runs: 1, edit: idsOnly },
+    );
+    expect(out.findings.map((f) => [f.clause, f.actual])).toEqual([
+      ['4.4.has-more', expect.stringMatching(/while a page of 100 lists \d+ customers$/)],
+    ]);
   }, 60_000);
 });
 
@@ -93,14 +114,25 @@ describe('phone-only customers', () => {
   it('a first page of phone-only customers leaves nothing to search for: inconclusive, naming what to add', async () => {
     const out = await ref.run(stripping(phoneOnly), { checks: ['pagination.search'], runs: 1, edit: idsOnly });
     expect(out.findings).toEqual([]);
-    expect(out.checks[0]).toMatchObject({ status: 'inconclusive', reason: expect.stringMatching(/has a name, email or company of 3 characters or more/), remedy: expect.stringMatching(/^customers with a name, email or company/) });
+    expect(out.checks[0]).toMatchObject({
+      status: 'inconclusive',
+      reason: expect.stringMatching(/has a name, email or company of 3 characters or more/),
+      remedy: expect.stringMatching(/^customers with a name, email or company/),
+    });
   }, 60_000);
 });
 
 describe('pagination.external-id without a listed externalId', () => {
   it('is inconclusive naming what to add, never passed', async () => {
-    const out = await ref.run(stripping(({ externalId: _x, ...c }) => c), { checks: ['pagination.external-id'], runs: 1, edit: idsOnly });
+    const out = await ref.run(
+      stripping(({ externalId: _x, ...c }) => c),
+      { checks: ['pagination.external-id'], runs: 1, edit: idsOnly },
+    );
     expect(out.findings).toEqual([]);
-    expect(out.checks[0]).toMatchObject({ status: 'inconclusive', reason: expect.stringMatching(/no customer on the first page of the customer list has an externalId/), remedy: expect.stringMatching(/^customers with an externalId/) });
+    expect(out.checks[0]).toMatchObject({
+      status: 'inconclusive',
+      reason: expect.stringMatching(/no customer on the first page of the customer list has an externalId/),
+      remedy: expect.stringMatching(/^customers with an externalId/),
+    });
   }, 60_000);
 });

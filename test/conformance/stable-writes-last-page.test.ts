@@ -19,7 +19,10 @@ async function listOrder(): Promise<string[]> {
   let cursor: string | null = null;
   for (let page = 0; page < 50; page++) {
     const url = `${ref.server.baseUrl}/customers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const body = await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json() as { data: Array<{ id: string }>; nextCursor: string | null };
+    const body = (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      data: Array<{ id: string }>;
+      nextCursor: string | null;
+    };
     ids.push(...body.data.map((c) => c.id));
     if (!body.nextCursor) break;
     cursor = body.nextCursor;

@@ -16,10 +16,12 @@ const BUDGETS = { read: 1_000_000, write: 1_000_000, windowSeconds: 60 };
 const EVERY_KEY = ['status.resolve.completed-keys', 'status.resolve.active-keys', 'status.resolve.any-state'];
 const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: BUDGETS }));
 
-const statusesAnswer = (answer: (a: ProxiedAnswer) => ProxiedAnswer): ProxyHook => async (req, forward) => {
-  const a = await forward();
-  return req.method === 'GET' && /^\/statuses(\?|$)/.test(req.path) ? answer(a) : a;
-};
+const statusesAnswer =
+  (answer: (a: ProxiedAnswer) => ProxiedAnswer): ProxyHook =>
+  async (req, forward) => {
+    const a = await forward();
+    return req.method === 'GET' && /^\/statuses(\?|$)/.test(req.path) ? answer(a) : a;
+  };
 
 /**
  * The target file as a real deployment's would be: only the default assumed keys (open, pending; resolved,
@@ -51,7 +53,10 @@ describe('status checks over an unread GET /statuses', () => {
   it('are inconclusive, naming the 503, when /statuses cannot be read (completed-keys no longer passes over the fault)', async () => {
     const out = await run(statusesAnswer(unavailable), EVERY_KEY, ['resolve-custom-completed-default']);
     expect(out.findings).toEqual([]);
-    for (const id of EVERY_KEY) expect(verdicts(out)[id]).toMatch(/^inconclusive: the workspace's (completed|active)-type status keys are unknown: GET \/statuses answered HTTP 503/);
+    for (const id of EVERY_KEY)
+      expect(verdicts(out)[id]).toMatch(
+        /^inconclusive: the workspace's (completed|active)-type status keys are unknown: GET \/statuses answered HTTP 503/,
+      );
   });
 
   it('resolve.default, which judges no set of keys, still passes over a 503 from /statuses', async () => {
@@ -60,7 +65,10 @@ describe('status checks over an unread GET /statuses', () => {
   });
 
   it('a /statuses of a shape the reading does not recognise adds no key and judges the assumed ones (the shape is not shown)', async () => {
-    const out = await run(statusesAnswer((a) => ({ ...a, json: { statuses: 'open,pending,resolved,closed' } })), EVERY_KEY);
+    const out = await run(
+      statusesAnswer((a) => ({ ...a, json: { statuses: 'open,pending,resolved,closed' } })),
+      EVERY_KEY,
+    );
     expect(out.findings).toEqual([]);
     expect(out.checks.map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
   });

@@ -8,7 +8,12 @@ import { listedKeys, keysOfType } from '../../suites/model/status-list.js';
 import { proveSuite, runSuite } from './stateful-harness.js';
 
 proveSuite(suite, [
-  'resolve-active-accepted', 'resolve-default-closed', 'assign-reopens', 'assign-empty-team-kept', 'resolve-custom-completed-default', 'assign-empty-accepted',
+  'resolve-active-accepted',
+  'resolve-default-closed',
+  'assign-reopens',
+  'assign-empty-team-kept',
+  'resolve-custom-completed-default',
+  'assign-empty-accepted',
   'resolve-from-custom-refused',
 ]);
 
@@ -31,8 +36,16 @@ describe('status model-based check', () => {
 
 describe('reading status lists (shape not shown)', () => {
   it('accepts objects with key/type, bare strings and rejects unrecognisable items', () => {
-    expect(listedKeys({ data: [{ key: 'open', type: 'active' }, { key: 'done', type: 'completed' }] })).toEqual([
-      { key: 'open', type: 'active' }, { key: 'done', type: 'completed' },
+    expect(
+      listedKeys({
+        data: [
+          { key: 'open', type: 'active' },
+          { key: 'done', type: 'completed' },
+        ],
+      }),
+    ).toEqual([
+      { key: 'open', type: 'active' },
+      { key: 'done', type: 'completed' },
     ]);
     expect(listedKeys(['low', 'high'])).toEqual([{ key: 'low' }, { key: 'high' }]);
     expect(listedKeys({ data: [{ label: 'x' }] })).toBeUndefined();
@@ -42,9 +55,20 @@ describe('reading status lists (shape not shown)', () => {
   });
 
   it('takes the field that holds keys, not the display name or a generated id', () => {
-    expect(listedKeys({ data: [{ name: 'Open', value: 'open' }, { name: 'Waiting on customer', value: 'waiting_on_customer' }] }))
-      .toEqual([{ key: 'open' }, { key: 'waiting_on_customer' }]);
-    expect(listedKeys([{ id: 'st_1', name: 'open' }, { id: 'st_2', name: 'pending' }])).toEqual([{ key: 'open' }, { key: 'pending' }]);
+    expect(
+      listedKeys({
+        data: [
+          { name: 'Open', value: 'open' },
+          { name: 'Waiting on customer', value: 'waiting_on_customer' },
+        ],
+      }),
+    ).toEqual([{ key: 'open' }, { key: 'waiting_on_customer' }]);
+    expect(
+      listedKeys([
+        { id: 'st_1', name: 'open' },
+        { id: 'st_2', name: 'pending' },
+      ]),
+    ).toEqual([{ key: 'open' }, { key: 'pending' }]);
     expect(listedKeys([{ id: 7, code: 'low', name: 'Low' }])).toEqual([{ key: 'low' }]);
     expect(listedKeys([{ key: 'open', slug: 'open-1' }])).toEqual([{ key: 'open' }]);
   });
@@ -61,7 +85,11 @@ describe('reading status lists (shape not shown)', () => {
   });
 
   it('merges assumed keys with listed keys of the same type', () => {
-    const listed = [{ key: 'escalated', type: 'active' }, { key: 'archived', type: 'completed' }, { key: 'open', type: 'active' }];
+    const listed = [
+      { key: 'escalated', type: 'active' },
+      { key: 'archived', type: 'completed' },
+      { key: 'open', type: 'active' },
+    ];
     expect(keysOfType(['open', 'pending'], listed, 'active')).toEqual(['open', 'pending', 'escalated']);
     expect(keysOfType(['resolved'], listed, 'completed')).toEqual(['resolved', 'archived']);
   });
@@ -72,10 +100,14 @@ describe('status.resolve.any-state says which starting states it covered', () =>
   /** Runs the check with a target holding only the ids (no fixtures API) and the given pool conversations. */
   async function withPool(server: RunningReferenceServer, pick: (status: string) => boolean, max: number) {
     const ids = server.target.fixtures!.ids!;
-    const statusOfConv = async (id: string): Promise<string> => ((await (await fetch(`${server.fixturesUrl}/conversations/${id}`)).json()) as { data: { status: string } }).data.status;
+    const statusOfConv = async (id: string): Promise<string> =>
+      ((await (await fetch(`${server.fixturesUrl}/conversations/${id}`)).json()) as { data: { status: string } }).data.status;
     const pool: string[] = [];
     for (const id of ids.pools!.conversations!) if (pool.length < max && pick(await statusOfConv(id))) pool.push(id);
-    const target = targetFromInput({ ...server.target, fixtures: { ids: { ...ids, pools: { ...ids.pools, conversations: pool } } } } as TargetFileInput, 'ids-only');
+    const target = targetFromInput(
+      { ...server.target, fixtures: { ids: { ...ids, pools: { ...ids.pools, conversations: pool } } } } as TargetFileInput,
+      'ids-only',
+    );
     const out = await runConformance({ target, suites: ['status'], catalogue: [ANY], runs: 2, seed: 1 });
     return { out, pool };
   }
@@ -89,7 +121,9 @@ describe('status.resolve.any-state says which starting states it covered', () =>
       const [c] = out.checks;
       expect(c?.status).toBe('inconclusive');
       expect(c?.remedy).toMatch(/^fixtures\.ids\.pools\.conversations: conversations in an active-type status/);
-      expect(c?.reason).toMatch(/NOT every state: no active-type starting state was met \(no pool conversation handed to the check started in an active-type status\)/);
+      expect(c?.reason).toMatch(
+        /NOT every state: no active-type starting state was met \(no pool conversation handed to the check started in an active-type status\)/,
+      );
       expect(c?.reason).toMatch(/spam \(completed: without status, with a key\)/);
     } finally {
       await server.close();

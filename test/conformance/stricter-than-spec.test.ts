@@ -30,7 +30,11 @@ function rewrite(on: RegExp, f: (json: unknown) => unknown): ProxyHook {
 
 /** An error answer with the envelope, as a deployment of its own would give it. */
 function refusal(status: number, code: string, message: string): ProxiedAnswer {
-  return { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' }, json: { error: { code, message, requestId: 'req_proxy' } } };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+    json: { error: { code, message, requestId: 'req_proxy' } },
+  };
 }
 
 type Item = { key: string; name?: string; type?: string };
@@ -38,9 +42,17 @@ const KEY_LISTS = /^\/(statuses|priorities)$/;
 const itemsOf = (json: unknown) => (json as { data: Item[] }).data;
 
 describe('GET /statuses and /priorities: the key may sit in any field', () => {
-  const checks = ['shapes.statuses', 'shapes.priorities', 'status.resolve.active-keys', 'status.resolve.completed-keys', 'errors.unknown-status'];
+  const checks = [
+    'shapes.statuses',
+    'shapes.priorities',
+    'status.resolve.active-keys',
+    'status.resolve.completed-keys',
+    'errors.unknown-status',
+  ];
   /** { name: "Open", value: "open" }: the display name beside the key. */
-  const nameValue = rewrite(KEY_LISTS, (json) => ({ data: itemsOf(json).map((s) => ({ name: s.name, value: s.key, ...(s.type ? { type: s.type } : {}) })) }));
+  const nameValue = rewrite(KEY_LISTS, (json) => ({
+    data: itemsOf(json).map((s) => ({ name: s.name, value: s.key, ...(s.type ? { type: s.type } : {}) })),
+  }));
 
   it('{ name: "Open", value: "open" } passes every check that reads the lists', async () => {
     const out = await ref.run(nameValue, { checks, runs: 1 });
@@ -49,7 +61,9 @@ describe('GET /statuses and /priorities: the key may sit in any field', () => {
   });
 
   it('{ id: "st_1", name: "open" }: a generated id beside the key passes', async () => {
-    const hook = rewrite(KEY_LISTS, (json) => itemsOf(json).map((s, i) => ({ id: `st_${i + 1}`, name: s.key, ...(s.type ? { type: s.type } : {}) })));
+    const hook = rewrite(KEY_LISTS, (json) =>
+      itemsOf(json).map((s, i) => ({ id: `st_${i + 1}`, name: s.key, ...(s.type ? { type: s.type } : {}) })),
+    );
     const out = await ref.run(hook, { checks, runs: 1 });
     expect(out.findings).toEqual([]);
   });
@@ -75,24 +89,32 @@ describe('shapes.priorities on an empty list', () => {
   }
 
   it('a workspace without priorities judges nothing: inconclusive, naming why', async () => {
-    const out = await asOwnTarget(rewrite(/^\/priorities$/, () => ({ data: [] })), 'shapes.priorities');
+    const out = await asOwnTarget(
+      rewrite(/^\/priorities$/, () => ({ data: [] })),
+      'shapes.priorities',
+    );
     expect(out.findings).toEqual([]);
     expect(verdict(out)).toMatch(/^inconclusive: GET \/priorities listed no keys/);
   });
 
   it('a listed key off the pattern still fails', async () => {
-    const out = await asOwnTarget(rewrite(/^\/priorities$/, () => ({ data: [{ key: 'Very High' }] })), 'shapes.priorities');
+    const out = await asOwnTarget(
+      rewrite(/^\/priorities$/, () => ({ data: [{ key: 'Very High' }] })),
+      'shapes.priorities',
+    );
     expect(clauses(out)).toEqual(['4.10.priorities']);
   });
 });
 
-describe('status.assign.sets-and-clears: the assignee\'s inner fields are not shown', () => {
+describe("status.assign.sets-and-clears: the assignee's inner fields are not shown", () => {
   const check = { checks: ['status.assign.sets-and-clears'], runs: 2 };
   /** An assignee rendered as { agentId } instead of { id }. */
-  const agentId = rewrite(/^\/conversations\//, (json) => mapObjects(json, (o) => {
-    const a = o.assignee as { id?: string } | null | undefined;
-    return a && typeof a.id === 'string' ? { ...o, assignee: { agentId: a.id } } : o;
-  }));
+  const agentId = rewrite(/^\/conversations\//, (json) =>
+    mapObjects(json, (o) => {
+      const a = o.assignee as { id?: string } | null | undefined;
+      return a && typeof a.id === 'string' ? { ...o, assignee: { agentId: a.id } } : o;
+    }),
+  );
 
   it('an assignee rendered without an id field passes', async () => {
     const out = await ref.run(agentId, check);
@@ -106,10 +128,12 @@ describe('status.assign.sets-and-clears: the assignee\'s inner fields are not sh
   });
 
   it('an assignee that shows another id still fails', async () => {
-    const other = rewrite(/^\/conversations\//, (json) => mapObjects(json, (o) => {
-      const a = o.assignee as { id?: string } | null | undefined;
-      return a && typeof a.id === 'string' ? { ...o, assignee: { id: 'agt_someone_else' } } : o;
-    }));
+    const other = rewrite(/^\/conversations\//, (json) =>
+      mapObjects(json, (o) => {
+        const a = o.assignee as { id?: string } | null | undefined;
+        return a && typeof a.id === 'string' ? { ...o, assignee: { id: 'agt_someone_else' } } : o;
+      }),
+    );
     const out = await ref.run(other, check);
     expect(clauses(out)).toEqual(['3.assign.sets-and-clears']);
   });
@@ -120,7 +144,8 @@ describe('errors.route-not-found: a server that validates the body before the id
   const bodyFirst: ProxyHook = async (req, forward) => {
     if (req.method === 'POST' && req.path.endsWith('/assign')) {
       const team = (JSON.parse(req.body || '{}') as { team?: unknown }).team;
-      if (typeof team === 'string' && team !== '' && !(TEAMS as readonly string[]).includes(team)) return refusal(422, 'validation.failed', `team "${team}" is unknown`);
+      if (typeof team === 'string' && team !== '' && !(TEAMS as readonly string[]).includes(team))
+        return refusal(422, 'validation.failed', `team "${team}" is unknown`);
     }
     return forward();
   };
@@ -136,8 +161,10 @@ describe('errors.route-not-found: a server that validates the body before the id
 
 describe('shapes.collection: a refused update shows no collection', () => {
   it('a Help Center that requires a locale (422) is inconclusive, not a shape error', async () => {
-    const hook: ProxyHook = async (req, forward) => (req.method === 'PUT' && req.path.startsWith('/authoring/collections/')
-      ? refusal(422, 'validation.failed', 'locale is required') : forward());
+    const hook: ProxyHook = async (req, forward) =>
+      req.method === 'PUT' && req.path.startsWith('/authoring/collections/')
+        ? refusal(422, 'validation.failed', 'locale is required')
+        : forward();
     const out = await ref.run(hook, { checks: ['shapes.collection'], runs: 1 });
     expect(out.findings).toEqual([]);
     expect(verdict(out)).toMatch(/^inconclusive: the collection update answered HTTP 422/);
@@ -170,7 +197,9 @@ describe('errors.request-id-matches: equality needs both ids', () => {
 
 describe('status.resolve.default on a workspace with one completed status', () => {
   /** GET /statuses without the completed-type keys other than resolved. */
-  const oneCompleted = rewrite(/^\/statuses$/, (json) => ({ data: itemsOf(json).filter((s) => s.type !== 'completed' || s.key === 'resolved') }));
+  const oneCompleted = rewrite(/^\/statuses$/, (json) => ({
+    data: itemsOf(json).filter((s) => s.type !== 'completed' || s.key === 'resolved'),
+  }));
   /** The target with only `resolved` assumed completed and the pool conversations that start in `status`. */
   async function poolIn(status: string) {
     const ids = ref.server.target.fixtures!.ids!;
@@ -197,17 +226,24 @@ describe('status.resolve.default on a workspace with one completed status', () =
   it('a pool conversation in an active status is judged: passes, and resolving to closed is caught', async () => {
     const edit = await poolIn('open');
     expect(verdict(await ref.run(oneCompleted, { checks: ['status.resolve.default'], runs: 1, edit }))).toBe('passed');
-    const faulty = await ref.run(oneCompleted, { checks: ['status.resolve.default'], runs: 1, edit: await poolIn('pending'), faults: ['resolve-default-closed'] });
+    const faulty = await ref.run(oneCompleted, {
+      checks: ['status.resolve.default'],
+      runs: 1,
+      edit: await poolIn('pending'),
+      faults: ['resolve-default-closed'],
+    });
     expect(clauses(faulty)).toContain('3.resolve.default-status');
   });
 });
 
 describe('auth.prefixes judges the older prefixes', () => {
-  const without = (...roles: Array<'legacyLive' | 'legacyTest'>) => (t: TargetFileInput): TargetFileInput => {
-    const copy = structuredClone(t);
-    for (const r of roles) delete (copy.keys as Record<string, unknown>)[r];
-    return copy;
-  };
+  const without =
+    (...roles: Array<'legacyLive' | 'legacyTest'>) =>
+    (t: TargetFileInput): TargetFileInput => {
+      const copy = structuredClone(t);
+      for (const r of roles) delete (copy.keys as Record<string, unknown>)[r];
+      return copy;
+    };
 
   it('without pk_live_ and pk_test_ keys: inconclusive, naming the keys to add', async () => {
     const out = await ref.run(passThrough, { checks: ['auth.prefixes'], runs: 1, edit: without('legacyLive', 'legacyTest') });

@@ -25,7 +25,10 @@ function omitActivity(all: boolean): ProxyHook {
   };
 }
 
-const singleTeam = (t: TargetFileInput): TargetFileInput => ({ ...t, fixtures: { ...t.fixtures, ids: { ...(t.fixtures?.ids ?? {}), teams: ['billing'] } } });
+const singleTeam = (t: TargetFileInput): TargetFileInput => ({
+  ...t,
+  fixtures: { ...t.fixtures, ids: { ...(t.fixtures?.ids ?? {}), teams: ['billing'] } },
+});
 
 describe('legitimate variants', () => {
   const ref = proxiedReference(() => startServer(1));
@@ -43,7 +46,12 @@ describe('legitimate variants', () => {
     const clean = await ref.run((_req, forward) => forward(), { checks: ['idempotency.assign.conflict'], runs: 1, edit: singleTeam });
     expect(clean.findings.map((f) => `${f.expected}; got ${f.actual}`)).toEqual([]);
     expect(clean.checks.map((c) => c.status)).toEqual(['passed']);
-    const faulty = await ref.run((_req, forward) => forward(), { checks: ['idempotency.assign.conflict'], runs: 1, edit: singleTeam, faults: ['idempotency-ignores-body'] });
+    const faulty = await ref.run((_req, forward) => forward(), {
+      checks: ['idempotency.assign.conflict'],
+      runs: 1,
+      edit: singleTeam,
+      faults: ['idempotency-ignores-body'],
+    });
     expect(faulty.findings.map((f) => f.clause)).toContain('4.7.idempotency.conflict');
   });
 });

@@ -24,10 +24,12 @@ const isListing = (req: { method: string; path: string }): boolean => req.method
 const undata = (a: ProxiedAnswer): ProxiedAnswer => ({ ...a, json: { sessions: (a.json as { data?: unknown }).data } });
 
 /** Rewrites the chat listings made with `role` (or every chat listing, without one). */
-const listings = (rewrite: (a: ProxiedAnswer) => ProxiedAnswer, role?: string): ProxyHook => async (req, forward) => {
-  const a = await forward();
-  return isListing(req) && (role === undefined || isRole(req.headers, role)) ? rewrite(a) : a;
-};
+const listings =
+  (rewrite: (a: ProxiedAnswer) => ProxiedAnswer, role?: string): ProxyHook =>
+  async (req, forward) => {
+    const a = await forward();
+    return isListing(req) && (role === undefined || isRole(req.headers, role)) ? rewrite(a) : a;
+  };
 
 const findings = (out: ConformanceOutcome) => out.findings.map((f) => `${f.checkId}: expected ${f.expected}; got ${f.actual}`);
 const run = (hook: ProxyHook, checks: string[]) => ref.run(hook, { checks, runs: 2 });
@@ -41,7 +43,7 @@ describe('chat listings that could not be read', () => {
     expect(verdicts(out)['auth.other-workspace']).not.toMatch(/chats list/);
   });
 
-  it('assistant.owner-only is inconclusive, naming the answer, when the owner\'s own listing (what it judges by) shows no data array', async () => {
+  it("assistant.owner-only is inconclusive, naming the answer, when the owner's own listing (what it judges by) shows no data array", async () => {
     const out = await run(listings(undata, 'admin'), ['assistant.owner-only']);
     expect(findings(out)).toEqual([]);
     expect(verdicts(out)['assistant.owner-only']).toMatch(/^inconclusive: /);
@@ -62,17 +64,20 @@ describe('chat listings that could not be read', () => {
     }
   });
 
-  it('assistant.owner-only fails when the other connection\'s listing answers 503 (neither refused nor shown without the chats)', async () => {
+  it("assistant.owner-only fails when the other connection's listing answers 503 (neither refused nor shown without the chats)", async () => {
     const out = await run(listings(unavailable, 'secondConnection'), ['assistant.owner-only']);
     expect(out.checks[0]!.status).toBe('failed');
     expect(findings(out).join('\n')).toMatch(/another connection's listing .*HTTP 503/);
   });
 
-  it('auth.other-workspace fails when the other key\'s listing answers 200 with this workspace\'s chats outside data', async () => {
+  it("auth.other-workspace fails when the other key's listing answers 200 with this workspace's chats outside data", async () => {
     // The other key is served the first workspace's chats (as a leaking server would), under another key than data.
     const leak: ProxyHook = async (req, forward) => {
       if (!isListing(req) || !isRole(req.headers, 'otherWorkspace')) return forward();
-      const r = await fetch(ref.server.baseUrl + req.path, { headers: { authorization: keyOf('admin') }, signal: AbortSignal.timeout(10_000) });
+      const r = await fetch(ref.server.baseUrl + req.path, {
+        headers: { authorization: keyOf('admin') },
+        signal: AbortSignal.timeout(10_000),
+      });
       return undata({ status: r.status, headers: { 'content-type': 'application/json' }, json: await r.json() });
     };
     const out = await run(leak, ['auth.other-workspace']);
@@ -80,7 +85,7 @@ describe('chat listings that could not be read', () => {
     expect(findings(out).join('\n')).toMatch(/chats listed with the otherWorkspace key/);
   });
 
-  it('auth.other-workspace leaves the chats list untried, naming the answer, when the admin\'s own listing answers 503', async () => {
+  it("auth.other-workspace leaves the chats list untried, naming the answer, when the admin's own listing answers 503", async () => {
     const out = await run(listings(unavailable, 'admin'), ['auth.other-workspace']);
     expect(findings(out)).toEqual([]);
     expect(verdicts(out)['auth.other-workspace']).toMatch(/^passed: not tried: .*the chats list \(.*HTTP 503/);

@@ -15,7 +15,9 @@ const ref = proxiedReference(() => startReferenceServer({ seed: 2, budgets: BUDG
 
 /** Answers the customer list and the assigns with a 503. */
 const idsUnavailable: ProxyHook = async (req, forward) =>
-  (req.method === 'GET' && /^\/customers(\?|$)/.test(req.path)) || (req.method === 'POST' && req.path.endsWith('/assign')) ? unavailable() : forward();
+  (req.method === 'GET' && /^\/customers(\?|$)/.test(req.path)) || (req.method === 'POST' && req.path.endsWith('/assign'))
+    ? unavailable()
+    : forward();
 
 const run = (hook: ProxyHook, faults: FaultName[] = []): Promise<ConformanceOutcome> => ref.run(hook, { checks: [CHECK], runs: 2, faults });
 
@@ -29,13 +31,17 @@ describe('shapes.id-prefixes over answers that show no ids', () => {
   it('is inconclusive, naming both answers, when the customer list and the assign answer 503', async () => {
     const out = await run(idsUnavailable);
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^inconclusive: customer or conversation ids were not seen: the customer list answered HTTP 503.*; the assign answered HTTP 503/);
+    expect(verdict(out)).toMatch(
+      /^inconclusive: customer or conversation ids were not seen: the customer list answered HTTP 503.*; the assign answered HTTP 503/,
+    );
   });
 
   it('is inconclusive when the customer list answers 200 without a data array', async () => {
     const out = await run(async (req, forward) => {
       const a = await forward();
-      return req.method === 'GET' && /^\/customers(\?|$)/.test(req.path) ? { ...a, json: { customers: (a.json as { data?: unknown }).data } } : a;
+      return req.method === 'GET' && /^\/customers(\?|$)/.test(req.path)
+        ? { ...a, json: { customers: (a.json as { data?: unknown }).data } }
+        : a;
     });
     expect(verdict(out)).toMatch(/^inconclusive: customer or conversation ids were not seen: the customer list answered HTTP 200/);
   });

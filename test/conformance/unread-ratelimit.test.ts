@@ -41,7 +41,9 @@ describe('limits.remaining-decreases over answers without RateLimit headers', ()
   it('is inconclusive, naming the answer, when GET /me answers a 503 without the headers (Remaining never falling unseen)', async () => {
     const out = await run(async (req, forward) => (isMe(req) ? unavailable() : forward()), ['ratelimit-remaining-stuck']);
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^inconclusive: RateLimit-Remaining and RateLimit-Reset were readable on 0 of 5 answers to GET \/me \(first without: HTTP 503/);
+    expect(verdict(out)).toMatch(
+      /^inconclusive: RateLimit-Remaining and RateLimit-Reset were readable on 0 of 5 answers to GET \/me \(first without: HTTP 503/,
+    );
   });
 
   it('judges Remaining and skips the Reset half when only the last answer lacks the headers', async () => {

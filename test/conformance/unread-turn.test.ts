@@ -38,17 +38,22 @@ describe('assistant.cancel.completed over turn reads that show no turn', () => {
   it('is inconclusive, naming the answer, when the read before shows no turn and the read after answers 503', async () => {
     const out = await run(unreadTurn(() => unavailable()));
     expect(out.findings).toEqual([]);
-    expect(verdict(out)).toMatch(/^inconclusive: whether the completed turn changed is unknown: a read of it answered HTTP 200 .*no turn under data/);
+    expect(verdict(out)).toMatch(
+      /^inconclusive: whether the completed turn changed is unknown: a read of it answered HTTP 200 .*no turn under data/,
+    );
   });
 
   it('is inconclusive when the read after shows a changed turn but neither read shows it under data', async () => {
     // The bare turn after the cancel says "cancelled": compared as "no turn" to "no turn", it passed.
-    const out = await run(unreadTurn((a) => ({ ...a, json: { ...((a.json as { data: object }).data), status: 'cancelled' } })));
+    const out = await run(unreadTurn((a) => ({ ...a, json: { ...(a.json as { data: object }).data, status: 'cancelled' } })));
     expect(verdict(out)).toMatch(/^inconclusive: whether the completed turn changed is unknown/);
   });
 
   it('still fails on the cancel answered 200, whatever the reads showed', async () => {
-    const out = await run(unreadTurn(() => unavailable()), ['cancel-completed-200']);
+    const out = await run(
+      unreadTurn(() => unavailable()),
+      ['cancel-completed-200'],
+    );
     expect(out.checks[0]!.status).toBe('failed');
     expect(out.findings.map((f) => f.expected)).toEqual(['HTTP 409']);
   });

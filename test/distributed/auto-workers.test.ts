@@ -11,10 +11,20 @@ import { autoWorkers, isLoopbackUrl, MAX_WORKERS, placeOf } from '../../src/dist
 import { loadProfile, parseProfile } from '../../src/load/profile.js';
 import { runCli } from '../support/cli.js';
 
-const closed = (read: number, write?: number) => parseProfile({
-  name: 'p', description: 'd', model: 'closed', duration: 5,
-  classes: { read: { connections: read, routes: [{ route: 'me' }] }, ...(write ? { write: { connections: write, routes: [{ route: 'assign' }] } } : {}) },
-}, 'test');
+const closed = (read: number, write?: number) =>
+  parseProfile(
+    {
+      name: 'p',
+      description: 'd',
+      model: 'closed',
+      duration: 5,
+      classes: {
+        read: { connections: read, routes: [{ route: 'me' }] },
+        ...(write ? { write: { connections: write, routes: [{ route: 'assign' }] } } : {}),
+      },
+    },
+    'test',
+  );
 
 describe('autoWorkers', () => {
   it('uses every core for a remote target, at most MAX_WORKERS', () => {
@@ -39,8 +49,16 @@ describe('autoWorkers', () => {
   });
 
   it('tells loopback addresses from remote ones', () => {
-    for (const u of ['http://127.0.0.1:8080/v1', 'http://localhost/v1', 'http://[::1]:3000/v1', 'http://127.5.0.1/v1', 'http://api.localhost/v1']) expect(isLoopbackUrl(u), u).toBe(true);
-    for (const u of ['https://staging.example.com/v1', 'http://10.0.0.4/v1', 'http://[2001:db8::1]/v1', 'not a url']) expect(isLoopbackUrl(u), u).toBe(false);
+    for (const u of [
+      'http://127.0.0.1:8080/v1',
+      'http://localhost/v1',
+      'http://[::1]:3000/v1',
+      'http://127.5.0.1/v1',
+      'http://api.localhost/v1',
+    ])
+      expect(isLoopbackUrl(u), u).toBe(true);
+    for (const u of ['https://staging.example.com/v1', 'http://10.0.0.4/v1', 'http://[2001:db8::1]/v1', 'not a url'])
+      expect(isLoopbackUrl(u), u).toBe(false);
     expect(placeOf({ source: 'embedded', baseUrl: 'http://127.0.0.1:1/v1' })).toBe('embedded');
     expect(placeOf({ source: 'staging.json', baseUrl: 'https://staging.example.com/v1' })).toBe('remote');
   });
@@ -53,7 +71,10 @@ describe('spgate load default workers (real CLI, dry run)', () => {
     expect(embedded.stdout).toMatch(/^workers: 1 \(auto: the embedded server runs in this process/m);
     const dir = mkdtempSync(join(tmpdir(), 'spgate-auto-workers-'));
     const target = join(dir, 't.json');
-    writeFileSync(target, JSON.stringify({ name: 'local', baseUrl: 'http://127.0.0.1:9/v1', keys: { admin: { key: 'pk_spgate_test_key_0000' } } }));
+    writeFileSync(
+      target,
+      JSON.stringify({ name: 'local', baseUrl: 'http://127.0.0.1:9/v1', keys: { admin: { key: 'pk_spgate_test_key_0000' } } }),
+    );
     const local = await runCli(['load', '--profile', 'smoke', '--dry-run', '--target', target]);
     expect(local.code).toBe(0);
     expect(local.stdout).toMatch(/^workers: 1 \(auto: the target runs on this machine/m);

@@ -34,12 +34,17 @@ describe('rate-limit analysis across shards', () => {
     // A shared limiter; shard 1's clock started 700 ms after shard 0's, so its record times are 700 ms smaller.
     const dir = mkdtempSync(join(tmpdir(), 'spgate-cross-'));
     const [early, late] = limiterTraces('shared', 2, 3, 40, [0, 700]);
-    const paths = [await writeShard(dir, 0, 2, early!, { originMs: 1_700_000_000_000 }), await writeShard(dir, 1, 2, late!, { originMs: 1_700_000_000_700 })];
+    const paths = [
+      await writeShard(dir, 0, 2, early!, { originMs: 1_700_000_000_000 }),
+      await writeShard(dir, 1, 2, late!, { originMs: 1_700_000_000_700 }),
+    ];
     const merged = await mergeShardFiles({ paths });
     expect(merged.result.rateLimit.violations).toEqual([]);
     expect(merged.result.status).toBe('passed');
     // Taken as if both clocks started together, the same records break the limiter's rules.
-    const unshifted = analyzeRateLimits(traceToSamples([...early!, ...late!].sort((x, y) => x.t - y.t)), { expected: { read: { limit: LIMIT, windowSeconds: 1 } } });
+    const unshifted = analyzeRateLimits(traceToSamples([...early!, ...late!].sort((x, y) => x.t - y.t)), {
+      expected: { read: { limit: LIMIT, windowSeconds: 1 } },
+    });
     expect(unshifted.violations.length).toBeGreaterThan(0);
   });
 });
@@ -47,7 +52,12 @@ describe('rate-limit analysis across shards', () => {
 describe('a limiter that admits too much, seen by shards that each see only part of the traffic', () => {
   let ref: RunningReferenceServer;
   beforeAll(async () => {
-    ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 }, faults: ['ratelimit-over-admit'] });
+    ref = await startReferenceServer({
+      port: 0,
+      seed: 3,
+      budgets: { read: 60, write: 20, windowSeconds: 1 },
+      faults: ['ratelimit-over-admit'],
+    });
   });
   afterAll(async () => {
     await ref?.close();

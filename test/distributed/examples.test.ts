@@ -13,8 +13,14 @@ function validated(text: string): Array<Record<string, any>> {
   return parseAllDocuments(text).map((d) => {
     expect(d.errors).toEqual([]);
     const obj = d.toJS() as Record<string, any>;
-    const model = obj.kind === 'Job' ? new Job(obj as never) : obj.kind === 'ConfigMap' ? new ConfigMap(obj as never)
-      : obj.kind === 'PersistentVolumeClaim' ? new PersistentVolumeClaim(obj as never) : undefined;
+    const model =
+      obj.kind === 'Job'
+        ? new Job(obj as never)
+        : obj.kind === 'ConfigMap'
+          ? new ConfigMap(obj as never)
+          : obj.kind === 'PersistentVolumeClaim'
+            ? new PersistentVolumeClaim(obj as never)
+            : undefined;
     expect(model, `no schema for kind ${String(obj.kind)}`).toBeDefined();
     model!.validate();
     return obj;

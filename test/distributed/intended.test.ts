@@ -29,15 +29,23 @@ function shards(): SampleInput[][] {
 
 /** One process's fold of every response (the live aggregator's view: corrected latency), on the merged clock. */
 function singleFold(parts: SampleInput[][]): { rows: TimelineRow[]; lastFullSecond: number } {
-  const all = parts.flatMap((p, i) => p.map((s) => ({ ...s, intended: s.intended + i * OFFSET, sent: s.sent + i * OFFSET, received: s.received + i * OFFSET })));
+  const all = parts.flatMap((p, i) =>
+    p.map((s) => ({ ...s, intended: s.intended + i * OFFSET, sent: s.sent + i * OFFSET, received: s.received + i * OFFSET })),
+  );
   all.sort((a, b) => a.received - b.received);
   const fold = new RunFold({});
   for (const s of all) fold.add('read', s.status, s.received, correctedLatencyOf(s), s, undefined);
   const durationMs = Math.max(...parts.map((p, i) => i * OFFSET + Math.ceil(Math.max(...p.map((s) => s.received)))));
-  return { rows: fold.timelineRows({ sentPerSecond: { read: [], write: [] }, droppedPerSecond: { read: [], write: [] } }), lastFullSecond: Math.floor(Math.round(durationMs) / 1000) };
+  return {
+    rows: fold.timelineRows({ sentPerSecond: { read: [], write: [] }, droppedPerSecond: { read: [], write: [] } }),
+    lastFullSecond: Math.floor(Math.round(durationMs) / 1000),
+  };
 }
 
-async function merge(parts: SampleInput[][], toRecord?: (s: SampleInput) => ReturnType<typeof responseRecord>): Promise<Awaited<ReturnType<typeof mergeShardFiles>> & { traceOut: string }> {
+async function merge(
+  parts: SampleInput[][],
+  toRecord?: (s: SampleInput) => ReturnType<typeof responseRecord>,
+): Promise<Awaited<ReturnType<typeof mergeShardFiles>> & { traceOut: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-intended-'));
   const paths = await Promise.all(parts.map((p, i) => writeQueuedShard(dir, i, parts.length, p, ORIGIN + i * OFFSET, toRecord)));
   const traceOut = join(dir, 'merged.ndjson');
@@ -45,7 +53,7 @@ async function merge(parts: SampleInput[][], toRecord?: (s: SampleInput) => Retu
 }
 
 describe('merged open-model runs: latency from the intended send time', () => {
-  it('2 shards whose requests queued: the merged per-second percentiles and capacity verdict are the single fold\'s', async () => {
+  it("2 shards whose requests queued: the merged per-second percentiles and capacity verdict are the single fold's", async () => {
     const parts = shards();
     // The scenario is what it claims: requests went out well after their intended times.
     const lag = Math.max(...parts.flat().map((s) => s.sent - s.intended));
@@ -76,12 +84,14 @@ describe('merged open-model runs: latency from the intended send time', () => {
     expect(result.capacity!.rps!).toBeGreaterThanOrEqual(truth.rps ?? 0);
   });
 
-  it('the merged trace carries each intended time on the merged clock: read back, its corrected latencies are the responses\'', async () => {
+  it("the merged trace carries each intended time on the merged clock: read back, its corrected latencies are the responses'", async () => {
     const parts = shards();
     const { traceOut } = await merge(parts);
     const merged = readRecords(traceOut);
     expect(merged).toHaveLength(parts[0]!.length + parts[1]!.length);
-    const want = parts.flatMap((p, i) => p.map((s) => [s.intended + i * OFFSET, s.sent + i * OFFSET, correctedLatencyOf(s)])).sort((a, b) => a[1]! - b[1]!);
+    const want = parts
+      .flatMap((p, i) => p.map((s) => [s.intended + i * OFFSET, s.sent + i * OFFSET, correctedLatencyOf(s)]))
+      .sort((a, b) => a[1]! - b[1]!);
     const got = merged.map((r) => [r.intended, r.t, traceLatency(r)]).sort((a, b) => a[1]! - b[1]!);
     expect(got).toEqual(want);
   });

@@ -28,13 +28,19 @@ afterAll(async () => {
 });
 
 /** Runs `count` shards of a profile one after another (the limiter is shared, as on a real target) and merges them. */
-async function shardsAndMerge(profileName: string, count: number, durationS: number): Promise<{ merged: MergedFiles; records: Array<TraceRecord & { shard: number }> }> {
+async function shardsAndMerge(
+  profileName: string,
+  count: number,
+  durationS: number,
+): Promise<{ merged: MergedFiles; records: Array<TraceRecord & { shard: number }> }> {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-merge-'));
   const profile = loadProfile(profileName);
   // Concurrent, as the shards of a real run are: the limiter sees all of them at once.
   const paths = await Promise.all(Array.from({ length: count }, (_, i) => runShard(dir, target, profile, i, count, durationS)));
   const merged = await mergeShardFiles({ paths });
-  const records = Array.from({ length: count }, (_, i) => readRecords(join(dir, `shard-${i}.ndjson`)).map((r) => ({ ...r, shard: i }))).flat();
+  const records = Array.from({ length: count }, (_, i) =>
+    readRecords(join(dir, `shard-${i}.ndjson`)).map((r) => ({ ...r, shard: i })),
+  ).flat();
   return { merged, records };
 }
 
@@ -77,7 +83,8 @@ describe('spgate merge of shards run against the reference server', () => {
     expect(r.merged).toEqual({ count: 3, shards: [0, 1, 2], missing: [] });
     // Counts: the same as tallying every response of every shard.
     const byStatus: Record<string, number> = {};
-    for (const x of records) byStatus[x.status === 0 ? 'error' : String(x.status)] = (byStatus[x.status === 0 ? 'error' : String(x.status)] ?? 0) + 1;
+    for (const x of records)
+      byStatus[x.status === 0 ? 'error' : String(x.status)] = (byStatus[x.status === 0 ? 'error' : String(x.status)] ?? 0) + 1;
     expect(r.totals.byStatus).toEqual(byStatus);
     expect(r.totals.completed + r.totals.errors).toBe(records.length);
     expect(r.totals.byStatus['429']).toBeGreaterThan(0);
@@ -102,7 +109,9 @@ describe('spgate merge of shards run against the reference server', () => {
     const origin = merged.set.originMs;
     const starts = merged.set.shards.map((s) => s.shard.startedAtEpochMs - origin);
     const shifted = records.map((x) => ({ ...x, t: x.t + starts[x.shard]! }));
-    const expected = analyzeRateLimits(traceToSamples(shifted.sort((a, b) => a.t + a.latency - (b.t + b.latency))), { expected: target.assumptions.rateLimit });
+    const expected = analyzeRateLimits(traceToSamples(shifted.sort((a, b) => a.t + a.latency - (b.t + b.latency))), {
+      expected: target.assumptions.rateLimit,
+    });
     // Exact, every window row included. Regression: a run of identical refusals is folded into its first
     // and last response, and when shards' responses interleaved across a window's start, a refusal of the
     // new window answered before that window's admissions were took the run's place: the run counted one

@@ -18,8 +18,16 @@ function* records(perSecond: number, seconds: number): Generator<TraceRecord> {
       const used = i + 1;
       const admitted = used <= LIMIT;
       yield {
-        t, latency: 2, class: 'read', method: 'GET', path: '/customers', status: admitted ? 200 : 429, key: 'admin',
-        limit: String(LIMIT), remaining: String(Math.max(0, LIMIT - used)), reset: String(Math.max(1, Math.ceil((1000 - (t % 1000)) / 1000))),
+        t,
+        latency: 2,
+        class: 'read',
+        method: 'GET',
+        path: '/customers',
+        status: admitted ? 200 : 429,
+        key: 'admin',
+        limit: String(LIMIT),
+        remaining: String(Math.max(0, LIMIT - used)),
+        reset: String(Math.max(1, Math.ceil((1000 - (t % 1000)) / 1000))),
         ...(admitted ? {} : { retryAfter: '1', errorCode: 'rate_limit.exceeded' }),
       };
     }

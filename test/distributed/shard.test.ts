@@ -6,7 +6,15 @@ import { parseShardSpec, shardProfile, shardTarget, splitInteger } from '../../s
 import { targetFromInput } from '../../src/target/resolve.js';
 import { prng } from '../support/prng.js';
 
-const TARGET = targetFromInput({ baseUrl: 'http://127.0.0.1:9/v1', keys: { admin: { key: 'pk_test_shard' } }, allowWrites: true, fixtures: { ids: { conversationId: 'conv_x' } } }, 'test');
+const TARGET = targetFromInput(
+  {
+    baseUrl: 'http://127.0.0.1:9/v1',
+    keys: { admin: { key: 'pk_test_shard' } },
+    allowWrites: true,
+    fixtures: { ids: { conversationId: 'conv_x' } },
+  },
+  'test',
+);
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -43,13 +51,23 @@ describe('splitInteger', () => {
 });
 
 describe('shardProfile', () => {
-  const closed = (read: number, write: number): Profile => ({
-    ...loadProfile('class-isolation'), model: 'closed',
-    classes: { read: { routes: [{ route: 'me', weight: 1 }], connections: read }, write: { routes: [{ route: 'me', weight: 1 }], connections: write } },
-  } as unknown as Profile);
+  const closed = (read: number, write: number): Profile =>
+    ({
+      ...loadProfile('class-isolation'),
+      model: 'closed',
+      classes: {
+        read: { routes: [{ route: 'me', weight: 1 }], connections: read },
+        write: { routes: [{ route: 'me', weight: 1 }], connections: write },
+      },
+    }) as unknown as Profile;
 
   it('closed model: connections of every class sum to the whole across shards, remainders spread over different shards', () => {
-    for (const [r, w, n] of [[4, 3, 2], [7, 5, 3], [10, 4, 4], [3, 3, 2]] as const) {
+    for (const [r, w, n] of [
+      [4, 3, 2],
+      [7, 5, 3],
+      [10, 4, 4],
+      [3, 3, 2],
+    ] as const) {
       const shards = Array.from({ length: n }, (_, index) => shardProfile(closed(r, w), { index, count: n }).profile);
       expect(shards.reduce((a, p) => a + p.classes.read!.connections!, 0)).toBe(r);
       expect(shards.reduce((a, p) => a + p.classes.write!.connections!, 0)).toBe(w);
@@ -65,23 +83,31 @@ describe('shardProfile', () => {
     expect(shards.some((s) => s.notes.some((n) => n.includes('this shard runs 1')))).toBe(true);
   });
 
-  it.each(builtinProfileNames().filter((n) => loadProfile(n).model === 'open'))('open model %s: planned arrival rates of N shards sum to the whole at every second', (name) => {
-    const profile = loadProfile(name);
-    const whole = planProfile(profile, TARGET, 20);
-    for (const count of [2, 3, 7]) {
-      const plans = Array.from({ length: count }, (_, index) => planProfile(shardProfile(profile, { index, count }).profile, shardTarget(TARGET, { index, count }), 20));
-      for (const t of [0, 1.5, 4, 9.9, 15, 19.5]) {
-        for (const pc of whole.classes) {
-          const sum = plans.reduce((a, p) => a + p.classes.find((c) => c.class === pc.class)!.rateAt!(t), 0);
-          expect(sum).toBeCloseTo(pc.rateAt!(t), 6);
+  it.each(builtinProfileNames().filter((n) => loadProfile(n).model === 'open'))(
+    'open model %s: planned arrival rates of N shards sum to the whole at every second',
+    (name) => {
+      const profile = loadProfile(name);
+      const whole = planProfile(profile, TARGET, 20);
+      for (const count of [2, 3, 7]) {
+        const plans = Array.from({ length: count }, (_, index) =>
+          planProfile(shardProfile(profile, { index, count }).profile, shardTarget(TARGET, { index, count }), 20),
+        );
+        for (const t of [0, 1.5, 4, 9.9, 15, 19.5]) {
+          for (const pc of whole.classes) {
+            const sum = plans.reduce((a, p) => a + p.classes.find((c) => c.class === pc.class)!.rateAt!(t), 0);
+            expect(sum).toBeCloseTo(pc.rateAt!(t), 6);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it("divides the profile's maxRequests so the shards' sum is the whole", () => {
     const profile = { ...loadProfile('smoke'), maxRequests: 101 };
-    const sum = Array.from({ length: 4 }, (_, index) => shardProfile(profile, { index, count: 4 }).profile.maxRequests!).reduce((a, b) => a + b, 0);
+    const sum = Array.from({ length: 4 }, (_, index) => shardProfile(profile, { index, count: 4 }).profile.maxRequests!).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(sum).toBe(101);
   });
 });

@@ -20,7 +20,8 @@ async function mergeEdited(edit: (doc: Results, index: number) => void) {
   return { traces, merged: await mergeShardFiles({ paths }) };
 }
 
-const outcome = (m: Awaited<ReturnType<typeof mergeEdited>>['merged'], expression: string) => m.result.thresholds.find((t) => t.expression === expression);
+const outcome = (m: Awaited<ReturnType<typeof mergeEdited>>['merged'], expression: string) =>
+  m.result.thresholds.find((t) => t.expression === expression);
 
 describe('thresholds are judged on the merged run, not per shard', () => {
   it('a count that no shard breaches alone can be breached by the whole run', async () => {

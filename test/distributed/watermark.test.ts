@@ -28,7 +28,15 @@ function crossing(): RateLimitSample[] {
   const out: RateLimitSample[] = [];
   const s = (sentAt: number, latency: number, status: number, remaining: number): void => {
     out.push({
-      sentAt, receivedAt: sentAt + latency, class: 'read', status, limit: '10', remaining: String(remaining), reset: '1', requestId: `req_${out.length}`, key: 'admin',
+      sentAt,
+      receivedAt: sentAt + latency,
+      class: 'read',
+      status,
+      limit: '10',
+      remaining: String(remaining),
+      reset: '1',
+      requestId: `req_${out.length}`,
+      key: 'admin',
       ...(status === 429 ? { retryAfter: '1', errorCode: 'rate_limit.exceeded' } : {}),
     });
   };
@@ -62,7 +70,9 @@ describe('the watermark of in-flight sends', () => {
     // Without a watermark the regression shows: r4 takes the place of the run r2..r3, one row late.
     const blind = new OnlineRateLimitAnalyzer();
     feed(blind, samples, false);
-    expect(rowsOf(blind.finish())[0]!.map((w) => [w.admitted, w.refused])).not.toEqual(rowsOf(batch)[0]!.map((w) => [w.admitted, w.refused]));
+    expect(rowsOf(blind.finish())[0]!.map((w) => [w.admitted, w.refused])).not.toEqual(
+      rowsOf(batch)[0]!.map((w) => [w.admitted, w.refused]),
+    );
   });
 
   it('refusals still fold once the watermark passes: a flood is held as a handful of samples', () => {
@@ -71,7 +81,17 @@ describe('the watermark of in-flight sends', () => {
     for (let i = 0; i < 5010; i++) {
       const refused = i >= 10;
       // Eight connections: each response is answered 0.8 ms after it was sent, a new send every 0.1 ms.
-      samples.push({ sentAt: i / 10, receivedAt: i / 10 + 0.8, class: 'read', status: refused ? 429 : 200, limit: '10', remaining: refused ? '0' : String(9 - i), reset: '60', retryAfter: refused ? '60' : undefined, errorCode: refused ? 'rate_limit.exceeded' : undefined });
+      samples.push({
+        sentAt: i / 10,
+        receivedAt: i / 10 + 0.8,
+        class: 'read',
+        status: refused ? 429 : 200,
+        limit: '10',
+        remaining: refused ? '0' : String(9 - i),
+        reset: '60',
+        retryAfter: refused ? '60' : undefined,
+        errorCode: refused ? 'rate_limit.exceeded' : undefined,
+      });
     }
     feed(a, samples, true);
     const out = a.finish();
@@ -85,51 +105,95 @@ describe('the watermark of in-flight sends', () => {
     for (let i = 0; i < 20_000; i++) {
       const refused = i >= 10;
       // The watermark stays at 0: something sent at the start is still in flight.
-      a.push({ sentAt: i + 1, receivedAt: i + 1.5, class: 'read', status: refused ? 429 : 200, limit: '10', remaining: refused ? '0' : String(9 - i), reset: '100000' }, 0);
+      a.push(
+        {
+          sentAt: i + 1,
+          receivedAt: i + 1.5,
+          class: 'read',
+          status: refused ? 429 : 200,
+          limit: '10',
+          remaining: refused ? '0' : String(9 - i),
+          reset: '100000',
+        },
+        0,
+      );
     }
     expect(a.peakRetained).toBeLessThanOrEqual(400);
     expect(a.finish().classes[0]).toMatchObject({ samples: 20_000, admitted: 10, refused: 19_990 });
   });
 
-  it('property: responses of many connections interleaved across window starts, fed with the watermark, give the batch analysis\'s window rows exactly', () => {
-    const opts = fc.record({
-      limit: fc.integer({ min: 4, max: 20 }),
-      windowMs: fc.constantFrom(1000, 2000),
-      windows: fc.integer({ min: 4, max: 10 }),
-      load: fc.double({ min: 1, max: 12, noNaN: true }),
-      maxLatencyMs: fc.integer({ min: 1, max: 400 }),
-      startOffsetMs: fc.integer({ min: 0, max: 3000 }),
-      twoClasses: fc.boolean(),
-      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-    }).map((r): SimOptions => ({
-      model: 'fixed', bug: 'none', limit: r.limit, windowMs: r.windowMs, count: Math.round(r.windows * r.limit * r.load), meanGapMs: r.windowMs / r.limit / r.load,
-      minLatencyMs: 1, maxLatencyMs: r.maxLatencyMs, reportBefore: false, lazyWindows: false, startOffsetMs: r.startOffsetMs,
-      classes: r.twoClasses ? ['read', 'write'] : ['read'], seed: r.seed,
-    }));
-    fc.assert(fc.property(opts, (o) => {
-      const samples = simulate(o);
-      const batch = analyzeRateLimits(samples);
-      const a = new OnlineRateLimitAnalyzer({ maxSamples: 1_000_000 });
-      feed(a, samples, true);
-      const got = a.finish();
-      expect(got.classes).toEqual(batch.classes);
-      expect([...new Set(got.violations.map((v) => v.rule))].sort()).toEqual([...new Set(batch.violations.map((v) => v.rule))].sort());
-    }), { numRuns: 60 });
+  it("property: responses of many connections interleaved across window starts, fed with the watermark, give the batch analysis's window rows exactly", () => {
+    const opts = fc
+      .record({
+        limit: fc.integer({ min: 4, max: 20 }),
+        windowMs: fc.constantFrom(1000, 2000),
+        windows: fc.integer({ min: 4, max: 10 }),
+        load: fc.double({ min: 1, max: 12, noNaN: true }),
+        maxLatencyMs: fc.integer({ min: 1, max: 400 }),
+        startOffsetMs: fc.integer({ min: 0, max: 3000 }),
+        twoClasses: fc.boolean(),
+        seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      })
+      .map(
+        (r): SimOptions => ({
+          model: 'fixed',
+          bug: 'none',
+          limit: r.limit,
+          windowMs: r.windowMs,
+          count: Math.round(r.windows * r.limit * r.load),
+          meanGapMs: r.windowMs / r.limit / r.load,
+          minLatencyMs: 1,
+          maxLatencyMs: r.maxLatencyMs,
+          reportBefore: false,
+          lazyWindows: false,
+          startOffsetMs: r.startOffsetMs,
+          classes: r.twoClasses ? ['read', 'write'] : ['read'],
+          seed: r.seed,
+        }),
+      );
+    fc.assert(
+      fc.property(opts, (o) => {
+        const samples = simulate(o);
+        const batch = analyzeRateLimits(samples);
+        const a = new OnlineRateLimitAnalyzer({ maxSamples: 1_000_000 });
+        feed(a, samples, true);
+        const got = a.finish();
+        expect(got.classes).toEqual(batch.classes);
+        expect([...new Set(got.violations.map((v) => v.rule))].sort()).toEqual([...new Set(batch.violations.map((v) => v.rule))].sort());
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('spgate merge: shards whose responses interleave across a window start give the batch analysis of all their records', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-watermark-'));
     const rec = (s: RateLimitSample): TraceRecord => ({
-      t: s.sentAt, latency: s.receivedAt - s.sentAt, class: 'read', method: 'GET', path: '/customers', status: s.status,
-      limit: s.limit, remaining: s.remaining, reset: s.reset, requestId: s.requestId, key: 'admin',
+      t: s.sentAt,
+      latency: s.receivedAt - s.sentAt,
+      class: 'read',
+      method: 'GET',
+      path: '/customers',
+      status: s.status,
+      limit: s.limit,
+      remaining: s.remaining,
+      reset: s.reset,
+      requestId: s.requestId,
+      key: 'admin',
       ...(s.status === 429 ? { retryAfter: s.retryAfter, errorCode: s.errorCode } : {}),
     });
     const all = crossing();
     // Shard 0 sent the admissions of both windows (window 1's answered slowly), shard 1 every refusal.
     const byShard = [all.filter((s) => s.status === 200), all.filter((s) => s.status === 429)];
-    const paths = await Promise.all(byShard.map((list, i) => writeShard(dir, i, 2, list.sort((x, y) => x.receivedAt - y.receivedAt).map(rec), { originMs: 1_700_000_000_000 })));
+    const paths = await Promise.all(
+      byShard.map((list, i) =>
+        writeShard(dir, i, 2, list.sort((x, y) => x.receivedAt - y.receivedAt).map(rec), { originMs: 1_700_000_000_000 }),
+      ),
+    );
     const merged = await mergeShardFiles({ paths });
-    const records = byShard.flat().map(rec).sort((x, y) => x.t + x.latency - (y.t + y.latency));
+    const records = byShard
+      .flat()
+      .map(rec)
+      .sort((x, y) => x.t + x.latency - (y.t + y.latency));
     const batch = analyzeRateLimits(traceToSamples(records), { expected: { read: { limit: 10, windowSeconds: 1 } } });
     expect(rowsOf(batch)[0]!.map((w) => [w.admitted, w.refused])).toEqual(Array.from({ length: 6 }, () => [10, 4]));
     expect(merged.result.rateLimit.classes.map((c) => c.windows)).toEqual(rowsOf(batch));
@@ -137,7 +201,7 @@ describe('the watermark of in-flight sends', () => {
 });
 
 describe('property: spgate merge of shards interleaved across window starts', () => {
-  it('equals the batch analysis of every shard\'s records together, window rows included', async () => {
+  it("equals the batch analysis of every shard's records together, window rows included", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-watermark-prop-'));
     let run = 0;
     const opts = fc.record({
@@ -149,29 +213,65 @@ describe('property: spgate merge of shards interleaved across window starts', ()
       starts: fc.array(fc.integer({ min: 0, max: 900 }), { minLength: 4, maxLength: 4 }),
       seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
     });
-    await fc.assert(fc.asyncProperty(opts, async (o) => {
-      const samples = simulate({
-        model: 'fixed', bug: 'none', limit: o.limit, windowMs: 1000, count: Math.round(o.windows * o.limit * o.load), meanGapMs: 1000 / o.limit / o.load,
-        minLatencyMs: 1, maxLatencyMs: o.maxLatencyMs, reportBefore: false, lazyWindows: false, startOffsetMs: 1000, classes: ['read'], seed: o.seed,
-      }).map((s) => ({ ...s, key: 'admin' }));
-      // Each response goes to a shard at random; each shard's clock starts up to 0.9 s after the first.
-      const toRecord = (s: RateLimitSample, start: number): TraceRecord => ({
-        t: s.sentAt - start, latency: s.receivedAt - s.sentAt, class: s.class, method: 'GET', path: '/customers', status: s.status,
-        limit: s.limit, remaining: s.remaining, reset: s.reset, requestId: s.requestId, key: 'admin',
-        ...(s.status === 429 ? { retryAfter: s.retryAfter, errorCode: s.errorCode } : {}),
-      });
-      const shardOf = (s: RateLimitSample): number => Number(/\d+$/.exec(s.requestId!)![0]) * 7919 % o.shards;
-      const starts = Array.from({ length: o.shards }, (_, i) => (i === 0 ? 0 : o.starts[i]!));
-      const sub = join(dir, String(++run));
-      mkdirSync(sub);
-      const paths = await Promise.all(Array.from({ length: o.shards }, (_, i) => {
-        const mine = samples.filter((s) => shardOf(s) === i).sort((x, y) => x.receivedAt - y.receivedAt);
-        return writeShard(sub, i, o.shards, mine.map((s) => toRecord(s, starts[i]!)), { originMs: 1_700_000_000_000 + starts[i]! });
-      }));
-      const merged = await mergeShardFiles({ paths });
-      const batch = analyzeRateLimits([...samples].sort((x, y) => x.receivedAt - y.receivedAt), { expected: { read: { limit: 10, windowSeconds: 1 } } });
-      expect(merged.result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
-      expect(merged.result.rateLimit.classes.map((c) => [c.samples, c.admitted, c.refused])).toEqual(batch.classes.map((c) => [c.samples, c.admitted, c.refused]));
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(opts, async (o) => {
+        const samples = simulate({
+          model: 'fixed',
+          bug: 'none',
+          limit: o.limit,
+          windowMs: 1000,
+          count: Math.round(o.windows * o.limit * o.load),
+          meanGapMs: 1000 / o.limit / o.load,
+          minLatencyMs: 1,
+          maxLatencyMs: o.maxLatencyMs,
+          reportBefore: false,
+          lazyWindows: false,
+          startOffsetMs: 1000,
+          classes: ['read'],
+          seed: o.seed,
+        }).map((s) => ({ ...s, key: 'admin' }));
+        // Each response goes to a shard at random; each shard's clock starts up to 0.9 s after the first.
+        const toRecord = (s: RateLimitSample, start: number): TraceRecord => ({
+          t: s.sentAt - start,
+          latency: s.receivedAt - s.sentAt,
+          class: s.class,
+          method: 'GET',
+          path: '/customers',
+          status: s.status,
+          limit: s.limit,
+          remaining: s.remaining,
+          reset: s.reset,
+          requestId: s.requestId,
+          key: 'admin',
+          ...(s.status === 429 ? { retryAfter: s.retryAfter, errorCode: s.errorCode } : {}),
+        });
+        const shardOf = (s: RateLimitSample): number => (Number(/\d+$/.exec(s.requestId!)![0]) * 7919) % o.shards;
+        const starts = Array.from({ length: o.shards }, (_, i) => (i === 0 ? 0 : o.starts[i]!));
+        const sub = join(dir, String(++run));
+        mkdirSync(sub);
+        const paths = await Promise.all(
+          Array.from({ length: o.shards }, (_, i) => {
+            const mine = samples.filter((s) => shardOf(s) === i).sort((x, y) => x.receivedAt - y.receivedAt);
+            return writeShard(
+              sub,
+              i,
+              o.shards,
+              mine.map((s) => toRecord(s, starts[i]!)),
+              { originMs: 1_700_000_000_000 + starts[i]! },
+            );
+          }),
+        );
+        const merged = await mergeShardFiles({ paths });
+        const batch = analyzeRateLimits(
+          [...samples].sort((x, y) => x.receivedAt - y.receivedAt),
+          { expected: { read: { limit: 10, windowSeconds: 1 } } },
+        );
+        expect(merged.result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
+        expect(merged.result.rateLimit.classes.map((c) => [c.samples, c.admitted, c.refused])).toEqual(
+          batch.classes.map((c) => [c.samples, c.admitted, c.refused]),
+        );
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -9,10 +9,17 @@ import { runCli, stackFrames } from '../support/cli.js';
 /** A short profile whose thresholds any working server meets (the merged verdict is what is tested). */
 function profileFile(dir: string, duration: number): string {
   const file = join(dir, 'short.json');
-  writeFileSync(file, JSON.stringify({
-    name: 'short', description: 'reads for the workers tests', model: 'closed', duration,
-    classes: { read: { connections: 2, routes: [{ route: 'me' }] } }, thresholds: ['completed > 0', '5xx == 0', 'transport == 0'],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'short',
+      description: 'reads for the workers tests',
+      model: 'closed',
+      duration,
+      classes: { read: { connections: 2, routes: [{ route: 'me' }] } },
+      thresholds: ['completed > 0', '5xx == 0', 'transport == 0'],
+    }),
+  );
   return file;
 }
 
@@ -38,7 +45,9 @@ describe('spgate load --workers (real CLI, embedded reference server)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-workers-'));
     const json = join(dir, 'w.json');
     const trace = join(dir, 'w.ndjson');
-    const r = await runCli(['load', '--profile', profileFile(dir, 1), '--workers', '2', '--json', json, '--trace', trace], { timeoutMs: 90_000 });
+    const r = await runCli(['load', '--profile', profileFile(dir, 1), '--workers', '2', '--json', json, '--trace', trace], {
+      timeoutMs: 90_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(stackFrames(r.stdout + r.stderr)).toEqual([]);
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
@@ -88,7 +97,8 @@ describe('spgate load --workers: interrupted', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-workers-'));
     const json = join(dir, 'int.json');
     const r = await runCli(['load', '--profile', profileFile(dir, 30), '--workers', '2', '--json', json], {
-      timeoutMs: 90_000, interrupt: { when: /\[shard 0\/2\] .*sent /, signal: 'SIGINT', delayMs: 300 },
+      timeoutMs: 90_000,
+      interrupt: { when: /\[shard 0\/2\] .*sent /, signal: 'SIGINT', delayMs: 300 },
     });
     expect(r.timedOut).toBe(false);
     expect(r.code, r.stderr).toBe(3);
@@ -117,6 +127,8 @@ describe('worker bookkeeping', () => {
     ];
     expect(configErrorOf(outcomes)?.code).toBe('SPGATE_ERR_TARGET_INVALID');
     expect(configErrorOf([outcomes[1]!])).toBeUndefined();
-    expect(workerFailure({ ...base, index: 3, code: null, signal: 'SIGKILL', ok: false })).toBe('worker 3 killed by SIGKILL, no results written');
+    expect(workerFailure({ ...base, index: 3, code: null, signal: 'SIGKILL', ok: false })).toBe(
+      'worker 3 killed by SIGKILL, no results written',
+    );
   });
 });

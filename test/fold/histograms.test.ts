@@ -25,7 +25,11 @@ describe('FoldHistograms', () => {
     h.record(2, 'read', 503, 7, 7);
     const series = Object.fromEntries(h.series().map((s) => [`${s.class}|${s.method}|${s.family}`, [s.histogram.totalCount, s.sumMs]]));
     expect(series).toEqual({
-      'write|POST|2xx': [2, 40], 'write|PATCH|2xx': [1, 20], 'write|PATCH|429': [1, 2], 'read|GET|error': [1, 5000], 'read|GET|other': [1, 7],
+      'write|POST|2xx': [2, 40],
+      'write|PATCH|2xx': [1, 20],
+      'write|PATCH|429': [1, 2],
+      'read|GET|error': [1, 5000],
+      'read|GET|other': [1, 7],
     });
     expect(h.merged('write', '2xx').totalCount).toBe(3);
     expect(h.merged('write').totalCount).toBe(4);

@@ -14,7 +14,19 @@ import type { FindingRecord } from '../../src/results/schema.js';
 import type { TimelineRow } from '../../src/fold/timeline.js';
 
 function row(t: number, ok: number, p95: number): TimelineRow {
-  return { t, sent: ok, completed: ok, dropped: 0, byFamily: { '2xx': ok }, p50: p95 / 2, p95, p99: p95, rateLimit: {}, refused: { read: 0, write: 0 }, errors: 0 };
+  return {
+    t,
+    sent: ok,
+    completed: ok,
+    dropped: 0,
+    byFamily: { '2xx': ok },
+    p50: p95 / 2,
+    p95,
+    p99: p95,
+    rateLimit: {},
+    refused: { read: 0, write: 0 },
+    errors: 0,
+  };
 }
 
 function parts(over: Partial<ProfileParts> = {}, thresholds: string[] = []): ProfileParts {
@@ -51,7 +63,14 @@ const warningFinding = { severity: 'warning', clause: '8.ratelimit.reset-window'
 describe('profileResult', () => {
   it('totals come from the tally and the counts; throughput and the timeline from the rows', () => {
     const { result } = profileResult(parts());
-    expect(result.totals).toEqual({ sent: 11, completed: 10, dropped: 1, errors: 1, byStatus: { 200: 8, 429: 1, 500: 1 }, byClass: { read: 9, write: 1 } });
+    expect(result.totals).toEqual({
+      sent: 11,
+      completed: 10,
+      dropped: 1,
+      errors: 1,
+      byStatus: { 200: 8, 429: 1, 500: 1 },
+      byClass: { read: 9, write: 1 },
+    });
     expect(result.durationMs).toBe(2000);
     expect(result.throughput).toEqual({ meanRps: 4, peakRps: 4 });
     expect(result.timeline[0]).not.toHaveProperty('errors');
@@ -68,16 +87,29 @@ describe('profileResult', () => {
     expect(profileResult(parts({ error: 'x', aborted: true })).result.status).toBe('aborted');
   });
 
-  it('evaluates thresholds on the run\'s own figures, findings included', () => {
+  it("evaluates thresholds on the run's own figures, findings included", () => {
     const { result } = profileResult(parts({ findings: [warningFinding] }, ['ratelimit.violations == 0', '429 == 1']));
-    expect(result.thresholds.map((t) => [t.ok, t.actual])).toEqual([[false, '1'], [true, '1']]);
+    expect(result.thresholds.map((t) => [t.ok, t.actual])).toEqual([
+      [false, '1'],
+      [true, '1'],
+    ]);
     expect(result.status).toBe('failed');
   });
 
   it('a capacity found with a saturated generator is a lower bound; with one that kept up, it is not', () => {
     const figures: GeneratorFigures = {
-      processes: 1, wallMs: 2000, cpuMs: 1000, cpuShare: 0.5, eventLoopDelayP99Ms: 1, eventLoopDelayMaxMs: 2,
-      sends: 0, slipP50Ms: null, slipP99Ms: null, slipMaxMs: null, offered: 8, dropped: 0,
+      processes: 1,
+      wallMs: 2000,
+      cpuMs: 1000,
+      cpuShare: 0.5,
+      eventLoopDelayP99Ms: 1,
+      eventLoopDelayMaxMs: 2,
+      sends: 0,
+      slipP50Ms: null,
+      slipP99Ms: null,
+      slipMaxMs: null,
+      offered: 8,
+      dropped: 0,
     };
     const capacity = { p95Ms: 50, maxErrorPct: 5 };
     const calm = profileResult(parts({ capacity, generator: judgeGenerator(figures) })).result;

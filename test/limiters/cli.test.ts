@@ -23,7 +23,11 @@ afterEach(async () => {
 async function load(url: string): Promise<{ code: number | null; out: string; json: string }> {
   const dir = tempDir('spgate-limiters-');
   const target = writeJson(dir, 'target.json', {
-    name: 'limiter', baseUrl: url, keys: { admin: { key: 'env:SPGATE_LIMITERS_KEY' } }, allowWrites: true, fixtures: { ids: FIXTURE_IDS },
+    name: 'limiter',
+    baseUrl: url,
+    keys: { admin: { key: 'env:SPGATE_LIMITERS_KEY' } },
+    allowWrites: true,
+    fixtures: { ids: FIXTURE_IDS },
   });
   const jsonPath = join(dir, 'out.json');
   const run = await runCli(['load', '--profile', 'read-budget', '--target', target, '--duration', '2.5', '--json', jsonPath], {

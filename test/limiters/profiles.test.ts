@@ -17,16 +17,19 @@ import { PROFILES, runAgainst } from './support/run.js';
 const SIDE_BY_SIDE = new Set<string>(['smoke', 'write-budget', 'class-isolation', 'soak']);
 
 describe.each(PROFILES)('%s, budgets unstated', (profile) => {
-  (SIDE_BY_SIDE.has(profile) ? it.concurrent : it).for(LIMITERS)('$name passes with zero rate-limit violations', async (def, { expect }) => {
-    // A fresh server per run: budget left over from an earlier run (capacity before soak) would make a
-    // correct limiter refuse a profile that expects no 429. A window begun before the run has its own test.
-    const server = await def.start(def.budgets);
-    try {
-      const run = await runAgainst(def.name, server, profile, def.budgets);
-      expect(run.summary).toEqual({ status: 'passed', failedThresholds: [], findings: [], violations: [] });
-      for (const c of run.result.rateLimit.classes) expect(c.observedLimit).toBe(def.budgets[c.class].limit);
-    } finally {
-      await server.close();
-    }
-  });
+  (SIDE_BY_SIDE.has(profile) ? it.concurrent : it).for(LIMITERS)(
+    '$name passes with zero rate-limit violations',
+    async (def, { expect }) => {
+      // A fresh server per run: budget left over from an earlier run (capacity before soak) would make a
+      // correct limiter refuse a profile that expects no 429. A window begun before the run has its own test.
+      const server = await def.start(def.budgets);
+      try {
+        const run = await runAgainst(def.name, server, profile, def.budgets);
+        expect(run.summary).toEqual({ status: 'passed', failedThresholds: [], findings: [], violations: [] });
+        for (const c of run.result.rateLimit.classes) expect(c.observedLimit).toBe(def.budgets[c.class].limit);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

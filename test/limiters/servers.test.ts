@@ -34,8 +34,13 @@ async function send(url: string, method = 'GET', path = '/me'): Promise<Answer> 
     return Array.isArray(v) ? v.join(', ') : v;
   };
   return {
-    status: res.statusCode, limit: h('ratelimit-limit'), remaining: h('ratelimit-remaining'), reset: h('ratelimit-reset'),
-    retryAfter: h('retry-after'), requestId: h('x-request-id'), body: text ? JSON.parse(text) : undefined,
+    status: res.statusCode,
+    limit: h('ratelimit-limit'),
+    remaining: h('ratelimit-remaining'),
+    reset: h('ratelimit-reset'),
+    retryAfter: h('retry-after'),
+    requestId: h('x-request-id'),
+    body: text ? JSON.parse(text) : undefined,
   };
 }
 

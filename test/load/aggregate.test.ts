@@ -16,7 +16,10 @@ import { ProfileResult } from '../../src/results/schema.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 
 const target = targetFromInput({ baseUrl: 'http://127.0.0.1:9/v1', keys: { admin: { key: 'pk_test_aggregate_0123456789' } } }, 'test');
-const profile = parseProfile({ name: 'agg', description: 'd', model: 'closed', duration: 60, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } }, 'test');
+const profile = parseProfile(
+  { name: 'agg', description: 'd', model: 'closed', duration: 60, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } },
+  'test',
+);
 
 /** `n` responses 2 ms apart, from a fixed-window limiter of `limit` per second (over-admitting when asked). */
 function* stream(n: number, limit: number, overAdmit = 0): Generator<SampleInput> {
@@ -29,9 +32,17 @@ function* stream(n: number, limit: number, overAdmit = 0): Generator<SampleInput
     const remaining = Math.max(0, limit - used);
     const reset = String(Math.max(1, Math.ceil((w * 1000 + 1000 - received) / 1000)));
     yield {
-      route: 0, intended: NaN, sent, received, status: admitted ? 200 : 429,
-      limit: String(limit), remaining: String(remaining), reset, retryAfter: admitted ? undefined : reset,
-      requestId: `req_${i}`, errorCode: admitted ? undefined : 'rate_limit.exceeded',
+      route: 0,
+      intended: NaN,
+      sent,
+      received,
+      status: admitted ? 200 : 429,
+      limit: String(limit),
+      remaining: String(remaining),
+      reset,
+      retryAfter: admitted ? undefined : reset,
+      requestId: `req_${i}`,
+      errorCode: admitted ? undefined : 'rate_limit.exceeded',
     };
   }
 }
@@ -102,7 +113,12 @@ describe('the watermark of in-flight sends (an engine that records each send as 
     rec.response(res(1, 7));
     rec.response({ ...res(3, 8), status: 0, error: 'reset' });
     // With nothing left in flight, the watermark is the response's time: later sends go out after it.
-    expect(seen).toEqual([[2, 1], [3, 1], [1, 3], [3, 8]]);
+    expect(seen).toEqual([
+      [2, 1],
+      [3, 1],
+      [1, 3],
+      [3, 8],
+    ]);
     const blind: Array<number | undefined> = [];
     const closed = new LoadRecorder({ add: (_s, w) => void blind.push(w) });
     closed.sent('read', 1);
@@ -110,7 +126,7 @@ describe('the watermark of in-flight sends (an engine that records each send as 
     expect(blind).toEqual([undefined]);
   });
 
-  it('a live fold of connections interleaved across window starts gives the batch analysis\'s window rows exactly', () => {
+  it("a live fold of connections interleaved across window starts gives the batch analysis's window rows exactly", () => {
     // Eight connections against a fixed window of 10 per second; window starts see refusals answered
     // before the same window's (slow) admissions.
     const plan = planProfile(profile, target);
@@ -122,22 +138,34 @@ describe('the watermark of in-flight sends (an engine that records each send as 
         const sent = w * 1000 + 1 + i * 20;
         const admitted = i < 10;
         sends.push({
-          route: 0, intended: NaN, sent, received: sent + (admitted && w > 0 ? 250 : 1), status: admitted ? 200 : 429,
-          limit: '10', remaining: String(admitted ? 9 - i : 0), reset: '1', retryAfter: admitted ? undefined : '1',
-          requestId: `req_${w}_${i}`, errorCode: admitted ? undefined : 'rate_limit.exceeded',
+          route: 0,
+          intended: NaN,
+          sent,
+          received: sent + (admitted && w > 0 ? 250 : 1),
+          status: admitted ? 200 : 429,
+          limit: '10',
+          remaining: String(admitted ? 9 - i : 0),
+          reset: '1',
+          retryAfter: admitted ? undefined : '1',
+          requestId: `req_${w}_${i}`,
+          errorCode: admitted ? undefined : 'rate_limit.exceeded',
         });
       }
     }
     // Every send goes out in time order, every response comes back in time order, interleaved.
-    const events = [...sends.map((s) => ({ at: s.sent, s, send: true })), ...sends.map((s) => ({ at: s.received, s, send: false }))]
-      .sort((a, b) => a.at - b.at || Number(a.send) - Number(b.send));
+    const events = [...sends.map((s) => ({ at: s.sent, s, send: true })), ...sends.map((s) => ({ at: s.received, s, send: false }))].sort(
+      (a, b) => a.at - b.at || Number(a.send) - Number(b.send),
+    );
     for (const e of events) {
       if (e.send) rec.sent('read', e.s.sent);
       else rec.response(e.s);
     }
     const { result } = agg.finish({ rec, startedAt: new Date(0), elapsedMs: 8000, aborted: false });
     const route = plan.routes[0]!;
-    const batch = analyzeRateLimits([...sends].sort((a, b) => a.received - b.received).map((s) => toRateLimitSample(s, route)!), { expected: target.assumptions.rateLimit });
+    const batch = analyzeRateLimits(
+      [...sends].sort((a, b) => a.received - b.received).map((s) => toRateLimitSample(s, route)!),
+      { expected: target.assumptions.rateLimit },
+    );
     expect(result.rateLimit.classes.map((c) => c.windows)).toEqual(batch.classes.map((c) => c.windows));
     expect(result.rateLimit.classes[0]!.windows.slice(1, 7).every((w) => w.admitted === 10 && w.refused === 20)).toBe(true);
   });
@@ -147,7 +175,12 @@ describe('live outputs: attach and snapshot()', () => {
   it('an attached output reads the fold: per class × method × family counts and sums, the last Remaining, equal to the result', () => {
     const plan = planProfile(profile, target);
     const attached: Array<{ snapshot(): ReturnType<LoadAggregator['snapshot']> }> = [];
-    const agg = new LoadAggregator({ plan, target, rateLimit: { maxSamples: 2000 }, observers: [{ attach: (f) => void attached.push(f) }] });
+    const agg = new LoadAggregator({
+      plan,
+      target,
+      rateLimit: { maxSamples: 2000 },
+      observers: [{ attach: (f) => void attached.push(f) }],
+    });
     expect(attached).toEqual([agg]);
     const rec = new LoadRecorder(agg);
     let last = 0;
@@ -168,7 +201,11 @@ describe('live outputs: attach and snapshot()', () => {
     const byStatus = result.totals.byStatus;
     const method = plan.routes[0]!.method;
     const counts = Object.fromEntries(snap.series.map((x) => [`${x.class}|${x.method}|${x.family}`, x.histogram.totalCount]));
-    expect(counts).toEqual({ [`read|${method}|2xx`]: byStatus['200'], [`read|${method}|429`]: byStatus['429'], [`read|${method}|error`]: 1 });
+    expect(counts).toEqual({
+      [`read|${method}|2xx`]: byStatus['200'],
+      [`read|${method}|429`]: byStatus['429'],
+      [`read|${method}|error`]: 1,
+    });
     for (const fam of ['2xx', '429'] as const) {
       const summary = result.latency.find((l) => l.class === 'read' && l.family === fam && !l.corrected)!;
       expect(snap.series.find((x) => x.family === fam)!.histogram.totalCount).toBe(summary.count);

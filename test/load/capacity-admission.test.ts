@@ -9,11 +9,20 @@ import { runProfile } from '../../src/load/run.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 
-const ramp = parseProfile({
-  name: 'capacity-admission', description: 'ramp past a small read budget', model: 'open', duration: 3, maxConnections: 16, dropAfterMs: 2000, maxRequests: 600,
-  classes: { read: { ramp: { start: 20, stages: [{ duration: 3, target: 120 }] }, routes: [{ route: 'me' }] } },
-  capacity: { p95Ms: 2000, maxErrorPct: 5 },
-}, 'test');
+const ramp = parseProfile(
+  {
+    name: 'capacity-admission',
+    description: 'ramp past a small read budget',
+    model: 'open',
+    duration: 3,
+    maxConnections: 16,
+    dropAfterMs: 2000,
+    maxRequests: 600,
+    classes: { read: { ramp: { start: 20, stages: [{ duration: 3, target: 120 }] }, routes: [{ route: 'me' }] } },
+    capacity: { p95Ms: 2000, maxErrorPct: 5 },
+  },
+  'test',
+);
 
 let ref: RunningReferenceServer | undefined;
 afterEach(async () => {
@@ -28,7 +37,9 @@ describe('capacity against a rate-limited target', () => {
     const cap = result.capacity!;
     expect(result.totals.byStatus['429'] ?? 0).toBeGreaterThan(0);
     expect(cap.admissionBudget).toBe(true);
-    expect(cap.explanation).toMatch(/^this is the admission budget of the key \(30\/s\), not the server's capacity: \d+ of \d+ answers were 429s/);
+    expect(cap.explanation).toMatch(
+      /^this is the admission budget of the key \(30\/s\), not the server's capacity: \d+ of \d+ answers were 429s/,
+    );
     expect(cap.remedy).toMatch(/^spread the load over a pool of keys: list more keys of the role under keys.admin.pool in the target file/);
     // Throughput counts the admitted answers only: never more than the budget allows (30 a window, 3 windows + 1).
     expect(result.throughput.meanRps).toBeLessThanOrEqual(40);

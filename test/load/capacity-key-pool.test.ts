@@ -30,16 +30,27 @@ afterEach(async () => {
  * `p95Ms`: the SLO; the knee runs use the station tests' 500 ms, which the queue past the knee breaks.
  */
 function rampProfile(capacity: number, p95Ms = 500) {
-  return parseProfile({
-    name: 'capacity-pool', description: 'ramp past a known capacity behind a per-key limiter', model: 'open', duration: 6, maxConnections: 64,
-    dropAfterMs: 3000, keys: 'pool', maxRequests: 4000,
-    classes: { read: { ramp: { start: Math.round(capacity / 4), stages: [{ duration: 6, target: capacity * 2 }] }, routes: [{ route: 'me' }] } },
-    capacity: { p95Ms, maxErrorPct: 1 },
-  }, 'test');
+  return parseProfile(
+    {
+      name: 'capacity-pool',
+      description: 'ramp past a known capacity behind a per-key limiter',
+      model: 'open',
+      duration: 6,
+      maxConnections: 64,
+      dropAfterMs: 3000,
+      keys: 'pool',
+      maxRequests: 4000,
+      classes: {
+        read: { ramp: { start: Math.round(capacity / 4), stages: [{ duration: 6, target: capacity * 2 }] }, routes: [{ route: 'me' }] },
+      },
+      capacity: { p95Ms, maxErrorPct: 1 },
+    },
+    'test',
+  );
 }
 
 describe('capacity behind a per-key limiter: the budget with one key, the knee with a pool', () => {
-  it('one key: the figure is the key\'s admission budget, flagged, with the pool as the way out', async () => {
+  it("one key: the figure is the key's admission budget, flagged, with the pool as the way out", async () => {
     station = await startStation(4, 10, PER_KEY);
     // The limiter keeps the station far below its knee: an SLO of 2 s holds even on a machine whose load
     // delays the generator by hundreds of ms (a 500 ms SLO broke in the first second at a load average of 19).
@@ -55,13 +66,15 @@ describe('capacity behind a per-key limiter: the budget with one key, the knee w
     expect(result.rateLimit.violations, JSON.stringify(result.rateLimit.violations)).toEqual([]);
   }, 30_000);
 
-  it('a pool of 8 keys (800/s combined > 400/s): the station\'s capacity, not flagged, every key judged on its own', async () => {
+  it("a pool of 8 keys (800/s combined > 400/s): the station's capacity, not flagged, every key judged on its own", async () => {
     station = await startStation(4, 10, PER_KEY);
     const tracePath = join(mkdtempSync(join(tmpdir(), 'spgate-pool-')), 'trace.ndjson');
     const { result } = await runProfile({ target: station.target(7), profile: rampProfile(station.nominalRps), tracePath });
     const cap = result.capacity!;
     const realized = await station.realizedRps();
-    process.stdout.write(`pooled station 4×10ms: nominal ${station.nominalRps}, realized ${realized.toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)} (${cap.explanation})\n`);
+    process.stdout.write(
+      `pooled station 4×10ms: nominal ${station.nominalRps}, realized ${realized.toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)} (${cap.explanation})\n`,
+    );
     expect(cap.admissionBudget, cap.explanation).toBeUndefined();
     expect(cap.firstBreachAt, cap.explanation).not.toBeNull();
     expect(cap.rps!, cap.explanation).toBeLessThanOrEqual(station.nominalRps * 1.05);

@@ -24,34 +24,54 @@ afterEach(async () => {
 
 function rampProfileInput(capacity: number) {
   return {
-    name: 'capacity-station', description: 'ramp past a known capacity', model: 'open', duration: 6, maxConnections: 64, dropAfterMs: 3000,
-    classes: { read: { ramp: { start: Math.round(capacity / 4), stages: [{ duration: 6, target: capacity * 2 }] }, routes: [{ route: 'me' }] } },
+    name: 'capacity-station',
+    description: 'ramp past a known capacity',
+    model: 'open',
+    duration: 6,
+    maxConnections: 64,
+    dropAfterMs: 3000,
+    classes: {
+      read: { ramp: { start: Math.round(capacity / 4), stages: [{ duration: 6, target: capacity * 2 }] }, routes: [{ route: 'me' }] },
+    },
     capacity: { p95Ms: 500, maxErrorPct: 1 },
   };
 }
 const rampProfile = (capacity: number) => parseProfile(rampProfileInput(capacity), 'test');
 
 describe('capacity is what the target served within the SLO, never the arrival rate', () => {
-  it.each([[4, 10], [8, 10]] as const)('station serving %i at a time, %i ms each: reported at or below the truth', async (c, holdMs) => {
-    station = await startStation(c, holdMs);
-    const { result } = await runProfile({ target: station.target(), profile: rampProfile(station.nominalRps) });
-    const cap = result.capacity!;
-    const realized = await station.realizedRps();
-    // The run did pass the knee: the SLO broke.
-    expect(cap.firstBreachAt, cap.explanation).not.toBeNull();
-    process.stdout.write(`station ${c}×${holdMs}ms: nominal ${station.nominalRps}, realized ${realized.toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)} (${cap.explanation})\n`);
-    expect(cap.rps, cap.explanation).not.toBeNull();
-    expect(cap.rps!, `${cap.explanation}; nominal ${station.nominalRps}, realized ${realized.toFixed(0)}`).toBeLessThanOrEqual(station.nominalRps * 1.05);
-    if (result.generator!.saturated) {
-      // A generator that could not keep its schedule (a machine shared by many processes) measured a lower
-      // bound, and the result says so; the bound from below is only promised when it kept up.
-      expect(cap.lowerBound).toBe(true);
-      expect(cap.explanation).toContain('--workers');
-    } else {
-      expect(cap.rps!, `${cap.explanation}; nominal ${station.nominalRps}, realized ${realized.toFixed(0)}`).toBeGreaterThanOrEqual(realized * 0.85);
-    }
-    expect(cap.explanation).toContain('served');
-  }, 30_000);
+  it.each([
+    [4, 10],
+    [8, 10],
+  ] as const)(
+    'station serving %i at a time, %i ms each: reported at or below the truth',
+    async (c, holdMs) => {
+      station = await startStation(c, holdMs);
+      const { result } = await runProfile({ target: station.target(), profile: rampProfile(station.nominalRps) });
+      const cap = result.capacity!;
+      const realized = await station.realizedRps();
+      // The run did pass the knee: the SLO broke.
+      expect(cap.firstBreachAt, cap.explanation).not.toBeNull();
+      process.stdout.write(
+        `station ${c}×${holdMs}ms: nominal ${station.nominalRps}, realized ${realized.toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)} (${cap.explanation})\n`,
+      );
+      expect(cap.rps, cap.explanation).not.toBeNull();
+      expect(cap.rps!, `${cap.explanation}; nominal ${station.nominalRps}, realized ${realized.toFixed(0)}`).toBeLessThanOrEqual(
+        station.nominalRps * 1.05,
+      );
+      if (result.generator!.saturated) {
+        // A generator that could not keep its schedule (a machine shared by many processes) measured a lower
+        // bound, and the result says so; the bound from below is only promised when it kept up.
+        expect(cap.lowerBound).toBe(true);
+        expect(cap.explanation).toContain('--workers');
+      } else {
+        expect(cap.rps!, `${cap.explanation}; nominal ${station.nominalRps}, realized ${realized.toFixed(0)}`).toBeGreaterThanOrEqual(
+          realized * 0.85,
+        );
+      }
+      expect(cap.explanation).toContain('served');
+    },
+    30_000,
+  );
 
   it('with --workers 2 (two generator processes, merged): still at or below the truth, each generator judged', async () => {
     station = await startStation(4, 10);
@@ -61,11 +81,15 @@ describe('capacity is what the target served within the SLO, never the arrival r
     const json = join(dir, 'results.json');
     writeFileSync(profileFile, JSON.stringify(rampProfileInput(station.nominalRps)));
     writeFileSync(targetFile, JSON.stringify({ baseUrl: station.url, keys: { admin: { key: 'pk_test_station_0123456789' } } }));
-    const run = await runCli(['load', '--profile', profileFile, '--target', targetFile, '--workers', '2', '--json', json], { timeoutMs: 90_000 });
+    const run = await runCli(['load', '--profile', profileFile, '--target', targetFile, '--workers', '2', '--json', json], {
+      timeoutMs: 90_000,
+    });
     expect(run.timedOut).toBe(false);
     const result = (JSON.parse(readFileSync(json, 'utf8')) as Results).load[0]!;
     const cap = result.capacity!;
-    process.stdout.write(`--workers 2, station 4×10ms: nominal ${station.nominalRps}, realized ${(await station.realizedRps()).toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)}\n`);
+    process.stdout.write(
+      `--workers 2, station 4×10ms: nominal ${station.nominalRps}, realized ${(await station.realizedRps()).toFixed(0)}, reported ${cap.rps}, generator ${JSON.stringify(result.generator)}\n`,
+    );
     expect(result.merged?.count).toBe(2);
     expect(result.generator?.processes).toBe(2);
     // The merged timeline's p95 is corrected as one process's is (trace records carry intended send

@@ -9,13 +9,34 @@ import { findCapacity, type TimelineRow } from '../../src/fold/timeline.js';
 const slo = { p95Ms: 250, maxErrorPct: 1 };
 /** One second: `sent` arrivals sent, `served` 2xx completed, p95 in ms, plus errors and drops. */
 function sec(t: number, sent: number, served: number, p95: number, extra: Partial<TimelineRow> = {}): TimelineRow {
-  return { t, sent, completed: served + (extra.errors ?? 0), dropped: 0, errors: 0, byFamily: { '2xx': served }, p50: p95 / 2, p95, p99: p95, rateLimit: {}, refused: { read: 0, write: 0 }, ...extra };
+  return {
+    t,
+    sent,
+    completed: served + (extra.errors ?? 0),
+    dropped: 0,
+    errors: 0,
+    byFamily: { '2xx': served },
+    p50: p95 / 2,
+    p95,
+    p99: p95,
+    rateLimit: {},
+    refused: { read: 0, write: 0 },
+    ...extra,
+  };
 }
 
 describe('findCapacity', () => {
   it('credits what was served in the seconds that met the SLO, not the arrivals offered in them', () => {
     // The queue builds from second 3 on: arrivals outrun the 380/s the target serves, p95 breaks at second 5.
-    const points = [sec(0, 200, 200, 20), sec(1, 300, 300, 22), sec(2, 370, 370, 30), sec(3, 410, 379, 120), sec(4, 441, 380, 240), sec(5, 470, 380, 600), sec(6, 500, 381, 900)];
+    const points = [
+      sec(0, 200, 200, 20),
+      sec(1, 300, 300, 22),
+      sec(2, 370, 370, 30),
+      sec(3, 410, 379, 120),
+      sec(4, 441, 380, 240),
+      sec(5, 470, 380, 600),
+      sec(6, 500, 381, 900),
+    ];
     const c = findCapacity(points, slo, 7);
     expect(c.rps).toBe(380);
     expect(c.firstBreachAt).toBe(5);

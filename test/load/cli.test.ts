@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { Results } from '../../src/results/schema.js';
 import { cliEntry } from '../support/cli.js';
 
-function runCli(args: string[], opts: { interruptAfterMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  opts: { interruptAfterMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -45,10 +48,17 @@ describe('spgate load (real CLI, embedded reference server)', () => {
   it('exits 1 naming a breached threshold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-cli-'));
     const file = join(dir, 'strict.json');
-    writeFileSync(file, JSON.stringify({
-      name: 'strict', description: 'a threshold no server meets', model: 'open', duration: 1,
-      classes: { read: { rate: 10, routes: [{ route: 'me' }] } }, thresholds: ['completed > 1000000'],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'strict',
+        description: 'a threshold no server meets',
+        model: 'open',
+        duration: 1,
+        classes: { read: { rate: 10, routes: [{ route: 'me' }] } },
+        thresholds: ['completed > 1000000'],
+      }),
+    );
     const r = await runCli(['load', '--profile', file, '--duration', '1']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ completed > 1000000 \(actual \d+\)/);

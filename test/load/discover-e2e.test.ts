@@ -66,7 +66,11 @@ describe('budgets discovered from the headers, against the reference server (20 
 
   it('a contradicted stated budget under assumptions.strict drives the run and fails it', async () => {
     const stated = { write: { limit: 250, windowSeconds: 5 } };
-    const { result, findings } = await runProfile({ target: target(stated, true), profile: loadProfile('write-budget'), durationOverride: 1 });
+    const { result, findings } = await runProfile({
+      target: target(stated, true),
+      profile: loadProfile('write-budget'),
+      durationOverride: 1,
+    });
     const own = findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE);
     expect(own.map((f) => f.severity)).toEqual(['error']);
     expect(own[0]!.actual).toContain('RateLimit-Limit: 6');

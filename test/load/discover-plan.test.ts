@@ -17,7 +17,12 @@ const base: TargetFileInput = {
 const target = (extra: Partial<TargetFileInput> = {}) => targetFromInput({ ...base, ...extra }, 'test');
 
 /** Runs discovery with simulated limiters per class; records which classes were probed and how often. */
-async function discover(profile: Profile, t: ReturnType<typeof target>, limiters: Partial<Record<RouteClass, SimLimiter>>, durationOverride?: number) {
+async function discover(
+  profile: Profile,
+  t: ReturnType<typeof target>,
+  limiters: Partial<Record<RouteClass, SimLimiter>>,
+  durationOverride?: number,
+) {
   const sent: Partial<Record<RouteClass, number>> = {};
   const first = planProfile(profile, t, durationOverride);
   const d = await discoverAndPlan(first, profile, t, {
@@ -58,7 +63,10 @@ describe('discoverAndPlan', () => {
   });
 
   it('never probes writes when the target does not allow them', async () => {
-    const d = await discover(loadProfile('class-isolation'), target({ allowWrites: false }), { read: fixedWindow(20, 3, 0), write: fixedWindow(6, 3, 0) });
+    const d = await discover(loadProfile('class-isolation'), target({ allowWrites: false }), {
+      read: fixedWindow(20, 3, 0),
+      write: fixedWindow(6, 3, 0),
+    });
     expect(d.sent.write).toBeUndefined();
     expect(d.sent.read).toBeGreaterThan(0);
     expect(Object.keys(d.budgets)).toEqual(['read']);
@@ -70,8 +78,11 @@ describe('discoverAndPlan', () => {
     expect(d.requests).toBe(0);
   });
 
-  it('takes a small share of caps.maxRequests and lowers the run\'s count by what it sent', async () => {
-    const d = await discover(loadProfile('class-isolation'), target({ caps: { maxRequests: 40 } }), { read: fixedWindow(20, 3, 0), write: fixedWindow(6, 3, 0) });
+  it("takes a small share of caps.maxRequests and lowers the run's count by what it sent", async () => {
+    const d = await discover(loadProfile('class-isolation'), target({ caps: { maxRequests: 40 } }), {
+      read: fixedWindow(20, 3, 0),
+      write: fixedWindow(6, 3, 0),
+    });
     expect(d.sent.read).toBeLessThanOrEqual(5);
     expect(d.sent.write).toBeLessThanOrEqual(5);
     expect(d.plan.maxRequests).toBe(40 - d.requests);
@@ -80,7 +91,10 @@ describe('discoverAndPlan', () => {
 
   it('a stated budget the headers confirm: one request per class, stated, no finding', async () => {
     const rateLimit = { read: { limit: 20, windowSeconds: 3 }, write: { limit: 6, windowSeconds: 3 } };
-    const d = await discover(loadProfile('class-isolation'), target({ assumptions: { rateLimit } }), { read: fixedWindow(20, 3, 0), write: fixedWindow(6, 3, 0) });
+    const d = await discover(loadProfile('class-isolation'), target({ assumptions: { rateLimit } }), {
+      read: fixedWindow(20, 3, 0),
+      write: fixedWindow(6, 3, 0),
+    });
     expect(d.sent).toEqual({ read: 1, write: 1 });
     expect(d.findings).toEqual([]);
     expect(d.budgets.read).toMatchObject({ limit: 20, windowSeconds: 3, source: 'stated' });
@@ -102,7 +116,12 @@ describe('discoverAndPlan', () => {
 
   it('a contradicted stated budget under assumptions.strict: an error, and the stated budget still drives the run', async () => {
     const rateLimit = { read: { limit: 1000, windowSeconds: 5 } };
-    const d = await discover(loadProfile('burst'), target({ assumptions: { rateLimit, strict: true } }), { read: fixedWindow(20, 3, 400) }, 2);
+    const d = await discover(
+      loadProfile('burst'),
+      target({ assumptions: { rateLimit, strict: true } }),
+      { read: fixedWindow(20, 3, 400) },
+      2,
+    );
     expect(d.findings.map((f) => f.severity)).toEqual(['error']);
     expect(d.sent.read).toBe(1);
     expect(d.budgets.read).toMatchObject({ limit: 1000, windowSeconds: 5, source: 'stated' });
@@ -112,7 +131,12 @@ describe('discoverAndPlan', () => {
 
 describe('discoverAndPlan across the phases of one run (BudgetMemo)', () => {
   /** Discovery with a memo shared between calls; counts the requests each call sent per class. */
-  async function phase(profile: Profile, t: ReturnType<typeof target>, limiters: Partial<Record<RouteClass, SimLimiter>>, memo: BudgetMemo) {
+  async function phase(
+    profile: Profile,
+    t: ReturnType<typeof target>,
+    limiters: Partial<Record<RouteClass, SimLimiter>>,
+    memo: BudgetMemo,
+  ) {
     const sent: Partial<Record<RouteClass, number>> = {};
     const d = await discoverAndPlan(planProfile(profile, t), profile, t, {
       memo,
@@ -145,7 +169,12 @@ describe('discoverAndPlan across the phases of one run (BudgetMemo)', () => {
     const again = await phase(loadProfile('read-budget'), target(), { read: fixedWindow(20, 3, 1700) }, memo);
     expect(again.sent.read).toBeGreaterThan(0);
     expect(again.budgets.read).toMatchObject({ limit: 20, source: 'observed' });
-    const elsewhere = await phase(loadProfile('read-budget'), target({ baseUrl: 'http://127.0.0.2:9/v1' }), { read: fixedWindow(30, 3, 1700) }, memo);
+    const elsewhere = await phase(
+      loadProfile('read-budget'),
+      target({ baseUrl: 'http://127.0.0.2:9/v1' }),
+      { read: fixedWindow(30, 3, 1700) },
+      memo,
+    );
     expect(elsewhere.budgets.read).toMatchObject({ limit: 30, source: 'observed' });
   });
 

@@ -13,7 +13,15 @@ async function probe(limiter: SimLimiter, o: Partial<typeof opts> & { signal?: A
 
 describe('budget probe over simulated limiters', () => {
   // Every start phase within the window, including just before a boundary: the probe must find W itself.
-  it.each([[20, 3, 3], [6, 3, 3], [60, 1, 3], [100, 10, 3], [1000, 5, 3], [20, 3, 120], [60, 2, 250]])('a fixed window of %i per %i s (round trip %i ms), probed at any phase, gives L and W with high confidence', async (L, W, rtt) => {
+  it.each([
+    [20, 3, 3],
+    [6, 3, 3],
+    [60, 1, 3],
+    [100, 10, 3],
+    [1000, 5, 3],
+    [20, 3, 120],
+    [60, 2, 250],
+  ])('a fixed window of %i per %i s (round trip %i ms), probed at any phase, gives L and W with high confidence', async (L, W, rtt) => {
     for (let phase = 0; phase < W * 1000; phase += 37) {
       const r = await probe(fixedWindow(L, W, phase, Math.floor(L / 3)), {}, 0, rtt);
       expect(r.estimate, `phase ${phase}`).toMatchObject({ ok: true, limit: L, windowSeconds: W, confidence: 'high', model: 'window' });
@@ -28,14 +36,27 @@ describe('budget probe over simulated limiters', () => {
     expect(r.estimate).toMatchObject({ ok: true, limit: 10, windowSeconds: 4 });
   });
 
-  it.each([[20, 3, 3], [10, 10, 3], [100, 2, 3], [20, 3, 150]])('a sliding log of %i per %i s (round trip %i ms) gives W', async (L, W, rtt) => {
+  it.each([
+    [20, 3, 3],
+    [10, 10, 3],
+    [100, 2, 3],
+    [20, 3, 150],
+  ])('a sliding log of %i per %i s (round trip %i ms) gives W', async (L, W, rtt) => {
     const r = await probe(slidingLog(L, W), {}, 0, rtt);
     expect(r.estimate).toMatchObject({ ok: true, limit: L, windowSeconds: W, model: 'window' });
   });
 
   // A token bucket's Reset is `used × W / L`: one Reset never shows W. The estimate must land close enough
   // that half the budget stays under it and twice the budget stays over it.
-  it.each([[20, 3, 3], [10, 10, 3], [6, 3, 3], [30, 60, 3], [50, 5, 3], [20, 3, 100], [50, 5, 100]])('a token bucket of %i per %i s (round trip %i ms) gives W within [0.75 W, 1.5 W]', async (L, W, rtt) => {
+  it.each([
+    [20, 3, 3],
+    [10, 10, 3],
+    [6, 3, 3],
+    [30, 60, 3],
+    [50, 5, 3],
+    [20, 3, 100],
+    [50, 5, 100],
+  ])('a token bucket of %i per %i s (round trip %i ms) gives W within [0.75 W, 1.5 W]', async (L, W, rtt) => {
     for (const before of [L, Math.ceil(L / 2)]) {
       const r = await probe(tokenBucket(L, W, before), {}, 0, rtt);
       expect(r.estimate, `tokens before ${before}`).toMatchObject({ ok: true, limit: L, model: 'token-bucket' });

@@ -25,7 +25,8 @@ async function start(opts: { limit: number; windowMs: number; stripPolicy: boole
   if (opts.stripPolicy) {
     app.use((_req, res, next) => {
       const set = res.setHeader.bind(res);
-      res.setHeader = ((name: string, value: string | number | readonly string[]) => (name.toLowerCase() === 'ratelimit-policy' ? res : set(name, value))) as typeof res.setHeader;
+      res.setHeader = ((name: string, value: string | number | readonly string[]) =>
+        name.toLowerCase() === 'ratelimit-policy' ? res : set(name, value)) as typeof res.setHeader;
       next();
     });
   }
@@ -36,22 +37,37 @@ async function start(opts: { limit: number; windowMs: number; stripPolicy: boole
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
 }
 
-const me: PlannedRoute = { idx: 0, label: 'me', class: 'read', method: 'GET', template: '/me', path: '/me', idempotencyKey: false, keyRole: 'admin', keyName: 'admin', weight: 1 };
+const me: PlannedRoute = {
+  idx: 0,
+  label: 'me',
+  class: 'read',
+  method: 'GET',
+  template: '/me',
+  path: '/me',
+  idempotencyKey: false,
+  keyRole: 'admin',
+  keyName: 'admin',
+  weight: 1,
+};
 
 describe('budget discovery against express-rate-limit', () => {
   it.each([
     [20, 3, false, 'policy'],
     [20, 3, true, 'window'],
     [7, 2, true, 'window'],
-  ] as const)('%i per %i s (RateLimit-Policy stripped: %s) is learned exactly', async (limit, windowS, stripPolicy, model) => {
-    const baseUrl = await start({ limit, windowMs: windowS * 1000, stripPolicy });
-    const target = targetFromInput({ baseUrl, keys: { admin: { key: 'pk_test_discover_real_0123456789' } } }, 'test');
-    const sender = createProbeSender(target, me, { timeoutMs: 5000, pacer: new ProbePacer(undefined) });
-    try {
-      const out = await runProbe(sender.io, { ...PROBE_DEFAULTS, maxWaitMs: 10_000, maxRequests: PROBE_MAX_REQUESTS });
-      expect(estimateBudget(out.samples)).toMatchObject({ ok: true, limit, windowSeconds: windowS, model });
-    } finally {
-      await sender.close();
-    }
-  }, 15_000);
+  ] as const)(
+    '%i per %i s (RateLimit-Policy stripped: %s) is learned exactly',
+    async (limit, windowS, stripPolicy, model) => {
+      const baseUrl = await start({ limit, windowMs: windowS * 1000, stripPolicy });
+      const target = targetFromInput({ baseUrl, keys: { admin: { key: 'pk_test_discover_real_0123456789' } } }, 'test');
+      const sender = createProbeSender(target, me, { timeoutMs: 5000, pacer: new ProbePacer(undefined) });
+      try {
+        const out = await runProbe(sender.io, { ...PROBE_DEFAULTS, maxWaitMs: 10_000, maxRequests: PROBE_MAX_REQUESTS });
+        expect(estimateBudget(out.samples)).toMatchObject({ ok: true, limit, windowSeconds: windowS, model });
+      } finally {
+        await sender.close();
+      }
+    },
+    15_000,
+  );
 });

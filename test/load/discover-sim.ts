@@ -13,7 +13,13 @@ export interface SimLimiter {
 
 const answer = (admitted: boolean, L: number, remaining: number, resetMs: number): Answer => {
   const reset = Math.max(0, Math.ceil(resetMs / 1000 - 1e-9));
-  return { status: admitted ? 200 : 429, limit: String(L), remaining: String(remaining), reset: String(reset), ...(admitted ? {} : { retryAfter: String(Math.max(1, reset)) }) };
+  return {
+    status: admitted ? 200 : 429,
+    limit: String(L),
+    remaining: String(remaining),
+    reset: String(reset),
+    ...(admitted ? {} : { retryAfter: String(Math.max(1, reset)) }),
+  };
 };
 
 /** Fixed windows of W s whose boundaries sit at phaseMs + k·W (so a probe can start mid-window). */

@@ -39,7 +39,10 @@ describe.each([
     const target = targetFromInput({ baseUrl, keys: { admin: { key: 'pk_test_watermark_0123456789' } }, caps: { maxRequests: 1500 } }, 't');
     const plan = planProfile(parseProfile({ name: 'w', description: 'd', duration: 5, ...shape }, 't'), target);
     const seen: Array<{ sent: number; received: number; watermark: number }> = [];
-    const rec = new LoadRecorder({ add: (s, watermark) => seen.push({ sent: s.sent, received: s.received, watermark: watermark ?? NaN }) }, { sendsAsTheyGo: true });
+    const rec = new LoadRecorder(
+      { add: (s, watermark) => seen.push({ sent: s.sent, received: s.received, watermark: watermark ?? NaN }) },
+      { sendsAsTheyGo: true },
+    );
     await engine({ plan, baseUrl, secrets: target.secrets, recorder: rec });
     expect(seen.length).toBeGreaterThan(500);
     let highest = -Infinity;

@@ -112,18 +112,38 @@ function parse(c: Case): Verdict {
   return { ok: true, status: p.head.status, body: p.body ?? '', consumed: p.consumed };
 }
 
-const token = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,8}$/).filter((n) => !/^(content-length|transfer-encoding|connection|keep-alive|upgrade|proxy-connection|trailer)$/i.test(n));
+const token = fc
+  .stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,8}$/)
+  .filter((n) => !/^(content-length|transfer-encoding|connection|keep-alive|upgrade|proxy-connection|trailer)$/i.test(n));
 const text = fc.stringMatching(/^[a-zA-Z0-9{}":,. ]{0,24}$/);
 
 /** A response: its bytes and where it ends. */
 const response = fc.record({
   version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'),
-  status: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 200, max: 599 }) }, { weight: 1, arbitrary: fc.constantFrom(204, 304, 1000, 2000, 20) }),
+  status: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 200, max: 599 }) },
+    { weight: 1, arbitrary: fc.constantFrom(204, 304, 1000, 2000, 20) },
+  ),
   interim: fc.boolean(),
   leadingCrlf: fc.constantFrom('', '', '\r\n'),
   headers: fc.array(fc.tuple(token, text, fc.constantFrom('', '', '', ' ')), { maxLength: 4 }),
   body: text,
-  framing: fc.constantFrom('cl', 'cl', 'chunked', 'chunked', 'close', 'cl-short', 'cl-long-number', 'cl-junk', 'both', 'chunk-0x', 'chunk-junk', 'chunk-no-crlf', 'te-gzip-final', 'te-chunked-final'),
+  framing: fc.constantFrom(
+    'cl',
+    'cl',
+    'chunked',
+    'chunked',
+    'close',
+    'cl-short',
+    'cl-long-number',
+    'cl-junk',
+    'both',
+    'chunk-0x',
+    'chunk-junk',
+    'chunk-no-crlf',
+    'te-gzip-final',
+    'te-chunked-final',
+  ),
   chunks: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 4 }),
   chunkExt: fc.boolean(),
   trailer: fc.boolean(),
@@ -153,18 +173,47 @@ function bytesOf(r: R): { bytes: string; end: number } {
     return `${s}0\r\n${r.trailer ? 'X-Trailer: t\r\n' : ''}\r\n`;
   };
   switch (r.framing) {
-    case 'cl': out += `Content-Length: ${body.length}\r\n`; break;
-    case 'cl-short': out += `Content-Length: ${body.length + 5}\r\n`; break;
-    case 'cl-long-number': out += `Content-Length: 12345678901234567890123\r\n`; break;
-    case 'cl-junk': out += `Content-Length: ${body.length}x\r\n`; break;
-    case 'both': out += `Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n`; payload = chunked(); break;
-    case 'chunked': out += 'Transfer-Encoding: chunked\r\n'; payload = chunked(); break;
-    case 'te-chunked-final': out += 'Transfer-Encoding: gzip, chunked\r\n'; payload = chunked(); break;
-    case 'te-gzip-final': out += 'Transfer-Encoding: chunked, gzip\r\n'; break;
-    case 'chunk-0x': out += 'Transfer-Encoding: chunked\r\n'; payload = body ? chunked((n) => `0x${n.toString(16)}`) : '0x0\r\n\r\n'; break;
-    case 'chunk-junk': out += 'Transfer-Encoding: chunked\r\n'; payload = body ? chunked((n) => `${n.toString(16)}zz`) : '0zz\r\n\r\n'; break;
-    case 'chunk-no-crlf': out += 'Transfer-Encoding: chunked\r\n'; payload = body ? `${body.length.toString(16)}\r\n${body}XX0\r\n\r\n` : chunked(); break;
-    case 'close': break;
+    case 'cl':
+      out += `Content-Length: ${body.length}\r\n`;
+      break;
+    case 'cl-short':
+      out += `Content-Length: ${body.length + 5}\r\n`;
+      break;
+    case 'cl-long-number':
+      out += `Content-Length: 12345678901234567890123\r\n`;
+      break;
+    case 'cl-junk':
+      out += `Content-Length: ${body.length}x\r\n`;
+      break;
+    case 'both':
+      out += `Content-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n`;
+      payload = chunked();
+      break;
+    case 'chunked':
+      out += 'Transfer-Encoding: chunked\r\n';
+      payload = chunked();
+      break;
+    case 'te-chunked-final':
+      out += 'Transfer-Encoding: gzip, chunked\r\n';
+      payload = chunked();
+      break;
+    case 'te-gzip-final':
+      out += 'Transfer-Encoding: chunked, gzip\r\n';
+      break;
+    case 'chunk-0x':
+      out += 'Transfer-Encoding: chunked\r\n';
+      payload = body ? chunked((n) => `0x${n.toString(16)}`) : '0x0\r\n\r\n';
+      break;
+    case 'chunk-junk':
+      out += 'Transfer-Encoding: chunked\r\n';
+      payload = body ? chunked((n) => `${n.toString(16)}zz`) : '0zz\r\n\r\n';
+      break;
+    case 'chunk-no-crlf':
+      out += 'Transfer-Encoding: chunked\r\n';
+      payload = body ? `${body.length.toString(16)}\r\n${body}XX0\r\n\r\n` : chunked();
+      break;
+    case 'close':
+      break;
   }
   out += '\r\n';
   if (noBody) payload = '';
@@ -172,7 +221,7 @@ function bytesOf(r: R): { bytes: string; end: number } {
   return { bytes: out + r.after, end: out.length };
 }
 
-describe('the engines\' response parser agrees with llhttp (node:http), response by response', () => {
+describe("the engines' response parser agrees with llhttp (node:http), response by response", () => {
   it('on generated framings split at random points', async () => {
     await fc.assert(
       fc.asyncProperty(response, fc.array(fc.nat({ max: 400 }), { maxLength: 6 }), async (r, splits) => {
@@ -199,12 +248,21 @@ describe('the engines\' response parser agrees with llhttp (node:http), response
 
 describe('where the engines differ from llhttp on purpose', () => {
   it('a bare LF ends a line (RFC 9112 §2.2), in the head and in chunk framing', () => {
-    expect(parse({ bytes: 'HTTP/1.1 200 OK\nContent-Length: 2\n\nhi', end: 0, splits: [] })).toMatchObject({ ok: true, status: 200, body: 'hi' });
-    expect(parse({ bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\n\n2\nhi\n0\n\n', end: 0, splits: [3, 30] })).toMatchObject({ ok: true, body: 'hi' });
+    expect(parse({ bytes: 'HTTP/1.1 200 OK\nContent-Length: 2\n\nhi', end: 0, splits: [] })).toMatchObject({
+      ok: true,
+      status: 200,
+      body: 'hi',
+    });
+    expect(parse({ bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\n\n2\nhi\n0\n\n', end: 0, splits: [3, 30] })).toMatchObject({
+      ok: true,
+      body: 'hi',
+    });
   });
 
   it('a second response in the write of the first fails the first (llhttp would take the first and drop the second)', () => {
-    expect(parse({ bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhiHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', end: 0, splits: [] })).toEqual({ ok: false });
+    expect(
+      parse({ bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhiHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', end: 0, splits: [] }),
+    ).toEqual({ ok: false });
   });
 });
 

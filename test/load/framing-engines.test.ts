@@ -42,16 +42,40 @@ afterEach(async () => {
 });
 
 const target = (url: string) => targetFromInput({ baseUrl: url, keys: { admin: { key: 'pk_test_engine_0123456789' } } }, 't');
-const profile = (model: 'open' | 'closed', requests: number, rate = 150) => parseProfile(model === 'open'
-  ? { name: 'f', description: 'd', model, duration: Math.ceil(requests / rate) + 1, maxRequests: requests, timeoutMs: 5000, maxConnections: 4, classes: { read: { rate, routes: [{ route: 'me' }] } } }
-  : { name: 'f', description: 'd', model, duration: 30, maxRequests: requests, timeoutMs: 5000, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } }, 't');
+const profile = (model: 'open' | 'closed', requests: number, rate = 150) =>
+  parseProfile(
+    model === 'open'
+      ? {
+          name: 'f',
+          description: 'd',
+          model,
+          duration: Math.ceil(requests / rate) + 1,
+          maxRequests: requests,
+          timeoutMs: 5000,
+          maxConnections: 4,
+          classes: { read: { rate, routes: [{ route: 'me' }] } },
+        }
+      : {
+          name: 'f',
+          description: 'd',
+          model,
+          duration: 30,
+          maxRequests: requests,
+          timeoutMs: 5000,
+          classes: { read: { connections: 4, routes: [{ route: 'me' }] } },
+        },
+    't',
+  );
 
 /** The trace's error lines, in order. */
 function traceErrors(path: string): string[] {
-  return readFileSync(path, 'utf8').trim().split('\n').flatMap((l) => {
-    const e = (JSON.parse(l) as { error?: string }).error;
-    return e === undefined ? [] : [e];
-  });
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => {
+      const e = (JSON.parse(l) as { error?: string }).error;
+      return e === undefined ? [] : [e];
+    });
 }
 
 describe.each(['closed', 'open'] as const)('the %s engine on every framing, counted against the server', (model) => {
@@ -99,18 +123,24 @@ describe('a server that closes silently after every 5th answer', () => {
     return errors / n;
   }
 
-  it.each([['closed', 1200], ['open', 600]] as const)('the %s engine (%i requests) loses no more than undici on the same server, and counts the connections it opened', async (model, n) => {
-    server = await startFramingServer('silent-close-every-5th');
-    const bar = await undiciErrorRate(server.url, n);
-    await server.close();
-    server = await startFramingServer('silent-close-every-5th');
-    const { result } = await runProfile({ target: target(server.url), profile: profile(model, n, 300) });
-    const t = result.totals;
-    expect(t.sent).toBe(n);
-    expect(t.completed + t.errors).toBe(n);
-    expect(t.errors / n).toBeLessThanOrEqual(bar);
-    // The server closed each connection after 5 answers: the engine opened one per 5 answers (and no more than one extra per class connection).
-    expect(result.connections?.opened).toBe(server.counts.connections);
-    expect(server.counts.connections).toBeGreaterThanOrEqual(Math.floor(n / 5));
-  });
+  it.each([
+    ['closed', 1200],
+    ['open', 600],
+  ] as const)(
+    'the %s engine (%i requests) loses no more than undici on the same server, and counts the connections it opened',
+    async (model, n) => {
+      server = await startFramingServer('silent-close-every-5th');
+      const bar = await undiciErrorRate(server.url, n);
+      await server.close();
+      server = await startFramingServer('silent-close-every-5th');
+      const { result } = await runProfile({ target: target(server.url), profile: profile(model, n, 300) });
+      const t = result.totals;
+      expect(t.sent).toBe(n);
+      expect(t.completed + t.errors).toBe(n);
+      expect(t.errors / n).toBeLessThanOrEqual(bar);
+      // The server closed each connection after 5 answers: the engine opened one per 5 answers (and no more than one extra per class connection).
+      expect(result.connections?.opened).toBe(server.counts.connections);
+      expect(server.counts.connections).toBeGreaterThanOrEqual(Math.floor(n / 5));
+    },
+  );
 });

@@ -5,7 +5,13 @@
  * on it failing the run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { combineGenerators, GENERATOR_BOUNDS, judgeGenerator, markLowerBound, type GeneratorFigures } from '../../src/fold/generator-verdict.js';
+import {
+  combineGenerators,
+  GENERATOR_BOUNDS,
+  judgeGenerator,
+  markLowerBound,
+  type GeneratorFigures,
+} from '../../src/fold/generator-verdict.js';
 import { evaluateThreshold, parseThreshold, type Threshold, type ThresholdContext } from '../../src/fold/threshold.js';
 import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
@@ -18,8 +24,18 @@ import { buildMarkdown } from '../../src/report/markdown.js';
 import { profileSection } from '../../src/report/html/profile.js';
 
 const calm: GeneratorFigures = {
-  processes: 1, wallMs: 10_000, cpuMs: 2_000, cpuShare: 0.2, eventLoopDelayP99Ms: 6, eventLoopDelayMaxMs: 12, sends: 5000,
-  slipP50Ms: 0.01, slipP99Ms: 0.8, slipMaxMs: 3, offered: 5000, dropped: 0,
+  processes: 1,
+  wallMs: 10_000,
+  cpuMs: 2_000,
+  cpuShare: 0.2,
+  eventLoopDelayP99Ms: 6,
+  eventLoopDelayMaxMs: 12,
+  sends: 5000,
+  slipP50Ms: 0.01,
+  slipP99Ms: 0.8,
+  slipMaxMs: 3,
+  offered: 5000,
+  dropped: 0,
 };
 
 describe('generator verdict', () => {
@@ -39,19 +55,30 @@ describe('generator verdict', () => {
     expect(v.remedy).toContain('--workers 2');
   });
 
-  it('dropped arrivals alone are the target\'s (or the connections\'), not the generator\'s', () => {
+  it("dropped arrivals alone are the target's (or the connections'), not the generator's", () => {
     expect(judgeGenerator({ ...calm, dropped: 900, offered: 5000 }).saturated).toBe(false);
   });
 
   it('several processes: saturated when any was, the worst figures kept, the remedy doubles the processes', () => {
-    const v = combineGenerators([{ ...calm, processes: 1 }, { ...calm, cpuShare: 0.97, slipP99Ms: 9 }])!;
+    const v = combineGenerators([
+      { ...calm, processes: 1 },
+      { ...calm, cpuShare: 0.97, slipP99Ms: 9 },
+    ])!;
     expect(v).toMatchObject({ processes: 2, saturated: true, cpuShare: 0.97, slipP99Ms: 9 });
     expect(v.remedy).toContain('--workers 4');
     expect(combineGenerators([calm, calm])!.saturated).toBe(false);
   });
 
   it('a capacity measured with a saturated generator is a lower bound naming the remedy; otherwise untouched', () => {
-    const cap: { rps: number; sloP95Ms: number; maxErrorPct: number; firstBreachAt: number; explanation: string; lowerBound?: boolean; remedy?: string } = { rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 12, explanation: 'x' };
+    const cap: {
+      rps: number;
+      sloP95Ms: number;
+      maxErrorPct: number;
+      firstBreachAt: number;
+      explanation: string;
+      lowerBound?: boolean;
+      remedy?: string;
+    } = { rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 12, explanation: 'x' };
     expect(markLowerBound(cap, judgeGenerator(calm))).toEqual(cap);
     const marked = markLowerBound(cap, judgeGenerator({ ...calm, cpuShare: 0.99 }));
     expect(marked).toMatchObject({ rps: 380, lowerBound: true });
@@ -69,7 +96,9 @@ describe('generator in the reports', () => {
     p.capacity = markLowerBound({ rps: 380, sloP95Ms: 250, maxErrorPct: 1, firstBreachAt: 3, explanation: 'x' }, saturated);
     const md = buildMarkdown(r);
     expect(md).toContain('#### Generator');
-    expect(md).toMatch(/generator saturated \(CPU 97 % of a core; 12 of 5000 arrivals dropped\) — add generator processes: --workers 2.*lower bound/);
+    expect(md).toMatch(
+      /generator saturated \(CPU 97 % of a core; 12 of 5000 arrivals dropped\) — add generator processes: --workers 2.*lower bound/,
+    );
     const html = String(profileSection(p, 0, []));
     expect(html).toContain('generator saturated');
     expect(html).toContain('at least');
@@ -87,11 +116,22 @@ describe('generator thresholds', () => {
     return r.threshold;
   };
   const ctx = (g?: GeneratorFigures): ThresholdContext => ({
-    latency: () => null, count: () => 0, errorRate: () => null, rps: () => 0,
+    latency: () => null,
+    count: () => 0,
+    errorRate: () => null,
+    rps: () => 0,
     generator: (m) => {
       if (!g) return null;
       const v = judgeGenerator(g);
-      return { saturated: v.saturated ? 1 : 0, slip_p50: v.slipP50Ms, slip_p99: v.slipP99Ms, slip_max: v.slipMaxMs, cpu: v.cpuShare, eld_p99: v.eventLoopDelayP99Ms, eld_max: v.eventLoopDelayMaxMs }[m];
+      return {
+        saturated: v.saturated ? 1 : 0,
+        slip_p50: v.slipP50Ms,
+        slip_p99: v.slipP99Ms,
+        slip_max: v.slipMaxMs,
+        cpu: v.cpuShare,
+        eld_p99: v.eventLoopDelayP99Ms,
+        eld_max: v.eventLoopDelayMaxMs,
+      }[m];
     },
   });
 
@@ -102,7 +142,15 @@ describe('generator thresholds', () => {
     expect(parsed('generator.eld_p99 <= 20ms')).toMatchObject({ metric: 'eld_p99', value: 20 });
   });
 
-  it.each(['generator.saturated < 1', 'generator.saturated == 2', 'generator.cpu < 5ms', 'generator.slip_p99 < 5%', 'generator.nope < 1', 'p95 < true', 'generator.slip_p99 < true'])('refuses %s in one line', (e) => {
+  it.each([
+    'generator.saturated < 1',
+    'generator.saturated == 2',
+    'generator.cpu < 5ms',
+    'generator.slip_p99 < 5%',
+    'generator.nope < 1',
+    'p95 < true',
+    'generator.slip_p99 < true',
+  ])('refuses %s in one line', (e) => {
     const r = parseThreshold(e);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.split('\n')).toHaveLength(1);
@@ -112,7 +160,10 @@ describe('generator thresholds', () => {
     const t = parsed('generator.saturated == false');
     expect(evaluateThreshold(t, ctx(calm))).toMatchObject({ ok: true, actual: 'false' });
     expect(evaluateThreshold(t, ctx({ ...calm, slipP99Ms: 30 }))).toMatchObject({ ok: false, actual: 'true' });
-    expect(evaluateThreshold(parsed('generator.slip_p99 < 5ms'), ctx({ ...calm, slipP99Ms: 30 }))).toMatchObject({ ok: false, actual: '30ms' });
+    expect(evaluateThreshold(parsed('generator.slip_p99 < 5ms'), ctx({ ...calm, slipP99Ms: 30 }))).toMatchObject({
+      ok: false,
+      actual: '30ms',
+    });
     expect(evaluateThreshold(t, ctx(undefined))).toMatchObject({ ok: false, actual: 'not measured' });
   });
 });
@@ -125,10 +176,18 @@ describe('a run measures its own generator', () => {
   afterAll(async () => {
     await srv?.close();
   });
-  const profile = parseProfile({
-    name: 'g', description: 'd', model: 'open', duration: 1.5, maxConnections: 8,
-    classes: { read: { rate: 200, routes: [{ route: 'me' }] } }, thresholds: ['generator.saturated == false'],
-  }, 't');
+  const profile = parseProfile(
+    {
+      name: 'g',
+      description: 'd',
+      model: 'open',
+      duration: 1.5,
+      maxConnections: 8,
+      classes: { read: { rate: 200, routes: [{ route: 'me' }] } },
+      thresholds: ['generator.saturated == false'],
+    },
+    't',
+  );
 
   it('every send is measured and the verdict is the one its figures give', async () => {
     const { result } = await runProfile({ target: srv.target(), profile });
@@ -138,14 +197,18 @@ describe('a run measures its own generator', () => {
     expect(g.offered).toBe(result.totals.sent + result.totals.dropped);
     expect(g.cpuMs).toBeGreaterThan(0);
     const { saturated, reason, remedy, ...figures } = g;
-    expect({ saturated, reason, remedy }).toEqual((({ saturated: s, reason: r, remedy: m }) => ({ saturated: s, reason: r, remedy: m }))(judgeGenerator(figures)));
+    expect({ saturated, reason, remedy }).toEqual(
+      (({ saturated: s, reason: r, remedy: m }) => ({ saturated: s, reason: r, remedy: m }))(judgeGenerator(figures)),
+    );
   });
 
   it('a generator whose event loop is kept busy is called saturated in the result and on the terminal, and the threshold on it fails', async () => {
     // 40 ms of every 50 ms spent elsewhere: the schedule cannot be kept.
     const blocker = setInterval(() => {
       const end = performance.now() + 40;
-      while (performance.now() < end) { /* busy */ }
+      while (performance.now() < end) {
+        /* busy */
+      }
     }, 50);
     let run: Awaited<ReturnType<typeof runProfile>>;
     try {
@@ -166,7 +229,7 @@ describe('a run measures its own generator', () => {
   });
 });
 
-describe('GeneratorMeter.takeSlipMax (the live metrics\' send slip)', () => {
+describe("GeneratorMeter.takeSlipMax (the live metrics' send slip)", () => {
   it('gives the largest slip since the previous call, in seconds, and nothing when nothing was sent', () => {
     const m = new GeneratorMeter();
     try {

@@ -31,7 +31,10 @@ afterEach(() => {
 });
 
 /** A raw server answering each request with `respond`; returns its endpoint and connection count. */
-async function rawServer(respond: (sock: net.Socket, n: number) => void, secure?: { key: string; cert: string }): Promise<{ endpoint: Http1Endpoint; conns: () => number }> {
+async function rawServer(
+  respond: (sock: net.Socket, n: number) => void,
+  secure?: { key: string; cert: string },
+): Promise<{ endpoint: Http1Endpoint; conns: () => number }> {
   let conns = 0;
   let requests = 0;
   const onSock = (sock: net.Socket): void => {
@@ -56,20 +59,45 @@ async function rawServer(respond: (sock: net.Socket, n: number) => void, secure?
 /** A connection whose next outcome `get()` resolves with. */
 function client(endpoint: Http1Endpoint, keep = true): { get: () => Promise<Outcome> } {
   let done: ((o: Outcome) => void) | undefined;
-  const c = new Http1Connection(endpoint, { onResponse: (_c, head, body) => done?.({ head, body }), onFailure: (_c, error) => done?.({ error }) }, () => keep);
+  const c = new Http1Connection(
+    endpoint,
+    { onResponse: (_c, head, body) => done?.({ head, body }), onFailure: (_c, error) => done?.({ error }) },
+    () => keep,
+  );
   closers.push(() => c.destroy());
   return {
-    get: () => new Promise<Outcome>((r) => {
-      done = r;
-      c.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
-    }),
+    get: () =>
+      new Promise<Outcome>((r) => {
+        done = r;
+        c.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
+      }),
   };
 }
 
 /** A self-signed certificate for localhost with the given subjectAltName, made by openssl. */
 function selfSigned(altNames: string): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-engine-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', `subjectAltName=${altNames}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'k.pem'),
+      '-out',
+      join(dir, 'c.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      `subjectAltName=${altNames}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') };
 }
 
@@ -87,10 +115,15 @@ function trickle(sock: net.Socket, text: string): void {
   step();
 }
 
-describe('the engines\' HTTP/1.1 parser', () => {
+describe("the engines' HTTP/1.1 parser", () => {
   it('reads a Content-Length response written one byte at a time, with repeated and mixed-case headers', async () => {
     const body = '{"error":{"code":"rate_limit.exceeded"}}';
-    const { endpoint } = await rawServer((s) => trickle(s, `HTTP/1.1 429 Too Many Requests\r\nRateLimit-Limit: 10\r\nratelimit-limit: 20\r\nRATELIMIT-REMAINING:0\r\nRateLimit-Reset:  3 \r\nRetry-After: 3\r\nX-Request-Id: r1\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+    const { endpoint } = await rawServer((s) =>
+      trickle(
+        s,
+        `HTTP/1.1 429 Too Many Requests\r\nRateLimit-Limit: 10\r\nratelimit-limit: 20\r\nRATELIMIT-REMAINING:0\r\nRateLimit-Reset:  3 \r\nRetry-After: 3\r\nX-Request-Id: r1\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
+    );
     const o = await once(endpoint);
     expect(o.error).toBeUndefined();
     expect(o.head).toMatchObject({ status: 429, limit: '10, 20', remaining: '0', reset: '3', retryAfter: '3', requestId: 'r1' });
@@ -98,7 +131,12 @@ describe('the engines\' HTTP/1.1 parser', () => {
   });
 
   it('reads a chunked body split anywhere, with chunk extensions and trailers', async () => {
-    const { endpoint } = await rawServer((s) => trickle(s, 'HTTP/1.1 429 x\r\nTransfer-Encoding: chunked\r\nRateLimit-Limit: 5\r\n\r\n5;ext=1\r\n{"err\r\n18\r\nor":{"code":"too_many"}}\r\n0\r\nX-Trailer: t\r\n\r\n'));
+    const { endpoint } = await rawServer((s) =>
+      trickle(
+        s,
+        'HTTP/1.1 429 x\r\nTransfer-Encoding: chunked\r\nRateLimit-Limit: 5\r\n\r\n5;ext=1\r\n{"err\r\n18\r\nor":{"code":"too_many"}}\r\n0\r\nX-Trailer: t\r\n\r\n',
+      ),
+    );
     const o = await once(endpoint);
     expect(o.error).toBeUndefined();
     expect(o.body).toBe('{"error":{"code":"too_many"}}');
@@ -131,20 +169,30 @@ describe('the engines\' HTTP/1.1 parser', () => {
   });
 
   it('bytes after the end of a response fail that response and close the connection; the next request, sent at once as the engine does, gets its own answer on a new one', async () => {
-    const srv = await rawServer((s, n) => s.write(n === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 500 Stale\r\nContent-Length: 0\r\n\r\n' : 'HTTP/1.1 201 OK\r\nContent-Length: 0\r\n\r\n'));
+    const srv = await rawServer((s, n) =>
+      s.write(
+        n === 0
+          ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 500 Stale\r\nContent-Length: 0\r\n\r\n'
+          : 'HTTP/1.1 201 OK\r\nContent-Length: 0\r\n\r\n',
+      ),
+    );
     const seen: Outcome[] = [];
     const req = 'GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n';
     const two = new Promise<void>((resolve) => {
-      const c = new Http1Connection(srv.endpoint, {
-        onResponse: (_c, head) => {
-          seen.push({ head });
-          resolve();
+      const c = new Http1Connection(
+        srv.endpoint,
+        {
+          onResponse: (_c, head) => {
+            seen.push({ head });
+            resolve();
+          },
+          onFailure: (conn, error) => {
+            seen.push({ error });
+            conn.send(req);
+          },
         },
-        onFailure: (conn, error) => {
-          seen.push({ error });
-          conn.send(req);
-        },
-      }, () => false);
+        () => false,
+      );
       closers.push(() => c.destroy());
       c.send(req);
     });
@@ -163,9 +211,17 @@ describe('the engines\' HTTP/1.1 parser', () => {
 
   it.each([
     ['a malformed status line', (s: net.Socket) => s.write('HTP/1.1 200 OK\r\n\r\n'), /malformed status line/],
-    ['a body cut short', (s: net.Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"da'), /closed before the response ended|ECONNRESET/],
+    [
+      'a body cut short',
+      (s: net.Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"da'),
+      /closed before the response ended|ECONNRESET/,
+    ],
     ['a reset before any byte', (s: net.Socket) => s.resetAndDestroy(), /ECONNRESET|closed before/],
-    ['two different Content-Lengths', (s: net.Socket) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'), /invalid content-length/],
+    [
+      'two different Content-Lengths',
+      (s: net.Socket) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'),
+      /invalid content-length/,
+    ],
   ] as const)('%s is a transport error', async (_n, respond, message) => {
     const { endpoint } = await rawServer(respond);
     const o = await once(endpoint);
@@ -194,9 +250,21 @@ describe.each(['open', 'closed'] as const)('%s engine runs against a hostile ser
     await server?.close();
     server = undefined;
   });
-  const profile = (timeoutMs = 10_000) => parseProfile(model === 'open'
-    ? { name: 'e', description: 'd', model, duration: 1, timeoutMs, maxConnections: 4, classes: { read: { rate: 10, routes: [{ route: 'me' }] } } }
-    : { name: 'e', description: 'd', model, duration: 1, timeoutMs, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } }, 't');
+  const profile = (timeoutMs = 10_000) =>
+    parseProfile(
+      model === 'open'
+        ? {
+            name: 'e',
+            description: 'd',
+            model,
+            duration: 1,
+            timeoutMs,
+            maxConnections: 4,
+            classes: { read: { rate: 10, routes: [{ route: 'me' }] } },
+          }
+        : { name: 'e', description: 'd', model, duration: 1, timeoutMs, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } },
+      't',
+    );
   const target = (url: string) => targetFromInput({ baseUrl: url, keys: { admin: { key: 'pk_test_engine_0123456789' } } }, 't');
 
   it('slow-body: each request ends at the deadline, as a transport error naming it', async () => {
@@ -206,7 +274,10 @@ describe.each(['open', 'closed'] as const)('%s engine runs against a hostile ser
     const { result } = await runProfile({ target: target(server.url), profile: profile(300), tracePath });
     expect(result.totals.sent).toBeGreaterThan(0);
     expect(result.totals.errors).toBe(result.totals.sent);
-    const errors = readFileSync(tracePath, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { error?: string }).error);
+    const errors = readFileSync(tracePath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { error?: string }).error);
     expect(new Set(errors)).toEqual(new Set(['timeout: no complete response within 300 ms']));
   });
 
@@ -251,7 +322,11 @@ describe('CONNECT tunnels through an egress proxy', () => {
    * request sent too early would arrive first), written in two pieces split mid-head; on a 2xx answer it
    * pipes the tunnel to 127.0.0.1:`upstream` (when given). `answer` undefined: it never answers.
    */
-  async function rawProxy(answer: (n: number) => string | undefined, upstream?: number, secure?: { key: string; cert: string }): Promise<RawProxy> {
+  async function rawProxy(
+    answer: (n: number) => string | undefined,
+    upstream?: number,
+    secure?: { key: string; cert: string },
+  ): Promise<RawProxy> {
     const heads: string[][] = [];
     let early = 0;
     const onSock = (sock: net.Socket): void => {
@@ -298,7 +373,13 @@ describe('CONNECT tunnels through an egress proxy', () => {
     closers.push(() => server.close());
     const port = (server.address() as net.AddressInfo).port;
     return {
-      proxy: { host: '127.0.0.1', port, tls: !!secure, shown: `${secure ? 'https' : 'http'}://127.0.0.1:${port}`, authorization: `Basic ${Buffer.from('ci-user:pr0xy-s3cret').toString('base64')}` },
+      proxy: {
+        host: '127.0.0.1',
+        port,
+        tls: !!secure,
+        shown: `${secure ? 'https' : 'http'}://127.0.0.1:${port}`,
+        authorization: `Basic ${Buffer.from('ci-user:pr0xy-s3cret').toString('base64')}`,
+      },
       heads,
       early: () => early,
     };
@@ -313,7 +394,11 @@ describe('CONNECT tunnels through an egress proxy', () => {
     for (let i = 0; i < 3; i++) expect((await c.get()).head?.status).toBe(200);
     expect(px.heads).toHaveLength(2);
     const authority = `127.0.0.1:${srv.endpoint.port}`;
-    expect(px.heads[0]).toEqual([`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`, `Proxy-Authorization: Basic ${Buffer.from('ci-user:pr0xy-s3cret').toString('base64')}`]);
+    expect(px.heads[0]).toEqual([
+      `CONNECT ${authority} HTTP/1.1`,
+      `Host: ${authority}`,
+      `Proxy-Authorization: Basic ${Buffer.from('ci-user:pr0xy-s3cret').toString('base64')}`,
+    ]);
     expect(px.early()).toBe(0);
     expect(srv.conns()).toBe(2);
   });
@@ -345,8 +430,14 @@ describe('CONNECT tunnels through an egress proxy', () => {
       // Without the CA the certificate inside the tunnel is refused by the connection itself.
       expect((await once({ ...srv.endpoint, proxy: px.proxy })).error).toMatch(/SELF_SIGNED|CERT/);
       // The name verified is the target's (the certificate does not name elsewhere.test).
-      expect((await once({ ...srv.endpoint, host: 'elsewhere.test', connect: { ca: cert }, proxy: px.proxy })).error).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altname/i);
-      expect(px.heads.map((h) => h[0])).toEqual([`CONNECT 127.0.0.1:${srv.endpoint.port} HTTP/1.1`, `CONNECT 127.0.0.1:${srv.endpoint.port} HTTP/1.1`, `CONNECT elsewhere.test:${srv.endpoint.port} HTTP/1.1`]);
+      expect((await once({ ...srv.endpoint, host: 'elsewhere.test', connect: { ca: cert }, proxy: px.proxy })).error).toMatch(
+        /ERR_TLS_CERT_ALTNAME_INVALID|altname/i,
+      );
+      expect(px.heads.map((h) => h[0])).toEqual([
+        `CONNECT 127.0.0.1:${srv.endpoint.port} HTTP/1.1`,
+        `CONNECT 127.0.0.1:${srv.endpoint.port} HTTP/1.1`,
+        `CONNECT elsewhere.test:${srv.endpoint.port} HTTP/1.1`,
+      ]);
     });
 
     it('an https:// proxy: TLS to the proxy, and TLS again inside the tunnel', async () => {
@@ -360,11 +451,27 @@ describe('CONNECT tunnels through an egress proxy', () => {
   });
 
   it.each([
-    ['403', 'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n', (p: string, a: string) => `proxy ${p} refused CONNECT ${a}: 403 Forbidden`],
-    ['407 with a challenge and a body', 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="egress"\r\nContent-Length: 12\r\n\r\nauth needed!', (p: string, a: string) => `proxy ${p} refused CONNECT ${a}: 407 Proxy Authentication Required`],
+    [
+      '403',
+      'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n',
+      (p: string, a: string) => `proxy ${p} refused CONNECT ${a}: 403 Forbidden`,
+    ],
+    [
+      '407 with a challenge and a body',
+      'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="egress"\r\nContent-Length: 12\r\n\r\nauth needed!',
+      (p: string, a: string) => `proxy ${p} refused CONNECT ${a}: 407 Proxy Authentication Required`,
+    ],
     ['502 without a reason phrase', 'HTTP/1.1 502\r\n\r\n', (p: string, a: string) => `proxy ${p} refused CONNECT ${a}: 502`],
-    ['a malformed answer', 'SSH-2.0-OpenSSH_9.6\r\n\r\n', (p: string, a: string) => `proxy ${p} sent a malformed answer to CONNECT ${a}: "SSH-2.0-OpenSSH_9.6"`],
-    ['an answer head past the bound', `HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(MAX_CONNECT_HEAD_BYTES + 10)}`, (p: string, a: string) => `proxy ${p} answered CONNECT ${a} with a head longer than ${MAX_CONNECT_HEAD_BYTES} bytes`],
+    [
+      'a malformed answer',
+      'SSH-2.0-OpenSSH_9.6\r\n\r\n',
+      (p: string, a: string) => `proxy ${p} sent a malformed answer to CONNECT ${a}: "SSH-2.0-OpenSSH_9.6"`,
+    ],
+    [
+      'an answer head past the bound',
+      `HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(MAX_CONNECT_HEAD_BYTES + 10)}`,
+      (p: string, a: string) => `proxy ${p} answered CONNECT ${a} with a head longer than ${MAX_CONNECT_HEAD_BYTES} bytes`,
+    ],
     ['a close before any answer', '', (p: string, a: string) => `proxy ${p} closed the connection before answering CONNECT ${a}`],
   ] as const)('%s fails the request with one line naming the proxy, without its credentials', async (_n, text, line) => {
     const srv = await rawServer((s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
@@ -381,14 +488,23 @@ describe('CONNECT tunnels through an egress proxy', () => {
     await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
     const port = (gone.address() as net.AddressInfo).port;
     await new Promise<void>((r) => gone.close(() => r()));
-    const o = await once({ host: 'api.staging.test', port: 443, tls: true, proxy: { host: '127.0.0.1', port, tls: false, shown: `http://127.0.0.1:${port}`, authorization: 'Basic c2VjcmV0' } });
+    const o = await once({
+      host: 'api.staging.test',
+      port: 443,
+      tls: true,
+      proxy: { host: '127.0.0.1', port, tls: false, shown: `http://127.0.0.1:${port}`, authorization: 'Basic c2VjcmV0' },
+    });
     expect(o.error).toBe(`proxy http://127.0.0.1:${port} did not answer CONNECT api.staging.test:443: ECONNREFUSED`);
   });
 
   it("a proxy that never answers: the engine's deadline sweep fails the request, naming the proxy", async () => {
     const px = await rawProxy(() => undefined);
     const error = await new Promise<string>((resolve) => {
-      const c = new Http1Connection({ host: 'api.staging.test', port: 443, tls: true, proxy: px.proxy }, { onResponse: () => resolve('answered'), onFailure: (_c, e) => resolve(e) }, () => false);
+      const c = new Http1Connection(
+        { host: 'api.staging.test', port: 443, tls: true, proxy: px.proxy },
+        { onResponse: () => resolve('answered'), onFailure: (_c, e) => resolve(e) },
+        () => false,
+      );
       closers.push(() => c.destroy());
       c.sent = 0;
       c.send('GET / HTTP/1.1\r\nhost: api.staging.test\r\n\r\n');
@@ -398,14 +514,19 @@ describe('CONNECT tunnels through an egress proxy', () => {
       };
       poll();
     });
-    expect(error).toMatch(new RegExp(`\\(proxy http://127\\.0\\.0\\.1:${px.proxy.port} had not answered CONNECT api\\.staging\\.test:443\\)$`));
+    expect(error).toMatch(
+      new RegExp(`\\(proxy http://127\\.0\\.0\\.1:${px.proxy.port} had not answered CONNECT api\\.staging\\.test:443\\)$`),
+    );
   });
 
   it('readConnectAnswer: more bytes wanted, HTTP/1.0 2xx accepted, a reason phrase printed without control characters', () => {
     expect(readConnectAnswer(Buffer.from('HTTP/1.1 200 Conn'), 'P', 'a:1').kind).toBe('more');
     const open = readConnectAnswer(Buffer.from('HTTP/1.0 200 Connection established\r\nProxy-Agent: x\r\n\r\nTLS'), 'P', 'a:1');
     expect(open.kind === 'open' && open.rest.toString()).toBe('TLS');
-    expect(readConnectAnswer(Buffer.from('HTTP/1.1 403 No\x1b[31m way\r\n\r\n'), 'P', 'a:1')).toEqual({ kind: 'refused', error: 'proxy P refused CONNECT a:1: 403 No[31m way' });
+    expect(readConnectAnswer(Buffer.from('HTTP/1.1 403 No\x1b[31m way\r\n\r\n'), 'P', 'a:1')).toEqual({
+      kind: 'refused',
+      error: 'proxy P refused CONNECT a:1: 403 No[31m way',
+    });
     expect(readConnectAnswer(Buffer.from('HTTP/2 200\r\n\r\n'), 'P', 'a:1').kind).toBe('refused');
     expect(authorityOf('::1', 8443)).toBe('[::1]:8443');
   });

@@ -40,16 +40,21 @@ async function rawServer(respond: (sock: net.Socket, n: number, k: number) => vo
 /** One connection and a way to send a GET on it and await its outcome. */
 function client(port: number): { conn: Http1Connection; get: () => Promise<Outcome> } {
   let done: ((o: Outcome) => void) | undefined;
-  const conn = new Http1Connection({ host: '127.0.0.1', port, tls: false }, { onResponse: (_c, head) => done?.({ head }), onFailure: (_c, error) => done?.({ error }) }, () => false);
+  const conn = new Http1Connection(
+    { host: '127.0.0.1', port, tls: false },
+    { onResponse: (_c, head) => done?.({ head }), onFailure: (_c, error) => done?.({ error }) },
+    () => false,
+  );
   closers.push(() => conn.destroy());
   return {
     conn,
-    get: () => new Promise<Outcome>((r) => {
-      done = r;
-      // The send time, as the engines set it (on the connection's default clock).
-      conn.sent = performance.now();
-      conn.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
-    }),
+    get: () =>
+      new Promise<Outcome>((r) => {
+        done = r;
+        // The send time, as the engines set it (on the connection's default clock).
+        conn.sent = performance.now();
+        conn.send('GET /v1/me HTTP/1.1\r\nhost: x\r\n\r\n');
+      }),
   };
 }
 

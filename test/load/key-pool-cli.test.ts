@@ -31,32 +31,76 @@ describe('spgate load with a key pool', () => {
   const env = { SPG_ADMIN: STATION_KEY, SPG_P0: pool[0]!, SPG_P1: pool[1]!, SPG_P2: pool[2]! };
 
   beforeAll(() => {
-    writeFileSync(join(dir, 'target.json'), JSON.stringify({ baseUrl: station.url, keys: { admin: { key: 'env:SPG_ADMIN', pool: ['env:SPG_P0', 'env:SPG_P1', 'env:SPG_P2'] } } }));
-    writeFileSync(join(dir, 'profile.json'), JSON.stringify({
-      name: 'pool-cli', description: 'reads spread over a pool', model: 'open', duration: 2, keys: 'pool',
-      classes: { read: { rate: 120, routes: [{ route: 'me' }] } }, thresholds: ['ratelimit.violations == 0'],
-    }));
+    writeFileSync(
+      join(dir, 'target.json'),
+      JSON.stringify({ baseUrl: station.url, keys: { admin: { key: 'env:SPG_ADMIN', pool: ['env:SPG_P0', 'env:SPG_P1', 'env:SPG_P2'] } } }),
+    );
+    writeFileSync(
+      join(dir, 'profile.json'),
+      JSON.stringify({
+        name: 'pool-cli',
+        description: 'reads spread over a pool',
+        model: 'open',
+        duration: 2,
+        keys: 'pool',
+        classes: { read: { rate: 120, routes: [{ route: 'me' }] } },
+        thresholds: ['ratelimit.violations == 0'],
+      }),
+    );
   });
 
   it('--dry-run lists every unset pool variable in one line and still plans the pool', async () => {
-    const r = await runCli(['load', '--profile', join(dir, 'profile.json'), '--target', join(dir, 'target.json'), '--dry-run'], { env: { SPG_ADMIN: STATION_KEY } });
+    const r = await runCli(['load', '--profile', join(dir, 'profile.json'), '--target', join(dir, 'target.json'), '--dry-run'], {
+      env: { SPG_ADMIN: STATION_KEY },
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout + r.stderr).toContain('environment variables not set: SPG_P0 (keys.admin.pool[0]), SPG_P1 (keys.admin.pool[1]), SPG_P2 (keys.admin.pool[2])');
+    expect(r.stdout + r.stderr).toContain(
+      'environment variables not set: SPG_P0 (keys.admin.pool[0]), SPG_P1 (keys.admin.pool[1]), SPG_P2 (keys.admin.pool[2])',
+    );
     expect(r.stdout).toContain('keys admin, admin.pool[0], admin.pool[1], admin.pool[2]');
   });
 
-  it('a real run spreads over 4 keys (120/s > one key\'s 50/s, < 4 × 50), passes, and shows no key anywhere', async () => {
+  it("a real run spreads over 4 keys (120/s > one key's 50/s, < 4 × 50), passes, and shows no key anywhere", async () => {
     const out = join(dir, 'out');
-    const r = await runCli(['load', '--profile', join(dir, 'profile.json'), '--target', join(dir, 'target.json'), '--out', out, '--trace', join(dir, 'trace.ndjson')], { env, timeoutMs: 60_000 });
+    const r = await runCli(
+      [
+        'load',
+        '--profile',
+        join(dir, 'profile.json'),
+        '--target',
+        join(dir, 'target.json'),
+        '--out',
+        out,
+        '--trace',
+        join(dir, 'trace.ndjson'),
+      ],
+      { env, timeoutMs: 60_000 },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { load: Array<{ rateLimit: { classes: Array<{ key?: string }>; violations: unknown[] }; totals: { byStatus: Record<string, number> } }> };
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      load: Array<{ rateLimit: { classes: Array<{ key?: string }>; violations: unknown[] }; totals: { byStatus: Record<string, number> } }>;
+    };
     const load = results.load[0]!;
     expect(load.rateLimit.classes.map((c) => c.key).sort()).toEqual(['admin', 'admin.pool[0]', 'admin.pool[1]', 'admin.pool[2]']);
     expect(load.rateLimit.violations).toEqual([]);
     expect(load.totals.byStatus['429'] ?? 0).toBe(0);
     const trace = readFileSync(join(dir, 'trace.ndjson'), 'utf8');
-    expect(new Set(trace.trim().split('\n').map((l) => (JSON.parse(l) as { key?: string }).key)).size).toBe(4);
-    const texts = [r.stdout, r.stderr, trace, ...filesUnder(out).filter((f) => !f.endsWith('.png')).map((f) => readFileSync(f, 'utf8'))];
+    expect(
+      new Set(
+        trace
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { key?: string }).key),
+      ).size,
+    ).toBe(4);
+    const texts = [
+      r.stdout,
+      r.stderr,
+      trace,
+      ...filesUnder(out)
+        .filter((f) => !f.endsWith('.png'))
+        .map((f) => readFileSync(f, 'utf8')),
+    ];
     for (const secret of [STATION_KEY, ...pool]) for (const t of texts) expect(t.includes(secret)).toBe(false);
   });
 });

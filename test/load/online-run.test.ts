@@ -18,11 +18,22 @@ const dir = mkdtempSync(join(tmpdir(), 'spgate-online-'));
 const rules = (vs: Array<{ rule: string }>) => [...new Set(vs.map((v) => v.rule))].sort();
 
 async function chunkedRun(fault: FaultName | undefined) {
-  const ref = await startReferenceServer({ port: 0, seed: 11, budgets: { read: 40, write: 20, windowSeconds: 1 }, faults: fault ? [fault] : [] });
+  const ref = await startReferenceServer({
+    port: 0,
+    seed: 11,
+    budgets: { read: 40, write: 20, windowSeconds: 1 },
+    faults: fault ? [fault] : [],
+  });
   try {
     const target = targetFromInput(ref.target, 'embedded');
     const tracePath = join(dir, `${fault ?? 'clean'}.ndjson`);
-    const { result } = await runProfile({ target, profile: loadProfile('class-isolation'), durationOverride: 2.6, tracePath, rateLimitChunking: { chunkMs: 600 } });
+    const { result } = await runProfile({
+      target,
+      profile: loadProfile('class-isolation'),
+      durationOverride: 2.6,
+      tracePath,
+      rateLimitChunking: { chunkMs: 600 },
+    });
     const records = await readTrace(tracePath);
     const batch = analyzeRateLimits(traceToSamples(records), { expected: target.assumptions.rateLimit });
     return { result, records, batch };
@@ -32,43 +43,65 @@ async function chunkedRun(fault: FaultName | undefined) {
 }
 
 describe('chunked rate-limit analysis in a real run', () => {
-  it.each([undefined, 'ratelimit-shared-classes', 'ratelimit-no-restore', 'ratelimit-remaining-stuck'] as const)('%s: same rules as the batch analysis of the trace', async (fault) => {
-    const { result, records, batch } = await chunkedRun(fault);
-    expect(records.length).toBe(result.totals.completed + result.totals.errors);
-    // Cut into several chunks by time (the overlap, three 1 s windows, carries each claim to the next).
-    expect(result.durationMs).toBeGreaterThan(4 * 600);
-    for (let i = 1; i < records.length; i++) expect(records[i]!.t + records[i]!.latency).toBeGreaterThanOrEqual(records[i - 1]!.t + records[i - 1]!.latency - 1);
-    expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
-    if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
-    else expect(result.rateLimit.violations).toEqual([]);
-    const counts = (cs: typeof batch.classes) => cs.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit]);
-    expect(counts(result.rateLimit.classes)).toEqual(counts(batch.classes));
-  });
+  it.each([undefined, 'ratelimit-shared-classes', 'ratelimit-no-restore', 'ratelimit-remaining-stuck'] as const)(
+    '%s: same rules as the batch analysis of the trace',
+    async (fault) => {
+      const { result, records, batch } = await chunkedRun(fault);
+      expect(records.length).toBe(result.totals.completed + result.totals.errors);
+      // Cut into several chunks by time (the overlap, three 1 s windows, carries each claim to the next).
+      expect(result.durationMs).toBeGreaterThan(4 * 600);
+      for (let i = 1; i < records.length; i++)
+        expect(records[i]!.t + records[i]!.latency).toBeGreaterThanOrEqual(records[i - 1]!.t + records[i - 1]!.latency - 1);
+      expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
+      if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
+      else expect(result.rateLimit.violations).toEqual([]);
+      const counts = (cs: typeof batch.classes) => cs.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit]);
+      expect(counts(result.rateLimit.classes)).toEqual(counts(batch.classes));
+    },
+  );
 
   // At full speed against a small budget nearly every response is a 429, thousands per window: a bound
   // of 2,000 samples holds well under one window of them. Folded runs of identical refusals still let each
   // chunk span windows, so the per-window count and the model see what the whole trace shows.
-  it.each([undefined, 'ratelimit-over-admit'] as const)('a full-speed flood, bound under one window of responses, %s: windows are still seen', async (fault) => {
-    const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 100, write: 20, windowSeconds: 1 }, faults: fault ? [fault] : [] });
-    try {
-      const target = targetFromInput(ref.target, 'embedded');
-      const { result } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 3.5, rateLimitChunking: { maxSamples: 2000 } });
-      const read = result.rateLimit.classes.find((c) => c.class === 'read')!;
-      // More responses per window than the bound holds (else this is not the case under test).
-      expect(read.samples / 3.5).toBeGreaterThan(2000);
-      expect(read.model).toBe('fixed-window');
-      if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
-      else expect(result.rateLimit.violations).toEqual([]);
-    } finally {
-      await ref.close();
-    }
-  });
+  it.each([undefined, 'ratelimit-over-admit'] as const)(
+    'a full-speed flood, bound under one window of responses, %s: windows are still seen',
+    async (fault) => {
+      const ref = await startReferenceServer({
+        port: 0,
+        seed: 3,
+        budgets: { read: 100, write: 20, windowSeconds: 1 },
+        faults: fault ? [fault] : [],
+      });
+      try {
+        const target = targetFromInput(ref.target, 'embedded');
+        const { result } = await runProfile({
+          target,
+          profile: loadProfile('read-budget'),
+          durationOverride: 3.5,
+          rateLimitChunking: { maxSamples: 2000 },
+        });
+        const read = result.rateLimit.classes.find((c) => c.class === 'read')!;
+        // More responses per window than the bound holds (else this is not the case under test).
+        expect(read.samples / 3.5).toBeGreaterThan(2000);
+        expect(read.model).toBe('fixed-window');
+        if (fault) expect(rules(result.rateLimit.violations)).toContain(FAULTS[fault].catches);
+        else expect(result.rateLimit.violations).toEqual([]);
+      } finally {
+        await ref.close();
+      }
+    },
+  );
 
   it('a full-speed run cut by the sample cap (overlap shorter than a window) reports nothing on the clean limiter', async () => {
     const ref = await startReferenceServer({ port: 0, seed: 3, budgets: { read: 60, write: 20, windowSeconds: 1 } });
     try {
       const target = targetFromInput(ref.target, 'embedded');
-      const { result, findings } = await runProfile({ target, profile: loadProfile('read-budget'), durationOverride: 2.5, rateLimitChunking: { maxSamples: 40 } });
+      const { result, findings } = await runProfile({
+        target,
+        profile: loadProfile('read-budget'),
+        durationOverride: 2.5,
+        rateLimitChunking: { maxSamples: 40 },
+      });
       expect(result.totals.completed).toBeGreaterThan(3 * 40);
       expect(result.totals.byStatus['429']).toBeGreaterThan(0);
       expect(result.rateLimit.violations).toEqual([]);
@@ -86,20 +119,23 @@ describe('chunked rate-limit analysis in a real run', () => {
     open: { model: 'open', duration: 3, classes: { read: { rate: 90, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } },
     closed: { model: 'closed', duration: 3, classes: { read: { connections: 8, routes: [{ route: 'me' }, { route: 'listCustomers' }] } } },
   } as const;
-  it.each(['open', 'closed'] as const)('%s model over the budget: the live analysis equals the batch analysis of its trace exactly, window rows included', async (model) => {
-    const ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 30, write: 20, windowSeconds: 1 } });
-    try {
-      const target = targetFromInput(ref.target, 'embedded');
-      const profile = parseProfile({ name: `${model}-over`, description: 'reads over the budget', ...overBudget[model] }, 'test');
-      const tracePath = join(dir, `${model}-over.ndjson`);
-      const { result } = await runProfile({ target, profile, tracePath });
-      const records = await readTrace(tracePath);
-      expect(result.totals.byStatus['429']).toBeGreaterThan(0);
-      const batch = analyzeRateLimits(traceToSamples(records), { expected: target.assumptions.rateLimit });
-      expect(result.rateLimit.classes).toEqual(batch.classes);
-      expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
-    } finally {
-      await ref.close();
-    }
-  });
+  it.each(['open', 'closed'] as const)(
+    '%s model over the budget: the live analysis equals the batch analysis of its trace exactly, window rows included',
+    async (model) => {
+      const ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 30, write: 20, windowSeconds: 1 } });
+      try {
+        const target = targetFromInput(ref.target, 'embedded');
+        const profile = parseProfile({ name: `${model}-over`, description: 'reads over the budget', ...overBudget[model] }, 'test');
+        const tracePath = join(dir, `${model}-over.ndjson`);
+        const { result } = await runProfile({ target, profile, tracePath });
+        const records = await readTrace(tracePath);
+        expect(result.totals.byStatus['429']).toBeGreaterThan(0);
+        const batch = analyzeRateLimits(traceToSamples(records), { expected: target.assumptions.rateLimit });
+        expect(result.rateLimit.classes).toEqual(batch.classes);
+        expect(rules(result.rateLimit.violations)).toEqual(rules(batch.violations));
+      } finally {
+        await ref.close();
+      }
+    },
+  );
 });

@@ -17,7 +17,11 @@ const budgetsOf = (plan: ReturnType<typeof planProfile>) => plan.config.budgets 
 
 describe('planProfile budgets', () => {
   it('sizes rates from the stated budget and says so in config.budgets', () => {
-    const plan = planProfile(loadProfile('class-isolation'), target({ assumptions: { rateLimit: { read: { limit: 60, windowSeconds: 2 } } } }), 3);
+    const plan = planProfile(
+      loadProfile('class-isolation'),
+      target({ assumptions: { rateLimit: { read: { limit: 60, windowSeconds: 2 } } } }),
+      3,
+    );
     expect(budgetsOf(plan)).toEqual({
       read: { limit: 60, windowSeconds: 2, source: 'stated' },
       write: { limit: null, windowSeconds: null, source: 'fallback' },
@@ -28,7 +32,10 @@ describe('planProfile budgets', () => {
 
   it('an observed budget handed in wins over the stated one and sizes rates and the minWindows duration', () => {
     const t = target({ assumptions: { rateLimit: { read: { limit: 1000, windowSeconds: 5 } } } });
-    const plan = planProfile(loadProfile('class-isolation'), t, undefined, { read: { limit: 20, windowSeconds: 3, source: 'observed' }, write: { limit: 6, windowSeconds: 4, source: 'observed' } });
+    const plan = planProfile(loadProfile('class-isolation'), t, undefined, {
+      read: { limit: 20, windowSeconds: 3, source: 'observed' },
+      write: { limit: 6, windowSeconds: 4, source: 'observed' },
+    });
     expect(budgetsOf(plan).read).toEqual({ limit: 20, windowSeconds: 3, source: 'observed' });
     expect(plan.classes.find((c) => c.class === 'read')!.peakRate).toBeCloseTo(20 / 3 / 2, 5);
     expect(plan.classes.find((c) => c.class === 'write')!.peakRate).toBe(3);
@@ -49,7 +56,11 @@ describe('planProfile budgets', () => {
   });
 
   it('the load dry run prints "budget: to be discovered from headers" for an unstated budget, the rate for a stated one', () => {
-    const lines = loadDryRun(target({ assumptions: { rateLimit: { write: { limit: 6, windowSeconds: 3 } } } }), loadProfile('class-isolation'), 3).join('\n');
+    const lines = loadDryRun(
+      target({ assumptions: { rateLimit: { write: { limit: 6, windowSeconds: 3 } } } }),
+      loadProfile('class-isolation'),
+      3,
+    ).join('\n');
     expect(lines).toMatch(/read: budget: to be discovered from headers \(0\.5× its rate; fallback 20 rps\)/);
     expect(lines).toMatch(/write: 4→peak 4 rps/);
     expect(lines).toMatch(/stated budget checked against RateLimit-Limit with one request per class \(write\)/);

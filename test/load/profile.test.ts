@@ -38,9 +38,15 @@ describe('profiles', () => {
 
   it.each([
     [{ ...base, model: 'closed' }, 'classes.read.connections'],
-    [{ ...base, classes: { read: { routes: [{ route: 'me' }] } } }, 'classes.read: the open model needs exactly one of rate, ramp or schedule'],
+    [
+      { ...base, classes: { read: { routes: [{ route: 'me' }] } } },
+      'classes.read: the open model needs exactly one of rate, ramp or schedule',
+    ],
     [{ ...base, classes: { read: { rate: 5, routes: [{ route: 'nope' }] } } }, 'classes.read.routes[0]'],
-    [{ ...base, classes: { read: { rate: 5, routes: [{ method: 'POST', path: '/x' }] } } }, 'classes.read.routes[0].method: POST belongs to the write class'],
+    [
+      { ...base, classes: { read: { rate: 5, routes: [{ method: 'POST', path: '/x' }] } } },
+      'classes.read.routes[0].method: POST belongs to the write class',
+    ],
     [{ ...base, thresholds: ['p95 < 1ms', 'p95 fast'] }, 'thresholds[1]'],
     [{ ...base, duration: -1 }, 'duration'],
     [{ ...base, classes: {} }, 'classes: needs a read or a write mix'],

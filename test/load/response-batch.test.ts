@@ -43,31 +43,46 @@ const given = fc.record({
 
 describe('ResponseBatch', () => {
   it('hands every response to the recorder once, in order, with its own fields, whatever the batch size', () => {
-    fc.assert(fc.property(fc.array(given, { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), fc.array(fc.nat(59), { maxLength: 5 }), (list, size, flushAt) => {
-      const seen: SampleInput[] = [];
-      const rec = new LoadRecorder({ add: (s) => seen.push({ ...s }) });
-      const b = new ResponseBatch(rec, size);
-      list.forEach((g, i) => {
-        put(b, g, i);
-        if (flushAt.includes(i)) b.flush();
-        // Never more than a batch is held back.
-        expect(b.pending).toBeLessThan(size);
-      });
-      b.flush();
-      expect(b.pending).toBe(0);
-      expect(seen).toHaveLength(list.length);
-      seen.forEach((s, i) => {
-        const g = list[i]!;
-        expect(s).toMatchObject({ route: i % 3, sent: i, received: i + 0.5, status: g.status, remaining: g.remaining, error: g.error, requestId: g.status === 0 ? undefined : `req_${i}` });
-        expect(s.errorCode).toBe(g.status === 429 ? 'rate_limited' : undefined);
-      });
-      // The recorder's own counts: refusals, transport failures. Sends are counted by the engines as they
-      // go out, never a second time by the batch.
-      expect(rec.sentTotal.read + rec.sentTotal.write).toBe(0);
-      expect(rec.refused).toBe(list.filter((g) => g.status === 429).length);
-      expect(rec.transportErrors).toBe(list.filter((g) => g.status === 0).length);
-      expect(rec.completed).toBe(list.length);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(given, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.nat(59), { maxLength: 5 }),
+        (list, size, flushAt) => {
+          const seen: SampleInput[] = [];
+          const rec = new LoadRecorder({ add: (s) => seen.push({ ...s }) });
+          const b = new ResponseBatch(rec, size);
+          list.forEach((g, i) => {
+            put(b, g, i);
+            if (flushAt.includes(i)) b.flush();
+            // Never more than a batch is held back.
+            expect(b.pending).toBeLessThan(size);
+          });
+          b.flush();
+          expect(b.pending).toBe(0);
+          expect(seen).toHaveLength(list.length);
+          seen.forEach((s, i) => {
+            const g = list[i]!;
+            expect(s).toMatchObject({
+              route: i % 3,
+              sent: i,
+              received: i + 0.5,
+              status: g.status,
+              remaining: g.remaining,
+              error: g.error,
+              requestId: g.status === 0 ? undefined : `req_${i}`,
+            });
+            expect(s.errorCode).toBe(g.status === 429 ? 'rate_limited' : undefined);
+          });
+          // The recorder's own counts: refusals, transport failures. Sends are counted by the engines as they
+          // go out, never a second time by the batch.
+          expect(rec.sentTotal.read + rec.sentTotal.write).toBe(0);
+          expect(rec.refused).toBe(list.filter((g) => g.status === 429).length);
+          expect(rec.transportErrors).toBe(list.filter((g) => g.status === 0).length);
+          expect(rec.completed).toBe(list.length);
+        },
+      ),
+    );
   });
 
   it('holds a response back until the batch fills or is flushed', () => {

@@ -56,9 +56,18 @@ describe('built-in profiles against the reference server', () => {
 
   it('the closed engine reads the code of every 429 body: a wrong one is a finding citing requests', async () => {
     // The engine decodes only 429 bodies (autocannon-client.ts); a wrong code there must still be seen.
-    const faulty = await startReferenceServer({ port: 0, seed: 7, budgets: { read: 60, write: 20, windowSeconds: 1 }, faults: ['ratelimit-429-code'] });
+    const faulty = await startReferenceServer({
+      port: 0,
+      seed: 7,
+      budgets: { read: 60, write: 20, windowSeconds: 1 },
+      faults: ['ratelimit-429-code'],
+    });
     try {
-      const { result, findings } = await runProfile({ target: targetFromInput(faulty.target, 'embedded'), profile: loadProfile('read-budget'), durationOverride: 1.5 });
+      const { result, findings } = await runProfile({
+        target: targetFromInput(faulty.target, 'embedded'),
+        profile: loadProfile('read-budget'),
+        durationOverride: 1.5,
+      });
       const code = findings.find((f) => f.clause === '8.ratelimit.429-code');
       expect(code, findings.map((f) => f.clause).join(', ')).toBeDefined();
       expect(code!.actual).toContain('too_many_requests');
@@ -103,17 +112,35 @@ describe('caps, counted at the server', () => {
   afterAll(async () => {
     await srv?.close();
   });
-  const open = parseProfile({ name: 'o', description: 'd', model: 'open', duration: 2, classes: { read: { rate: 500, routes: [{ route: 'me' }] }, write: { rate: 500, routes: [{ route: 'assign' }] } } }, 't');
-  const closed = parseProfile({ name: 'c', description: 'd', model: 'closed', duration: 2, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } }, 't');
+  const open = parseProfile(
+    {
+      name: 'o',
+      description: 'd',
+      model: 'open',
+      duration: 2,
+      classes: { read: { rate: 500, routes: [{ route: 'me' }] }, write: { rate: 500, routes: [{ route: 'assign' }] } },
+    },
+    't',
+  );
+  const closed = parseProfile(
+    { name: 'c', description: 'd', model: 'closed', duration: 2, classes: { read: { connections: 4, routes: [{ route: 'me' }] } } },
+    't',
+  );
 
-  it.each([['open', open], ['closed', closed]] as const)('%s model never sends more than caps.maxRequests', async (_n, profile) => {
+  it.each([
+    ['open', open],
+    ['closed', closed],
+  ] as const)('%s model never sends more than caps.maxRequests', async (_n, profile) => {
     const before = srv.count();
     const { result } = await runProfile({ target: srv.target({ caps: { maxRequests: 120 } }), profile });
     expect(srv.count() - before).toBeLessThanOrEqual(120 + 1); // + the open model's one warm-up request outside /v1
     expect(result.totals.sent).toBeLessThanOrEqual(120);
   });
 
-  it.each([['open', open], ['closed', closed]] as const)('%s model stays within caps.maxRps and caps.maxDuration', async (_n, profile) => {
+  it.each([
+    ['open', open],
+    ['closed', closed],
+  ] as const)('%s model stays within caps.maxRps and caps.maxDuration', async (_n, profile) => {
     const before = srv.count();
     const { result } = await runProfile({ target: srv.target({ caps: { maxRps: 40, maxDuration: 1.5 } }), profile });
     const received = srv.count() - before;
@@ -123,9 +150,18 @@ describe('caps, counted at the server', () => {
     expect(String(result.config.notes)).toContain('maxRps');
   });
 
-  it('closed model: every response reaches the result, none held back in its batches (counts equal the server\'s)', async () => {
+  it("closed model: every response reaches the result, none held back in its batches (counts equal the server's)", async () => {
     // Two classes share one batch; 300 requests at full speed fill it many times, and the last partial batch is flushed at the end.
-    const both = parseProfile({ name: 'c2', description: 'd', model: 'closed', duration: 10, classes: { read: { connections: 3, routes: [{ route: 'me' }] }, write: { connections: 2, routes: [{ route: 'assign' }] } } }, 't');
+    const both = parseProfile(
+      {
+        name: 'c2',
+        description: 'd',
+        model: 'closed',
+        duration: 10,
+        classes: { read: { connections: 3, routes: [{ route: 'me' }] }, write: { connections: 2, routes: [{ route: 'assign' }] } },
+      },
+      't',
+    );
     const before = srv.count();
     const { result } = await runProfile({ target: srv.target({ caps: { maxRequests: 301 } }), profile: both });
     const served = srv.count() - before;

@@ -11,7 +11,18 @@ function ctx(over: Partial<ThresholdContext> = {}): ThresholdContext {
 describe('parseThreshold', () => {
   it('parses latency with units, classes and families', () => {
     const t = parseThreshold('read.2xx.p99 <= 1.5s');
-    expect(t).toEqual({ ok: true, threshold: { kind: 'latency', expression: 'read.2xx.p99 <= 1.5s', class: 'read', family: '2xx', metric: 'p99', op: '<=', value: 1500 } });
+    expect(t).toEqual({
+      ok: true,
+      threshold: {
+        kind: 'latency',
+        expression: 'read.2xx.p99 <= 1.5s',
+        class: 'read',
+        family: '2xx',
+        metric: 'p99',
+        op: '<=',
+        value: 1500,
+      },
+    });
     const u = parseThreshold('p95<250ms');
     expect(u.ok && u.threshold.kind === 'latency' && u.threshold.value).toBe(250);
   });
@@ -25,7 +36,16 @@ describe('parseThreshold', () => {
   });
 
   it('rejects malformed expressions with a reason', () => {
-    for (const bad of ['p95 250ms', 'p95 < fast', 'latency < 1ms', '5xx < 1%', 'errors < 3ms', 'read.ratelimit.violations == 0', 'p95 < 1%', '2xx.errors < 1']) {
+    for (const bad of [
+      'p95 250ms',
+      'p95 < fast',
+      'latency < 1ms',
+      '5xx < 1%',
+      'errors < 3ms',
+      'read.ratelimit.violations == 0',
+      'p95 < 1%',
+      '2xx.errors < 1',
+    ]) {
       const r = parseThreshold(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.error).toContain(bad);
@@ -34,36 +54,47 @@ describe('parseThreshold', () => {
 
   it('round-trips any well-formed expression (property)', () => {
     const sel = fc.constantFrom('p50', 'p95', 'p99', 'p999', 'max', 'read.p95', 'write.429.p99', 'read.other.mean');
-    fc.assert(fc.property(sel, fc.constantFrom(...OPS), fc.integer({ min: 0, max: 100_000 }), fc.constantFrom('ms', 's'), (s, op, n, unit) => {
-      const r = parseThreshold(`${s} ${op} ${n}${unit}`);
-      expect(r.ok).toBe(true);
-      if (r.ok) {
-        expect(r.threshold.op).toBe(op);
-        expect(r.threshold.value).toBe(unit === 's' ? n * 1000 : n);
-      }
-    }));
+    fc.assert(
+      fc.property(sel, fc.constantFrom(...OPS), fc.integer({ min: 0, max: 100_000 }), fc.constantFrom('ms', 's'), (s, op, n, unit) => {
+        const r = parseThreshold(`${s} ${op} ${n}${unit}`);
+        expect(r.ok).toBe(true);
+        if (r.ok) {
+          expect(r.threshold.op).toBe(op);
+          expect(r.threshold.value).toBe(unit === 's' ? n * 1000 : n);
+        }
+      }),
+    );
   });
 });
 
 describe('evaluateThreshold', () => {
   it('agrees with the direct comparison for every latency and operator (property)', () => {
-    fc.assert(fc.property(fc.constantFrom(...OPS), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (op, limit, actual) => {
-      const r = parseThreshold(`p95 ${op} ${limit}ms`);
-      if (!r.ok) throw new Error(r.error);
-      const out = evaluateThreshold(r.threshold, ctx({ latency: () => actual }));
-      expect(out.ok).toBe(compare(actual, op, limit));
-      expect(out.actual).toBe(`${actual}ms`);
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom(...OPS), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (op, limit, actual) => {
+        const r = parseThreshold(`p95 ${op} ${limit}ms`);
+        if (!r.ok) throw new Error(r.error);
+        const out = evaluateThreshold(r.threshold, ctx({ latency: () => actual }));
+        expect(out.ok).toBe(compare(actual, op, limit));
+        expect(out.actual).toBe(`${actual}ms`);
+      }),
+    );
   });
 
   it('evaluates error rates in percent against fractions (property)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 100 }), (errors, total, pct) => {
-      fc.pre(errors <= total);
-      const r = parseThreshold(`errors < ${pct}%`);
-      if (!r.ok) throw new Error(r.error);
-      const out = evaluateThreshold(r.threshold, ctx({ errorRate: () => errors / total }));
-      expect(out.ok).toBe(errors / total < pct / 100);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 0, max: 100 }),
+        (errors, total, pct) => {
+          fc.pre(errors <= total);
+          const r = parseThreshold(`errors < ${pct}%`);
+          if (!r.ok) throw new Error(r.error);
+          const out = evaluateThreshold(r.threshold, ctx({ errorRate: () => errors / total }));
+          expect(out.ok).toBe(errors / total < pct / 100);
+        },
+      ),
+    );
   });
 
   it('passes the class through to the context and names breaches', () => {

@@ -11,8 +11,19 @@ import { createTraceWriter, readTrace } from '../../src/trace/index.js';
 import type { TraceRecord } from '../../src/trace/record.js';
 
 const rec = (i: number): TraceRecord => ({
-  t: i, latency: 1, class: 'read', method: 'GET', path: '/customers', status: 429,
-  limit: '50', remaining: '0', reset: '1', retryAfter: '1', requestId: `req_${i}`, key: 'admin', errorCode: 'rate_limit.exceeded',
+  t: i,
+  latency: 1,
+  class: 'read',
+  method: 'GET',
+  path: '/customers',
+  status: 429,
+  limit: '50',
+  remaining: '0',
+  reset: '1',
+  retryAfter: '1',
+  requestId: `req_${i}`,
+  key: 'admin',
+  errorCode: 'rate_limit.exceeded',
 });
 
 describe('trace writer backpressure', () => {

@@ -9,10 +9,22 @@ import { join } from 'node:path';
 
 export const DASHBOARD = join(import.meta.dirname, '../../examples/grafana-dashboard.json');
 
-interface Target { expr?: string }
-interface Panel { title?: string; targets?: Target[]; panels?: Panel[] }
-interface Variable { type: string; query?: string | { query?: string } }
-export interface Dashboard { panels: Panel[]; templating: { list: Variable[] } }
+interface Target {
+  expr?: string;
+}
+interface Panel {
+  title?: string;
+  targets?: Target[];
+  panels?: Panel[];
+}
+interface Variable {
+  type: string;
+  query?: string | { query?: string };
+}
+export interface Dashboard {
+  panels: Panel[];
+  templating: { list: Variable[] };
+}
 
 /** The dashboard, parsed. */
 export function readDashboard(): Dashboard {
@@ -22,16 +34,35 @@ export function readDashboard(): Dashboard {
 /** Every panel query, with its panel's title. */
 export function panelQueries(d: Dashboard): { title: string; expr: string }[] {
   const walk = (ps: Panel[]): { title: string; expr: string }[] =>
-    ps.flatMap((p) => [...(p.targets ?? []).filter((t) => t.expr).map((t) => ({ title: p.title ?? '', expr: t.expr! })), ...walk(p.panels ?? [])]);
+    ps.flatMap((p) => [
+      ...(p.targets ?? []).filter((t) => t.expr).map((t) => ({ title: p.title ?? '', expr: t.expr! })),
+      ...walk(p.panels ?? []),
+    ]);
   return walk(d.panels);
 }
 
 /** The queries of the query variables (label_values(…) forms). */
 export function variableQueries(d: Dashboard): string[] {
-  return d.templating.list.filter((v) => v.type === 'query').map((v) => (typeof v.query === 'string' ? v.query : v.query?.query ?? ''));
+  return d.templating.list.filter((v) => v.type === 'query').map((v) => (typeof v.query === 'string' ? v.query : (v.query?.query ?? '')));
 }
 
-const FUNCTIONS = new Set(['rate', 'irate', 'increase', 'histogram_quantile', 'sum', 'min', 'max', 'avg', 'count', 'label_values', 'topk', 'bottomk', 'abs', 'clamp_min', 'delta']);
+const FUNCTIONS = new Set([
+  'rate',
+  'irate',
+  'increase',
+  'histogram_quantile',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'label_values',
+  'topk',
+  'bottomk',
+  'abs',
+  'clamp_min',
+  'delta',
+]);
 const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'offset', 'bool']);
 
 /** The metric names and label names a query uses. */
@@ -48,17 +79,24 @@ export function namesIn(expr: string): { metrics: string[]; labels: string[]; fu
   });
   // Grouping clauses: label lists.
   rest = rest.replace(/\b(by|without|on|ignoring)\s*\(([^)]*)\)/g, (_m, _kw: string, inner: string) => {
-    for (const l of inner.split(',').map((x) => x.trim()).filter(Boolean)) labels.add(l);
+    for (const l of inner
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean))
+      labels.add(l);
     return ' ';
   });
   rest = rest.replace(/\[[^\]]*\]/g, ' ');
   // label_values(metric, label): the second argument is a label.
-  rest = rest.replace(/label_values\s*\(\s*([A-Za-z_:][A-Za-z0-9_:]*)?\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*))?\s*\)/g, (_m, metric?: string, label?: string) => {
-    functions.add('label_values');
-    if (metric) metrics.add(metric);
-    if (label) labels.add(label);
-    return ' ';
-  });
+  rest = rest.replace(
+    /label_values\s*\(\s*([A-Za-z_:][A-Za-z0-9_:]*)?\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*))?\s*\)/g,
+    (_m, metric?: string, label?: string) => {
+      functions.add('label_values');
+      if (metric) metrics.add(metric);
+      if (label) labels.add(label);
+      return ' ';
+    },
+  );
   for (const m of rest.matchAll(/([A-Za-z_:][A-Za-z0-9_:]*)(\s*\()?/g)) {
     const name = m[1]!;
     if (m[2]) functions.add(name);

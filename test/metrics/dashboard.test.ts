@@ -34,16 +34,25 @@ describe('examples/grafana-dashboard.json', () => {
 
   it('filters every panel by run id, profile and shard, and computes percentiles from buckets only', () => {
     for (const { title, expr } of panelQueries(d)) {
-      for (const v of ['spgate_run_id=~"$run_id"', 'spgate_profile=~"$profile"', 'spgate_shard=~"$shard"']) expect(expr, title).toContain(v);
+      for (const v of ['spgate_run_id=~"$run_id"', 'spgate_profile=~"$profile"', 'spgate_shard=~"$shard"'])
+        expect(expr, title).toContain(v);
       if (/quantile/.test(expr)) expect(expr, title).toMatch(/^histogram_quantile\(0\.\d+, sum by \(le[,)]/);
     }
-    const titles = panelQueries(d).map((q) => q.title.toLowerCase()).join('\n');
+    const titles = panelQueries(d)
+      .map((q) => q.title.toLowerCase())
+      .join('\n');
     for (const want of ['requests / s', 'p95', '429', 'dropped', 'remaining', 'violations', 'lag']) expect(titles).toContain(want);
   });
 
   it('the reader finds what a query names (and would catch a name the exporter does not write)', () => {
-    expect(namesIn('sum by (spgate_route_class, le) (rate(http_client_request_durations_bucket{spgate_run_id=~"$run_id", x="a,b"}[$__rate_interval]))')).toEqual({
-      metrics: ['http_client_request_durations_bucket'], labels: ['spgate_run_id', 'x', 'spgate_route_class', 'le'], functions: ['sum', 'rate'],
+    expect(
+      namesIn(
+        'sum by (spgate_route_class, le) (rate(http_client_request_durations_bucket{spgate_run_id=~"$run_id", x="a,b"}[$__rate_interval]))',
+      ),
+    ).toEqual({
+      metrics: ['http_client_request_durations_bucket'],
+      labels: ['spgate_run_id', 'x', 'spgate_route_class', 'le'],
+      functions: ['sum', 'rate'],
     });
     expect(new Set(promSeriesNames())).not.toContain('http_client_request_durations_bucket');
   });

@@ -10,11 +10,18 @@ describe('docs/metrics.md', () => {
   it('has a row per metric with its OpenTelemetry and Prometheus names', () => {
     for (const m of Object.values(METRICS)) {
       const prom = m.kind === 'histogram' ? `\`${m.prom}_bucket\`` : `\`${m.prom}\``;
-      expect(rows.some((r) => r.startsWith(`| \`${m.otel}\` | ${prom}`)), m.otel).toBe(true);
+      expect(
+        rows.some((r) => r.startsWith(`| \`${m.otel}\` | ${prom}`)),
+        m.otel,
+      ).toBe(true);
     }
   });
 
   it('has a row per label with its attribute and label names', () => {
-    for (const l of Object.values(LABELS)) expect(rows.some((r) => r.startsWith(`| \`${l.otel}\` | \`${l.prom}\` |`)), l.otel).toBe(true);
+    for (const l of Object.values(LABELS))
+      expect(
+        rows.some((r) => r.startsWith(`| \`${l.otel}\` | \`${l.prom}\` |`)),
+        l.otel,
+      ).toBe(true);
   });
 });

@@ -34,10 +34,11 @@ async function endpoint(behaviour: number | 'silent'): Promise<Endpoint> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   ep.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  ep.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  ep.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return ep;
 }
 
@@ -60,17 +61,38 @@ afterEach(async () => {
  */
 function quietProfile(dir: string): string {
   const file = join(dir, 'quiet.json');
-  writeFileSync(file, JSON.stringify({
-    name: 'quiet', description: 'a few reads a second', model: 'open', duration: 2,
-    classes: { read: { rate: 20, routes: [{ route: 'me' }] } }, thresholds: ['transport == 0'],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'quiet',
+      description: 'a few reads a second',
+      model: 'open',
+      duration: 2,
+      classes: { read: { rate: 20, routes: [{ route: 'me' }] } },
+      thresholds: ['transport == 0'],
+    }),
+  );
   return file;
 }
 
 async function loadWith(metrics: string[]): Promise<{ code: number | null; stderr: string; stdout: string; json: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'spgate-metrics-fail-'));
   const json = join(dir, 'r.json');
-  const r = await runCli(['load', '--profile', quietProfile(dir), '--duration', '2', '--json', json, ...metrics.flatMap((m) => ['--metrics', m]), '--metrics-interval', '0.5'], { timeoutMs: 60_000 });
+  const r = await runCli(
+    [
+      'load',
+      '--profile',
+      quietProfile(dir),
+      '--duration',
+      '2',
+      '--json',
+      json,
+      ...metrics.flatMap((m) => ['--metrics', m]),
+      '--metrics-interval',
+      '0.5',
+    ],
+    { timeoutMs: 60_000 },
+  );
   return { ...r, json };
 }
 
@@ -89,7 +111,9 @@ describe('a failing metrics endpoint is reported once and the run goes on', () =
     expect(r.code, r.stderr).toBe(0);
     const lines = metricsLines(r.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`spgate: metrics: prometheus-rw http://127.0.0.1:${port}/api/v1/write: connection refused (ECONNREFUSED) — the run goes on without it; retrying each push, not reported again`);
+    expect(lines[0]).toBe(
+      `spgate: metrics: prometheus-rw http://127.0.0.1:${port}/api/v1/write: connection refused (ECONNREFUSED) — the run goes on without it; retrying each push, not reported again`,
+    );
     expect(r.stderr + r.stdout).not.toMatch(/hunter2secret|qs-secret/);
     expect(stackFrames(r.stderr)).toEqual([]);
     expectIntactResults(r.json);
@@ -135,10 +159,12 @@ describe('a failing metrics endpoint is reported once and the run goes on', () =
     open.push(silent);
     const r = await loadWith([`otlp=http://127.0.0.1:${port}/v1/metrics`, `otlp=${silent.url}/v1/metrics`]);
     expect(r.code, r.stderr).toBe(0);
-    expect(metricsLines(r.stderr).sort()).toEqual([
-      `spgate: metrics: otlp http://127.0.0.1:${port}/v1/metrics: connection refused (ECONNREFUSED) — the run goes on without it; retrying each push, not reported again`,
-      `spgate: metrics: otlp ${silent.url}/v1/metrics: no answer in time — the run goes on without it; retrying each push, not reported again`,
-    ].sort());
+    expect(metricsLines(r.stderr).sort()).toEqual(
+      [
+        `spgate: metrics: otlp http://127.0.0.1:${port}/v1/metrics: connection refused (ECONNREFUSED) — the run goes on without it; retrying each push, not reported again`,
+        `spgate: metrics: otlp ${silent.url}/v1/metrics: no answer in time — the run goes on without it; retrying each push, not reported again`,
+      ].sort(),
+    );
     expectIntactResults(r.json);
   });
 
@@ -153,7 +179,11 @@ describe('a failing metrics endpoint is reported once and the run goes on', () =
     expect(lines[0]).toMatch(new RegExp(`^spgate: metrics: otlp ${bad.url}/v1/metrics: .*404`));
     expect(good.hits).toBeGreaterThanOrEqual(2);
     // Remote write 1.0's headers.
-    expect(good.headers).toMatchObject({ 'content-encoding': 'snappy', 'content-type': 'application/x-protobuf', 'x-prometheus-remote-write-version': '0.1.0' });
+    expect(good.headers).toMatchObject({
+      'content-encoding': 'snappy',
+      'content-type': 'application/x-protobuf',
+      'x-prometheus-remote-write-version': '0.1.0',
+    });
     // The URL's user info travels as Basic authorization, and is printed nowhere.
     expect(good.headers.authorization).toBe(`Basic ${Buffer.from('writer:s3cret-pw').toString('base64')}`);
     expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
@@ -186,12 +216,24 @@ describe('an invalid --metrics value is a usage error before anything is sent', 
   it('spgate run --metrics with an unknown kind: the same one line, exit 2, nothing run', async () => {
     const r = await runCli(['run', '--metrics', 'influx=http://127.0.0.1:8086/write']);
     expect(r.code).toBe(2);
-    expect(errorLines(r.stderr)).toEqual(['spgate: SPGATE_ERR_USAGE: --metrics "influx=http://127.0.0.1:8086/write": expected KIND=URL with KIND one of prometheus-rw, otlp']);
+    expect(errorLines(r.stderr)).toEqual([
+      'spgate: SPGATE_ERR_USAGE: --metrics "influx=http://127.0.0.1:8086/write": expected KIND=URL with KIND one of prometheus-rw, otlp',
+    ]);
     expect(r.stdout).toBe('');
   });
 
   it('--metrics-interval out of range', async () => {
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--metrics', 'otlp=http://127.0.0.1:1/v1/metrics', '--metrics-interval', '0']);
+    const r = await runCli([
+      'load',
+      '--profile',
+      'smoke',
+      '--duration',
+      '1',
+      '--metrics',
+      'otlp=http://127.0.0.1:1/v1/metrics',
+      '--metrics-interval',
+      '0',
+    ]);
     expect(r.code).toBe(2);
     expect(errorLines(r.stderr)).toEqual(['spgate: SPGATE_ERR_USAGE: --metrics-interval must be a number of seconds from 0.1 to 3600']);
   });

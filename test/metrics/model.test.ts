@@ -20,38 +20,47 @@ import { GET, GET2, GET_OTHER, POST, TestFold } from './support/fold.js';
 
 const figures: RunFigures = { sent: { read: 7, write: 3 }, dropped: { read: 1, write: 0 } };
 const run = { runId: 'r1', profile: 'smoke', shard: '0/1' };
-const familyOf = (status: number): string => (status === 0 ? 'error' : status === 429 ? '429' : status >= 200 && status < 300 ? '2xx' : 'other');
+const familyOf = (status: number): string =>
+  status === 0 ? 'error' : status === 429 ? '429' : status >= 200 && status < 300 ? '2xx' : 'other';
 
 /** How many of `us` (µs) the fold's HDR histograms may put at or below `boundUs`: at least those ≤ it, at most those within 1/1024 above. */
 function within(us: number[], boundUs: number): [number, number] {
   return [us.filter((v) => v <= boundUs).length, us.filter((v) => v * (1 - 1 / 1024) <= boundUs).length];
 }
 
-const responses = fc.array(fc.record({ ms: fc.double({ min: 0, max: 90_000, noNaN: true }), status: fc.constantFrom(200, 429, 500, 0), post: fc.boolean() }), { maxLength: 300 });
+const responses = fc.array(
+  fc.record({ ms: fc.double({ min: 0, max: 90_000, noNaN: true }), status: fc.constantFrom(200, 429, 500, 0), post: fc.boolean() }),
+  { maxLength: 300 },
+);
 
 describe('the snapshot of the fold', () => {
-  it('counts per class × family × method exactly, with the exact sum, and le buckets within HDR\'s bound (any latencies)', () => {
-    fc.assert(fc.property(responses, (rs) => {
-      const fold = new TestFold();
-      for (const r of rs) fold.add(r.post ? POST : GET, r.ms, r.status);
-      const snap = metricsSnapshot(fold.snapshot(), figures, {}, 5);
-      expect(snap.requests.reduce((a, s) => a + s.count, 0)).toBe(rs.length);
-      for (const s of snap.requests) {
-        const mine = rs.filter((r) => familyOf(r.status) === s.family && (r.post ? 'write' : 'read') === s.class);
-        expect(s.method).toBe(s.class === 'write' ? 'POST' : 'GET');
-        expect(s.count).toBe(mine.length);
-        expect(s.sum).toBeCloseTo(mine.reduce((a, r) => a + r.ms / 1000, 0), 6);
-        const us = mine.map((r) => toMicros(r.ms));
-        const buckets = leBuckets(s, DURATION_BUCKETS);
-        DURATION_BUCKETS.forEach((b, i) => {
-          const [lo, hi] = within(us, Math.round(b * 1e6));
-          expect(buckets[i]).toBeGreaterThanOrEqual(lo);
-          expect(buckets[i]).toBeLessThanOrEqual(hi);
-        });
-        for (let i = 1; i < buckets.length; i++) expect(buckets[i]!).toBeGreaterThanOrEqual(buckets[i - 1]!);
-        expect(buckets.at(-1)!).toBeLessThanOrEqual(s.count);
-      }
-    }));
+  it("counts per class × family × method exactly, with the exact sum, and le buckets within HDR's bound (any latencies)", () => {
+    fc.assert(
+      fc.property(responses, (rs) => {
+        const fold = new TestFold();
+        for (const r of rs) fold.add(r.post ? POST : GET, r.ms, r.status);
+        const snap = metricsSnapshot(fold.snapshot(), figures, {}, 5);
+        expect(snap.requests.reduce((a, s) => a + s.count, 0)).toBe(rs.length);
+        for (const s of snap.requests) {
+          const mine = rs.filter((r) => familyOf(r.status) === s.family && (r.post ? 'write' : 'read') === s.class);
+          expect(s.method).toBe(s.class === 'write' ? 'POST' : 'GET');
+          expect(s.count).toBe(mine.length);
+          expect(s.sum).toBeCloseTo(
+            mine.reduce((a, r) => a + r.ms / 1000, 0),
+            6,
+          );
+          const us = mine.map((r) => toMicros(r.ms));
+          const buckets = leBuckets(s, DURATION_BUCKETS);
+          DURATION_BUCKETS.forEach((b, i) => {
+            const [lo, hi] = within(us, Math.round(b * 1e6));
+            expect(buckets[i]).toBeGreaterThanOrEqual(lo);
+            expect(buckets[i]).toBeLessThanOrEqual(hi);
+          });
+          for (let i = 1; i < buckets.length; i++) expect(buckets[i]!).toBeGreaterThanOrEqual(buckets[i - 1]!);
+          expect(buckets.at(-1)!).toBeLessThanOrEqual(s.count);
+        }
+      }),
+    );
   });
 
   it('puts durations on a bucket bound, or clear of it, in the bucket they belong to', () => {
@@ -64,29 +73,34 @@ describe('the snapshot of the fold', () => {
     expect([at(0.0005), at(0.001), at(0.0025), at(0.005), at(0.01), at(0.025)]).toEqual([1, 2, 2, 3, 4, 5]);
   });
 
-  it('makes an exponential histogram of at most 160 buckets whose every value lies in its bucket, within HDR\'s bound', () => {
-    fc.assert(fc.property(fc.array(fc.double({ min: 0.001, max: 60_000, noNaN: true }), { minLength: 1, maxLength: 300 }), (ms) => {
-      const fold = new TestFold();
-      for (const v of ms) fold.add(GET, v, 200);
-      const r = requestSeries(fold.snapshot().series[0]!);
-      const e = exponentialOf(r);
-      expect(e.bucketCounts.length).toBeLessThanOrEqual(MAX_BUCKETS);
-      expect(e.bucketCounts.reduce((a, c) => a + c, 0)).toBe(ms.length);
-      // The largest scale that fits: at one more, the same values would need more than 160 buckets.
-      if (e.scale < 20) {
-        const at = (v: number): number => Math.ceil(Math.log2(v) * 2 ** (e.scale + 1)) - 1;
-        expect(at(r.lows.at(-1)!) - at(r.lows[0]!) + 1).toBeGreaterThan(MAX_BUCKETS);
-      }
-      const base = 2 ** (2 ** -e.scale);
-      const filled = e.bucketCounts.map((c, k) => [e.offset + k, c] as const).filter(([, c]) => c > 0).map(([i]) => i);
-      for (const v of ms) {
-        // HDR counts the value at its bucket's lowest value, at most 1/1024 below it: the exponential
-        // bucket holding that (base^i, base^(i+1)] must be one of the filled ones.
-        const s = toMicros(v) / 1e6;
-        const ok = filled.some((i) => base ** i < s * (1 + 1e-12) && base ** (i + 1) >= s * (1 - 1 / 1024) * (1 - 1e-12));
-        expect(ok, `${s}s at scale ${e.scale}`).toBe(true);
-      }
-    }));
+  it("makes an exponential histogram of at most 160 buckets whose every value lies in its bucket, within HDR's bound", () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.001, max: 60_000, noNaN: true }), { minLength: 1, maxLength: 300 }), (ms) => {
+        const fold = new TestFold();
+        for (const v of ms) fold.add(GET, v, 200);
+        const r = requestSeries(fold.snapshot().series[0]!);
+        const e = exponentialOf(r);
+        expect(e.bucketCounts.length).toBeLessThanOrEqual(MAX_BUCKETS);
+        expect(e.bucketCounts.reduce((a, c) => a + c, 0)).toBe(ms.length);
+        // The largest scale that fits: at one more, the same values would need more than 160 buckets.
+        if (e.scale < 20) {
+          const at = (v: number): number => Math.ceil(Math.log2(v) * 2 ** (e.scale + 1)) - 1;
+          expect(at(r.lows.at(-1)!) - at(r.lows[0]!) + 1).toBeGreaterThan(MAX_BUCKETS);
+        }
+        const base = 2 ** (2 ** -e.scale);
+        const filled = e.bucketCounts
+          .map((c, k) => [e.offset + k, c] as const)
+          .filter(([, c]) => c > 0)
+          .map(([i]) => i);
+        for (const v of ms) {
+          // HDR counts the value at its bucket's lowest value, at most 1/1024 below it: the exponential
+          // bucket holding that (base^i, base^(i+1)] must be one of the filled ones.
+          const s = toMicros(v) / 1e6;
+          const ok = filled.some((i) => base ** i < s * (1 + 1e-12) && base ** (i + 1) >= s * (1 - 1 / 1024) * (1 - 1e-12));
+          expect(ok, `${s}s at scale ${e.scale}`).toBe(true);
+        }
+      }),
+    );
   });
 
   it('keeps the last integer RateLimit-Remaining per class and key role, ignoring malformed values and transport failures', () => {
@@ -128,8 +142,10 @@ describe('the snapshot of the fold', () => {
 
 describe('rateLimitViolations', () => {
   it('counts the findings of rate-limit clauses, as the ratelimit.violations threshold does', () => {
-    const f = (clause: string): FindingRecord => ({ clause } as FindingRecord);
-    expect(rateLimitViolations([f('8.ratelimit.over-admission'), f('8.ratelimit.429-code'), f('7.errors.envelope'), f('4.4.cursor')])).toBe(2);
+    const f = (clause: string): FindingRecord => ({ clause }) as FindingRecord;
+    expect(rateLimitViolations([f('8.ratelimit.over-admission'), f('8.ratelimit.429-code'), f('7.errors.envelope'), f('4.4.cursor')])).toBe(
+      2,
+    );
   });
 });
 
@@ -148,15 +164,25 @@ describe('remote-write series', () => {
       expect([...ls].sort()).toEqual(ls);
       for (const l of ls) expect(labels).toContain(l);
       expect(names).toContain(s.labels.find((l) => l.name === '__name__')!.value);
-      expect(Object.fromEntries(s.labels.map((l) => [l.name, l.value]))).toMatchObject({ spgate_run_id: 'r1', spgate_profile: 'smoke', spgate_shard: '0/1', job: 'spgate' });
+      expect(Object.fromEntries(s.labels.map((l) => [l.name, l.value]))).toMatchObject({
+        spgate_run_id: 'r1',
+        spgate_profile: 'smoke',
+        spgate_shard: '0/1',
+        job: 'spgate',
+      });
       expect(s.samples).toEqual([{ value: expect.any(Number), timestamp: 1_764_000_000_123 }]);
     }
   });
 
   it('writes each histogram as le buckets up to +Inf (= _count), _sum and _count', () => {
-    const of = (name: string, cls: string): { le?: string; value: number }[] => series
-      .filter((s) => s.labels.some((l) => l.name === '__name__' && l.value === name) && s.labels.some((l) => l.name === 'spgate_route_class' && l.value === cls))
-      .map((s) => ({ le: s.labels.find((l) => l.name === 'le')?.value, value: s.samples[0]!.value }));
+    const of = (name: string, cls: string): { le?: string; value: number }[] =>
+      series
+        .filter(
+          (s) =>
+            s.labels.some((l) => l.name === '__name__' && l.value === name) &&
+            s.labels.some((l) => l.name === 'spgate_route_class' && l.value === cls),
+        )
+        .map((s) => ({ le: s.labels.find((l) => l.name === 'le')?.value, value: s.samples[0]!.value }));
     const buckets = of('http_client_request_duration_seconds_bucket', 'write');
     expect(buckets.map((b) => b.le)).toEqual([...DURATION_BUCKETS.map(leOf), '+Inf']);
     // 700 ms: above 0.5 s, at or below 0.75 s.
@@ -179,7 +205,7 @@ describe('remote-write series', () => {
     expect(names(bare)).not.toContain('spgate_generator_event_loop_delay_seconds');
   });
 
-  it('encodes a Snappy-compressed body (the real decoding is Prometheus\'s, in prometheus.test.ts)', () => {
+  it("encodes a Snappy-compressed body (the real decoding is Prometheus's, in prometheus.test.ts)", () => {
     const body = encodeWriteRequest(snap, run);
     expect(body.byteLength).toBeGreaterThan(0);
     // Snappy's block format starts with the uncompressed length as a varint: larger than the body here.

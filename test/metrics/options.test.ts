@@ -1,6 +1,12 @@
 /** `--metrics KIND=URL` and `--metrics-interval`, normalised once; bad values are one-line usage errors that never show credentials. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INTERVAL_SECONDS, metricsArgs, parseMetricsOptions, parseMetricsValue, redactedCommandLine } from '../../src/metrics/options.js';
+import {
+  DEFAULT_INTERVAL_SECONDS,
+  metricsArgs,
+  parseMetricsOptions,
+  parseMetricsValue,
+  redactedCommandLine,
+} from '../../src/metrics/options.js';
 import { SpgateError } from '../../src/errors.js';
 
 function usage(f: () => unknown): string {
@@ -17,7 +23,10 @@ function usage(f: () => unknown): string {
 describe('parseMetricsValue', () => {
   it('accepts both kinds with http(s) URLs', () => {
     expect(parseMetricsValue('prometheus-rw=http://127.0.0.1:9090/api/v1/write')).toEqual({
-      kind: 'prometheus-rw', url: 'http://127.0.0.1:9090/api/v1/write', headers: {}, display: 'prometheus-rw http://127.0.0.1:9090/api/v1/write',
+      kind: 'prometheus-rw',
+      url: 'http://127.0.0.1:9090/api/v1/write',
+      headers: {},
+      display: 'prometheus-rw http://127.0.0.1:9090/api/v1/write',
     });
     expect(parseMetricsValue('otlp=https://collector.example:4318/v1/metrics').kind).toBe('otlp');
   });
@@ -60,7 +69,24 @@ describe('parseMetricsOptions', () => {
 
 describe('redactedCommandLine', () => {
   it('masks URL credentials and --metrics queries in the command line results record', () => {
-    expect(redactedCommandLine(['--metrics', 'prometheus-rw=https://u:pw-secret@m.example/api/v1/write?token=tk-secret', '--metrics=otlp=http://a:b-secret@c/v1/metrics', '--seed', '3', '--base-url', 'https://x:y-secret@api.example/v1']))
-      .toEqual(['--metrics', 'prometheus-rw=https://***@m.example/api/v1/write?…', '--metrics=otlp=http://***@c/v1/metrics', '--seed', '3', '--base-url', 'https://***@api.example/v1']);
+    expect(
+      redactedCommandLine([
+        '--metrics',
+        'prometheus-rw=https://u:pw-secret@m.example/api/v1/write?token=tk-secret',
+        '--metrics=otlp=http://a:b-secret@c/v1/metrics',
+        '--seed',
+        '3',
+        '--base-url',
+        'https://x:y-secret@api.example/v1',
+      ]),
+    ).toEqual([
+      '--metrics',
+      'prometheus-rw=https://***@m.example/api/v1/write?…',
+      '--metrics=otlp=http://***@c/v1/metrics',
+      '--seed',
+      '3',
+      '--base-url',
+      'https://***@api.example/v1',
+    ]);
   });
 });

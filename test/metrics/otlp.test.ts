@@ -20,7 +20,10 @@ import { GET, POST, TestFold } from './support/fold.js';
 /** Reads and writes at full speed on two connections each: both classes get 2xx and 429 series. */
 const MIXED = join(import.meta.dirname, 'fixtures/mixed-closed.json');
 
-interface KeyValue { key: string; value: { stringValue?: string } }
+interface KeyValue {
+  key: string;
+  value: { stringValue?: string };
+}
 interface ExpPoint {
   attributes: KeyValue[];
   count: number;
@@ -30,7 +33,11 @@ interface ExpPoint {
   positive?: { offset?: number; bucketCounts?: number[] };
   negative?: { offset?: number; bucketCounts?: number[] };
 }
-interface NumberPoint { attributes: KeyValue[]; asInt?: number; asDouble?: number }
+interface NumberPoint {
+  attributes: KeyValue[];
+  asInt?: number;
+  asDouble?: number;
+}
 interface Metric {
   name: string;
   unit?: string;
@@ -75,8 +82,24 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-otlp-'));
     const json = join(dir, 'r.json');
     const runId = `otlp-${Date.now()}`;
-    const r = await runCli(['load', '--profile', MIXED, '--duration', '3', '--json', json,
-      '--metrics', `otlp=${receiver.url}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 60_000 });
+    const r = await runCli(
+      [
+        'load',
+        '--profile',
+        MIXED,
+        '--duration',
+        '3',
+        '--json',
+        json,
+        '--metrics',
+        `otlp=${receiver.url}`,
+        '--metrics-interval',
+        '1',
+        '--run-id',
+        runId,
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(r.stderr).not.toContain('spgate: metrics:');
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     // The exit code is the run's verdict (a loaded machine may breach a latency threshold; not what is tested here).
@@ -133,7 +156,10 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
     const violations = byName.get(METRICS.violations.otel)!.gauge!.dataPoints;
     expect(violations.map(value)).toEqual([doc.findings.filter((f) => f.clause.startsWith('8.ratelimit')).length]);
     const remaining = byName.get(METRICS.remaining.otel)!.gauge!.dataPoints;
-    expect(remaining.map((x) => `${attr(x, LABELS.routeClass.otel)}|${attr(x, LABELS.keyRole.otel)}`).sort()).toEqual(['read|admin', 'write|admin']);
+    expect(remaining.map((x) => `${attr(x, LABELS.routeClass.otel)}|${attr(x, LABELS.keyRole.otel)}`).sort()).toEqual([
+      'read|admin',
+      'write|admin',
+    ]);
     expect(byName.get(METRICS.eventLoopDelay.otel)!.gauge!.dataPoints).toHaveLength(1);
   });
 
@@ -144,10 +170,14 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
     const fold = new TestFold();
     const n = 200_000;
     // Latencies spread over five orders of magnitude (0.05 ms … 5 s).
-    for (let i = 0; i < n; i++) fold.add(routes[i & 1]!, 0.05 * 10 ** ((i * 7919) % 100_000 / 20_000), i % 5 === 0 ? 429 : 200);
-    await sink.push(metricsSnapshot(fold.snapshot(), { sent: { read: n / 2, write: n / 2 }, dropped: { read: 0, write: 0 } }, {}, Date.now()), Date.now() + 5000);
+    for (let i = 0; i < n; i++) fold.add(routes[i & 1]!, 0.05 * 10 ** (((i * 7919) % 100_000) / 20_000), i % 5 === 0 ? 429 : 200);
+    await sink.push(
+      metricsSnapshot(fold.snapshot(), { sent: { read: n / 2, write: n / 2 }, dropped: { read: 0, write: 0 } }, {}, Date.now()),
+      Date.now() + 5000,
+    );
     await sink.close();
-    const points = metricsOf(receiver.requests.at(-1)!).find((m) => m.name === METRICS.requestDuration.otel)!.exponentialHistogram!.dataPoints;
+    const points = metricsOf(receiver.requests.at(-1)!).find((m) => m.name === METRICS.requestDuration.otel)!.exponentialHistogram!
+      .dataPoints;
     expect(points).toHaveLength(4);
     expect(points.reduce((a, p) => a + p.count, 0)).toBe(n);
     for (const p of points) expect((p.positive?.bucketCounts ?? []).length).toBeLessThanOrEqual(160);

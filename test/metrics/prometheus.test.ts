@@ -75,8 +75,24 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
     const json = join(dir, 'r.json');
     const runId = `prom-one-${Date.now()}`;
-    const r = await runCli(['load', '--profile', MIXED, '--duration', '3', '--json', json,
-      '--metrics', `prometheus-rw=${prom!.writeUrl}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 60_000 });
+    const r = await runCli(
+      [
+        'load',
+        '--profile',
+        MIXED,
+        '--duration',
+        '3',
+        '--json',
+        json,
+        '--metrics',
+        `prometheus-rw=${prom!.writeUrl}`,
+        '--metrics-interval',
+        '1',
+        '--run-id',
+        runId,
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(r.stderr).not.toContain('spgate: metrics:');
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     expectVerdictExit(r.code, doc.verdict, r.stderr);
@@ -101,14 +117,19 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     expect(await one(`sum(${D}_count{${sel}, spgate_status_family="429"})`)).toBe(p.totals.byStatus['429']);
     // Every series carries the run's labels; Remaining is a last-value gauge per class and key role.
     const remaining = await prom!.query(`${METRICS.remaining.prom}{${sel}}`);
-    expect(remaining.map((x) => `${x.metric.spgate_route_class}|${x.metric.spgate_key_role}|${x.metric.spgate_profile}|${x.metric.spgate_shard}`).sort())
-      .toEqual(['read|admin|metrics-mixed|0/1', 'write|admin|metrics-mixed|0/1']);
+    expect(
+      remaining
+        .map((x) => `${x.metric.spgate_route_class}|${x.metric.spgate_key_role}|${x.metric.spgate_profile}|${x.metric.spgate_shard}`)
+        .sort(),
+    ).toEqual(['read|admin|metrics-mixed|0/1', 'write|admin|metrics-mixed|0/1']);
     for (const x of remaining) expect(Number.isInteger(Number(x.value[1]))).toBe(true);
     // Pushed every interval, not only at the end.
     expect(await one(`count_over_time(${METRICS.sent.prom}{${sel}, spgate_route_class="read"}[10m])`)).toBeGreaterThanOrEqual(2);
 
     for (const cls of ['read', 'write'] as const) {
-      const est = await one(`histogram_quantile(0.95, sum by (le) (${D}_bucket{${sel}, spgate_route_class="${cls}", spgate_status_family="2xx"}))`);
+      const est = await one(
+        `histogram_quantile(0.95, sum by (le) (${D}_bucket{${sel}, spgate_route_class="${cls}", spgate_status_family="2xx"}))`,
+      );
       const exact = p.latency.find((l) => l.class === cls && l.family === '2xx' && !l.corrected)!;
       expectSameBucket(est, exact.p95);
     }
@@ -118,17 +139,40 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
     const json = join(dir, 'r.json');
     const runId = `prom-shards-${Date.now()}`;
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '2', '--workers', '2', '--json', json,
-      '--metrics', `prometheus-rw=${prom!.writeUrl}`, '--metrics-interval', '1', '--run-id', runId], { timeoutMs: 90_000 });
+    const r = await runCli(
+      [
+        'load',
+        '--profile',
+        'smoke',
+        '--duration',
+        '2',
+        '--workers',
+        '2',
+        '--json',
+        json,
+        '--metrics',
+        `prometheus-rw=${prom!.writeUrl}`,
+        '--metrics-interval',
+        '1',
+        '--run-id',
+        runId,
+      ],
+      { timeoutMs: 90_000 },
+    );
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     expectVerdictExit(r.code, doc.verdict, r.stderr);
     expect(doc.meta.runId).toBe(runId);
     const shards = await prom!.query(`count by (spgate_shard) (${D}_count{spgate_run_id="${runId}"})`);
     expect(shards.map((s) => s.metric.spgate_shard).sort()).toEqual(['0/2', '1/2']);
     expect(await countsOf(prom!, runId)).toEqual(expectedCounts(doc.load[0]!));
-    const est = await prom!.query(`histogram_quantile(0.5, sum by (le) (${D}_bucket{spgate_run_id="${runId}", spgate_route_class="read", spgate_status_family="2xx"}))`);
+    const est = await prom!.query(
+      `histogram_quantile(0.5, sum by (le) (${D}_bucket{spgate_run_id="${runId}", spgate_route_class="read", spgate_status_family="2xx"}))`,
+    );
     expect(est).toHaveLength(1);
-    expectSameBucket(Number(est[0]!.value[1]), doc.load[0]!.latency.find((l) => l.class === 'read' && l.family === '2xx' && !l.corrected)!.p50);
+    expectSameBucket(
+      Number(est[0]!.value[1]),
+      doc.load[0]!.latency.find((l) => l.class === 'read' && l.family === '2xx' && !l.corrected)!.p50,
+    );
   });
 
   it('spgate run pushes each load phase under its profile label, counts equal to its results', async () => {
@@ -136,19 +180,35 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     const runId = `prom-run-${Date.now()}`;
     const warnings: string[] = [];
     const metrics = await createLiveMetrics({
-      endpoints: [parseMetricsValue(`prometheus-rw=${prom!.writeUrl}`)], intervalMs: 1000, runId, shard: '0/1', warn: (l) => warnings.push(l),
+      endpoints: [parseMetricsValue(`prometheus-rw=${prom!.writeUrl}`)],
+      intervalMs: 1000,
+      runId,
+      shard: '0/1',
+      warn: (l) => warnings.push(l),
     });
     const r = await runPipeline({
-      seed: 5, runs: 3, outBase: out, command: 'spgate run (test)', signal: new AbortController().signal,
+      seed: 5,
+      runs: 3,
+      outBase: out,
+      command: 'spgate run (test)',
+      signal: new AbortController().signal,
       progress: createProgress({ write: () => true }, { live: false }),
-      suites: ['errors'], profiles: ['smoke', 'write-budget'], durationScale: 0.4, metrics, runId,
+      suites: ['errors'],
+      profiles: ['smoke', 'write-budget'],
+      durationScale: 0.4,
+      metrics,
+      runId,
     });
     expect(warnings).toEqual([]);
     expect(r.results.meta.runId).toBe(runId);
     expect(r.results.load.map((p) => p.name)).toEqual(['smoke', 'write-budget']);
     for (const p of r.results.load) {
-      const rows = await prom!.query(`sum by (spgate_route_class, spgate_status_family) (${D}_count{spgate_run_id="${runId}", spgate_profile="${p.name}"})`);
-      const got = Object.fromEntries(rows.map((x) => [`${x.metric.spgate_route_class}|${x.metric.spgate_status_family}`, Number(x.value[1])]));
+      const rows = await prom!.query(
+        `sum by (spgate_route_class, spgate_status_family) (${D}_count{spgate_run_id="${runId}", spgate_profile="${p.name}"})`,
+      );
+      const got = Object.fromEntries(
+        rows.map((x) => [`${x.metric.spgate_route_class}|${x.metric.spgate_status_family}`, Number(x.value[1])]),
+      );
       expect(got, p.name).toEqual(expectedCounts(p));
     }
   });
@@ -156,7 +216,8 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
   it('every query of examples/grafana-dashboard.json is PromQL Prometheus runs, and shows the run', async () => {
     expect(first, 'the first test pushed a run').toBeDefined();
     const { runId, load } = first!;
-    const fill = (q: string): string => q.replaceAll('$run_id', runId).replaceAll('$profile', '.*').replaceAll('$shard', '.*').replaceAll('$__rate_interval', '1m');
+    const fill = (q: string): string =>
+      q.replaceAll('$run_id', runId).replaceAll('$profile', '.*').replaceAll('$shard', '.*').replaceAll('$__rate_interval', '1m');
     const d = readDashboard();
     for (const { title, expr } of panelQueries(d)) {
       const rows = await prom!.query(fill(expr));
@@ -169,7 +230,10 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
     for (const v of variableQueries(d)) {
       const m = /^label_values\((.+), (\w+)\)$/.exec(v)!;
       const rows = await prom!.query(`count by (${m[2]}) (${fill(m[1]!)})`);
-      expect(rows.map((r) => r.metric[m[2]!]), v).toContain(m[2] === 'spgate_run_id' ? runId : m[2] === 'spgate_profile' ? 'metrics-mixed' : '0/1');
+      expect(
+        rows.map((r) => r.metric[m[2]!]),
+        v,
+      ).toContain(m[2] === 'spgate_run_id' ? runId : m[2] === 'spgate_profile' ? 'metrics-mixed' : '0/1');
     }
   });
 });

@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Pusher, type MetricsSink } from '../../src/metrics/pusher.js';
 import type { MetricsSnapshot } from '../../src/metrics/model.js';
 
-const snap = (at: number): MetricsSnapshot => ({ at, requests: [], sent: { read: at, write: 0 }, dropped: { read: 0, write: 0 }, remaining: [], lag: {} });
+const snap = (at: number): MetricsSnapshot => ({
+  at,
+  requests: [],
+  sent: { read: at, write: 0 },
+  dropped: { read: 0, write: 0 },
+  remaining: [],
+  lag: {},
+});
 
 interface FakeSink extends MetricsSink {
   pushed: number[];
@@ -16,7 +23,9 @@ interface FakeSink extends MetricsSink {
 
 function sink(display: string, push: (s: MetricsSnapshot) => Promise<void>): FakeSink {
   const f: FakeSink = {
-    display, pushed: [], closed: false,
+    display,
+    pushed: [],
+    closed: false,
     push: (s) => {
       f.pushed.push(s.at);
       return push(s);
@@ -56,13 +65,17 @@ describe('Pusher', () => {
   it('a sink still busy skips ticks; the final push waits for the one under way', async () => {
     let release: () => void = () => undefined;
     const order: string[] = [];
-    const s = sink('slow', (x) => new Promise<void>((resolve) => {
-      order.push(`start ${x.at}`);
-      release = () => {
-        order.push(`end ${x.at}`);
-        resolve();
-      };
-    }));
+    const s = sink(
+      'slow',
+      (x) =>
+        new Promise<void>((resolve) => {
+          order.push(`start ${x.at}`);
+          release = () => {
+            order.push(`end ${x.at}`);
+            resolve();
+          };
+        }),
+    );
     const p = new Pusher({ sinks: [s], intervalMs: 1000, snapshot, report: () => undefined });
     p.start();
     await vi.advanceTimersByTimeAsync(3500);
@@ -83,9 +96,20 @@ describe('Pusher', () => {
     const bad = sink('bad', async () => {
       throw new Error('HTTP 400: out of order sample\nsecond line');
     });
-    const throwing: MetricsSink = { display: 'throws', push: () => { throw new Error('sync'); }, close: async () => {} };
+    const throwing: MetricsSink = {
+      display: 'throws',
+      push: () => {
+        throw new Error('sync');
+      },
+      close: async () => {},
+    };
     const good = sink('good', async () => {});
-    const p = new Pusher({ sinks: [bad, throwing, good], intervalMs: 1000, snapshot, report: (k, r) => reports.push(`${k.display}: ${r}`) });
+    const p = new Pusher({
+      sinks: [bad, throwing, good],
+      intervalMs: 1000,
+      snapshot,
+      report: (k, r) => reports.push(`${k.display}: ${r}`),
+    });
     p.start();
     await vi.advanceTimersByTimeAsync(2500);
     await p.finish();

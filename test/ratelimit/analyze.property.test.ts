@@ -9,41 +9,48 @@ import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { simulate, type Bug, type LimiterModel, type SimOptions } from './simulators.js';
 
 const options = (model: LimiterModel, bug: Bug) =>
-  fc.record({
-    limit: fc.integer({ min: 2, max: 30 }),
-    windowMs: fc.constantFrom(1000, 2000, 3000),
-    count: fc.integer({ min: 40, max: 250 }),
-    load: fc.double({ min: 0.3, max: 4, noNaN: true }),
-    maxLatencyMs: fc.integer({ min: 1, max: 60 }),
-    reportBefore: fc.constant(false),
-    lazyWindows: fc.boolean(),
-    startOffsetMs: fc.integer({ min: 0, max: 3000 }),
-    twoClasses: fc.boolean(),
-    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  }).map((r): SimOptions => ({
-    model,
-    bug,
-    limit: r.limit,
-    windowMs: r.windowMs,
-    count: r.count,
-    meanGapMs: r.windowMs / r.limit / r.load,
-    minLatencyMs: 1,
-    maxLatencyMs: r.maxLatencyMs,
-    reportBefore: r.reportBefore,
-    lazyWindows: r.lazyWindows,
-    startOffsetMs: r.startOffsetMs,
-    classes: r.twoClasses ? ['read', 'write'] : ['read'],
-    seed: r.seed,
-  }));
+  fc
+    .record({
+      limit: fc.integer({ min: 2, max: 30 }),
+      windowMs: fc.constantFrom(1000, 2000, 3000),
+      count: fc.integer({ min: 40, max: 250 }),
+      load: fc.double({ min: 0.3, max: 4, noNaN: true }),
+      maxLatencyMs: fc.integer({ min: 1, max: 60 }),
+      reportBefore: fc.constant(false),
+      lazyWindows: fc.boolean(),
+      startOffsetMs: fc.integer({ min: 0, max: 3000 }),
+      twoClasses: fc.boolean(),
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    })
+    .map(
+      (r): SimOptions => ({
+        model,
+        bug,
+        limit: r.limit,
+        windowMs: r.windowMs,
+        count: r.count,
+        meanGapMs: r.windowMs / r.limit / r.load,
+        minLatencyMs: 1,
+        maxLatencyMs: r.maxLatencyMs,
+        reportBefore: r.reportBefore,
+        lazyWindows: r.lazyWindows,
+        startOffsetMs: r.startOffsetMs,
+        classes: r.twoClasses ? ['read', 'write'] : ['read'],
+        seed: r.seed,
+      }),
+    );
 
 const rulesOf = (o: SimOptions) => [...new Set(analyzeRateLimits(simulate(o)).violations.map((v) => v.rule))].sort();
 
 describe('correct limiters give no violation', () => {
   for (const model of ['fixed', 'sliding', 'bucket'] as const) {
     it(`${model}`, () => {
-      fc.assert(fc.property(options(model, 'none'), (o) => {
-        expect(rulesOf(o)).toEqual([]);
-      }), { numRuns: 60 });
+      fc.assert(
+        fc.property(options(model, 'none'), (o) => {
+          expect(rulesOf(o)).toEqual([]);
+        }),
+        { numRuns: 60 },
+      );
     });
   }
 });
@@ -80,17 +87,23 @@ describe('each injected bug gives exactly its violation', () => {
   ];
   for (const [bug, rule] of exact) {
     it(`${bug} → ${rule}`, () => {
-      fc.assert(fc.property(buggy(bug), (o) => {
-        expect(rulesOf(o)).toEqual([rule]);
-      }), { numRuns: 15 });
+      fc.assert(
+        fc.property(buggy(bug), (o) => {
+          expect(rulesOf(o)).toEqual([rule]);
+        }),
+        { numRuns: 15 },
+      );
     });
   }
   it('early-429 → under-admission (the budget also never comes back in full: reset-restores)', () => {
-    fc.assert(fc.property(buggy('early-429'), (o) => {
-      const rules = rulesOf(o);
-      expect(rules).toContain('8.ratelimit.under-admission');
-      expect(rules.every((r) => r === '8.ratelimit.under-admission' || r === '8.ratelimit.reset-restores')).toBe(true);
-    }), { numRuns: 15 });
+    fc.assert(
+      fc.property(buggy('early-429'), (o) => {
+        const rules = rulesOf(o);
+        expect(rules).toContain('8.ratelimit.under-admission');
+        expect(rules.every((r) => r === '8.ratelimit.under-admission' || r === '8.ratelimit.reset-restores')).toBe(true);
+      }),
+      { numRuns: 15 },
+    );
   });
 });
 
@@ -100,46 +113,51 @@ describe('each injected bug gives exactly its violation', () => {
  * already spent, and the true budget stated (strict or not) or left to the headers.
  */
 const wide = (model: LimiterModel) =>
-  fc.record({
-    limit: fc.integer({ min: 2, max: 150 }),
-    windowMs: fc.constantFrom(1000, 1500, 2000, 2500, 5000, 6667, 10_000),
-    windows: fc.double({ min: 2, max: 6, noNaN: true }),
-    load: fc.double({ min: 0.5, max: 4, noNaN: true }),
-    maxLatencyMs: fc.integer({ min: 1, max: 40 }),
-    reportBefore: fc.constant(false),
-    lazyWindows: fc.boolean(),
-    startOffsetMs: fc.integer({ min: 0, max: 10_000 }),
-    preSpent: fc.integer({ min: 0, max: 150 }),
-    stated: fc.constantFrom('none', 'stated', 'strict'),
-    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  }).map((r) => {
-    const meanGapMs = r.windowMs / r.limit / r.load;
-    const o: SimOptions = {
-      model,
-      bug: 'none',
-      limit: r.limit,
-      windowMs: r.windowMs,
-      count: Math.min(1500, Math.ceil((r.windows * r.windowMs) / meanGapMs)),
-      meanGapMs,
-      minLatencyMs: 1,
-      maxLatencyMs: r.maxLatencyMs,
-      reportBefore: r.reportBefore,
-      lazyWindows: r.lazyWindows,
-      startOffsetMs: r.startOffsetMs,
-      preSpent: r.preSpent,
-      classes: ['read'],
-      seed: r.seed,
-    };
-    const expected = r.stated === 'none' ? undefined : { read: { limit: r.limit, windowSeconds: r.windowMs / 1000 } };
-    return { o, opts: { ...(expected ? { expected } : {}), strict: r.stated === 'strict' } };
-  });
+  fc
+    .record({
+      limit: fc.integer({ min: 2, max: 150 }),
+      windowMs: fc.constantFrom(1000, 1500, 2000, 2500, 5000, 6667, 10_000),
+      windows: fc.double({ min: 2, max: 6, noNaN: true }),
+      load: fc.double({ min: 0.5, max: 4, noNaN: true }),
+      maxLatencyMs: fc.integer({ min: 1, max: 40 }),
+      reportBefore: fc.constant(false),
+      lazyWindows: fc.boolean(),
+      startOffsetMs: fc.integer({ min: 0, max: 10_000 }),
+      preSpent: fc.integer({ min: 0, max: 150 }),
+      stated: fc.constantFrom('none', 'stated', 'strict'),
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    })
+    .map((r) => {
+      const meanGapMs = r.windowMs / r.limit / r.load;
+      const o: SimOptions = {
+        model,
+        bug: 'none',
+        limit: r.limit,
+        windowMs: r.windowMs,
+        count: Math.min(1500, Math.ceil((r.windows * r.windowMs) / meanGapMs)),
+        meanGapMs,
+        minLatencyMs: 1,
+        maxLatencyMs: r.maxLatencyMs,
+        reportBefore: r.reportBefore,
+        lazyWindows: r.lazyWindows,
+        startOffsetMs: r.startOffsetMs,
+        preSpent: r.preSpent,
+        classes: ['read'],
+        seed: r.seed,
+      };
+      const expected = r.stated === 'none' ? undefined : { read: { limit: r.limit, windowSeconds: r.windowMs / 1000 } };
+      return { o, opts: { ...(expected ? { expected } : {}), strict: r.stated === 'strict' } };
+    });
 
 describe('correct limiters of many budgets and windows give no violation (model-free bounds included)', () => {
   for (const model of ['fixed', 'sliding', 'bucket'] as const) {
     it(`${model}`, () => {
-      fc.assert(fc.property(wide(model), ({ o, opts }) => {
-        expect(analyzeRateLimits(simulate(o), opts).violations.map((v) => `${v.rule}: ${v.message}`)).toEqual([]);
-      }), { numRuns: 40 });
+      fc.assert(
+        fc.property(wide(model), ({ o, opts }) => {
+          expect(analyzeRateLimits(simulate(o), opts).violations.map((v) => `${v.rule}: ${v.message}`)).toEqual([]);
+        }),
+        { numRuns: 40 },
+      );
     });
   }
 });
@@ -150,16 +168,42 @@ describe('Remaining reported before the request is counted (a realistic misconfi
     it.each([1, 2, 3])(`${model}: a 429 right after "Remaining 1" is under-admission (seed %i)`, (seed) => {
       // 2.5× the budget, one request in flight at a time (gaps far above the latency).
       const samples = simulate({
-        model, bug: 'none', limit: 10, windowMs: 1000, count: 150, meanGapMs: 40, minLatencyMs: 1, maxLatencyMs: 3,
-        reportBefore: true, lazyWindows: false, startOffsetMs: 0, classes: ['read'], seed,
+        model,
+        bug: 'none',
+        limit: 10,
+        windowMs: 1000,
+        count: 150,
+        meanGapMs: 40,
+        minLatencyMs: 1,
+        maxLatencyMs: 3,
+        reportBefore: true,
+        lazyWindows: false,
+        startOffsetMs: 0,
+        classes: ['read'],
+        seed,
       });
       const rules = new Set(analyzeRateLimits(samples).violations.map((v) => v.rule));
       expect(rules.has('8.ratelimit.under-admission')).toBe(true);
       // The same limiter reporting after the count is clean.
-      expect(analyzeRateLimits(simulate({
-        model, bug: 'none', limit: 10, windowMs: 1000, count: 150, meanGapMs: 40, minLatencyMs: 1, maxLatencyMs: 3,
-        reportBefore: false, lazyWindows: false, startOffsetMs: 0, classes: ['read'], seed,
-      })).violations).toEqual([]);
+      expect(
+        analyzeRateLimits(
+          simulate({
+            model,
+            bug: 'none',
+            limit: 10,
+            windowMs: 1000,
+            count: 150,
+            meanGapMs: 40,
+            minLatencyMs: 1,
+            maxLatencyMs: 3,
+            reportBefore: false,
+            lazyWindows: false,
+            startOffsetMs: 0,
+            classes: ['read'],
+            seed,
+          }),
+        ).violations,
+      ).toEqual([]);
     });
   }
 });

@@ -23,25 +23,28 @@ beforeAll(async () => {
     res.setHeader('X-Request-Id', `req_${++n}`);
     next();
   });
-  app.use(rateLimit({
-    windowMs: WINDOW_MS,
-    limit: LIMIT,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    handler: (_req, res) => {
-      res.status(429).json({ error: { code: 'rate_limit.exceeded', message: 'slow down', requestId: res.getHeader('X-Request-Id') } });
-    },
-  }));
+  app.use(
+    rateLimit({
+      windowMs: WINDOW_MS,
+      limit: LIMIT,
+      standardHeaders: 'draft-6',
+      legacyHeaders: false,
+      handler: (_req, res) => {
+        res.status(429).json({ error: { code: 'rate_limit.exceeded', message: 'slow down', requestId: res.getHeader('X-Request-Id') } });
+      },
+    }),
+  );
   app.get('/v1/customers', (_req, res) => {
     res.json({ data: [], hasMore: false, nextCursor: null });
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 });
 
 afterAll(async () => {
@@ -58,7 +61,13 @@ async function one(t0: number): Promise<RateLimitSample> {
     return Array.isArray(v) ? v.join(', ') : v;
   };
   const s: RateLimitSample = { sentAt, receivedAt, class: 'read', status: res.statusCode };
-  for (const [field, name] of [['limit', 'ratelimit-limit'], ['remaining', 'ratelimit-remaining'], ['reset', 'ratelimit-reset'], ['retryAfter', 'retry-after'], ['requestId', 'x-request-id']] as const) {
+  for (const [field, name] of [
+    ['limit', 'ratelimit-limit'],
+    ['remaining', 'ratelimit-remaining'],
+    ['reset', 'ratelimit-reset'],
+    ['retryAfter', 'retry-after'],
+    ['requestId', 'x-request-id'],
+  ] as const) {
     const v = h(name);
     if (v !== undefined) s[field] = v;
   }

@@ -8,8 +8,19 @@ import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { simulate, type SimOptions } from './simulators.js';
 
 const base: SimOptions = {
-  model: 'fixed', bug: 'none', limit: 10, windowMs: 5000, count: 200, meanGapMs: 50, minLatencyMs: 1, maxLatencyMs: 8,
-  reportBefore: false, lazyWindows: false, startOffsetMs: 0, classes: ['read'], seed: 1,
+  model: 'fixed',
+  bug: 'none',
+  limit: 10,
+  windowMs: 5000,
+  count: 200,
+  meanGapMs: 50,
+  minLatencyMs: 1,
+  maxLatencyMs: 8,
+  reportBefore: false,
+  lazyWindows: false,
+  startOffsetMs: 0,
+  classes: ['read'],
+  seed: 1,
 };
 const rulesOf = (a: ReturnType<typeof analyzeRateLimits>) => [...new Set(a.violations.map((v) => v.rule))].sort();
 
@@ -40,7 +51,12 @@ describe('over-admission is judged whatever the model', () => {
       const a = analyzeRateLimits(simulate({ ...base, bug: 'two-stores', windowMs: 3000, count: 600, meanGapMs: 40, seed }));
       const rules = rulesOf(a);
       expect(rules).toContain('8.ratelimit.over-admission');
-      for (const falseLead of ['8.ratelimit.under-admission', '8.ratelimit.reset-plausible', '8.ratelimit.reset-restores', '8.ratelimit.retry-after-honoured']) {
+      for (const falseLead of [
+        '8.ratelimit.under-admission',
+        '8.ratelimit.reset-plausible',
+        '8.ratelimit.reset-restores',
+        '8.ratelimit.retry-after-honoured',
+      ]) {
         expect(rules).not.toContain(falseLead);
       }
     });
@@ -52,7 +68,12 @@ describe('over-admission is judged whatever the model', () => {
         const a = analyzeRateLimits(simulate({ ...base, model, bug: 'two-stores', windowMs: 3000, count: 600, meanGapMs: 40, seed }));
         const rules = rulesOf(a);
         expect(a.violations.some((v) => v.rule === '8.ratelimit.over-admission' || /over-admission/.test(v.message))).toBe(true);
-        for (const falseLead of ['8.ratelimit.under-admission', '8.ratelimit.reset-plausible', '8.ratelimit.reset-restores', '8.ratelimit.retry-after-honoured']) {
+        for (const falseLead of [
+          '8.ratelimit.under-admission',
+          '8.ratelimit.reset-plausible',
+          '8.ratelimit.reset-restores',
+          '8.ratelimit.retry-after-honoured',
+        ]) {
           expect(rules).not.toContain(falseLead);
         }
       }

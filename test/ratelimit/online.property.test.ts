@@ -11,28 +11,38 @@ import type { RateLimitSample } from '../../src/ratelimit/sample.js';
 import { simulate, type Bug, type LimiterModel, type SimOptions } from './simulators.js';
 
 const base = (model: LimiterModel, bug: Bug, flood?: number) =>
-  fc.record({
-    limit: fc.integer({ min: 8, max: 20 }),
-    windowMs: fc.constantFrom(1000, 2000),
-    windows: fc.integer({ min: 12, max: 24 }),
-    load: fc.double({ min: 0.5, max: 3, noNaN: true }),
-    maxLatencyMs: fc.integer({ min: 1, max: 10 }),
-    reportBefore: fc.constant(false),
-    lazyWindows: fc.boolean(),
-    startOffsetMs: fc.integer({ min: 0, max: 3000 }),
-    twoClasses: fc.boolean(),
-    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  }).map((r): SimOptions => {
-    const windowMs = bug === 'no-restore' || bug === 'retry-after-short' ? 3000 : r.windowMs;
-    const load = flood ?? (bug === 'none' ? r.load : 3);
-    return {
-      model, bug, limit: r.limit, windowMs,
-      count: Math.round(r.windows * r.limit * load),
-      meanGapMs: windowMs / r.limit / load,
-      minLatencyMs: 1, maxLatencyMs: r.maxLatencyMs, reportBefore: r.reportBefore, lazyWindows: r.lazyWindows,
-      startOffsetMs: r.startOffsetMs, classes: r.twoClasses || bug === 'shared-classes' ? ['read', 'write'] : ['read'], seed: r.seed,
-    };
-  });
+  fc
+    .record({
+      limit: fc.integer({ min: 8, max: 20 }),
+      windowMs: fc.constantFrom(1000, 2000),
+      windows: fc.integer({ min: 12, max: 24 }),
+      load: fc.double({ min: 0.5, max: 3, noNaN: true }),
+      maxLatencyMs: fc.integer({ min: 1, max: 10 }),
+      reportBefore: fc.constant(false),
+      lazyWindows: fc.boolean(),
+      startOffsetMs: fc.integer({ min: 0, max: 3000 }),
+      twoClasses: fc.boolean(),
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    })
+    .map((r): SimOptions => {
+      const windowMs = bug === 'no-restore' || bug === 'retry-after-short' ? 3000 : r.windowMs;
+      const load = flood ?? (bug === 'none' ? r.load : 3);
+      return {
+        model,
+        bug,
+        limit: r.limit,
+        windowMs,
+        count: Math.round(r.windows * r.limit * load),
+        meanGapMs: windowMs / r.limit / load,
+        minLatencyMs: 1,
+        maxLatencyMs: r.maxLatencyMs,
+        reportBefore: r.reportBefore,
+        lazyWindows: r.lazyWindows,
+        startOffsetMs: r.startOffsetMs,
+        classes: r.twoClasses || bug === 'shared-classes' ? ['read', 'write'] : ['read'],
+        seed: r.seed,
+      };
+    });
 
 /** Feeds the samples in completion order, as the load engines do. */
 function online(samples: RateLimitSample[], opts: OnlineAnalyzeOptions) {
@@ -45,9 +55,19 @@ function online(samples: RateLimitSample[], opts: OnlineAnalyzeOptions) {
 const rules = (vs: Array<{ rule: string }>) => [...new Set(vs.map((v) => v.rule))].sort();
 
 /** Rules that name a broken budget outright (the bound, counters moving apart, the other class eating it). */
-const NAMES_THE_BUG = new Set(['8.ratelimit.over-admission', '8.ratelimit.remaining-rises', '8.ratelimit.remaining-decreases', '8.ratelimit.classes-isolated']);
+const NAMES_THE_BUG = new Set([
+  '8.ratelimit.over-admission',
+  '8.ratelimit.remaining-rises',
+  '8.ratelimit.remaining-decreases',
+  '8.ratelimit.classes-isolated',
+]);
 /** Rules that read every response as one honest counter's word: symptoms whose evidence may straddle a chunk cut. */
-const ONE_COUNTER = new Set(['8.ratelimit.under-admission', '8.ratelimit.reset-plausible', '8.ratelimit.reset-restores', '8.ratelimit.retry-after-honoured']);
+const ONE_COUNTER = new Set([
+  '8.ratelimit.under-admission',
+  '8.ratelimit.reset-plausible',
+  '8.ratelimit.reset-restores',
+  '8.ratelimit.retry-after-honoured',
+]);
 
 /**
  * The verdict a user reads: the rule set, less the one-counter symptoms once a rule names the bug (the
@@ -75,11 +95,13 @@ function compare(o: SimOptions, chunking: (samples: RateLimitSample[]) => Online
   expect(got.chunks).toBeGreaterThan(1);
   expect(verdict(got.analysis.violations)).toEqual(verdict(batch.violations));
   // Per-class counts and the observed Limit are exact, however the stream was cut.
-  const counts = (a: typeof batch) => a.classes.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit, c.limitConstant, c.windowSeconds]);
+  const counts = (a: typeof batch) =>
+    a.classes.map((c) => [c.class, c.samples, c.admitted, c.refused, c.observedLimit, c.limitConstant, c.windowSeconds]);
   expect(counts(got.analysis)).toEqual(counts(batch));
   // Window rows count every response once, however the chunks cut the windows: up to a response or two
   // in flight across a cut, which each side may place in its own window.
-  const rowSums = (a: typeof batch) => a.classes.flatMap((c) => c.windows.reduce((n, w) => [n[0]! + w.admitted, n[1]! + w.refused], [0, 0]));
+  const rowSums = (a: typeof batch) =>
+    a.classes.flatMap((c) => c.windows.reduce((n, w) => [n[0]! + w.admitted, n[1]! + w.refused], [0, 0]));
   const want = rowSums(batch);
   rowSums(got.analysis).forEach((n, i) => expect(Math.abs(n - want[i]!)).toBeLessThanOrEqual(2));
   // Per-response rules count every occurrence exactly once, however the stream was cut.
@@ -101,13 +123,32 @@ function occurrences(vs: Array<{ rule: string; class?: string; message: string }
 describe('online analysis equals batch analysis', () => {
   for (const model of ['fixed', 'sliding', 'bucket'] as const) {
     it(`correct ${model} limiter`, () => {
-      fc.assert(fc.property(base(model, 'none'), (o) => compare(o)), { numRuns: 25 });
+      fc.assert(
+        fc.property(base(model, 'none'), (o) => compare(o)),
+        { numRuns: 25 },
+      );
     });
   }
-  const bugs: Bug[] = ['over-admit', 'early-429', 'stuck', 'negative', 'no-restore', 'retry-after-short', 'no-retry-after', 'code', 'headers-missing-on-429', 'reset-ms', 'limit-changes', 'shared-classes'];
+  const bugs: Bug[] = [
+    'over-admit',
+    'early-429',
+    'stuck',
+    'negative',
+    'no-restore',
+    'retry-after-short',
+    'no-retry-after',
+    'code',
+    'headers-missing-on-429',
+    'reset-ms',
+    'limit-changes',
+    'shared-classes',
+  ];
   for (const bug of bugs) {
     it(`fixed limiter with bug ${bug}`, () => {
-      fc.assert(fc.property(base('fixed', bug), (o) => compare(o)), { numRuns: 10 });
+      fc.assert(
+        fc.property(base('fixed', bug), (o) => compare(o)),
+        { numRuns: 10 },
+      );
     });
   }
 
@@ -119,20 +160,46 @@ describe('online analysis equals batch analysis', () => {
   // cases above show them named with a bound of a few windows.
   const FLOOD = 12;
   for (const model of ['fixed', 'sliding', 'bucket'] as const) {
-    const floodBugs: Bug[] = model === 'fixed' ? ['none', 'over-admit', 'early-429', 'stuck', 'no-restore', 'no-retry-after', 'code', 'headers-missing-on-429', 'limit-changes', 'shared-classes'] : ['none'];
+    const floodBugs: Bug[] =
+      model === 'fixed'
+        ? [
+            'none',
+            'over-admit',
+            'early-429',
+            'stuck',
+            'no-restore',
+            'no-retry-after',
+            'code',
+            'headers-missing-on-429',
+            'limit-changes',
+            'shared-classes',
+          ]
+        : ['none'];
     for (const bug of floodBugs) {
       it(`a flood (bound under one window of responses): ${model} limiter, bug ${bug}`, () => {
-        fc.assert(fc.property(base(model, bug, FLOOD), (o) => compare(o, () => ({ maxSamples: Math.floor(0.8 * FLOOD * o.limit) }))), { numRuns: 10 });
+        fc.assert(
+          fc.property(base(model, bug, FLOOD), (o) => compare(o, () => ({ maxSamples: Math.floor(0.8 * FLOOD * o.limit) }))),
+          { numRuns: 10 },
+        );
       });
     }
   }
 
-  it('a flood of identical refusals is held as the run\'s first and last, and every response still counts', () => {
+  it("a flood of identical refusals is held as the run's first and last, and every response still counts", () => {
     const a = new OnlineRateLimitAnalyzer({ maxSamples: 1000 });
     // 10 admitted, then 5,000 refusals without Retry-After (a per-response finding on each one).
     for (let i = 0; i < 5010; i++) {
       const refused = i >= 10;
-      a.push({ sentAt: i, receivedAt: i + 0.5, class: 'read', status: refused ? 429 : 200, limit: '10', remaining: refused ? '0' : String(9 - i), reset: '60', requestId: `r${i}` });
+      a.push({
+        sentAt: i,
+        receivedAt: i + 0.5,
+        class: 'read',
+        status: refused ? 429 : 200,
+        limit: '10',
+        remaining: refused ? '0' : String(9 - i),
+        reset: '60',
+        requestId: `r${i}`,
+      });
     }
     expect(a.peakRetained).toBeLessThanOrEqual(12);
     const out = a.finish();
@@ -152,7 +219,18 @@ describe('online analysis equals batch analysis', () => {
         const second = bug === 'two-counters' && i % 5 === 0;
         const refused = bug === 'refuses-with-budget' && i % 997 === 500;
         const remaining = Math.max(0, limit - 1 - i - (second ? 500 : 0));
-        out.push({ sentAt: i * gapMs, receivedAt: i * gapMs + 0.5, class: 'read', status: refused ? 429 : 200, limit: String(limit), remaining: String(remaining), reset: '10', retryAfter: refused ? '10' : undefined, errorCode: refused ? 'rate_limit.exceeded' : undefined, requestId: `r${i}` });
+        out.push({
+          sentAt: i * gapMs,
+          receivedAt: i * gapMs + 0.5,
+          class: 'read',
+          status: refused ? 429 : 200,
+          limit: String(limit),
+          remaining: String(remaining),
+          reset: '10',
+          retryAfter: refused ? '10' : undefined,
+          errorCode: refused ? 'rate_limit.exceeded' : undefined,
+          requestId: `r${i}`,
+        });
       }
       return out;
     }
@@ -205,40 +283,83 @@ describe('online analysis equals batch analysis', () => {
     // A fixed window refusing at 80 % (early-429) on two classes: the batch names under-admission; a chunk
     // whose deferred tail lacked the requests still in flight saw an unexplained Remaining fall, and then
     // blamed every later refusal of the chunk on the other class (8.ratelimit.classes-isolated).
-    compare({ model: 'fixed', bug: 'early-429', limit: 8, windowMs: 1000, count: 360, meanGapMs: 1000 / 24, minLatencyMs: 1, maxLatencyMs: 1, reportBefore: false, lazyWindows: true, startOffsetMs: 0, classes: ['read', 'write'], seed: 8 });
+    compare({
+      model: 'fixed',
+      bug: 'early-429',
+      limit: 8,
+      windowMs: 1000,
+      count: 360,
+      meanGapMs: 1000 / 24,
+      minLatencyMs: 1,
+      maxLatencyMs: 1,
+      reportBefore: false,
+      lazyWindows: true,
+      startOffsetMs: 0,
+      classes: ['read', 'write'],
+      seed: 8,
+    });
   });
 
   it('one chunk gives exactly the batch analysis', () => {
-    fc.assert(fc.property(base('fixed', 'over-admit'), (o) => {
-      const samples = simulate(o);
-      // Folded refusals change only the counts some messages give: exact equality needs them held one by one.
-      const a = new OnlineRateLimitAnalyzer({ foldRefusals: false });
-      for (const s of samples) a.push(s);
-      expect(a.finish()).toEqual(analyzeRateLimits(samples));
-    }), { numRuns: 10 });
+    fc.assert(
+      fc.property(base('fixed', 'over-admit'), (o) => {
+        const samples = simulate(o);
+        // Folded refusals change only the counts some messages give: exact equality needs them held one by one.
+        const a = new OnlineRateLimitAnalyzer({ foldRefusals: false });
+        for (const s of samples) a.push(s);
+        expect(a.finish()).toEqual(analyzeRateLimits(samples));
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('copies what it is handed: one record reused for every push (as the aggregator does) gives the same analysis', () => {
-    const FIELDS = ['sentAt', 'receivedAt', 'class', 'status', 'limit', 'remaining', 'reset', 'retryAfter', 'requestId', 'errorCode', 'key', 'dialect', 'policyWindow'] as const;
-    fc.assert(fc.property(base('fixed', 'over-admit'), (o) => {
-      const samples = simulate(o);
-      const opts = quarters(samples);
-      const a = new OnlineRateLimitAnalyzer(opts);
-      const scratch: Record<string, unknown> = {};
-      for (const s of [...samples].sort((x, y) => x.receivedAt - y.receivedAt)) {
-        for (const f of FIELDS) scratch[f] = s[f];
-        a.push(scratch as unknown as RateLimitSample);
-      }
-      const got = a.finish();
-      expect(got.violations.length).toBeGreaterThan(0);
-      expect(got).toEqual(online(samples, opts).analysis);
-    }), { numRuns: 10 });
+    const FIELDS = [
+      'sentAt',
+      'receivedAt',
+      'class',
+      'status',
+      'limit',
+      'remaining',
+      'reset',
+      'retryAfter',
+      'requestId',
+      'errorCode',
+      'key',
+      'dialect',
+      'policyWindow',
+    ] as const;
+    fc.assert(
+      fc.property(base('fixed', 'over-admit'), (o) => {
+        const samples = simulate(o);
+        const opts = quarters(samples);
+        const a = new OnlineRateLimitAnalyzer(opts);
+        const scratch: Record<string, unknown> = {};
+        for (const s of [...samples].sort((x, y) => x.receivedAt - y.receivedAt)) {
+          for (const f of FIELDS) scratch[f] = s[f];
+          a.push(scratch as unknown as RateLimitSample);
+        }
+        const got = a.finish();
+        expect(got.violations.length).toBeGreaterThan(0);
+        expect(got).toEqual(online(samples, opts).analysis);
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('slow responses (latency far above the chunk) never make it hold more than its bound', () => {
     const a = new OnlineRateLimitAnalyzer({ maxSamples: 50 });
     for (let i = 0; i < 2000; i++) {
-      a.push({ sentAt: i * 10, receivedAt: i * 10 + 8000, class: 'read', status: 200, limit: '1000', remaining: '999', reset: '1', requestId: `r${i}` });
+      a.push({
+        sentAt: i * 10,
+        receivedAt: i * 10 + 8000,
+        class: 'read',
+        status: 200,
+        limit: '1000',
+        remaining: '999',
+        reset: '1',
+        requestId: `r${i}`,
+      });
     }
     expect(a.peakRetained).toBeLessThanOrEqual(50);
     const out = a.finish();

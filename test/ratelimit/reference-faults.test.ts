@@ -10,7 +10,12 @@ import { FAULTS, startReferenceServer, type FaultName } from '../../src/referenc
 import { targetFromInput } from '../../src/target/load.js';
 
 async function drive(fault: FaultName | undefined): Promise<RateLimitSample[]> {
-  const srv = await startReferenceServer({ port: 0, seed: 1, budgets: { read: 6, write: 6, windowSeconds: 1 }, faults: fault ? [fault] : [] });
+  const srv = await startReferenceServer({
+    port: 0,
+    seed: 1,
+    budgets: { read: 6, write: 6, windowSeconds: 1 },
+    faults: fault ? [fault] : [],
+  });
   const target = targetFromInput(srv.target, 'embedded');
   const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
   const conv = target.fixtures.ids.conversationId!;
@@ -21,11 +26,24 @@ async function drive(fault: FaultName | undefined): Promise<RateLimitSample[]> {
     for (let i = 0; i < 60; i++) {
       const write = i % 2 === 1;
       const sentAt = performance.now() - t0;
-      const x = await client.send(write
-        ? { method: 'POST', path: `/conversations/${conv}/assign`, json: { team: 'spgate' }, role: 'admin' }
-        : { method: 'GET', path: '/customers', role: 'admin' });
-      const s: RateLimitSample = { sentAt, receivedAt: performance.now() - t0, class: write ? 'write' : 'read', status: x.response?.status ?? 0 };
-      for (const [field, name] of [['limit', 'ratelimit-limit'], ['remaining', 'ratelimit-remaining'], ['reset', 'ratelimit-reset'], ['retryAfter', 'retry-after'], ['requestId', 'x-request-id']] as const) {
+      const x = await client.send(
+        write
+          ? { method: 'POST', path: `/conversations/${conv}/assign`, json: { team: 'spgate' }, role: 'admin' }
+          : { method: 'GET', path: '/customers', role: 'admin' },
+      );
+      const s: RateLimitSample = {
+        sentAt,
+        receivedAt: performance.now() - t0,
+        class: write ? 'write' : 'read',
+        status: x.response?.status ?? 0,
+      };
+      for (const [field, name] of [
+        ['limit', 'ratelimit-limit'],
+        ['remaining', 'ratelimit-remaining'],
+        ['reset', 'ratelimit-reset'],
+        ['retryAfter', 'retry-after'],
+        ['requestId', 'x-request-id'],
+      ] as const) {
         const v = x.response?.headers[name];
         if (v !== undefined) s[field] = Array.isArray(v) ? v.join(', ') : v;
       }

@@ -9,11 +9,24 @@ import { prng } from '../support/prng.js';
 
 export type LimiterModel = 'fixed' | 'sliding' | 'bucket';
 export type Bug =
-  | 'none' | 'over-admit' | 'early-429' | 'stuck' | 'negative' | 'no-restore' | 'retry-after-short'
-  | 'no-retry-after' | 'code' | 'headers-missing-on-429' | 'reset-ms' | 'limit-changes' | 'shared-classes'
+  | 'none'
+  | 'over-admit'
+  | 'early-429'
+  | 'stuck'
+  | 'negative'
+  | 'no-restore'
+  | 'retry-after-short'
+  | 'no-retry-after'
+  | 'code'
+  | 'headers-missing-on-429'
+  | 'reset-ms'
+  | 'limit-changes'
+  | 'shared-classes'
   // Issue 10: two in-memory stores behind one port (each request lands on either), a fixed window that
   // refills every W/2 while announcing W, and a counter stuck at Limit − 1 that admits everything.
-  | 'two-stores' | 'fast-refill' | 'stuck-over';
+  | 'two-stores'
+  | 'fast-refill'
+  | 'stuck-over';
 
 export interface SimOptions {
   model: LimiterModel;
@@ -130,7 +143,13 @@ export function simulate(o: SimOptions): RateLimitSample[] {
   const limiters = new Map(o.classes.map((c) => [c, shared ?? makeLimiter(o)]));
   // A second, independent store per class: each request is counted by one of the two at random.
   const second = new Map(o.classes.map((c) => [c, makeLimiter(o)]));
-  interface Req { cls: RouteClass; sentAt: number; receivedAt: number; decideAt: number; id: number }
+  interface Req {
+    cls: RouteClass;
+    sentAt: number;
+    receivedAt: number;
+    decideAt: number;
+    id: number;
+  }
   const reqs: Req[] = [];
   let id = 0;
   for (const cls of o.classes) {
@@ -162,7 +181,8 @@ export function simulate(o: SimOptions): RateLimitSample[] {
       requestId: `req_${r.id}`,
     };
     if (!d.admitted) {
-      if (o.bug !== 'no-retry-after') s.retryAfter = String(Math.max(o.bug === 'retry-after-short' ? 0 : 1, Math.ceil(d.retryAfterMs / 1000)));
+      if (o.bug !== 'no-retry-after')
+        s.retryAfter = String(Math.max(o.bug === 'retry-after-short' ? 0 : 1, Math.ceil(d.retryAfterMs / 1000)));
       s.errorCode = o.bug === 'code' ? 'too_many_requests' : 'rate_limit.exceeded';
       if (o.bug === 'headers-missing-on-429') {
         delete s.limit;

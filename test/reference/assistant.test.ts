@@ -70,12 +70,17 @@ describe('assistant chat turns (4.1, 4.2)', () => {
 });
 
 describe('session list (4.3)', () => {
-  it('lists only the caller\'s unexpired chats, newest activity first, archived included, at most 100', async () => {
+  it("lists only the caller's unexpired chats, newest activity first, archived included, at most 100", async () => {
     const c = (await h.fx('/conversations', 'POST', {})).json.data.id;
     const base = Date.now() - 10 * 60_000;
     const made: string[] = [];
     for (let i = 0; i < 105; i++) {
-      const r = await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', archived: i % 10 === 0, lastActivityAt: new Date(base + i * 1000).toISOString() });
+      const r = await h.fx('/sessions', 'POST', {
+        conversationId: c,
+        owner: 'admin',
+        archived: i % 10 === 0,
+        lastActivityAt: new Date(base + i * 1000).toISOString(),
+      });
       made.push(r.json.data.id);
     }
     await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', expired: true });

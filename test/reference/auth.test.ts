@@ -48,7 +48,11 @@ describe('authentication (spec part 5)', () => {
 
   it('answers 403 for missing scopes', async () => {
     const conv = h.ids.conversationId;
-    expectError(await h.api(`/conversations/${conv}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'x' } }), 403, 'auth.missing_scope');
+    expectError(
+      await h.api(`/conversations/${conv}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'x' } }),
+      403,
+      'auth.missing_scope',
+    );
     expectError(await h.api(`/customers/${h.ids.customerId}`, { method: 'DELETE', role: 'readOnly' }), 403);
     expectError(await h.api('/customers', { role: 'helpDelegated' }), 403);
     const m = h.ids.message;
@@ -78,7 +82,14 @@ describe('errors (spec part 7)', () => {
   it('lists statuses with types and priorities', async () => {
     const s = await h.api('/statuses');
     const types = Object.fromEntries(s.json.data.map((x: any) => [x.key, x.type]));
-    expect(types).toMatchObject({ open: 'active', pending: 'active', resolved: 'completed', closed: 'completed', waiting_on_customer: 'active', spam: 'completed' });
+    expect(types).toMatchObject({
+      open: 'active',
+      pending: 'active',
+      resolved: 'completed',
+      closed: 'completed',
+      waiting_on_customer: 'active',
+      spam: 'completed',
+    });
     const p = await h.api('/priorities');
     expect(p.json.data.map((x: any) => x.key)).toEqual(['low', 'normal', 'high', 'urgent']);
   });

@@ -12,7 +12,11 @@ describe('attachment download (4.6)', () => {
   it('returns a descriptor with a signed URL valid five minutes for stored attachments', async () => {
     const conv = (await h.fx('/conversations', 'POST', {})).json.data.id;
     const msg = (await h.fx('/messages', 'POST', { conversationId: conv, attachments: ['external', 'stored', 'fetching'] })).json.data;
-    expect(msg.attachments).toEqual([{ index: 0, kind: 'external' }, { index: 1, kind: 'stored' }, { index: 2, kind: 'fetching' }]);
+    expect(msg.attachments).toEqual([
+      { index: 0, kind: 'external' },
+      { index: 1, kind: 'stored' },
+      { index: 2, kind: 'fetching' },
+    ]);
     const before = Date.now();
     const r = await h.api(`/messages/${msg.id}/attachments/1/download`);
     const d = AttachmentDescriptor.parse(r.json);
@@ -38,23 +42,49 @@ describe('attachment download (4.6)', () => {
 describe('collection update (4.9)', () => {
   const put = (id: string, body: unknown, opts: { role?: any; key?: string; type?: string } = {}) =>
     h.api(`/authoring/collections/${id}`, {
-      method: 'PUT', role: opts.role ?? 'helpDelegated', body: JSON.stringify(body),
-      headers: { 'content-type': opts.type ?? 'application/json', ...(opts.key === '' ? {} : { 'idempotency-key': opts.key ?? idemKey() }) },
+      method: 'PUT',
+      role: opts.role ?? 'helpDelegated',
+      body: JSON.stringify(body),
+      headers: {
+        'content-type': opts.type ?? 'application/json',
+        ...(opts.key === '' ? {} : { 'idempotency-key': opts.key ?? idemKey() }),
+      },
     });
 
   it('replaces the fields, advances the revision, refuses stale revisions with 409', async () => {
     const col = (await h.fx('/collections', 'POST', { name: 'Billing' })).json.data;
     expect(col.revision).toBe(1);
-    const r = await put(col.id, { name: 'Billing & plans', slug: 'billing', description: 'All about invoices', position: 4, expectedRevision: 1 });
+    const r = await put(col.id, {
+      name: 'Billing & plans',
+      slug: 'billing',
+      description: 'All about invoices',
+      position: 4,
+      expectedRevision: 1,
+    });
     expect(r.status).toBe(200);
-    expect(Collection.parse(r.json)).toMatchObject({ name: 'Billing & plans', slug: 'billing', description: 'All about invoices', position: 4, revision: 2 });
+    expect(Collection.parse(r.json)).toMatchObject({
+      name: 'Billing & plans',
+      slug: 'billing',
+      description: 'All about invoices',
+      position: 4,
+      revision: 2,
+    });
     const stale = await put(col.id, { name: 'X', slug: 'x', expectedRevision: 1 });
     expect(stale.status).toBe(409);
     expect(stale.json.error.code).toBe('help.stale_revision');
     // new collections start with de and fr translations at revision 1; another locale adds one
-    expect(Collection.parse(r.json).translations!.map((t) => [t.locale, t.revision])).toEqual([['de', 1], ['fr', 1]]);
+    expect(Collection.parse(r.json).translations!.map((t) => [t.locale, t.revision])).toEqual([
+      ['de', 1],
+      ['fr', 1],
+    ]);
     const it = await put(col.id, { name: 'Fatturazione', slug: 'fatturazione', locale: 'it', expectedRevision: 2 });
-    expect(Collection.parse(it.json).translations!.find((t) => t.locale === 'it')).toEqual({ locale: 'it', name: 'Fatturazione', slug: 'fatturazione', description: '', revision: 1 });
+    expect(Collection.parse(it.json).translations!.find((t) => t.locale === 'it')).toEqual({
+      locale: 'it',
+      name: 'Fatturazione',
+      slug: 'fatturazione',
+      description: '',
+      revision: 1,
+    });
     expect(it.json.name).toBe('Billing & plans');
     const de = await put(col.id, { name: 'Rechnungen', slug: 'rechnungen', locale: 'de', expectedRevision: 3 });
     expect(de.json.translations[0]).toMatchObject({ locale: 'de', name: 'Rechnungen', revision: 2 });
@@ -76,7 +106,12 @@ describe('collection update (4.9)', () => {
 
   it('validates body, Content-Type and the Idempotency-Key pattern; replays and conflicts', async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
-    for (const body of [{ name: 'a', slug: 'a' }, { slug: 'a', expectedRevision: 1 }, { name: 'a', expectedRevision: 1 }, { name: 'a', slug: 'a', expectedRevision: '1' }]) {
+    for (const body of [
+      { name: 'a', slug: 'a' },
+      { slug: 'a', expectedRevision: 1 },
+      { name: 'a', expectedRevision: 1 },
+      { name: 'a', slug: 'a', expectedRevision: '1' },
+    ]) {
       expect((await put(col.id, body)).status).toBe(400);
     }
     expect((await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 }, { type: 'text/plain' })).status).toBe(415);

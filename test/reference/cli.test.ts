@@ -94,10 +94,13 @@ describe('spgate serve', () => {
   it('serves a dialect without the fixtures API and writes an ids-only target without budgets', async () => {
     const file = join(dir, 'dialect-target.json');
     let fixtures = 0;
-    const run = await serve(['--port', '0', '--dialect', 'token-bucket', '--no-fixtures-api', '--omit-budgets', '--seed', '5', '--target-out', file], async (line) => {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(line)![1]!;
-      fixtures = (await fetch(`${url}/_fixtures/ids`)).status;
-    });
+    const run = await serve(
+      ['--port', '0', '--dialect', 'token-bucket', '--no-fixtures-api', '--omit-budgets', '--seed', '5', '--target-out', file],
+      async (line) => {
+        const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(line)![1]!;
+        fixtures = (await fetch(`${url}/_fixtures/ids`)).status;
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('(dialect: token-bucket)');
     expect(fixtures).toBe(404);

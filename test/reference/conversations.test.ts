@@ -28,7 +28,12 @@ describe('resolve (4.8, part 3)', () => {
     const r = await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: body });
     expect(r.status).toBe(status);
     if (status === 200) expect(Conversation.parse(r.json).status).toBe(after);
-    else expect(r.json.error.code).toBe((body as { status: string }).status === 'no_such_status' ? 'conversations.unknown_status' : 'conversations.invalid_resolution_status');
+    else
+      expect(r.json.error.code).toBe(
+        (body as { status: string }).status === 'no_such_status'
+          ? 'conversations.unknown_status'
+          : 'conversations.invalid_resolution_status',
+      );
     expect((await state(id)).data.status).toBe(after);
   });
 
@@ -36,7 +41,10 @@ describe('resolve (4.8, part 3)', () => {
     const id = await newConversation();
     expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST' })).status).toBe(200);
     expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: { status: 3 } })).status).toBe(400);
-    expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await h.api(`/conversations/${id}/resolve`, { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -69,8 +77,16 @@ describe('Idempotency-Key (4.7, 4.8)', () => {
   it('replays identical retries once, conflicts on a different body, and checks the key length', async () => {
     const id = await newConversation();
     const key = idemKey();
-    const a = await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'x', assignee: { id: 'a1' } }, headers: { 'idempotency-key': key } });
-    const b = await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { assignee: { id: 'a1' }, team: 'x' }, headers: { 'idempotency-key': key } });
+    const a = await h.api(`/conversations/${id}/assign`, {
+      method: 'POST',
+      json: { team: 'x', assignee: { id: 'a1' } },
+      headers: { 'idempotency-key': key },
+    });
+    const b = await h.api(`/conversations/${id}/assign`, {
+      method: 'POST',
+      json: { assignee: { id: 'a1' }, team: 'x' },
+      headers: { 'idempotency-key': key },
+    });
     expect(b.status).toBe(200);
     expect(b.text).toBe(a.text);
     expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id']);
@@ -79,21 +95,42 @@ describe('Idempotency-Key (4.7, 4.8)', () => {
     expect(c.status).toBe(409);
     expect(c.json.error.code).toBe('idempotency.conflict');
     // the same key on another route, resource or connection is independent
-    expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': key } })).status).toBe(200);
-    expect((await h.api(`/conversations/${id}/assign`, { method: 'POST', role: 'secondConnection', json: { team: 'z' }, headers: { 'idempotency-key': key } })).status).toBe(200);
+    expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': key } })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await h.api(`/conversations/${id}/assign`, {
+          method: 'POST',
+          role: 'secondConnection',
+          json: { team: 'z' },
+          headers: { 'idempotency-key': key },
+        })
+      ).status,
+    ).toBe(200);
     expect((await state(id)).mutations).toBe(3);
     for (const bad of ['1234567', 'x'.repeat(256)]) {
       const r = await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': bad } });
       expect(r.status).toBe(400);
     }
-    expect((await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': 'x'.repeat(255) } })).status).toBe(200);
+    expect(
+      (await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: {}, headers: { 'idempotency-key': 'x'.repeat(255) } })).status,
+    ).toBe(200);
   });
 
   it('replays stored errors too (the first outcome is the answer)', async () => {
     const id = await newConversation();
     const key = idemKey();
-    const first = await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: { status: 'open' }, headers: { 'idempotency-key': key } });
-    const again = await h.api(`/conversations/${id}/resolve`, { method: 'POST', json: { status: 'open' }, headers: { 'idempotency-key': key } });
+    const first = await h.api(`/conversations/${id}/resolve`, {
+      method: 'POST',
+      json: { status: 'open' },
+      headers: { 'idempotency-key': key },
+    });
+    const again = await h.api(`/conversations/${id}/resolve`, {
+      method: 'POST',
+      json: { status: 'open' },
+      headers: { 'idempotency-key': key },
+    });
     expect(first.status).toBe(422);
     expect(again.status).toBe(422);
     expect(again.json.error.requestId).toBe(again.headers['x-request-id']);
@@ -102,8 +139,11 @@ describe('Idempotency-Key (4.7, 4.8)', () => {
   it('takes effect once when identical requests race under one key', async () => {
     const id = await newConversation();
     const key = idemKey();
-    const replies = await Promise.all(Array.from({ length: 8 }, () =>
-      h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'race' }, headers: { 'idempotency-key': key } })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'race' }, headers: { 'idempotency-key': key } }),
+      ),
+    );
     expect(replies.every((r) => r.status === 200 && r.text === replies[0]!.text)).toBe(true);
     expect((await state(id)).mutations).toBe(1);
   });

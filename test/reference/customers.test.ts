@@ -68,7 +68,8 @@ describe('GET /customers (4.4)', () => {
   });
 
   it('searches name, email and company case-insensitively', async () => {
-    const [made] = (await h.fx('/customers', 'POST', { customers: [{ name: 'Zed Quux', email: 'zq@mail.test', company: 'MegaWidgets' }] })).json.data;
+    const [made] = (await h.fx('/customers', 'POST', { customers: [{ name: 'Zed Quux', email: 'zq@mail.test', company: 'MegaWidgets' }] }))
+      .json.data;
     for (const q of ['zed qu', 'ZQ@MAIL', 'megawidg', 'WIDGETS']) {
       const r = await h.api(`/customers?q=${encodeURIComponent(q)}`);
       expect(r.json.data.map((c: { id: string }) => c.id)).toEqual([made.id]);
@@ -77,9 +78,11 @@ describe('GET /customers (4.4)', () => {
   });
 
   it('filters by externalId and resolves identities (both parameters or 400)', async () => {
-    const [made] = (await h.fx('/customers', 'POST', {
-      customers: [{ name: 'Ident Person', externalId: 'crm-991', identities: [{ type: 'phone', identifier: '+15550001' }] }],
-    })).json.data;
+    const [made] = (
+      await h.fx('/customers', 'POST', {
+        customers: [{ name: 'Ident Person', externalId: 'crm-991', identities: [{ type: 'phone', identifier: '+15550001' }] }],
+      })
+    ).json.data;
     const ext = await h.api('/customers?externalId=crm-991');
     expect(ext.json.data.map((c: { id: string }) => c.id)).toEqual([made.id]);
     const id = await h.api('/customers?identityType=phone&identityIdentifier=%2B15550001');

@@ -127,10 +127,18 @@ describe('dialect-specific choices', () => {
     const conv = h.ids.pools.conversations[1];
     expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', json: { team: 5 } })).status).toBe(422);
     expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', json: {} })).status).toBe(422);
-    expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await h.api(`/conversations/${conv}/assign`, { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(400);
     expect((await h.api('/customers?limit=101')).status).toBe(400);
     const col = h.ids.pools.collections[0].id;
-    const put = (body: unknown) => h.api(`/authoring/collections/${col}`, { method: 'PUT', role: 'helpDelegated', json: body, headers: { 'idempotency-key': idemKey() } });
+    const put = (body: unknown) =>
+      h.api(`/authoring/collections/${col}`, {
+        method: 'PUT',
+        role: 'helpDelegated',
+        json: body,
+        headers: { 'idempotency-key': idemKey() },
+      });
     expect((await put({ expectedRevision: 1, slug: 'no-name' })).status).toBe(422);
     expect((await put({ name: 'A', slug: 'a', expectedRevision: 99 })).status).toBe(412);
     expect((await put({ name: 'A', slug: 'a', expectedRevision: 1 })).json.revision).toBe(2);
@@ -139,7 +147,7 @@ describe('dialect-specific choices', () => {
     expect(A(h).statuses).toMatchObject({ validation: 400, staleRevision: 412, deletedAttachment: 410, unknownStatus: 400 });
   });
 
-  it('strict-validation and sliding-window refuse another connection\'s chat with 403, the others hide it with 404', async () => {
+  it("strict-validation and sliding-window refuse another connection's chat with 403, the others hide it with 404", async () => {
     for (const d of DIALECT_NAMES) {
       const h = H(d);
       const r = await h.api(turnPath(h.ids.pendingTurn), { role: 'secondConnection' });
@@ -175,8 +183,14 @@ describe('dialect-specific choices', () => {
       try {
         const rs = [];
         for (let i = 0; i < 4; i++) rs.push(await h.api('/me'));
-        expect(rs.map((r) => r.status), d).toEqual([200, 200, 200, 429]);
-        expect(rs.slice(0, 3).map((r) => Number(r.headers['ratelimit-remaining'])), d).toEqual([2, 1, 0]);
+        expect(
+          rs.map((r) => r.status),
+          d,
+        ).toEqual([200, 200, 200, 429]);
+        expect(
+          rs.slice(0, 3).map((r) => Number(r.headers['ratelimit-remaining'])),
+          d,
+        ).toEqual([2, 1, 0]);
         for (const r of rs) {
           expect(Number(r.headers['ratelimit-limit'])).toBe(3);
           expect(Number(r.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);

@@ -49,12 +49,17 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
   const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
   return { id: c.id, externalId };
 }
-const put = (id: string, body: unknown, role: 'admin' | 'helpDelegated' | 'revoked' | 'memberDelegated' = 'helpDelegated', key = idemKey()) =>
-  h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
+const put = (
+  id: string,
+  body: unknown,
+  role: 'admin' | 'helpDelegated' | 'revoked' | 'memberDelegated' = 'helpDelegated',
+  key = idemKey(),
+) => h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
 let crowded: string | undefined;
 /** The keys of a status or priority list, in the default shape or the named one (dialect namedKeyLists). */
-const listed = (r: { json: { data?: Array<{ key: string }>; statuses?: Array<{ slug: string }>; priorities?: Array<{ slug: string }> } }): string[] =>
-  r.json.data?.map((k) => k.key) ?? (r.json.statuses ?? r.json.priorities ?? []).map((k) => k.slug);
+const listed = (r: {
+  json: { data?: Array<{ key: string }>; statuses?: Array<{ slug: string }>; priorities?: Array<{ slug: string }> };
+}): string[] => r.json.data?.map((k) => k.key) ?? (r.json.statuses ?? r.json.priorities ?? []).map((k) => k.slug);
 
 const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'auth-legacy-prefix-rejected': async () => (await h.api('/me', { role: 'legacyLive' })).status === 401,
@@ -66,7 +71,8 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const m = h.ids.message;
     return (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'noAttachments' })).status === 200;
   },
-  'readonly-can-write': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'tier-1' } })).status === 200,
+  'readonly-can-write': async () =>
+    (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', role: 'readOnly', json: { team: 'tier-1' } })).status === 200,
   'chat-ownership-leak': async () => (await h.api(await turn('pending'), { role: 'secondConnection' })).status === 200,
   'chat-member-allowed': async () => (await h.api(await turn('pending', 'member'), { role: 'member' })).status === 200,
   'auth-missing-anonymous': async () => (await h.api('/customers?limit=1', { role: null })).status === 200,
@@ -113,13 +119,18 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const ok = await h.api('/me');
     const err = await h.api('/nothing');
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-    return uuid.test(String(ok.headers['x-request-id'])) && uuid.test(String(err.headers['x-request-id'])) && err.json.error.requestId === err.headers['x-request-id'];
+    return (
+      uuid.test(String(ok.headers['x-request-id'])) &&
+      uuid.test(String(err.headers['x-request-id'])) &&
+      err.json.error.requestId === err.headers['x-request-id']
+    );
   },
   'not-found-code': async () => (await h.api('/nothing')).json.error.code === 'not_found',
   'error-envelope-flat': async () => (await h.api('/nothing')).json.error === undefined,
   'error-codes-upper-case': async () => (await h.api('/nothing')).json.error.code === 'ROUTE_NOT_FOUND',
   'unknown-status-code': async () =>
-    (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'bogus' } })).json.error.code === 'conversations.invalid_resolution_status',
+    (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'bogus' } })).json.error.code ===
+    'conversations.invalid_resolution_status',
   'cursor-lenient': async () => {
     const c: string = (await h.api('/customers?limit=2')).json.nextCursor;
     return (await h.api(`/customers?cursor=${encodeURIComponent('A' + c.slice(1))}`)).status === 200;
@@ -169,12 +180,16 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     const c: string = (await h.api('/customers?limit=2')).json.nextCursor;
     return (await h.api(`/customers?limit=2&cursor=${encodeURIComponent(c)}`)).status === 400;
   },
-  'external-id-ignored': async () => (await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`)).json.data.length !== 1,
+  'external-id-ignored': async () =>
+    (await h.api(`/customers?${P('externalId')}=${(await uniqueCustomer()).externalId}`)).json.data.length !== 1,
   'idempotency-ignores-body': async () => {
     const id = await conv();
     const key = idemKey();
     await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } });
-    return (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-2' }, headers: { 'idempotency-key': key } })).status === 200;
+    return (
+      (await h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-2' }, headers: { 'idempotency-key': key } }))
+        .status === 200
+    );
   },
   'idempotency-double-effect': async () => {
     const id = await conv();
@@ -187,7 +202,11 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-race': async () => {
     const id = await conv();
     const key = idemKey();
-    await Promise.all(Array.from({ length: 6 }, () => h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } })));
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        h.api(`/conversations/${id}/assign`, { method: 'POST', json: { team: 'tier-1' }, headers: { 'idempotency-key': key } }),
+      ),
+    );
     return (await mutations(id)) > 1;
   },
   'idempotency-cross-connection': async () => {
@@ -203,12 +222,16 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   },
   'resolve-active-accepted': async () => (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'open' } })).status === 200,
   'resolve-default-closed': async () => (await h.api(resolve(await conv()), { method: 'POST', json: {} })).json.status === 'closed',
-  'resolve-from-custom-refused': async () => (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
-  'assign-reopens': async () => (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json.status === 'open',
+  'resolve-from-custom-refused': async () =>
+    (await h.api(resolve(await conv({ status: 'spam' })), { method: 'POST', json: {} })).status === 409,
+  'assign-reopens': async () =>
+    (await h.api(`/conversations/${await conv({ status: 'pending' })}/assign`, { method: 'POST', json: { team: 'tier-1' } })).json
+      .status === 'open',
   'resolve-custom-completed-default': async () =>
     (await h.api(resolve(await conv()), { method: 'POST', json: { status: 'spam' } })).json.status !== 'spam',
   'assign-empty-accepted': async () => (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: {} })).status === 200,
-  'assign-empty-team-kept': async () => (await h.api(`/conversations/${await conv({ team: 'old' })}/assign`, { method: 'POST', json: { team: '' } })).json.team !== null,
+  'assign-empty-team-kept': async () =>
+    (await h.api(`/conversations/${await conv({ team: 'old' })}/assign`, { method: 'POST', json: { team: '' } })).json.team !== null,
   'conversation-omits-nulls': async () => !('externalId' in (await h.fx(`/conversations/${await conv()}`)).json.data),
   'customer-count-string': async () => typeof (await h.api('/customers?limit=1')).json.data[0].conversationCount === 'string',
   'turn-missing-expires': async () => (await h.api(await turn('completed'))).json.data.expiresAt === undefined,
@@ -232,7 +255,8 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data[0].title === null;
   },
   'descriptor-size-string': async () =>
-    typeof (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).json.sizeBytes === 'string',
+    typeof (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.storedIndex}/download`)).json.sizeBytes ===
+    'string',
   'collection-translations-object': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const shown = (await put(col.id, { name: 'a', slug: 'a', expectedRevision: 1 })).json.translations;
@@ -270,13 +294,15 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     await h.api(`/customers/${c.id}`, { method: 'DELETE' });
     return (await h.fx(`/conversations/${id}`)).status === 404;
   },
-  'delete-200-body': async () => !A().customerDeleteStatus.includes((await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status),
+  'delete-200-body': async () =>
+    !A().customerDeleteStatus.includes((await h.api(`/customers/${(await uniqueCustomer()).id}`, { method: 'DELETE' })).status),
   'attachment-expiry-long': async () => {
     const m = h.ids.message;
     const d = (await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`)).json;
     return Date.parse(d.expiresAt) - Date.now() > 10 * 60_000;
   },
-  'attachment-external-200': async () => (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
+  'attachment-external-200': async () =>
+    (await h.api(`/messages/${h.ids.message.messageId}/attachments/${h.ids.message.externalIndex}/download`)).status === 200,
   'attachment-deleted-downloadable': async () => (await h.api(`/messages/${h.ids.deletedMessageId}/attachments/0/download`)).status === 200,
   'attachment-url-never-expires': async () => {
     const r = await h.fx(`/messages/${h.ids.message.messageId}/expired-url`, 'POST', { index: h.ids.message.storedIndex });
@@ -306,7 +332,9 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'sessions-oldest-first': async () => {
     const c = await conv();
     const now = Date.now();
-    const older = (await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', lastActivityAt: new Date(now - 60_000).toISOString() })).json.data.id;
+    const older = (
+      await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', lastActivityAt: new Date(now - 60_000).toISOString() })
+    ).json.data.id;
     await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', lastActivityAt: new Date(now).toISOString() });
     return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data[0].id === older;
   },
@@ -327,7 +355,13 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
       crowded = await conv();
       for (let i = 0; i < 101; i++) await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin' });
     }
-    const last = (await h.fx('/sessions', 'POST', { conversationId: crowded, owner: 'admin', lastActivityAt: new Date(Date.now() + 60_000).toISOString() })).json.data.id;
+    const last = (
+      await h.fx('/sessions', 'POST', {
+        conversationId: crowded,
+        owner: 'admin',
+        lastActivityAt: new Date(Date.now() + 60_000).toISOString(),
+      })
+    ).json.data.id;
     return !(await h.api(`/ai/conversations/${crowded}/assistant/sessions`)).json.data.some((x: { id: string }) => x.id === last);
   },
   'foreign-cancel-applied': async () => {
@@ -338,14 +372,17 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'sessions-cross-conversation': async () => {
     const c = await conv();
     await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin' });
-    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.some((x: { conversationId: string }) => x.conversationId !== c);
+    return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.some(
+      (x: { conversationId: string }) => x.conversationId !== c,
+    );
   },
   'sessions-expired-listed': async () => {
     const c = await conv();
     await h.fx('/sessions', 'POST', { conversationId: c, owner: 'admin', expired: true });
     return (await h.api(`/ai/conversations/${c}/assistant/sessions`)).json.data.length > 0;
   },
-  'cancel-member-allowed': async () => (await h.api(`${await turn('pending', 'member')}/cancel`, { method: 'POST', role: 'member' })).status === 200,
+  'cancel-member-allowed': async () =>
+    (await h.api(`${await turn('pending', 'member')}/cancel`, { method: 'POST', role: 'member' })).status === 200,
   'cancel-unwrapped': async () => !('data' in (await h.api(`${await turn('pending')}/cancel`, { method: 'POST' })).json),
   'collection-stale-accepted': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
@@ -417,7 +454,8 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
     return assign.status === 413 && cancel.status !== 413;
   },
   'read-body-limit-customers-only': async () =>
-    (await h.api('/customers?limit=1', { body: 'x'.repeat(2000) })).status === 413 && (await h.api('/statuses', { body: 'x'.repeat(2000) })).status !== 413,
+    (await h.api('/customers?limit=1', { body: 'x'.repeat(2000) })).status === 413 &&
+    (await h.api('/statuses', { body: 'x'.repeat(2000) })).status !== 413,
   'body-limit-ignored': async () => (await h.api('/me', { body: 'x'.repeat(2000) })).status === 200,
   'write-body-limit-ignored': async () =>
     (await h.api(`/conversations/${await conv()}/assign`, { method: 'POST', json: { team: 'a', pad: 'x'.repeat(70_000) } })).status !== 413,
@@ -522,7 +560,9 @@ describe('faults', () => {
 
   it('every catalogued fault is in the fault table of docs/reference-server.md with its clause', () => {
     const doc = readFileSync(new URL('../../docs/reference-server.md', import.meta.url), 'utf8').split('\n');
-    const missing = FAULT_NAMES.filter((f) => !doc.some((line) => line.startsWith(`| \`${f}\` |`) && line.includes(`| \`${FAULTS[f].catches}\` | ${FAULTS[f].by} |`)));
+    const missing = FAULT_NAMES.filter(
+      (f) => !doc.some((line) => line.startsWith(`| \`${f}\` |`) && line.includes(`| \`${FAULTS[f].catches}\` | ${FAULTS[f].by} |`)),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -18,7 +18,10 @@ afterAll(() => h.close());
 describe('--no-fixtures-api', () => {
   it('serves 404 route.not_found under /_fixtures and leaves fixtures.api out of the target', async () => {
     for (const path of ['/ids', '/customers', '/ratelimit/reset']) {
-      const r = await raw(h.server.fixturesUrl + path, { method: path === '/ids' ? 'GET' : 'POST', json: path === '/ids' ? undefined : {} });
+      const r = await raw(h.server.fixturesUrl + path, {
+        method: path === '/ids' ? 'GET' : 'POST',
+        json: path === '/ids' ? undefined : {},
+      });
       expect(r.status, path).toBe(404);
       expect(r.json.error.code).toBe('route.not_found');
     }
@@ -36,14 +39,20 @@ describe('--no-fixtures-api', () => {
     expect(pools.customerConversations).toHaveLength(POOL_SIZES.customerConversations);
     expect(pools.identityCustomers).toHaveLength(POOL_SIZES.identityCustomers);
     const collections = pools.collections!.map((c) => (typeof c === 'string' ? { id: c, revision: NaN } : c));
-    const all = [...pools.customers!, ...pools.conversations!, ...pools.pendingTurns!.map((t) => t.turnId), ...collections.map((c) => c.id)];
+    const all = [
+      ...pools.customers!,
+      ...pools.conversations!,
+      ...pools.pendingTurns!.map((t) => t.turnId),
+      ...collections.map((c) => c.id),
+    ];
     expect(new Set(all).size).toBe(all.length);
     for (const id of pools.conversations!) expect((await h.api(`/conversations/${id}`)).status).toBe(200);
     for (const t of pools.pendingTurns!) {
       expect((await h.api(`/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`)).json.data.status).toBe('pending');
     }
     for (const c of collections) expect((await h.api(`/authoring/collections/${c.id}`)).json.revision).toBe(c.revision);
-    for (const p of pools.customerConversations!) expect((await h.api(`/conversations/${p.conversationId}`)).json.customerId).toBe(p.customerId);
+    for (const p of pools.customerConversations!)
+      expect((await h.api(`/conversations/${p.conversationId}`)).json.customerId).toBe(p.customerId);
   });
 
   it('makes every pool customer findable alone by its email (search) and by its external id', async () => {
@@ -74,7 +83,7 @@ describe('--no-fixtures-api', () => {
 });
 
 describe.each(DIALECT_NAMES)('target file of dialect %s', (d) => {
-  it('parses, states the dialect\'s choices and is the same for the same seed (ids, keys, cursors)', async () => {
+  it("parses, states the dialect's choices and is the same for the same seed (ids, keys, cursors)", async () => {
     const [a, b, other] = await Promise.all([
       startReferenceServer({ seed: 11, dialect: d }),
       startReferenceServer({ seed: 11, dialect: d }),
@@ -99,7 +108,9 @@ describe.each(DIALECT_NAMES)('target file of dialect %s', (d) => {
         const out: string[] = [];
         let cursor = '';
         for (let i = 0; i < 3; i++) {
-          const res = await fetch(`${s.baseUrl}/customers?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${s.baseUrl}/customers?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           cursor = ((await res.json()) as { nextCursor: string }).nextCursor;
           out.push(cursor);
         }

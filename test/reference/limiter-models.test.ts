@@ -83,7 +83,10 @@ describe.each(MODELS)('%s: the headers keep their promises', (model) => {
         // quiet for Reset seconds, then the whole budget must be admitted in a row
         t += afterRetry.reset * 1000;
         const burst = Array.from({ length: 4 }, () => at(t));
-        expect(burst.every((x) => x.allowed), `${model} round ${round}: budget full after Reset`).toBe(true);
+        expect(
+          burst.every((x) => x.allowed),
+          `${model} round ${round}: budget full after Reset`,
+        ).toBe(true);
         expect(burst.map((x) => x.remaining)).toEqual([3, 2, 1, 0]);
         checkedReset++;
       }

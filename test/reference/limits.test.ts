@@ -9,7 +9,11 @@ afterAll(() => h.close());
 
 function rate(res: Res): { limit: number; remaining: number; reset: number } {
   for (const n of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(String(res.headers[n])).toMatch(/^\d+$/);
-  return { limit: Number(res.headers['ratelimit-limit']), remaining: Number(res.headers['ratelimit-remaining']), reset: Number(res.headers['ratelimit-reset']) };
+  return {
+    limit: Number(res.headers['ratelimit-limit']),
+    remaining: Number(res.headers['ratelimit-remaining']),
+    reset: Number(res.headers['ratelimit-reset']),
+  };
 }
 
 describe('rate limits (spec part 8)', () => {
@@ -91,7 +95,11 @@ describe('body limits (spec part 8)', () => {
     const conv = h.ids.conversationId;
     const huge = await h.api(`/conversations/${conv}/assign`, { method: 'POST', json: { team: 't', pad: 'x'.repeat(70_000) } });
     expect(huge.status).toBe(413);
-    const hugeChunked = await h.api(`/conversations/${conv}/assign`, { method: 'POST', body: JSON.stringify({ team: 't', pad: 'y'.repeat(66_000) }), chunked: true });
+    const hugeChunked = await h.api(`/conversations/${conv}/assign`, {
+      method: 'POST',
+      body: JSON.stringify({ team: 't', pad: 'y'.repeat(66_000) }),
+      chunked: true,
+    });
     expect(hugeChunked.status).toBe(413);
     const fits = await h.api(`/conversations/${conv}/assign`, { method: 'POST', json: { team: 't', pad: 'x'.repeat(60_000) } });
     expect(fits.status).toBe(200);

@@ -15,7 +15,7 @@ afterAll(() => h.close());
 const download = async (messageId: string, index: number) => (await h.api(`/messages/${messageId}/attachments/${index}/download`)).json;
 
 describe('signed attachment URLs', () => {
-  it('serve the described bytes and content type on the server\'s own loopback origin', async () => {
+  it("serve the described bytes and content type on the server's own loopback origin", async () => {
     const m = h.ids.message;
     const d = await download(m.messageId, m.storedIndex);
     const url = new URL(d.url);

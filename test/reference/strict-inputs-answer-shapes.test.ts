@@ -19,12 +19,16 @@ afterAll(async () => {
 
 const turnPath = (t: { sessionId: string; turnId: string }): string => `/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`;
 const sessions = (h: Harness) => h.api(`/ai/conversations/${h.ids.sessionsConversationId}/assistant/sessions`);
-const updateRoot = (h: Harness) => h.api(`/authoring/collections/${h.ids.collectionId}`, {
-  method: 'PUT', role: 'helpDelegated', headers: { 'idempotency-key': idemKey() }, json: { name: 'Getting started', slug: 'getting-started', description: '', expectedRevision: 1 },
-});
+const updateRoot = (h: Harness) =>
+  h.api(`/authoring/collections/${h.ids.collectionId}`, {
+    method: 'PUT',
+    role: 'helpDelegated',
+    headers: { 'idempotency-key': idemKey() },
+    json: { name: 'Getting started', slug: 'getting-started', description: '', expectedRevision: 1 },
+  });
 
 describe('omitEmpty', () => {
-  it('a completed turn\'s answer leaves out its empty warnings; the default dialect shows []', async () => {
+  it("a completed turn's answer leaves out its empty warnings; the default dialect shows []", async () => {
     expect((await strict.api(turnPath(strict.ids.completedTurn))).json.data.answer).not.toHaveProperty('warnings');
     expect((await plain.api(turnPath(plain.ids.completedTurn))).json.data.answer.warnings).toEqual([]);
   });

@@ -25,8 +25,12 @@ describe('self-describing target', () => {
     const ids = t.fixtures.ids;
     expect((await h.api(`/conversations/${ids.conversationId}`)).status).toBe(200);
     expect((await h.api(`/ai/conversations/${ids.sessionsConversationId}/assistant/sessions`)).json.data.length).toBeGreaterThan(0);
-    expect((await h.api(`/ai/assistant/sessions/${ids.pendingTurn!.sessionId}/turns/${ids.pendingTurn!.turnId}`)).json.data.status).toBe('pending');
-    expect((await h.api(`/ai/assistant/sessions/${ids.completedTurn!.sessionId}/turns/${ids.completedTurn!.turnId}`)).json.data.status).toBe('completed');
+    expect((await h.api(`/ai/assistant/sessions/${ids.pendingTurn!.sessionId}/turns/${ids.pendingTurn!.turnId}`)).json.data.status).toBe(
+      'pending',
+    );
+    expect(
+      (await h.api(`/ai/assistant/sessions/${ids.completedTurn!.sessionId}/turns/${ids.completedTurn!.turnId}`)).json.data.status,
+    ).toBe('completed');
     expect((await h.api(`/authoring/collections/${ids.collectionId}`)).status).toBe(200);
     expect((await h.fx('/ids')).json.data).toEqual(ids);
   });
@@ -58,10 +62,19 @@ describe('resource shapes match the spec model', () => {
 
 describe('fixtures API', () => {
   it('creates customers, conversations, messages, sessions, turns, collections and articles', async () => {
-    const cs = await h.fx('/customers', 'POST', { customers: [{ name: 'A' }, { name: 'B', email: 'b@x.test', identities: [{ type: 'email', identifier: 'b@x.test' }] }] });
+    const cs = await h.fx('/customers', 'POST', {
+      customers: [{ name: 'A' }, { name: 'B', email: 'b@x.test', identities: [{ type: 'email', identifier: 'b@x.test' }] }],
+    });
     expect(cs.status).toBe(201);
     expect(cs.json.data).toHaveLength(2);
-    const conv = await h.fx('/conversations', 'POST', { customerId: cs.json.data[0].id, status: 'pending', priority: 'urgent', team: 't', assignee: { id: 'u1' }, subject: 'S' });
+    const conv = await h.fx('/conversations', 'POST', {
+      customerId: cs.json.data[0].id,
+      status: 'pending',
+      priority: 'urgent',
+      team: 't',
+      assignee: { id: 'u1' },
+      subject: 'S',
+    });
     expect(conv.status).toBe(201);
     expect(Conversation.parse(conv.json.data)).toMatchObject({ status: 'pending', priority: 'urgent', team: 't', subject: 'S' });
     const got = await h.fx(`/conversations/${conv.json.data.id}`);

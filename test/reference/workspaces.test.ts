@@ -19,7 +19,7 @@ describe('the second workspace', () => {
     expect(other.scopes).toContain('attachments:read');
   });
 
-  it('lists its own customers, none of the first workspace\'s, and finds none of them by externalId', async () => {
+  it("lists its own customers, none of the first workspace's, and finds none of them by externalId", async () => {
     const mine = await h.api('/customers?limit=100');
     const other = await h.api('/customers?limit=100', { role: 'otherWorkspace' });
     expect(other.status).toBe(200);
@@ -31,10 +31,12 @@ describe('the second workspace', () => {
     expect(found.json.data.map((c: { id: string }) => c.id)).not.toContain(mine.json.data[0].id);
   });
 
-  it('answers 404 for the first workspace\'s conversation, chat turn and attachment, and changes nothing', async () => {
+  it("answers 404 for the first workspace's conversation, chat turn and attachment, and changes nothing", async () => {
     const conv = h.ids.conversationId;
     const before = (await h.api(`/conversations/${conv}`)).json;
-    expect((await h.api(`/conversations/${conv}/assign`, { method: 'POST', role: 'otherWorkspace', json: { team: 'intruder' } })).status).toBe(404);
+    expect(
+      (await h.api(`/conversations/${conv}/assign`, { method: 'POST', role: 'otherWorkspace', json: { team: 'intruder' } })).status,
+    ).toBe(404);
     expect((await h.api(`/conversations/${conv}`)).json).toEqual(before);
     const t = h.ids.completedTurn;
     expect((await h.api(`/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`, { role: 'otherWorkspace' })).status).toBe(404);
@@ -42,7 +44,7 @@ describe('the second workspace', () => {
     expect((await h.api(`/messages/${m.messageId}/attachments/${m.storedIndex}/download`, { role: 'otherWorkspace' })).status).toBe(404);
   });
 
-  it('keeps the first workspace\'s keys and ids for a seed, and derives its own key from it', async () => {
+  it("keeps the first workspace's keys and ids for a seed, and derives its own key from it", async () => {
     const again = await startReferenceServer({ seed: 42 });
     try {
       const a = h.server.target.keys as Record<string, { key: string }>;

@@ -20,10 +20,22 @@ describe('spgate serve --world', () => {
     const quietFile = join(dir, 'quiet.json');
     const worldFile = join(dir, 'worlds.json');
     const quiet = await serve(['--seed', '3', '--no-fixtures-api', '--target-out', quietFile]);
-    const run = await serve(['--seed', '3', '--no-fixtures-api', '--world', 'big=2000,busy', '--world', 'drifting=0', '--target-out', worldFile]);
+    const run = await serve([
+      '--seed',
+      '3',
+      '--no-fixtures-api',
+      '--world',
+      'big=2000,busy',
+      '--world',
+      'drifting=0',
+      '--target-out',
+      worldFile,
+    ]);
     expect(quiet.code).toBe(0);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^spgate reference server listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(worlds: big=2000, busy=200ms, drifting=0ms\)\n$/);
+    expect(run.stdout).toMatch(
+      /^spgate reference server listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(worlds: big=2000, busy=200ms, drifting=0ms\)\n$/,
+    );
     const a = TargetFile.parse(JSON.parse(readFileSync(quietFile, 'utf8')));
     const b = TargetFile.parse(JSON.parse(readFileSync(worldFile, 'utf8')));
     expect(b.fixtures.api).toBeUndefined();

@@ -11,7 +11,13 @@ import { startHarness, type Harness } from './helpers.js';
 const SEED = 42;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Customer { id: string; name: string | null; email: string | null; company: string | null; phone: string | null }
+interface Customer {
+  id: string;
+  name: string | null;
+  email: string | null;
+  company: string | null;
+  phone: string | null;
+}
 
 /** Every listed customer, page by page (bounded). */
 async function walk(h: Harness, limit = 100, maxPages = 200): Promise<{ items: Customer[]; pages: number }> {
@@ -32,9 +38,16 @@ describe('parseWorlds', () => {
   it('reads names, comma lists, repeated specs and options, with the documented defaults', () => {
     expect(parseWorlds([])).toEqual({});
     expect(parseWorlds(['big,busy', 'drifting', 'sparse'])).toEqual({
-      big: { customers: 50_000 }, busy: { intervalMs: 200 }, drifting: { afterMs: 20_000 }, sparse: {},
+      big: { customers: 50_000 },
+      busy: { intervalMs: 200 },
+      drifting: { afterMs: 20_000 },
+      sparse: {},
     });
-    expect(parseWorlds(['big=12000', 'busy=50ms', 'drifting=2s'])).toEqual({ big: { customers: 12_000 }, busy: { intervalMs: 50 }, drifting: { afterMs: 2000 } });
+    expect(parseWorlds(['big=12000', 'busy=50ms', 'drifting=2s'])).toEqual({
+      big: { customers: 12_000 },
+      busy: { intervalMs: 50 },
+      drifting: { afterMs: 2000 },
+    });
     expect(parseWorlds(['drifting=0'])).toEqual({ drifting: { afterMs: 0 } });
     expect(parseWorlds(['drifting=1.5'])).toEqual({ drifting: { afterMs: 1500 } });
   });
@@ -85,7 +98,7 @@ describe('big', () => {
     expect(items.length - at).toBeGreaterThan(100);
   });
 
-  it('filters find the check\'s own data without a walk', async () => {
+  it("filters find the check's own data without a walk", async () => {
     const id = big.ids.pools.identityCustomers[0];
     const res = await big.api(`/customers?identityType=email&identityIdentifier=${encodeURIComponent(id.identifier)}`);
     expect(res.json.data.map((c: Customer) => c.id)).toEqual([id.customerId]);
@@ -104,8 +117,10 @@ describe('sparse', () => {
     expect(customers.json.hasMore).toBe(false);
     expect(customers.json.data.length).toBeLessThanOrEqual(25);
     const pooled = new Set<string>([
-      ...h.ids.pools.customers, ...h.ids.pools.customerConversations.map((x: { customerId: string }) => x.customerId),
-      ...h.ids.pools.identityCustomers.map((x: { customerId: string }) => x.customerId), h.ids.identity.customerId,
+      ...h.ids.pools.customers,
+      ...h.ids.pools.customerConversations.map((x: { customerId: string }) => x.customerId),
+      ...h.ids.pools.identityCustomers.map((x: { customerId: string }) => x.customerId),
+      h.ids.identity.customerId,
     ]);
     const own = (customers.json.data as Customer[]).filter((c) => !pooled.has(c.id));
     expect(own).toHaveLength(2);
@@ -116,7 +131,8 @@ describe('sparse', () => {
 
   it('still has every pool, so checks can run', () => {
     const p = h.ids.pools;
-    for (const k of ['customers', 'conversations', 'pendingTurns', 'collections', 'customerConversations', 'identityCustomers']) expect(p[k].length, k).toBeGreaterThan(0);
+    for (const k of ['customers', 'conversations', 'pendingTurns', 'collections', 'customerConversations', 'identityCustomers'])
+      expect(p[k].length, k).toBeGreaterThan(0);
     expect(h.ids.pendingTurn).toBeDefined();
   });
 });
@@ -126,7 +142,8 @@ describe('drifting', () => {
   async function moved(h: Harness): Promise<{ turns: string[]; collections: string[]; conversations: string[] }> {
     const p = h.ids.pools;
     const turns: string[] = [];
-    for (const t of p.pendingTurns) if ((await h.api(`/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`)).json.data.status !== 'pending') turns.push(t.turnId);
+    for (const t of p.pendingTurns)
+      if ((await h.api(`/ai/assistant/sessions/${t.sessionId}/turns/${t.turnId}`)).json.data.status !== 'pending') turns.push(t.turnId);
     const collections: string[] = [];
     for (const c of p.collections) if ((await h.api(`/authoring/collections/${c.id}`)).json.revision !== c.revision) collections.push(c.id);
     const conversations: string[] = [];
@@ -186,8 +203,11 @@ describe('busy', () => {
       expect(added.length).toBeGreaterThan(0);
       expect(gone.length).toBeGreaterThan(0);
       const handedOut = new Set<string>([
-        ids.customerId, ...ids.pools.customers, ...ids.pools.customerConversations.map((x: { customerId: string }) => x.customerId),
-        ...ids.pools.identityCustomers.map((x: { customerId: string }) => x.customerId), ids.identity.customerId,
+        ids.customerId,
+        ...ids.pools.customers,
+        ...ids.pools.customerConversations.map((x: { customerId: string }) => x.customerId),
+        ...ids.pools.identityCustomers.map((x: { customerId: string }) => x.customerId),
+        ids.identity.customerId,
       ]);
       expect(gone.filter((c) => handedOut.has(c.id))).toEqual([]);
       const statusAfter = await Promise.all(convs.map(async (id: string) => JSON.stringify((await h.api(`/conversations/${id}`)).json)));
@@ -200,7 +220,13 @@ describe('busy', () => {
   it('its timers keep no process alive and stop with the server', async () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
-    const app = createApp({ seed: SEED, budgets: { read: 10, write: 10, windowSeconds: 1 }, faults: [], dialect: dialectOf('default'), worlds: parseWorlds(['busy=5ms']) });
+    const app = createApp({
+      seed: SEED,
+      budgets: { read: 10, write: 10, windowSeconds: 1 },
+      faults: [],
+      dialect: dialectOf('default'),
+      worlds: parseWorlds(['busy=5ms']),
+    });
     // an unref'd timer is not an active resource: the world alone would let node exit
     expect(timers()).toBe(before);
     const start = app.store.version;

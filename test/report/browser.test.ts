@@ -70,7 +70,11 @@ describe('HTML report in Chromium', () => {
       await r.page.locator('#toggle-findings').click();
       const open = await r.page.evaluate<boolean>(`Array.from(document.querySelectorAll('details.finding')).every((d) => d.open)`);
       expect(open).toBe(true);
-      await r.page.screenshot({ path: resolve('test-artifacts/report-findings.png'), fullPage: false, clip: { x: 0, y: 0, width: 1360, height: 900 } });
+      await r.page.screenshot({
+        path: resolve('test-artifacts/report-findings.png'),
+        fullPage: false,
+        clip: { x: 0, y: 0, width: 1360, height: 900 },
+      });
       expect(r.problems).toEqual([]);
     } finally {
       await r.page.close();

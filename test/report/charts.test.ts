@@ -10,8 +10,11 @@ describe('chart configurations', () => {
 
   it('builds the five charts of a profile with JSON-only configs', () => {
     expect(charts.map((c) => c.id)).toEqual([
-      '2-class-isolation-throughput', '2-class-isolation-latency-time', '2-class-isolation-latency-distribution',
-      '2-class-isolation-status-codes', '2-class-isolation-ratelimit',
+      '2-class-isolation-throughput',
+      '2-class-isolation-latency-time',
+      '2-class-isolation-latency-distribution',
+      '2-class-isolation-status-codes',
+      '2-class-isolation-ratelimit',
     ]);
     for (const c of charts) expect(JSON.parse(JSON.stringify(c))).toEqual(c);
   });
@@ -34,18 +37,32 @@ describe('chart configurations', () => {
     const rl = charts.find((c) => c.id.endsWith('ratelimit'))!;
     const labels = rl.config.data.datasets.map((d) => d.label);
     expect(labels).toEqual([
-      'Remaining (read)', '429 (read)', 'Remaining (write)', '429 (write)',
-      'inferred windows (read)', 'inferred windows (read)',
+      'Remaining (read)',
+      '429 (read)',
+      'Remaining (write)',
+      '429 (write)',
+      'inferred windows (read)',
+      'inferred windows (read)',
     ]);
     expect(rl.config.data.datasets[5]!.spgateHideInLegend).toBe(true);
-    const hydrated = hydrateChart(rl) as { options: { plugins: { legend: { labels: { filter: (i: { datasetIndex: number }) => boolean } } } } };
+    const hydrated = hydrateChart(rl) as {
+      options: { plugins: { legend: { labels: { filter: (i: { datasetIndex: number }) => boolean } } } };
+    };
     expect([4, 5].map((i) => hydrated.options.plugins.legend.labels.filter({ datasetIndex: i }))).toEqual([true, false]);
     const marks = rl.config.data.datasets[1]!.data as Array<{ x: number }>;
     expect(marks.map((m) => m.x)).toEqual(p.timeline.filter((t) => t.refused.read > 0).map((t) => t.t));
     const band = rl.config.data.datasets[4]!.data as Array<{ x: number; y: number }>;
     // Windows 0 and 2 in one shade, window 1 in the other: each a 1 from its start, 0 from its end.
-    expect(band).toEqual([{ x: 0, y: 1 }, { x: 10, y: 0 }, { x: 20, y: 1 }, { x: 30, y: 0 }]);
-    expect(rl.config.data.datasets[5]!.data).toEqual([{ x: 10, y: 1 }, { x: 20, y: 0 }]);
+    expect(band).toEqual([
+      { x: 0, y: 1 },
+      { x: 10, y: 0 },
+      { x: 20, y: 1 },
+      { x: 30, y: 0 },
+    ]);
+    expect(rl.config.data.datasets[5]!.data).toEqual([
+      { x: 10, y: 1 },
+      { x: 20, y: 0 },
+    ]);
   });
 
   it('hydration attaches tick callbacks without touching the spec', () => {

@@ -19,11 +19,18 @@ import { annotations } from '../../src/action/github.js';
 const quiet = createProgress({ write: () => true }, { live: false });
 
 describe('no response data in CI-facing output', () => {
-  it('a failing run keeps its fixture customers\' emails and names out of the console, step summary, annotations, JUnit and CTRF', async () => {
+  it("a failing run keeps its fixture customers' emails and names out of the console, step summary, annotations, JUnit and CTRF", async () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-redact-'));
     const { results: r, runDir } = await runPipeline({
-      seed: 11, runs: 5, outBase: out, command: 'spgate run (test)', signal: new AbortController().signal, progress: quiet,
-      suites: ['customers'], profiles: [], server: { faults: ['delete-200-body', 'soft-delete-listed'] },
+      seed: 11,
+      runs: 5,
+      outBase: out,
+      command: 'spgate run (test)',
+      signal: new AbortController().signal,
+      progress: quiet,
+      suites: ['customers'],
+      profiles: [],
+      server: { faults: ['delete-200-body', 'soft-delete-listed'] },
     });
     expect(r.verdict).toBe('failed');
     // The fixture customers the failing checks touched: their emails and names are in the recorded bodies.
@@ -40,7 +47,9 @@ describe('no response data in CI-facing output', () => {
     const ci: Record<string, string> = {
       console: [...failureLines(r), ...summaryLines({ checks: r.checks, findings: r.findings, aborted: false, seed: 11 })].join('\n'),
       'summary.md': await readFile(join(runDir, 'summary.md'), 'utf8'),
-      annotations: annotations(r).map((a) => `${a.title}\n${a.message}`).join('\n'),
+      annotations: annotations(r)
+        .map((a) => `${a.title}\n${a.message}`)
+        .join('\n'),
       'junit.xml': await readFile(join(runDir, 'junit.xml'), 'utf8'),
       'ctrf.json': await readFile(join(runDir, 'ctrf.json'), 'utf8'),
     };

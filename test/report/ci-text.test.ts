@@ -14,20 +14,35 @@ import { summarize } from '../../src/fold/hdr.js';
 import type { FindingRecord } from '../../src/results/schema.js';
 
 const finding = (over: Partial<FindingRecord>): FindingRecord => ({
-  checkId: 'customers.delete.unlisted', clause: '3.customer.soft-delete-unlisted', basis: 'spec', severity: 'error', title: 'a deleted customer is not listed',
-  expected: 'absent', actual: 'listed', exchangeIds: [], source: 'customers', ...over,
+  checkId: 'customers.delete.unlisted',
+  clause: '3.customer.soft-delete-unlisted',
+  basis: 'spec',
+  severity: 'error',
+  title: 'a deleted customer is not listed',
+  expected: 'absent',
+  actual: 'listed',
+  exchangeIds: [],
+  source: 'customers',
+  ...over,
 });
 
 describe('redactPersonal', () => {
   it('removes string values of a quoted body but keeps ids, codes and the shape, even when the preview is cut off', () => {
-    const body = '{"data":{"id":"cus_1","name":"Ada Lovelace","email":"ada@example.com","phone":"+44 20 7946 0958","tags":["vip","late payer"],"conversationCount":3,"timezone":"Europ…';
+    const body =
+      '{"data":{"id":"cus_1","name":"Ada Lovelace","email":"ada@example.com","phone":"+44 20 7946 0958","tags":["vip","late payer"],"conversationCount":3,"timezone":"Europ…';
     const out = redactPersonal(`HTTP 200 — ${body}`);
-    expect(out).toBe('HTTP 200 — {"data":{"id":"cus_1","name":"<redacted>","email":"<redacted>","phone":"<redacted>","tags":["<redacted>","<redacted>"],"conversationCount":3,"timezone":"Europ…"');
-    expect(redactPersonal('{"error":{"code":"rate_limit.exceeded","message":"Ada, slow down","requestId":"req_9"}}')).toBe('{"error":{"code":"rate_limit.exceeded","message":"<redacted>","requestId":"req_9"}}');
+    expect(out).toBe(
+      'HTTP 200 — {"data":{"id":"cus_1","name":"<redacted>","email":"<redacted>","phone":"<redacted>","tags":["<redacted>","<redacted>"],"conversationCount":3,"timezone":"Europ…"',
+    );
+    expect(redactPersonal('{"error":{"code":"rate_limit.exceeded","message":"Ada, slow down","requestId":"req_9"}}')).toBe(
+      '{"error":{"code":"rate_limit.exceeded","message":"<redacted>","requestId":"req_9"}}',
+    );
   });
 
   it('removes emails (also percent-encoded) and query values but paging ones from request URLs', () => {
-    expect(redactPersonal('curl "$SPGATE_BASE_URL/customers?q=ada%40example.com&limit=100&cursor=abc"')).toBe('curl "$SPGATE_BASE_URL/customers?q=<redacted>&limit=100&cursor=abc"');
+    expect(redactPersonal('curl "$SPGATE_BASE_URL/customers?q=ada%40example.com&limit=100&cursor=abc"')).toBe(
+      'curl "$SPGATE_BASE_URL/customers?q=<redacted>&limit=100&cursor=abc"',
+    );
     expect(redactPersonal('write to ada.l@example.co.uk now')).toBe('write to <redacted> now');
     // Dates and counts are not phone numbers.
     expect(redactPersonal('at 2026-11-20T10:00:00Z, 12345678 requests')).toBe('at 2026-11-20T10:00:00Z, 12345678 requests');
@@ -40,10 +55,18 @@ describe('findings grouped by check', () => {
       finding({ expected: 'absent from text search', actual: 'listed in x55' }),
       finding({ expected: 'absent from the external-id filter', actual: 'listed in x56' }),
       finding({ expected: 'absent from text search', actual: 'listed in x55' }),
-      finding({ checkId: 'customers.delete.status', clause: '4.5.delete.status', severity: 'warning', actual: 'HTTP 200 (x43) — {"name":"Ada"}' }),
+      finding({
+        checkId: 'customers.delete.status',
+        clause: '4.5.delete.status',
+        severity: 'warning',
+        actual: 'HTTP 200 (x43) — {"name":"Ada"}',
+      }),
     ];
     const groups = groupFindings(fs);
-    expect(groups.map((g) => [g.checkId, g.count, g.occurrences.length])).toEqual([['customers.delete.unlisted', 3, 2], ['customers.delete.status', 1, 1]]);
+    expect(groups.map((g) => [g.checkId, g.count, g.occurrences.length])).toEqual([
+      ['customers.delete.unlisted', 3, 2],
+      ['customers.delete.status', 1, 1],
+    ]);
     expect(occurrenceLines(groups[0]!)).toEqual([
       'expected absent from text search; actual listed in response x55 of the HTML report',
       'expected absent from the external-id filter; actual listed in response x56 of the HTML report',
@@ -52,7 +75,11 @@ describe('findings grouped by check', () => {
   });
 
   it('counts rate-limit rules broken as the ratelimit.violations threshold does (findings of a rate-limit clause)', () => {
-    const fs = [finding({ clause: '8.ratelimit.over-admission', source: 'read-budget' }), finding({ clause: '8.ratelimit.headers', source: 'read-budget' }), finding({ clause: '8.ratelimit.headers', source: 'smoke' })];
+    const fs = [
+      finding({ clause: '8.ratelimit.over-admission', source: 'read-budget' }),
+      finding({ clause: '8.ratelimit.headers', source: 'read-budget' }),
+      finding({ clause: '8.ratelimit.headers', source: 'smoke' }),
+    ];
     expect(ruleViolations(fs, 'read-budget')).toBe(2);
   });
 });
@@ -60,16 +87,23 @@ describe('findings grouped by check', () => {
 describe('re-run lines of load findings', () => {
   it('repeat the target, base URL and duration, write a trace, and name replay and shrink for it', () => {
     const r = { profile: 'read-budget', targetSource: 'staging.yaml', baseUrlOverride: 'https://proxy.internal/v1', durationSeconds: 12.5 };
-    expect(loadRerunCommand(r)).toBe('spgate load --profile read-budget --target staging.yaml --base-url https://proxy.internal/v1 --duration 12.5 --trace spgate-trace.ndjson');
+    expect(loadRerunCommand(r)).toBe(
+      'spgate load --profile read-budget --target staging.yaml --base-url https://proxy.internal/v1 --duration 12.5 --trace spgate-trace.ndjson',
+    );
     expect(traceLines({ ...r, tracePath: 'run 1.ndjson' })).toEqual([
       "# trace of this run: 'run 1.ndjson'",
       "# replay it: spgate replay 'run 1.ndjson' --target staging.yaml --base-url https://proxy.internal/v1 · shrink it: spgate shrink 'run 1.ndjson' --target staging.yaml --base-url https://proxy.internal/v1 --trace-out minimal.ndjson",
     ]);
-    const [f] = withLoadRerun([finding({ reproduction: { curl: ['curl -i -X GET "$SPGATE_BASE_URL/customers"'], command: 'spgate load --profile read-budget' } })], r);
+    const [f] = withLoadRerun(
+      [finding({ reproduction: { curl: ['curl -i -X GET "$SPGATE_BASE_URL/customers"'], command: 'spgate load --profile read-budget' } })],
+      r,
+    );
     expect(f!.reproduction!.command).toContain('--target staging.yaml');
     expect(f!.reproduction!.curl[0]).toBe('curl -i -X GET "$SPGATE_BASE_URL/customers"');
     // The embedded server needs no --target (a re-run starts it again).
-    expect(loadRerunCommand({ profile: 'smoke', targetSource: 'embedded', durationSeconds: 4 })).toBe('spgate load --profile smoke --duration 4 --trace spgate-trace.ndjson');
+    expect(loadRerunCommand({ profile: 'smoke', targetSource: 'embedded', durationSeconds: 4 })).toBe(
+      'spgate load --profile smoke --duration 4 --trace spgate-trace.ndjson',
+    );
   });
 });
 
@@ -103,7 +137,8 @@ describe('the console of a failed run', () => {
     }
     for (const p of r.load) {
       for (const t of p.thresholds) expect(text).toContain(`${t.ok ? '✓' : '✗'} ${t.expression} (actual `);
-      for (const v of p.rateLimit.violations.slice(0, VIOLATIONS_SHOWN)) if (v.window) expect(text).toContain(`window ${(v.window.start / 1000).toFixed(1)}–`);
+      for (const v of p.rateLimit.violations.slice(0, VIOLATIONS_SHOWN))
+        if (v.window) expect(text).toContain(`window ${(v.window.start / 1000).toFixed(1)}–`);
     }
     expect(failureLines(makeResults({ clean: true })).join('\n')).not.toMatch(/^failed/m);
   });

@@ -17,7 +17,13 @@ import type { Results } from '../../src/results/schema.js';
 import { limiterTraces, writeShard } from '../distributed/support/synthetic.js';
 import { makeResults } from './fixtures.js';
 
-interface CtrfTest { name: string; status: string; rawStatus?: string; testId: string; message?: string }
+interface CtrfTest {
+  name: string;
+  status: string;
+  rawStatus?: string;
+  testId: string;
+  message?: string;
+}
 const testsOf = (doc: Record<string, unknown>): CtrfTest[] => (doc.results as { tests: CtrfTest[] }).tests;
 
 const dirs: string[] = [];
@@ -43,7 +49,11 @@ describe('CTRF report', () => {
     const warned = r.checks.find((c) => c.status === 'warned')!;
     const tests = testsOf(buildCtrf(r));
     const byId = (id: string) => tests.find((t) => t.name.includes(` ${id}: `))!;
-    expect(byId(r.checks[0]!.checkId)).toMatchObject({ status: 'other', rawStatus: 'inconclusive', message: 'inconclusive: one page only — to judge it: more customers' });
+    expect(byId(r.checks[0]!.checkId)).toMatchObject({
+      status: 'other',
+      rawStatus: 'inconclusive',
+      message: 'inconclusive: one page only — to judge it: more customers',
+    });
     expect(byId(warned.checkId)).toMatchObject({ status: 'other', rawStatus: 'warned' });
     // The same check keeps its test id from run to run.
     expect(testsOf(buildCtrf(makeResults({ seed: 99 })))[0]!.testId).toBe(testsOf(buildCtrf(makeResults()))[0]!.testId);

@@ -5,7 +5,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { pathToFileURL } from 'node:url';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 interface CanvasProbe {
   id: string;
@@ -54,4 +61,3 @@ export async function inspectReport(browser: Browser, file: string, screenshot?:
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: false });
   return { page, problems, dialogs, requests, canvases, injected };
 }
-

@@ -3,7 +3,10 @@ import { buildJunit } from '../../src/report/junit.js';
 import { makeResults, HOSTILE } from './fixtures.js';
 import { parseXml, type XmlElement } from './xml.js';
 
-const all = (el: XmlElement, name: string): XmlElement[] => [...(el.name === name ? [el] : []), ...el.children.flatMap((c) => all(c, name))];
+const all = (el: XmlElement, name: string): XmlElement[] => [
+  ...(el.name === name ? [el] : []),
+  ...el.children.flatMap((c) => all(c, name)),
+];
 
 describe('JUnit reporter', () => {
   const results = makeResults();

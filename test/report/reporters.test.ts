@@ -49,7 +49,10 @@ describe('reporters', () => {
     const results = makeResults();
     const s = await renderReports(results, out);
     expect(s.notes).toEqual([]);
-    const expected = chartsForResults(results).flat().map((c) => `chart-${c.id}.png`).sort();
+    const expected = chartsForResults(results)
+      .flat()
+      .map((c) => `chart-${c.id}.png`)
+      .sort();
     expect(expected).toHaveLength(10);
     expect((await readdir(out)).filter((f) => f.endsWith('.png')).sort()).toEqual(expected);
     const summary = await readFile(join(out, 'summary.md'), 'utf8');

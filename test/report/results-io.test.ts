@@ -52,9 +52,17 @@ describe('buildResults', () => {
     const secret = 'pk_live_SUPERSECRET123';
     const base = makeResults();
     const r = buildResults({
-      command: 'spgate run', target: { name: 't', baseUrl: 'https://user:pw@api.example.com/v1', embedded: false },
-      startedAt: new Date(0), finishedAt: new Date(1000), aborted: false, checks: base.checks,
-      findings: base.findings.map((f) => ({ ...f, actual: `echoed ${secret}` })), exchanges: [], load: [], errors: [`boom ${secret}`], secrets: [secret],
+      command: 'spgate run',
+      target: { name: 't', baseUrl: 'https://user:pw@api.example.com/v1', embedded: false },
+      startedAt: new Date(0),
+      finishedAt: new Date(1000),
+      aborted: false,
+      checks: base.checks,
+      findings: base.findings.map((f) => ({ ...f, actual: `echoed ${secret}` })),
+      exchanges: [],
+      load: [],
+      errors: [`boom ${secret}`],
+      secrets: [secret],
     });
     const text = JSON.stringify(r);
     expect(text).not.toContain(secret);
@@ -78,8 +86,16 @@ describe('verdict', () => {
     expect(computeVerdict({ ...clean, errors: ['target unreachable'] })).toBe('error');
     const warnOnly = { ...clean, checks: clean.checks.map((c) => ({ ...c, status: 'warned' as const })) };
     expect(computeVerdict(warnOnly)).toBe('passed');
-    const breached = { ...clean, load: clean.load.map((p) => ({ ...p, thresholds: [{ expression: 'p99 < 1', ok: false, actual: '5 ms' }] })) };
+    const breached = {
+      ...clean,
+      load: clean.load.map((p) => ({ ...p, thresholds: [{ expression: 'p99 < 1', ok: false, actual: '5 ms' }] })),
+    };
     expect(computeVerdict(breached)).toBe('failed');
-    expect([exitCodeForVerdict('passed'), exitCodeForVerdict('failed'), exitCodeForVerdict('aborted'), exitCodeForVerdict('error')]).toEqual([0, 1, 3, 3]);
+    expect([
+      exitCodeForVerdict('passed'),
+      exitCodeForVerdict('failed'),
+      exitCodeForVerdict('aborted'),
+      exitCodeForVerdict('error'),
+    ]).toEqual([0, 1, 3, 3]);
   });
 });

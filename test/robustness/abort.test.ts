@@ -68,18 +68,25 @@ describe('aborting a run (real CLI)', () => {
   it.each([
     ['SIGINT', /conformance: started/],
     ['SIGTERM', /load smoke: started/],
-  ] as const)('run: %s writes results.json marked aborted and still renders the reports', async (sig, when) => {
-    const base = tempDir();
-    const run = await runCli(['run', '--out', base, '--runs', '3', '--seed', '5'], { interrupt: { when, signal: sig, delayMs: 400 }, timeoutMs: 90_000 });
-    expectAbortedExit(run, sig);
-    expect(run.stdout).toMatch(/verdict: ABORTED/);
-    const runDir = readdirSync(base).find((n) => n !== 'latest');
-    expect(runDir).toBeDefined();
-    const files = readdirSync(join(base, runDir!));
-    expect(files).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
-    const doc = readDoc(join(base, runDir!, 'results.json'));
-    expectAbortedDoc(doc, sig);
-    // Stopped in its phase: the later load profiles never ran.
-    expect(doc.load.length).toBeLessThan(4);
-  }, 120_000);
+  ] as const)(
+    'run: %s writes results.json marked aborted and still renders the reports',
+    async (sig, when) => {
+      const base = tempDir();
+      const run = await runCli(['run', '--out', base, '--runs', '3', '--seed', '5'], {
+        interrupt: { when, signal: sig, delayMs: 400 },
+        timeoutMs: 90_000,
+      });
+      expectAbortedExit(run, sig);
+      expect(run.stdout).toMatch(/verdict: ABORTED/);
+      const runDir = readdirSync(base).find((n) => n !== 'latest');
+      expect(runDir).toBeDefined();
+      const files = readdirSync(join(base, runDir!));
+      expect(files).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
+      const doc = readDoc(join(base, runDir!, 'results.json'));
+      expectAbortedDoc(doc, sig);
+      // Stopped in its phase: the later load profiles never ran.
+      expect(doc.load.length).toBeLessThan(4);
+    },
+    120_000,
+  );
 });

@@ -20,23 +20,26 @@ import { startHostileServer, type HostileMode, type HostileServer } from '../sup
 
 describe('RateGate', () => {
   it('never admits more than maxRps sends in any window of 1 s (property, integer and fractional caps)', () => {
-    fc.assert(fc.property(
-      fc.double({ min: 0.5, max: 50, noNaN: true }),
-      fc.array(fc.double({ min: 0, max: 40, noNaN: true }), { minLength: 1, maxLength: 400 }),
-      (maxRps, gaps) => {
-        const gate = new RateGate(maxRps);
-        const admitted: number[] = [];
-        let t = 0;
-        for (const g of gaps) {
-          t += g;
-          if (gate.tryTake(t)) admitted.push(t);
-        }
-        const k = Math.max(1, Math.floor(maxRps));
-        const windowMs = (1000 * k) / maxRps;
-        // Any k+1 consecutive admissions span at least the window.
-        for (let i = k; i < admitted.length; i++) expect(admitted[i]! - admitted[i - k]!).toBeGreaterThanOrEqual(windowMs - 1e-9);
-      },
-    ), { seed: 42, numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 50, noNaN: true }),
+        fc.array(fc.double({ min: 0, max: 40, noNaN: true }), { minLength: 1, maxLength: 400 }),
+        (maxRps, gaps) => {
+          const gate = new RateGate(maxRps);
+          const admitted: number[] = [];
+          let t = 0;
+          for (const g of gaps) {
+            t += g;
+            if (gate.tryTake(t)) admitted.push(t);
+          }
+          const k = Math.max(1, Math.floor(maxRps));
+          const windowMs = (1000 * k) / maxRps;
+          // Any k+1 consecutive admissions span at least the window.
+          for (let i = k; i < admitted.length; i++) expect(admitted[i]! - admitted[i - k]!).toBeGreaterThanOrEqual(windowMs - 1e-9);
+        },
+      ),
+      { seed: 42, numRuns: 200 },
+    );
   });
 
   it('admits a steady stream at the cap', () => {
@@ -141,23 +144,37 @@ describe('pk_live_ write warning (spec part 5)', () => {
   });
 
   it('a target with a pk_live_ admin key and allowWrites carries the warning; the key is not in it', () => {
-    const t = targetFromInput({ baseUrl: 'http://127.0.0.1:1/v1', allowWrites: true, keys: { admin: { key: 'pk_live_secret_0123456789' } } }, 't');
+    const t = targetFromInput(
+      { baseUrl: 'http://127.0.0.1:1/v1', allowWrites: true, keys: { admin: { key: 'pk_live_secret_0123456789' } } },
+      't',
+    );
     expect(t.warnings.filter((w) => w.includes('pk_live_'))).toHaveLength(1);
     expect(t.warnings.join('\n')).not.toContain('pk_live_secret_0123456789');
   });
 
   it('a load write route on the legacyLive key gets a plan note', () => {
-    const t = targetFromInput({
-      baseUrl: 'http://127.0.0.1:1/v1', allowWrites: true, fixtures: { ids: { conversationId: 'conv_1' } },
-      keys: { admin: { key: 'pk_admin_0123456789' }, legacyLive: { key: 'pk_live_0123456789' } },
-    }, 't');
-    const profile = { ...loadProfile('write-budget'), classes: { write: { routes: [{ route: 'assign' as const, weight: 1, key: 'legacyLive' as const }], rate: 5 } } };
+    const t = targetFromInput(
+      {
+        baseUrl: 'http://127.0.0.1:1/v1',
+        allowWrites: true,
+        fixtures: { ids: { conversationId: 'conv_1' } },
+        keys: { admin: { key: 'pk_admin_0123456789' }, legacyLive: { key: 'pk_live_0123456789' } },
+      },
+      't',
+    );
+    const profile = {
+      ...loadProfile('write-budget'),
+      classes: { write: { routes: [{ route: 'assign' as const, weight: 1, key: 'legacyLive' as const }], rate: 5 } },
+    };
     expect(planProfile(profile, t, 1).config.notes.join('\n')).toMatch(/pk_live_ key\(s\) \(legacyLive\)/);
   });
 });
 
 describe('dry-run plans', () => {
-  const target = targetFromInput({ baseUrl: 'http://127.0.0.1:1/v1', keys: { admin: { key: 'pk_admin_0123456789' } }, caps: { maxRps: 6, maxDuration: 3 } }, 't');
+  const target = targetFromInput(
+    { baseUrl: 'http://127.0.0.1:1/v1', keys: { admin: { key: 'pk_admin_0123456789' } }, caps: { maxRps: 6, maxDuration: 3 } },
+    't',
+  );
 
   it('conformance: skips without allowWrites and fixtures are listed with their reasons', () => {
     const plan = planConformance(target, ['status'], 5, 9);

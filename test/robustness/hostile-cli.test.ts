@@ -34,9 +34,10 @@ async function runAgainst(server: HostileServer, command: 'conformance' | 'load'
   const dir = tempDir();
   const target = writeTarget(dir, server.url, { timeouts: TIMEOUTS });
   const json = join(dir, 'out.json');
-  const args = command === 'conformance'
-    ? ['conformance', '--target', target, '--suite', 'auth', '--runs', '2', '--seed', '7', '--json', json]
-    : ['load', '--target', target, '--profile', profile, '--duration', '2', '--json', json];
+  const args =
+    command === 'conformance'
+      ? ['conformance', '--target', target, '--suite', 'auth', '--runs', '2', '--seed', '7', '--json', json]
+      : ['load', '--target', target, '--profile', profile, '--duration', '2', '--json', json];
   const run = await runCli(args, { timeoutMs: BOUND_MS + 15_000 });
   expect(run.timedOut, `${command} hung:\n${run.stderr}`).toBe(false);
   expect(existsSync(json), `${command} wrote no results file:\n${run.stderr}`).toBe(true);
@@ -65,62 +66,66 @@ function expectHandled(command: string, { run, results }: Outcome): void {
 }
 
 describe('spgate against misbehaving targets (real CLI)', () => {
-  it.each(HOSTILE_MODES.map((m) => [m]))('%s: conformance and load finish, write results and report', async (mode: HostileMode) => {
-    const server = await startHostileServer(mode);
-    servers.push(server);
-    // The runs are independent (their assertions read the server's counters only after all have ended), and
-    // against a stalling target most of their time is spent waiting out the client bounds: side by side.
-    const stalling = STALLING.includes(mode);
-    const [conformance, load, closedModel] = await Promise.all([
-      runAgainst(server, 'conformance'),
-      runAgainst(server, 'load'),
-      stalling ? runAgainst(server, 'load', 'read-budget') : undefined,
-    ]);
-    expectHandled('conformance', conformance);
-    expectHandled('load', load);
+  it.each(HOSTILE_MODES.map((m) => [m]))(
+    '%s: conformance and load finish, write results and report',
+    async (mode: HostileMode) => {
+      const server = await startHostileServer(mode);
+      servers.push(server);
+      // The runs are independent (their assertions read the server's counters only after all have ended), and
+      // against a stalling target most of their time is spent waiting out the client bounds: side by side.
+      const stalling = STALLING.includes(mode);
+      const [conformance, load, closedModel] = await Promise.all([
+        runAgainst(server, 'conformance'),
+        runAgainst(server, 'load'),
+        stalling ? runAgainst(server, 'load', 'read-budget') : undefined,
+      ]);
+      expectHandled('conformance', conformance);
+      expectHandled('load', load);
 
-    switch (mode) {
-      case 'refused':
-      case 'slow-headers':
-      case 'slow-body':
-      case 'reset-mid-body':
-        // Nothing usable came back: conformance stops at its preflight, load counts transport errors.
-        expect(conformance.run.code).toBe(3);
-        expect(errorLines(conformance.run.stderr)[0]).toMatch(/SPGATE_ERR_TARGET_UNREACHABLE/);
-        expect(load.run.code).toBe(3);
-        expect(load.results.load[0]!.totals.errors).toBeGreaterThan(0);
-        expect(load.results.load[0]!.totals.completed).toBe(0);
-        break;
-      case 'redirect-cross-origin':
-        // The 302 is recorded, never followed: the other origin never sees a request, let alone the key.
-        expect(server.hits.redirectTarget).toEqual({ requests: 0, withAuthorization: 0 });
-        expect(JSON.stringify(conformance.results) + conformance.run.stdout).not.toContain('signature=deadbeef');
-        break;
-      case 'huge-body':
-        // The transfer was cut short: nowhere near 50 MB per request crossed the wire.
-        expect(server.hits.bodyBytesSent).toBeLessThan(server.hits.requests * 8 * 1024 * 1024);
-        break;
-      case 'error-storm':
-        expect(load.results.load[0]!.totals.byStatus['500']).toBeGreaterThan(0);
-        expect(load.results.load[0]!.totals.byStatus['503']).toBeGreaterThan(0);
-        break;
-      default:
-        break;
-    }
-    if (stalling) {
-      // The closed model sends again the moment a request ends: the same bounds and guarantees hold there.
-      const closed = closedModel!;
-      expectHandled('load (closed model)', closed);
-      const totals = closed.results.load[0]!.totals;
-      // A huge body counts as a response, unread (as in the open model); every other stall is a transport error.
-      if (mode === 'huge-body') expect(totals.completed).toBeGreaterThan(0);
-      else expect(totals.errors).toBeGreaterThan(0);
-      expect(totals.completed + totals.errors).toBe(totals.sent);
-      expect(server.hits.bodyBytesSent).toBeLessThan(server.hits.requests * 8 * 1024 * 1024 + 1);
-    }
-    if (mode !== 'refused') {
-      // Every request the load run sent reached the server: none was silently lost.
-      expect(server.hits.requests).toBeGreaterThan(0);
-    }
-  }, 3 * (BOUND_MS + 15_000));
+      switch (mode) {
+        case 'refused':
+        case 'slow-headers':
+        case 'slow-body':
+        case 'reset-mid-body':
+          // Nothing usable came back: conformance stops at its preflight, load counts transport errors.
+          expect(conformance.run.code).toBe(3);
+          expect(errorLines(conformance.run.stderr)[0]).toMatch(/SPGATE_ERR_TARGET_UNREACHABLE/);
+          expect(load.run.code).toBe(3);
+          expect(load.results.load[0]!.totals.errors).toBeGreaterThan(0);
+          expect(load.results.load[0]!.totals.completed).toBe(0);
+          break;
+        case 'redirect-cross-origin':
+          // The 302 is recorded, never followed: the other origin never sees a request, let alone the key.
+          expect(server.hits.redirectTarget).toEqual({ requests: 0, withAuthorization: 0 });
+          expect(JSON.stringify(conformance.results) + conformance.run.stdout).not.toContain('signature=deadbeef');
+          break;
+        case 'huge-body':
+          // The transfer was cut short: nowhere near 50 MB per request crossed the wire.
+          expect(server.hits.bodyBytesSent).toBeLessThan(server.hits.requests * 8 * 1024 * 1024);
+          break;
+        case 'error-storm':
+          expect(load.results.load[0]!.totals.byStatus['500']).toBeGreaterThan(0);
+          expect(load.results.load[0]!.totals.byStatus['503']).toBeGreaterThan(0);
+          break;
+        default:
+          break;
+      }
+      if (stalling) {
+        // The closed model sends again the moment a request ends: the same bounds and guarantees hold there.
+        const closed = closedModel!;
+        expectHandled('load (closed model)', closed);
+        const totals = closed.results.load[0]!.totals;
+        // A huge body counts as a response, unread (as in the open model); every other stall is a transport error.
+        if (mode === 'huge-body') expect(totals.completed).toBeGreaterThan(0);
+        else expect(totals.errors).toBeGreaterThan(0);
+        expect(totals.completed + totals.errors).toBe(totals.sent);
+        expect(server.hits.bodyBytesSent).toBeLessThan(server.hits.requests * 8 * 1024 * 1024 + 1);
+      }
+      if (mode !== 'refused') {
+        // Every request the load run sent reached the server: none was silently lost.
+        expect(server.hits.requests).toBeGreaterThan(0);
+      }
+    },
+    3 * (BOUND_MS + 15_000),
+  );
 });

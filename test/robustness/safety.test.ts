@@ -32,16 +32,15 @@ function expectOneLineExit2(run: CliRun, code: string, ...mentions: string[]): v
 }
 
 describe('remote targets must state caps.maxRps', () => {
-  it.each([
-    [['conformance', '--suite', 'auth']],
-    [['load', '--profile', 'smoke']],
-    [['run']],
-  ])('%j: exit 2 with one line naming the file and caps.maxRps', async (args) => {
-    const dir = tempDir();
-    const file = writeTarget(dir, 'https://api.support-platform.invalid/v1');
-    const run = await runCli([...args, '--target', file, '--out', join(dir, 'out')]);
-    expectOneLineExit2(run, 'SPGATE_ERR_CAPS_REQUIRED', file, 'caps.maxRps');
-  });
+  it.each([[['conformance', '--suite', 'auth']], [['load', '--profile', 'smoke']], [['run']]])(
+    '%j: exit 2 with one line naming the file and caps.maxRps',
+    async (args) => {
+      const dir = tempDir();
+      const file = writeTarget(dir, 'https://api.support-platform.invalid/v1');
+      const run = await runCli([...args, '--target', file, '--out', join(dir, 'out')]);
+      expectOneLineExit2(run, 'SPGATE_ERR_CAPS_REQUIRED', file, 'caps.maxRps');
+    },
+  );
 });
 
 describe('the load engine keeps to the caps (counted at the server)', () => {
@@ -132,16 +131,26 @@ describe('writes need allowWrites: true', () => {
 describe('warnings reach the terminal once', () => {
   it('a write run with a legacy pk_live_ key warns that legacy keys do not isolate data', async () => {
     const dir = tempDir();
-    const file = writeJson(dir, 't.json', { baseUrl: rec.url, allowWrites: true, keys: { admin: { key: 'pk_live_robust_admin_0123456789' } } });
+    const file = writeJson(dir, 't.json', {
+      baseUrl: rec.url,
+      allowWrites: true,
+      keys: { admin: { key: 'pk_live_robust_admin_0123456789' } },
+    });
     for (const args of [['conformance', '--suite', 'status'], ['load', '--profile', 'smoke'], ['run']]) {
       const run = await runCli([...args, '--target', file, '--dry-run']);
       expect(run.code, run.stderr).toBe(0);
       const all = run.stdout + run.stderr;
-      expect(all.match(/legacy pk_live_ key\(s\) \(admin\).*do(es)? not isolate data \(spec part 5\)/g), `${args[0]}:\n${all}`).toHaveLength(1);
+      expect(
+        all.match(/legacy pk_live_ key\(s\) \(admin\).*do(es)? not isolate data \(spec part 5\)/g),
+        `${args[0]}:\n${all}`,
+      ).toHaveLength(1);
       expect(all).not.toContain('pk_live_robust_admin_0123456789');
     }
     // Real runs (not only dry runs) print it once too, before sending.
-    for (const args of [['conformance', '--suite', 'auth', '--runs', '1'], ['load', '--profile', 'smoke', '--duration', '1']]) {
+    for (const args of [
+      ['conformance', '--suite', 'auth', '--runs', '1'],
+      ['load', '--profile', 'smoke', '--duration', '1'],
+    ]) {
       const run = await runCli([...args, '--target', file]);
       expect(run.timedOut).toBe(false);
       const all = run.stdout + run.stderr;
@@ -157,9 +166,12 @@ describe('warnings reach the terminal once', () => {
   it('an inline key in a git-tracked target file is warned about once per command', async () => {
     const dir = tempDir();
     writeJson(dir, 'staging.json', {
-      baseUrl: 'https://staging.support-platform.invalid/v1', caps: { maxRps: 5 }, keys: { admin: { key: 'pk_inline_tracked_0123456789' } },
+      baseUrl: 'https://staging.support-platform.invalid/v1',
+      caps: { maxRps: 5 },
+      keys: { admin: { key: 'pk_inline_tracked_0123456789' } },
     });
-    const git = (...a: string[]): void => void execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...a], { cwd: dir, stdio: 'ignore' });
+    const git = (...a: string[]): void =>
+      void execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...a], { cwd: dir, stdio: 'ignore' });
     git('init', '-q');
     git('add', 'staging.json');
     git('commit', '-qm', 'target');

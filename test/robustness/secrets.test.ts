@@ -43,7 +43,10 @@ function expectClean(outputs: Array<[string, string]>, keys: string[]): number {
 
 function streams(label: string, run: CliRun): Array<[string, string]> {
   expect(stackFrames(run.stdout + run.stderr)).toEqual([]);
-  return [[`${label} stdout`, run.stdout], [`${label} stderr`, run.stderr]];
+  return [
+    [`${label} stdout`, run.stdout],
+    [`${label} stderr`, run.stderr],
+  ];
 }
 
 const servers: RunningReferenceServer[] = [];
@@ -63,11 +66,15 @@ describe('secrets never reach an output', () => {
 
     const base = tempDir();
     const json = join(base, 'copy.json');
-    const run = await runCli(['run', '--seed', String(seed), '--runs', '2', '--out', join(base, 'reports'), '--json', json], { timeoutMs: 120_000 });
+    const run = await runCli(['run', '--seed', String(seed), '--runs', '2', '--out', join(base, 'reports'), '--json', json], {
+      timeoutMs: 120_000,
+    });
     expect(run.timedOut).toBe(false);
     expect(run.code, run.stderr).toBe(0);
     const files = filesUnder(join(base, 'reports'));
-    expect(files.map(([p]) => p.split('/').pop())).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
+    expect(files.map(([p]) => p.split('/').pop())).toEqual(
+      expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']),
+    );
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(doc.checks.some((c) => c.suite === 'attachments' && c.status === 'passed')).toBe(true);
     expect(expectClean([...streams('run', run), ...files, [json, readFileSync(json, 'latin1')]], keys)).toBeGreaterThan(6);
@@ -79,15 +86,37 @@ describe('secrets never reach an output', () => {
     const keys = keysOf(server.target);
     const dir = tempDir();
     // The target file references the admin key through the environment; every other key is inline.
-    const target = writeJson(dir, 'target.json', { ...server.target, keys: { ...server.target.keys, admin: { ...server.target.keys.admin, key: 'env:SPGATE_ROBUST_ADMIN' } } });
+    const target = writeJson(dir, 'target.json', {
+      ...server.target,
+      keys: { ...server.target.keys, admin: { ...server.target.keys.admin, key: 'env:SPGATE_ROBUST_ADMIN' } },
+    });
     const env = { SPGATE_ROBUST_ADMIN: server.target.keys.admin.key };
 
     const confOut = join(dir, 'conformance');
-    const conf = await runCli(['conformance', '--target', target, '--suite', 'attachments,auth', '--runs', '2', '--seed', '3', '--out', confOut, '--json', join(dir, 'c.json')], { env });
+    const conf = await runCli(
+      [
+        'conformance',
+        '--target',
+        target,
+        '--suite',
+        'attachments,auth',
+        '--runs',
+        '2',
+        '--seed',
+        '3',
+        '--out',
+        confOut,
+        '--json',
+        join(dir, 'c.json'),
+      ],
+      { env },
+    );
     expect(conf.code, conf.stderr).toBe(1);
     const confDoc = Results.parse(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')));
     const clauses = confDoc.findings.map((f) => f.clause);
-    expect(clauses).toEqual(expect.arrayContaining([expect.stringMatching(/^4\.6\.expiry/), expect.stringMatching(/^4\.6\.unavailable-422/)]));
+    expect(clauses).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^4\.6\.expiry/), expect.stringMatching(/^4\.6\.unavailable-422/)]),
+    );
     // The findings carry the exchanges that show the descriptor, so a leak would be right here.
     expect(confDoc.exchanges.some((x) => /\/attachments\/\d+\/download/.test(x.request.url))).toBe(true);
     // Keys and signed queries did pass through the record, and were replaced there.
@@ -97,18 +126,25 @@ describe('secrets never reach an output', () => {
     const loadOut = join(dir, 'load');
     const trace = join(dir, 'trace.ndjson');
     // The smoke mix with downloads weighted up: routes are drawn at random, and the trace must hold downloads.
-    const smoke = JSON.parse(readFileSync(new URL('../../profiles/smoke.json', import.meta.url), 'utf8')) as { $schema?: string; classes: { read: { routes: Array<{ route: string; weight?: number }> } } };
+    const smoke = JSON.parse(readFileSync(new URL('../../profiles/smoke.json', import.meta.url), 'utf8')) as {
+      $schema?: string;
+      classes: { read: { routes: Array<{ route: string; weight?: number }> } };
+    };
     delete smoke.$schema;
     smoke.classes.read.routes = smoke.classes.read.routes.map((r) => (r.route === 'downloadAttachment' ? { ...r, weight: 20 } : r));
     const profile = writeJson(dir, 'smoke-downloads.json', smoke);
-    const load = await runCli(['load', '--target', target, '--profile', profile, '--duration', '2', '--trace', trace, '--out', loadOut], { env });
+    const load = await runCli(['load', '--target', target, '--profile', profile, '--duration', '2', '--trace', trace, '--out', loadOut], {
+      env,
+    });
     expect([0, 1], load.stderr).toContain(load.code);
     const traceText = readFileSync(trace, 'latin1');
     expect(traceText).toMatch(/attachments\/\{storedIndex\}\/download|attachments\/[^"]*\/download/);
 
     const outputs = [
-      ...streams('conformance', conf), ...streams('load', load),
-      ...filesUnder(confOut), ...filesUnder(loadOut),
+      ...streams('conformance', conf),
+      ...streams('load', load),
+      ...filesUnder(confOut),
+      ...filesUnder(loadOut),
       [join(dir, 'c.json'), readFileSync(join(dir, 'c.json'), 'latin1')] as [string, string],
       [trace, traceText] as [string, string],
     ];

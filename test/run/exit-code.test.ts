@@ -18,7 +18,7 @@ describe('exit code', () => {
     expect(VERDICTS.map((verdict) => exitCode({ verdict }, { renderCode: 1 }))).toEqual([1, 1, 3, 3]);
   });
 
-  it('a shard that completed exits with the reporters\' code alone; an aborted or errored shard exits 3', () => {
+  it("a shard that completed exits with the reporters' code alone; an aborted or errored shard exits 3", () => {
     expect(VERDICTS.map((verdict) => exitCode({ verdict }, { renderCode: 0, shard: true }))).toEqual([0, 0, 3, 3]);
     expect(VERDICTS.map((verdict) => exitCode({ verdict }, { renderCode: 1, shard: true }))).toEqual([1, 1, 3, 3]);
   });

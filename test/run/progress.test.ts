@@ -18,7 +18,9 @@ describe('progress', () => {
     t = 1600;
     p.update({ requests: 260, findings: 2 });
     p.end('97 checks, 2 findings');
-    expect(chunks.join('')).toBe('conformance: started\nconformance: 250 requests · 2 findings · suite auth\nconformance: 97 checks, 2 findings\n');
+    expect(chunks.join('')).toBe(
+      'conformance: started\nconformance: 250 requests · 2 findings · suite auth\nconformance: 97 checks, 2 findings\n',
+    );
     expect(chunks.every((c) => !c.includes('\r'))).toBe(true);
   });
 
@@ -28,7 +30,13 @@ describe('progress', () => {
     const p = createProgress(stream, { live: true, now: () => t });
     p.phase('load read-budget');
     t = 300;
-    p.update({ requests: 12345, rate: 4100.4, refused: 900, findings: 0, detail: 'a long detail that will not fit in sixty columns at all' });
+    p.update({
+      requests: 12345,
+      rate: 4100.4,
+      refused: 900,
+      findings: 0,
+      detail: 'a long detail that will not fit in sixty columns at all',
+    });
     t = 350;
     p.update({ requests: 1, rate: 1 }); // throttled
     p.note('skipped write-budget');

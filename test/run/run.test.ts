@@ -26,8 +26,15 @@ describe('spgate run pipeline (embedded reference server)', () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-run-'));
     const ac = new AbortController();
     const r = await runPipeline({
-      seed: 11, runs: 5, outBase: out, command: 'spgate run (test)', signal: ac.signal, progress: quiet,
-      suites: ['errors'], profiles: ['read-budget', 'write-budget'], durationScale: 1,
+      seed: 11,
+      runs: 5,
+      outBase: out,
+      command: 'spgate run (test)',
+      signal: ac.signal,
+      progress: quiet,
+      suites: ['errors'],
+      profiles: ['read-budget', 'write-budget'],
+      durationScale: 1,
     });
     runDir = r.runDir;
     const files = await readdir(r.runDir);
@@ -73,7 +80,10 @@ describe('spgate run pipeline (embedded reference server)', () => {
 describe('spgate run CLI', () => {
   it('on SIGINT stops, writes partial results marked aborted, renders reports and exits 3', async () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-run-sig-'));
-    const child = spawn(process.execPath, [cliEntry(), 'run', '--out', out, '--seed', '5', '--runs', '3'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry(), 'run', '--out', out, '--seed', '5', '--runs', '3'], {
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

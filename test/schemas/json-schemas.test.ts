@@ -69,7 +69,10 @@ describe('JSON Schemas', () => {
     expect(errors.length).toBeGreaterThan(0);
     // ajv names the field as a JSON pointer (a missing one by its parent and params.missingProperty); the loader as a dotted path.
     const ajvPaths = errors.map((e) => {
-      const segs = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const segs = e.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
       return formatPath(e.keyword === 'required' ? [...segs, String(e.params.missingProperty)] : segs);
     });
     const zodPath = formatPath(zod.error!.issues[0]!.path);
@@ -81,7 +84,10 @@ describe('JSON Schemas', () => {
     if (!node || typeof node !== 'object') return [];
     const n = node as Record<string, unknown>;
     const props = (n.properties ?? {}) as Record<string, Record<string, unknown>>;
-    const own = Object.entries(props).flatMap(([k, v]) => [...(typeof v.description === 'string' && v.description ? [] : [`${path}.${k}`]), ...undescribed(v, `${path}.${k}`)]);
+    const own = Object.entries(props).flatMap(([k, v]) => [
+      ...(typeof v.description === 'string' && v.description ? [] : [`${path}.${k}`]),
+      ...undescribed(v, `${path}.${k}`),
+    ]);
     const nested = ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'].flatMap((k) => {
       const x = n[k];
       return Array.isArray(x) ? x.flatMap((e) => undescribed(e, path)) : undescribed(x, path);
@@ -144,10 +150,18 @@ describe('YAML profiles ("profiles alike")', () => {
         expect(profile(data)).toEqual([]);
       }
       const yml = join(dir, 'typo.yml');
-      writeFileSync(yml, 'name: typo\ndescription: x\nmodel: closed\nduration: 5\nclasses:\n  read:\n    connections: 2\n    routes:\n      - route: [\n');
-      expect(() => loadProfile(yml)).toThrow(new RegExp(`^${yml.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not YAML: line \\d+, column \\d+: `));
+      writeFileSync(
+        yml,
+        'name: typo\ndescription: x\nmodel: closed\nduration: 5\nclasses:\n  read:\n    connections: 2\n    routes:\n      - route: [\n',
+      );
+      expect(() => loadProfile(yml)).toThrow(
+        new RegExp(`^${yml.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not YAML: line \\d+, column \\d+: `),
+      );
       const bad = join(dir, 'bad.yaml');
-      writeFileSync(bad, 'name: bad\ndescription: x\nmodel: closed\nduration: 5\nclasses:\n  read:\n    routes: [{ route: listCustomers }]\n');
+      writeFileSync(
+        bad,
+        'name: bad\ndescription: x\nmodel: closed\nduration: 5\nclasses:\n  read:\n    routes: [{ route: listCustomers }]\n',
+      );
       expect(() => loadProfile(bad)).toThrow('classes.read.connections: the closed model needs connections');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { fullAgainAt, msResetBudgets, notStartedFull } from '../../src/shrink/budget-wait.js';
 import type { TraceRecord } from '../../src/trace/record.js';
 
-const rec = (t: number, o: Partial<TraceRecord> = {}): TraceRecord => ({ t, latency: 5, class: 'read', method: 'GET', path: '/me', status: 200, limit: '10', key: 'admin', ...o });
+const rec = (t: number, o: Partial<TraceRecord> = {}): TraceRecord => ({
+  t,
+  latency: 5,
+  class: 'read',
+  method: 'GET',
+  path: '/me',
+  status: 200,
+  limit: '10',
+  key: 'admin',
+  ...o,
+});
 
 describe('fullAgainAt', () => {
   it('takes the latest Reset claim over every budget, and Retry-After on 429s', () => {
@@ -34,7 +44,9 @@ describe('fullAgainAt', () => {
 describe('notStartedFull', () => {
   it('accepts a first response at Limit − 1, or lower by the requests counted before it', () => {
     expect(notStartedFull([rec(0, { remaining: '9' }), rec(1, { remaining: '8' })])).toEqual([]);
-    expect(notStartedFull([rec(0, { remaining: '7', latency: 10 }), rec(1, { remaining: '8' }), rec(2, { remaining: '8', class: 'write' })])).toEqual([]);
+    expect(
+      notStartedFull([rec(0, { remaining: '7', latency: 10 }), rec(1, { remaining: '8' }), rec(2, { remaining: '8', class: 'write' })]),
+    ).toEqual([]);
   });
   it('names a budget whose first answer is a 429 or far below the Limit', () => {
     expect(notStartedFull([rec(0, { status: 429, remaining: '0' })])).toEqual(['read (key admin)']);

@@ -48,7 +48,10 @@ describe('shrinkCandidates', () => {
 
   it('keeps what the bug needs: both classes when the bug is their interplay', () => {
     const initial = [read(0), write(10), read(20), read(400), write(500), read(900)];
-    const interplay = (s: Send[]) => s.some((x, i) => x.class === 'write' && s.slice(0, i).some((y) => y.class === 'read') && s.slice(i + 1).some((y) => y.class === 'read'));
+    const interplay = (s: Send[]) =>
+      s.some(
+        (x, i) => x.class === 'write' && s.slice(0, i).some((y) => y.class === 'read') && s.slice(i + 1).some((y) => y.class === 'read'),
+      );
     const { final } = drive(initial, interplay);
     expect(interplay(final)).toBe(true);
     expect(final.length).toBe(3);
@@ -76,9 +79,22 @@ describe('fittedShapes', () => {
     for (let i = 0; i < 10; i++) initial.push(write(i * 300 + 7));
     initial.sort((a, b) => a.t - b.t);
     // The violation: reads at 1000 and 1100 (sent a few ms late, as attempts are), stretch 1000–1400.
-    const v = { rule: 'r', class: 'read' as const, message: '', window: { start: 1002, end: 1403 }, samples: [{ t: 1003, status: 200 }, { t: 1102, status: 200 }] };
+    const v = {
+      rule: 'r',
+      class: 'read' as const,
+      message: '',
+      window: { start: 1002, end: 1403 },
+      samples: [
+        { t: 1003, status: 200 },
+        { t: 1102, status: 200 },
+      ],
+    };
     const shapes = fittedShapes(initial, v, { rule: 'r', class: 'read' });
-    expect(shapes.map((s) => s.step)).toEqual(['only the 2 requests the violation cites', "only the read requests of the violation's stretch", "only the violation's stretch"]);
+    expect(shapes.map((s) => s.step)).toEqual([
+      'only the 2 requests the violation cites',
+      "only the read requests of the violation's stretch",
+      "only the violation's stretch",
+    ]);
     expect(shapes[0]!.schedule.map((x) => x.t)).toEqual([1000, 1100]);
     expect(shapes[1]!.schedule.map((x) => x.t)).toEqual([1000, 1050, 1100, 1150, 1200, 1250, 1300, 1350, 1400]);
     expect(shapes[2]!.schedule.some((x) => x.class === 'write')).toBe(true);
@@ -88,7 +104,18 @@ describe('fittedShapes', () => {
     const initial = Array.from({ length: 80 }, (_, i) => read(i * 25));
     const pair = (s: Send[]) => s.some((x) => x.t === 0) && s.length >= 2 && s.some((x) => x.t === 25);
     const seen: Send[][] = [];
-    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({ violation: { rule: 'r', class: 'read', message: '', samples: [{ t: 500, status: 200 }, { t: 526, status: 200 }] }, windowMs: 1000 }));
+    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({
+      violation: {
+        rule: 'r',
+        class: 'read',
+        message: '',
+        samples: [
+          { t: 500, status: 200 },
+          { t: 526, status: 200 },
+        ],
+      },
+      windowMs: 1000,
+    }));
     let next = gen.next();
     while (!next.done) {
       seen.push(next.value.schedule);

@@ -29,7 +29,10 @@ async function recorded(faults: FaultName[], rate = 20) {
   const input = server.describe({ budgets: false });
   const targetPath = writeJson(dir, 'target.json', input);
   const trace = join(dir, 'trace.ndjson');
-  const profile = parseProfile({ name: 'rec', description: 'record', model: 'open', duration: 2, classes: { read: { routes: [{ route: 'me' }], rate } } }, 'rec');
+  const profile = parseProfile(
+    { name: 'rec', description: 'record', model: 'open', duration: 2, classes: { read: { routes: [{ route: 'me' }], rate } } },
+    'rec',
+  );
   // The recording is the user's input: on a loaded machine a short run may not show the fault's violation,
   // and a user would shrink a trace that does, so with faults the harness records until one does (three runs).
   for (let i = 0; i < 3; i++) {
@@ -41,7 +44,10 @@ async function recorded(faults: FaultName[], rate = 20) {
 }
 
 function oneLine(run: { stderr: string; stdout: string }) {
-  return { errors: errorLines(run.stderr).map((l) => `spgate: ${/SPGATE_ERR_[A-Z_]+/.exec(l)![0]}`), frames: stackFrames(run.stdout + run.stderr) };
+  return {
+    errors: errorLines(run.stderr).map((l) => `spgate: ${/SPGATE_ERR_[A-Z_]+/.exec(l)![0]}`),
+    frames: stackFrames(run.stdout + run.stderr),
+  };
 }
 
 describe('spgate shrink, bad input', () => {
@@ -57,7 +63,18 @@ describe('spgate shrink, bad input', () => {
     const dir = tempDir('spgate-shrink-cli-');
     const broken = join(dir, 'broken.har');
     writeFileSync(broken, '{"log": {"entries": [');
-    const empty = writeJson(dir, 'empty.har', { log: { version: '1.2', entries: [{ startedDateTime: '2026-01-05T10:00:00Z', request: { method: 'GET', url: 'https://app.example.test/' }, response: { status: 200, headers: [] } }] } });
+    const empty = writeJson(dir, 'empty.har', {
+      log: {
+        version: '1.2',
+        entries: [
+          {
+            startedDateTime: '2026-01-05T10:00:00Z',
+            request: { method: 'GET', url: 'https://app.example.test/' },
+            response: { status: 200, headers: [] },
+          },
+        ],
+      },
+    });
     for (const file of [broken, empty]) {
       const run = await runCli(['shrink', file, '--trace-out', join(dir, 'min.ndjson')]);
       expect({ code: run.code, ...oneLine(run) }).toEqual({ code: 2, errors: ['spgate: SPGATE_ERR_HAR_INVALID'], frames: [] });
@@ -104,10 +121,15 @@ describe('spgate shrink, interrupted', () => {
     const out = join(dir, 'min.ndjson');
     const json = join(dir, 'shrink.json');
     const run = await runCli(['shrink', trace, '--target', targetPath, '--trace-out', out, '--json', json, '--attempts', '2'], {
-      timeoutMs: 90_000, interrupt: { when: /kept: /, signal: 'SIGINT' },
+      timeoutMs: 90_000,
+      interrupt: { when: /kept: /, signal: 'SIGINT' },
     });
     expect({ code: run.code, errors: errorLines(run.stderr) }).toEqual({ code: 3, errors: [] });
-    const summary = JSON.parse(readFileSync(json, 'utf8')) as { stopped: string; minimal: { requests: number }; original: { requests: number } };
+    const summary = JSON.parse(readFileSync(json, 'utf8')) as {
+      stopped: string;
+      minimal: { requests: number };
+      original: { requests: number };
+    };
     expect(summary.stopped).toBe('interrupted');
     expect(summary.minimal.requests).toBeLessThan(summary.original.requests);
     expect(readFileSync(out, 'utf8').trim().split('\n').length).toBeGreaterThan(0);
@@ -123,8 +145,17 @@ describe('spgate replay --times', () => {
     expect({ code: run.code, errors: errorLines(run.stderr) }).toEqual({ code: 1, errors: [] });
     expect(run.stdout).toContain('reproduced 3/3 (8.ratelimit.reset-plausible on read (key admin))');
     expect(run.stdout).toMatch(/send-time error p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms \(\d+ requests\)/);
-    const out = JSON.parse(readFileSync(json, 'utf8')) as { attempts: number; reproduced: number; fidelity: { count: number }; perAttempt: unknown[] };
-    expect({ attempts: out.attempts, reproduced: out.reproduced, per: out.perAttempt.length }).toEqual({ attempts: 3, reproduced: 3, per: 3 });
+    const out = JSON.parse(readFileSync(json, 'utf8')) as {
+      attempts: number;
+      reproduced: number;
+      fidelity: { count: number };
+      perAttempt: unknown[];
+    };
+    expect({ attempts: out.attempts, reproduced: out.reproduced, per: out.perAttempt.length }).toEqual({
+      attempts: 3,
+      reproduced: 3,
+      per: 3,
+    });
     expect(out.fidelity.count).toBeGreaterThan(0);
   });
 

@@ -42,9 +42,28 @@ async function limiter(limit: number, overAdmits: boolean): Promise<string> {
 function script(rule: string, n: number, baseUrl: string): string {
   const schedule: Send[] = Array.from({ length: n }, (_, i) => ({ t: i * 20, class: 'read', method: 'GET', path: '/me', key: 'admin' }));
   const target = targetFromInput({ name: 't', baseUrl, keys: { admin: { key: KEY } } }, 'test');
-  const analysis: RateLimitAnalysis = { classes: [{ class: 'read', samples: n, admitted: n, refused: 0, observedLimit: 3, limitConstant: true, windowSeconds: 60, model: 'fixed-window', windows: [], explanation: '' }], violations: [] };
+  const analysis: RateLimitAnalysis = {
+    classes: [
+      {
+        class: 'read',
+        samples: n,
+        admitted: n,
+        refused: 0,
+        observedLimit: 3,
+        limitConstant: true,
+        windowSeconds: 60,
+        model: 'fixed-window',
+        windows: [],
+        explanation: '',
+      },
+    ],
+    violations: [],
+  };
   const path = join(tempDir('spgate-script-'), 'repro.sh');
-  writeFileSync(path, reproductionScript({ schedule, target, signature: { rule, class: 'read' }, analysis, rate: { reproduced: 9, attempts: 10 } }));
+  writeFileSync(
+    path,
+    reproductionScript({ schedule, target, signature: { rule, class: 'read' }, analysis, rate: { reproduced: 9, attempts: 10 } }),
+  );
   return path;
 }
 
@@ -67,17 +86,28 @@ describe('the standalone reproduction script', () => {
 
   it('shows over-admission against a limiter that admits past its budget, not against one that refuses', async () => {
     const bad = await bash([script('8.ratelimit.over-admission', 8, await limiter(3, true))], { SPGATE_KEY_ADMIN: KEY });
-    expect({ code: bad.code, verdict: bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')), stderr: bad.stderr }).toEqual({ code: 1, verdict: expect.stringContaining('8 admitted'), stderr: '' });
+    expect({ code: bad.code, verdict: bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')), stderr: bad.stderr }).toEqual({
+      code: 1,
+      verdict: expect.stringContaining('8 admitted'),
+      stderr: '',
+    });
     await new Promise<void>((r) => server!.close(() => r()));
     server = undefined;
     const good = await bash([script('8.ratelimit.over-admission', 8, await limiter(3, false))], { SPGATE_KEY_ADMIN: KEY });
-    expect({ code: good.code, last: good.stdout.trim().split('\n').pop(), stderr: good.stderr }).toEqual({ code: 0, last: expect.stringContaining('not shown: 3 admitted'), stderr: '' });
+    expect({ code: good.code, last: good.stdout.trim().split('\n').pop(), stderr: good.stderr }).toEqual({
+      code: 0,
+      last: expect.stringContaining('not shown: 3 admitted'),
+      stderr: '',
+    });
   });
 
   it('prints a rule it has no criterion for and says so; refuses to start without the key', async () => {
     const path = script('8.ratelimit.remaining-rises', 3, await limiter(3, false));
     const out = await bash([path], { SPGATE_KEY_ADMIN: KEY });
-    expect({ code: out.code, last: out.stdout.trim().split('\n').pop() }).toEqual({ code: 0, last: expect.stringContaining('does not judge') });
+    expect({ code: out.code, last: out.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      last: expect.stringContaining('does not judge'),
+    });
     expect(out.stdout).toContain('req_1');
     const nokey = await bash([path]);
     expect(nokey.code).not.toBe(0);

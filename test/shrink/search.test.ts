@@ -16,7 +16,19 @@ function fake(need: number, flaky?: () => boolean) {
     const shows = s.some((x) => s.filter((y) => y.t >= x.t && y.t < x.t + 200).length >= need) && (flaky ? flaky() : true);
     const analysis: RateLimitAnalysis = {
       classes: [],
-      violations: shows ? [{ rule: SIG.rule, class: 'read', message: 'm', samples: [{ t: s[0]!.t, status: 200 }, { t: s[s.length - 1]!.t, status: 200 }] }] : [],
+      violations: shows
+        ? [
+            {
+              rule: SIG.rule,
+              class: 'read',
+              message: 'm',
+              samples: [
+                { t: s[0]!.t, status: 200 },
+                { t: s[s.length - 1]!.t, status: 200 },
+              ],
+            },
+          ]
+        : [],
     };
     return { records: [], analysis, sent: s.length };
   };
@@ -72,7 +84,13 @@ describe('searchMinimal', () => {
     // A moving deadline (time kept for the final measurement) is read before every attempt.
     now = 0;
     let reserve = 0;
-    const moved = await searchMinimal({ ...base, schedule, attempt: async (s) => ((now += 10), (reserve += 5), f.attempt(s)), deadline: () => 200 - reserve, now: () => now });
+    const moved = await searchMinimal({
+      ...base,
+      schedule,
+      attempt: async (s) => ((now += 10), (reserve += 5), f.attempt(s)),
+      deadline: () => 200 - reserve,
+      now: () => now,
+    });
     expect(moved.stopped).toBe('time');
     expect(now).toBeLessThanOrEqual(150);
     const e = (await searchMinimal({ ...base, schedule, attempt: f.attempt, maxRequests: 10 }).catch((x: unknown) => x)) as SpgateError;
@@ -84,7 +102,10 @@ describe('searchMinimal', () => {
     const f = fake(12);
     let kept = 0;
     const r = await searchMinimal({
-      ...base, schedule, signal: controller.signal, attempt: f.attempt,
+      ...base,
+      schedule,
+      signal: controller.signal,
+      attempt: f.attempt,
       onStep: (line) => {
         if (line.startsWith('kept') && ++kept === 2) controller.abort();
       },

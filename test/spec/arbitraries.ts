@@ -69,7 +69,25 @@ export const conversation = fc.record(
     updatedAt: dateTime,
     routingNotes: fc.option(freeObject),
   },
-  { requiredKeys: ['id', 'externalId', 'subject', 'status', 'priority', 'channel', 'customerId', 'assignee', 'team', 'tags', 'externalObject', 'metadata', 'channelIdentityId', 'createdAt', 'updatedAt'] },
+  {
+    requiredKeys: [
+      'id',
+      'externalId',
+      'subject',
+      'status',
+      'priority',
+      'channel',
+      'customerId',
+      'assignee',
+      'team',
+      'tags',
+      'externalObject',
+      'metadata',
+      'channelIdentityId',
+      'createdAt',
+      'updatedAt',
+    ],
+  },
 );
 
 export const actionProposal = fc.record({
@@ -100,7 +118,10 @@ export const actionReceipt = fc.record(
     before: freeObject,
     after: freeObject,
     confirmedAt: dateTime,
-    undo: fc.record({ status: fc.constantFrom('available', 'changed', 'unavailable', 'undone'), undoneAt: dateTime }, { requiredKeys: ['status'] }),
+    undo: fc.record(
+      { status: fc.constantFrom('available', 'changed', 'unavailable', 'undone'), undoneAt: dateTime },
+      { requiredKeys: ['status'] },
+    ),
   },
   { requiredKeys: ['id', 'proposalId', 'runId', 'effectId', 'type', 'target', 'before', 'after', 'confirmedAt'] },
 );

@@ -14,6 +14,12 @@ export function runConformance(opts: Omit<ConformanceOptions, 'catalogue'> & { c
 }
 
 /** planConformance over SUITES unless the test names its own catalogue. */
-export function planConformance(target: Target, names: string[], runs: number, seed: number, catalogue: SuiteDef[] = SUITES): ConformancePlan {
+export function planConformance(
+  target: Target,
+  names: string[],
+  runs: number,
+  seed: number,
+  catalogue: SuiteDef[] = SUITES,
+): ConformancePlan {
   return planOn(target, names, runs, seed, catalogue);
 }

@@ -7,12 +7,30 @@
 import net from 'node:net';
 
 export type HostileMode =
-  | 'refused' | 'reset-mid-body' | 'slow-headers' | 'slow-body' | 'not-json' | 'huge-body' | 'bad-headers'
-  | 'redirect-cross-origin' | 'error-storm' | 'early-close' | 'http10';
+  | 'refused'
+  | 'reset-mid-body'
+  | 'slow-headers'
+  | 'slow-body'
+  | 'not-json'
+  | 'huge-body'
+  | 'bad-headers'
+  | 'redirect-cross-origin'
+  | 'error-storm'
+  | 'early-close'
+  | 'http10';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
-  'refused', 'reset-mid-body', 'slow-headers', 'slow-body', 'not-json', 'huge-body', 'bad-headers',
-  'redirect-cross-origin', 'error-storm', 'early-close', 'http10',
+  'refused',
+  'reset-mid-body',
+  'slow-headers',
+  'slow-body',
+  'not-json',
+  'huge-body',
+  'bad-headers',
+  'redirect-cross-origin',
+  'error-storm',
+  'early-close',
+  'http10',
 ];
 
 export interface HostileHits {
@@ -52,7 +70,14 @@ type Handler = (req: RawRequest, sock: net.Socket) => void;
 
 /** Starts a hostile server in the given mode on 127.0.0.1:0. */
 export async function startHostileServer(mode: HostileMode): Promise<HostileServer> {
-  const hits: HostileHits = { requests: 0, connections: 0, serverClosed: 0, bodyBytesSent: 0, statuses: [], redirectTarget: { requests: 0, withAuthorization: 0 } };
+  const hits: HostileHits = {
+    requests: 0,
+    connections: 0,
+    serverClosed: 0,
+    bodyBytesSent: 0,
+    statuses: [],
+    redirectTarget: { requests: 0, withAuthorization: 0 },
+  };
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -79,7 +104,8 @@ export async function startHostileServer(mode: HostileMode): Promise<HostileServ
   const respond = (sock: net.Socket, status: number, headers: Array<[string, string]>, body = '', version = '1.1'): void => {
     hits.statuses.push(status);
     const head = [`HTTP/${version} ${status} ${REASONS[status] ?? 'Unknown'}`, ...headers.map(([k, v]) => `${k}: ${v}`)];
-    if (!headers.some(([k]) => k.toLowerCase() === 'content-length') && version === '1.1') head.push(`Content-Length: ${Buffer.byteLength(body)}`);
+    if (!headers.some(([k]) => k.toLowerCase() === 'content-length') && version === '1.1')
+      head.push(`Content-Length: ${Buffer.byteLength(body)}`);
     sock.write(head.join('\r\n') + '\r\n\r\n' + body);
     hits.bodyBytesSent += Buffer.byteLength(body);
   };
@@ -88,11 +114,15 @@ export async function startHostileServer(mode: HostileMode): Promise<HostileServ
 
   let redirect: RawServer | undefined;
   if (mode === 'redirect-cross-origin') {
-    redirect = await listenRaw(hits, (req, sock) => {
-      hits.redirectTarget.requests++;
-      if (req.headers.authorization !== undefined) hits.redirectTarget.withAuthorization++;
-      respond(sock, 200, [['Content-Type', 'application/json']], json({ ok: true }));
-    }, { countHits: false });
+    redirect = await listenRaw(
+      hits,
+      (req, sock) => {
+        hits.redirectTarget.requests++;
+        if (req.headers.authorization !== undefined) hits.redirectTarget.withAuthorization++;
+        respond(sock, 200, [['Content-Type', 'application/json']], json({ ok: true }));
+      },
+      { countHits: false },
+    );
   }
   const redirectUrl = redirect ? `http://127.0.0.1:${redirect.port}/v1/elsewhere` : undefined;
 
@@ -139,30 +169,53 @@ export async function startHostileServer(mode: HostileMode): Promise<HostileServ
       };
       pump();
     },
-    'bad-headers': (_req, sock) => respond(sock, 200, [
-      ['Content-Type', 'application/json'],
-      ['RateLimit-Limit', '100'],
-      ['RateLimit-Limit', '50'],
-      ['RateLimit-Remaining', 'abc'],
-      ['RateLimit-Reset', '-5'],
-      ['Retry-After', '1.5'],
-      ['X-Request-Id', ''],
-    ], json({ data: [] })),
-    'redirect-cross-origin': (req, sock) => respond(sock, 302, [
-      ['Location', `${redirectUrl ?? ''}?expires=300&signature=deadbeef`],
-      ['Content-Type', 'application/json'],
-      ['X-Request-Id', `req_${hits.requests}`],
-    ], json({ moved: req.target })),
+    'bad-headers': (_req, sock) =>
+      respond(
+        sock,
+        200,
+        [
+          ['Content-Type', 'application/json'],
+          ['RateLimit-Limit', '100'],
+          ['RateLimit-Limit', '50'],
+          ['RateLimit-Remaining', 'abc'],
+          ['RateLimit-Reset', '-5'],
+          ['Retry-After', '1.5'],
+          ['X-Request-Id', ''],
+        ],
+        json({ data: [] }),
+      ),
+    'redirect-cross-origin': (req, sock) =>
+      respond(
+        sock,
+        302,
+        [
+          ['Location', `${redirectUrl ?? ''}?expires=300&signature=deadbeef`],
+          ['Content-Type', 'application/json'],
+          ['X-Request-Id', `req_${hits.requests}`],
+        ],
+        json({ moved: req.target }),
+      ),
     'error-storm': (_req, sock) => {
       // Cycles through 500/503 with and without Retry-After, so every combination is seen in four requests.
       const n = hits.requests - 1;
       const status = n % 2 === 0 ? 500 : 503;
-      const headers: Array<[string, string]> = [['Content-Type', 'application/json'], ['X-Request-Id', `req_${hits.requests}`]];
+      const headers: Array<[string, string]> = [
+        ['Content-Type', 'application/json'],
+        ['X-Request-Id', `req_${hits.requests}`],
+      ];
       if (n % 4 >= 2) headers.push(['Retry-After', '1']);
       respond(sock, status, headers, envelope(status === 500 ? 'internal' : 'unavailable'));
     },
     'early-close': (_req, sock) => {
-      respond(sock, 200, [['Content-Type', 'application/json'], ['Connection', 'keep-alive']], json({ data: [] }));
+      respond(
+        sock,
+        200,
+        [
+          ['Content-Type', 'application/json'],
+          ['Connection', 'keep-alive'],
+        ],
+        json({ data: [] }),
+      );
     },
     http10: (_req, sock) => {
       hits.statuses.push(200);
@@ -240,10 +293,11 @@ async function listenRaw(hits: HostileHits, handler: Handler, opts: { countHits:
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -309,7 +363,14 @@ const OK = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length:
 export async function startFramingServer(framing: Framing): Promise<FramingServer> {
   const counts = { requests: 0, good: 0, bad: 0, connections: 0, serverClosed: 0 };
   const bad = FRAMINGS[framing] === 'bad';
-  const hits: HostileHits = { requests: 0, connections: 0, serverClosed: 0, bodyBytesSent: 0, statuses: [], redirectTarget: { requests: 0, withAuthorization: 0 } };
+  const hits: HostileHits = {
+    requests: 0,
+    connections: 0,
+    serverClosed: 0,
+    bodyBytesSent: 0,
+    statuses: [],
+    redirectTarget: { requests: 0, withAuthorization: 0 },
+  };
   let perSocket = new WeakMap<net.Socket, number>();
   const end = (sock: net.Socket, text: string): void => {
     counts.serverClosed++;
@@ -328,34 +389,65 @@ export async function startFramingServer(framing: Framing): Promise<FramingServe
     }
     if (bad) counts.bad++;
     else counts.good++;
-    const chunked = (head: string, sizes: string[]): string => `${head}Transfer-Encoding: chunked\r\n\r\n${sizes.map((s, i) => `${s}\r\n${i === 0 ? BODY : ''}\r\n`).join('')}`;
+    const chunked = (head: string, sizes: string[]): string =>
+      `${head}Transfer-Encoding: chunked\r\n\r\n${sizes.map((s, i) => `${s}\r\n${i === 0 ? BODY : ''}\r\n`).join('')}`;
     switch (framing) {
-      case 'content-length': return void sock.write(OK);
-      case 'split-one-byte-per-write': return writeSplit(sock, OK, 1);
-      case 'head-split-mid-line': return writeSplit(sock, OK, 23);
-      case 'chunked-extensions-trailers': return writeSplit(sock, `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\n{"dat\r\n6;c\r\na":[]}\r\n0\r\nX-Trailer: t\r\n\r\n`, 7);
-      case 'interim-100-103': return void sock.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n${OK}`);
-      case 'no-content-204': return void sock.write('HTTP/1.1 204 No Content\r\n\r\n');
-      case 'not-modified-304': return void sock.write('HTTP/1.1 304 Not Modified\r\nContent-Length: 11\r\n\r\n');
-      case 'connection-close': return end(sock, OK.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
-      case 'close-delimited': return end(sock, `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n${BODY}`);
-      case 'http10': return end(sock, `HTTP/1.0 200 OK\r\n\r\n${BODY}`);
-      case 'head-40k': return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(40_000)}\r\n\r\n`));
-      case 'bare-lf': return void sock.write(OK.replace(/\r\n/g, '\n'));
-      case 'crlf-after-body': return void sock.write(`${OK}\r\n`);
-      case 'leading-crlf': return void sock.write(`\r\n${OK}`);
-      case 'silent-close-every-5th': return onSocket % 5 === 0 ? end(sock, OK) : void sock.write(OK);
-      case 'space-before-colon': return void sock.write(OK.replace('Content-Length:', 'Content-Length :'));
-      case 'content-length-and-chunked': return void sock.write(chunked(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n`, [BODY.length.toString(16), '0']));
-      case 'status-4-digits': return void sock.write(OK.replace('200 OK', '2000 OK'));
-      case 'chunk-size-0x': return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`0x${BODY.length.toString(16)}`, '0']));
-      case 'chunk-size-junk': return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`${BODY.length.toString(16)}zz`, '0']));
-      case 'content-length-23-digits': return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, 'Content-Length: 12345678901234567890123'));
-      case 'content-length-junk': return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, `Content-Length: ${BODY.length}x`));
-      case 'head-70k-complete': return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(70_000)}\r\n\r\n`));
-      case 'junk-after-body': return void sock.write(`${OK}XYZ`);
-      case 'two-answers-one-write': return void sock.write(OK + OK);
-      case 'no-content-with-body': return void sock.write(`HTTP/1.1 204 No Content\r\n\r\n${BODY}`);
+      case 'content-length':
+        return void sock.write(OK);
+      case 'split-one-byte-per-write':
+        return writeSplit(sock, OK, 1);
+      case 'head-split-mid-line':
+        return writeSplit(sock, OK, 23);
+      case 'chunked-extensions-trailers':
+        return writeSplit(
+          sock,
+          `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\n{"dat\r\n6;c\r\na":[]}\r\n0\r\nX-Trailer: t\r\n\r\n`,
+          7,
+        );
+      case 'interim-100-103':
+        return void sock.write(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n${OK}`);
+      case 'no-content-204':
+        return void sock.write('HTTP/1.1 204 No Content\r\n\r\n');
+      case 'not-modified-304':
+        return void sock.write('HTTP/1.1 304 Not Modified\r\nContent-Length: 11\r\n\r\n');
+      case 'connection-close':
+        return end(sock, OK.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+      case 'close-delimited':
+        return end(sock, `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n${BODY}`);
+      case 'http10':
+        return end(sock, `HTTP/1.0 200 OK\r\n\r\n${BODY}`);
+      case 'head-40k':
+        return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(40_000)}\r\n\r\n`));
+      case 'bare-lf':
+        return void sock.write(OK.replace(/\r\n/g, '\n'));
+      case 'crlf-after-body':
+        return void sock.write(`${OK}\r\n`);
+      case 'leading-crlf':
+        return void sock.write(`\r\n${OK}`);
+      case 'silent-close-every-5th':
+        return onSocket % 5 === 0 ? end(sock, OK) : void sock.write(OK);
+      case 'space-before-colon':
+        return void sock.write(OK.replace('Content-Length:', 'Content-Length :'));
+      case 'content-length-and-chunked':
+        return void sock.write(chunked(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n`, [BODY.length.toString(16), '0']));
+      case 'status-4-digits':
+        return void sock.write(OK.replace('200 OK', '2000 OK'));
+      case 'chunk-size-0x':
+        return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`0x${BODY.length.toString(16)}`, '0']));
+      case 'chunk-size-junk':
+        return void sock.write(chunked('HTTP/1.1 200 OK\r\n', [`${BODY.length.toString(16)}zz`, '0']));
+      case 'content-length-23-digits':
+        return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, 'Content-Length: 12345678901234567890123'));
+      case 'content-length-junk':
+        return void sock.write(OK.replace(`Content-Length: ${BODY.length}`, `Content-Length: ${BODY.length}x`));
+      case 'head-70k-complete':
+        return void sock.write(OK.replace('\r\n\r\n', `\r\nX-Big: ${'x'.repeat(70_000)}\r\n\r\n`));
+      case 'junk-after-body':
+        return void sock.write(`${OK}XYZ`);
+      case 'two-answers-one-write':
+        return void sock.write(OK + OK);
+      case 'no-content-with-body':
+        return void sock.write(`HTTP/1.1 204 No Content\r\n\r\n${BODY}`);
       case 'late-duplicate':
         // The same answer again, in a write of its own: a second TCP segment (Nagle off, so it is not held
         // back until the client's next request acknowledges the first: a duplicate that arrives after the
@@ -365,11 +457,15 @@ export async function startFramingServer(framing: Framing): Promise<FramingServe
         return void sock.write(OK);
     }
   };
-  const main = await listenRaw(hits, (req, sock) => {
-    // The open engine's warm-up HEAD: answered plainly and not counted (it is not part of the run).
-    if (req.method === 'HEAD') sock.write(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n`);
-    else answer(sock);
-  }, { countHits: true });
+  const main = await listenRaw(
+    hits,
+    (req, sock) => {
+      // The open engine's warm-up HEAD: answered plainly and not counted (it is not part of the run).
+      if (req.method === 'HEAD') sock.write(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n`);
+      else answer(sock);
+    },
+    { countHits: true },
+  );
   return {
     url: `http://127.0.0.1:${main.port}/v1`,
     get counts() {

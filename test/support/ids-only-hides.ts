@@ -5,8 +5,8 @@
  */
 export const IDS_ONLY_HIDES: Readonly<Record<string, string>> = {
   'helpcenter.idempotency.revoked-no-replay':
-    'the reference server scopes Idempotency-Keys to the connection, so the target file\'s revoked key never stored an answer; '
-    + 'judging a revoked grant\'s own replay needs a fixtures API that revokes the delegated key after its update',
+    "the reference server scopes Idempotency-Keys to the connection, so the target file's revoked key never stored an answer; " +
+    "judging a revoked grant's own replay needs a fixtures API that revokes the delegated key after its update",
 };
 
 /** The inconclusive lines ("checkId: reason") an ids-only run does not explain. */

@@ -22,7 +22,8 @@ export interface ProxiedRunOptions {
 /** A deployment's 503 with an error envelope: a read it could not serve. */
 export function unavailable(): ProxiedAnswer {
   return {
-    status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
+    status: 503,
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req_proxy' },
     json: { error: { code: 'unavailable', message: 'try later', requestId: 'req_proxy' } },
   };
 }
@@ -77,7 +78,8 @@ export function proxiedReference(start: () => Promise<RunningReferenceServer>): 
       const proxy = await startRewritingProxy(s.target.baseUrl, hook);
       proxies.push(proxy);
       const input = { ...(s.target as TargetFileInput), baseUrl: proxy.url };
-      const run = () => runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
+      const run = () =>
+        runConformance({ target: targetFromInput(o.edit ? o.edit(input) : input, 'embedded'), checks: o.checks, runs: o.runs, seed: 1 });
       if (!o.faults) return run();
       s.setFaults(o.faults);
       try {

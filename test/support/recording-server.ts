@@ -46,10 +46,11 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     apiRequests: () => requests.filter((r) => r.path.startsWith('/v1/')),
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -14,13 +14,17 @@ const CELL_TIMEOUT_MS = 600_000;
 export function describeCells(title: string, cells: readonly MatrixCell[]): void {
   describe(title, () => {
     for (const cell of cells) {
-      it(`${cell.worlds.join(',')} × ${cell.dialect}: zero findings, inconclusive only where the world hides the data`, async () => {
-        const v = await worldVerdict({ dialect: cell.dialect, worlds: cell.worlds });
-        expect(v.findings).toEqual([]);
-        expect(v.errors).toEqual([]);
-        expect(unexplainedInconclusive(v, cell.worlds)).toEqual([]);
-        expect(v.ran).toBeGreaterThanOrEqual(Math.ceil(v.total * 0.9));
-      }, CELL_TIMEOUT_MS);
+      it(
+        `${cell.worlds.join(',')} × ${cell.dialect}: zero findings, inconclusive only where the world hides the data`,
+        async () => {
+          const v = await worldVerdict({ dialect: cell.dialect, worlds: cell.worlds });
+          expect(v.findings).toEqual([]);
+          expect(v.errors).toEqual([]);
+          expect(unexplainedInconclusive(v, cell.worlds)).toEqual([]);
+          expect(v.ran).toBeGreaterThanOrEqual(Math.ceil(v.total * 0.9));
+        },
+        CELL_TIMEOUT_MS,
+      );
     }
   });
 }

@@ -19,7 +19,10 @@ export interface MatrixCell {
 export const ALL_WORLDS_CELLS: readonly MatrixCell[] = DIALECT_NAMES.map((dialect) => ({ dialect, worlds: ALL_WORLDS }));
 
 /** Each world alone, on the default dialect. */
-export const SINGLE_WORLD_CELLS: readonly MatrixCell[] = ['big=12000', 'busy', 'drifting=3s', 'sparse'].map((w) => ({ dialect: 'default', worlds: [w] }));
+export const SINGLE_WORLD_CELLS: readonly MatrixCell[] = ['big=12000', 'busy', 'drifting=3s', 'sparse'].map((w) => ({
+  dialect: 'default',
+  worlds: [w],
+}));
 
 /**
  * Checks a world truly hides from view, with why: only these may end inconclusive there. Anything else

@@ -7,7 +7,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runConformance } from './conformance.js';
 import {
-  startReferenceServer, writeTargetFile, type DialectName, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
+  startReferenceServer,
+  writeTargetFile,
+  type DialectName,
+  type FaultName,
+  type ReferenceServerOptions,
+  type RunningReferenceServer,
 } from '../../src/reference/index.js';
 import { loadTarget } from '../../src/target/load.js';
 import type { Target } from '../../src/target/schema.js';
@@ -38,7 +43,13 @@ export interface WorldServer {
 /** Starts the server (without a fixtures API unless asked) and writes and loads its target file. */
 export async function startWorldServer(opts: WorldServerOptions = {}): Promise<WorldServer> {
   const server = await startReferenceServer({
-    port: 0, seed: opts.seed ?? 11, dialect: opts.dialect, worlds: opts.worlds ?? [], faults: opts.faults ?? [], budgets: opts.budgets, fixturesApi: opts.fixturesApi ?? false,
+    port: 0,
+    seed: opts.seed ?? 11,
+    dialect: opts.dialect,
+    worlds: opts.worlds ?? [],
+    faults: opts.faults ?? [],
+    budgets: opts.budgets,
+    fixturesApi: opts.fixturesApi ?? false,
   });
   const dir = tempDir('spgate-worlds-');
   try {
@@ -46,7 +57,9 @@ export async function startWorldServer(opts: WorldServerOptions = {}): Promise<W
     await writeTargetFile(targetFile, server.describe({ budgets: opts.omitBudgets !== true }));
     const target = await loadTarget(targetFile);
     return {
-      server, targetFile, target,
+      server,
+      targetFile,
+      target,
       close: async () => {
         rmSync(dir, { recursive: true, force: true });
         await server.close();

@@ -31,7 +31,7 @@ function error(f: () => unknown): { code: string; message: string } {
 }
 
 describe('keys.ROLE.pool', () => {
-  it('resolves env: and literal pool keys under the names role.pool[i]; the pool lists the role\'s key first', () => {
+  it("resolves env: and literal pool keys under the names role.pool[i]; the pool lists the role's key first", () => {
     const t = resolveTarget(file({ admin: { key: 'env:A', pool: ['env:P0', P1] } }), 't.json', { env: { A: ADMIN, P0 } });
     expect(t.secrets).toEqual({ admin: ADMIN, 'admin.pool[0]': P0, 'admin.pool[1]': P1 });
     expect(t.pools).toEqual({ admin: ['admin', 'admin.pool[0]', 'admin.pool[1]'] });
@@ -60,8 +60,11 @@ describe('keys.ROLE.pool', () => {
       code: 'SPGATE_ERR_TARGET_INVALID',
       message: 't.json: keys.admin.pool[0]: the same key as keys.admin.key (each pool key must be a key of its own, with its own budget)',
     });
-    expect(error(() => resolveTarget(file({ admin: { key: ADMIN, pool: [P0] }, readOnly: { key: RO, pool: [P0] } }), 't.json')).message)
-      .toBe('t.json: keys.readOnly.pool[0]: the same key as keys.admin.pool[0] (each pool key must be a key of its own, with its own budget)');
+    expect(
+      error(() => resolveTarget(file({ admin: { key: ADMIN, pool: [P0] }, readOnly: { key: RO, pool: [P0] } }), 't.json')).message,
+    ).toBe(
+      't.json: keys.readOnly.pool[0]: the same key as keys.admin.pool[0] (each pool key must be a key of its own, with its own budget)',
+    );
     expect(resolveTarget(file({ admin: { key: ADMIN }, secondConnection: { key: ADMIN } }), 't.json').secrets.secondConnection).toBe(ADMIN);
     expect(error(() => resolveTarget(file({ admin: { key: ADMIN, pool: [] } }), 't.json')).code).toBe('SPGATE_ERR_TARGET_INVALID');
   });
@@ -76,40 +79,84 @@ describe('keys.ROLE.pool', () => {
 
 describe('a profile with keys: "pool"', () => {
   const target = resolveTarget(file({ admin: { key: ADMIN, pool: [P0, P1] }, readOnly: { key: RO } }), 't.json');
-  const profile = (keys: 'pool' | 'role', extra: Record<string, unknown> = {}) => parseProfile({
-    name: 'p', description: 'd', model: 'closed', duration: 1, keys,
-    classes: { read: { connections: 2, routes: [{ route: 'me', weight: 2 }, { route: 'statuses', key: 'readOnly' }], ...extra } },
-  }, 'test');
+  const profile = (keys: 'pool' | 'role', extra: Record<string, unknown> = {}) =>
+    parseProfile(
+      {
+        name: 'p',
+        description: 'd',
+        model: 'closed',
+        duration: 1,
+        keys,
+        classes: {
+          read: {
+            connections: 2,
+            routes: [
+              { route: 'me', weight: 2 },
+              { route: 'statuses', key: 'readOnly' },
+            ],
+            ...extra,
+          },
+        },
+      },
+      'test',
+    );
 
-  it('spreads each route over its role\'s keys, one planned route per key, the class mix kept', () => {
+  it("spreads each route over its role's keys, one planned route per key, the class mix kept", () => {
     const plan = planProfile(profile('pool'), target);
     expect(plan.routes.map((r) => [r.label, r.keyName, r.weight])).toEqual([
-      ['me', 'admin', 2], ['me', 'admin.pool[0]', 2], ['me', 'admin.pool[1]', 2], ['statuses', 'readOnly', 3],
+      ['me', 'admin', 2],
+      ['me', 'admin.pool[0]', 2],
+      ['me', 'admin.pool[1]', 2],
+      ['statuses', 'readOnly', 3],
     ]);
     // The closed engine's cycle sends to the keys in turn, me twice as often as statuses.
     const cycle = weightedCycle(plan.classes[0]!).map((i) => plan.routes[i]!.keyName);
     expect(cycle.filter((k) => k.startsWith('admin')).length).toBe(2 * cycle.filter((k) => k === 'readOnly').length);
     expect(new Set(cycle)).toEqual(new Set(['admin', 'admin.pool[0]', 'admin.pool[1]', 'readOnly']));
     // Each request carries its own key.
-    expect(plan.routes.map((r) => requestHeaders(r, target.secrets, 'run').authorization)).toEqual([`Bearer ${ADMIN}`, `Bearer ${P0}`, `Bearer ${P1}`, `Bearer ${RO}`]);
+    expect(plan.routes.map((r) => requestHeaders(r, target.secrets, 'run').authorization)).toEqual([
+      `Bearer ${ADMIN}`,
+      `Bearer ${P0}`,
+      `Bearer ${P1}`,
+      `Bearer ${RO}`,
+    ]);
     // config and the dry run show the route once, with the key names (never the secrets).
     const shown = (plan.config.classes as Array<{ routes: unknown[] }>)[0]!.routes;
     expect(shown).toEqual([
       { route: 'me', method: 'GET', path: '/me', weight: 2, key: 'admin', keys: ['admin', 'admin.pool[0]', 'admin.pool[1]'] },
       { route: 'statuses', method: 'GET', path: '/statuses', weight: 1, key: 'readOnly' },
     ]);
-    expect(plan.config.notes).toContain('admin: requests spread over 3 keys (admin, admin.pool[0], admin.pool[1]); rate limits judged per key');
-    expect(plan.config.notes).toContain('readOnly: keys "pool" but the target file gives the role no pool (keys.readOnly.pool): every request uses its one key');
+    expect(plan.config.notes).toContain(
+      'admin: requests spread over 3 keys (admin, admin.pool[0], admin.pool[1]); rate limits judged per key',
+    );
+    expect(plan.config.notes).toContain(
+      'readOnly: keys "pool" but the target file gives the role no pool (keys.readOnly.pool): every request uses its one key',
+    );
     const lines = loadPlanLines(plan, target).join('\n');
     expect(lines).toContain('2 routes (me, statuses) · keys admin, admin.pool[0], admin.pool[1], readOnly');
     expect(JSON.stringify(plan.config) + lines).not.toMatch(/pk_test/);
   });
 
   it('the open model draws the route at random and takes its keys in turn: every key an equal share', () => {
-    const open = parseProfile({
-      name: 'p', description: 'd', model: 'open', duration: 1, keys: 'pool',
-      classes: { read: { rate: 10, routes: [{ route: 'me', weight: 2 }, { route: 'statuses', key: 'readOnly' }] } },
-    }, 'test');
+    const open = parseProfile(
+      {
+        name: 'p',
+        description: 'd',
+        model: 'open',
+        duration: 1,
+        keys: 'pool',
+        classes: {
+          read: {
+            rate: 10,
+            routes: [
+              { route: 'me', weight: 2 },
+              { route: 'statuses', key: 'readOnly' },
+            ],
+          },
+        },
+      },
+      'test',
+    );
     const plan = planProfile(open, target);
     const rnd = prng(7);
     const counts = new Map<string, number>();
@@ -127,16 +174,25 @@ describe('a profile with keys: "pool"', () => {
 
   it('keys: "role" (the default) sends every request with the role\'s key', () => {
     const plan = planProfile(profile('role'), target);
-    expect(plan.routes.map((r) => [r.keyName, r.weight])).toEqual([['admin', 2], ['readOnly', 1]]);
+    expect(plan.routes.map((r) => [r.keyName, r.weight])).toEqual([
+      ['admin', 2],
+      ['readOnly', 1],
+    ]);
   });
 });
 
 describe('the live Remaining gauge with a pool', () => {
-  it('is one gauge per key: a pool key\'s Remaining is its own budget, not the role\'s latest', async () => {
+  it("is one gauge per key: a pool key's Remaining is its own budget, not the role's latest", async () => {
     const { LastRemaining } = await import('../../src/fold/last-remaining.js');
-    const g = new LastRemaining([{ class: 'read', keyRole: 'admin', keyName: 'admin' }, { class: 'read', keyRole: 'admin', keyName: 'admin.pool[0]' }]);
+    const g = new LastRemaining([
+      { class: 'read', keyRole: 'admin', keyName: 'admin' },
+      { class: 'read', keyRole: 'admin', keyName: 'admin.pool[0]' },
+    ]);
     g.add(0, 200, '7');
     g.add(1, 200, '90');
-    expect(g.gauges()).toEqual([{ class: 'read', keyRole: 'admin', value: 7 }, { class: 'read', keyRole: 'admin.pool[0]', value: 90 }]);
+    expect(g.gauges()).toEqual([
+      { class: 'read', keyRole: 'admin', value: 7 },
+      { class: 'read', keyRole: 'admin.pool[0]', value: 90 },
+    ]);
   });
 });

@@ -47,7 +47,9 @@ describe('loadTarget', () => {
   });
 
   it('reads YAML by extension', async () => {
-    const t = await loadTarget(file('baseUrl: http://localhost:9/v1\nkeys:\n  admin: { key: pk_yaml_key_123 }\nallowWrites: true\n', '.yaml'));
+    const t = await loadTarget(
+      file('baseUrl: http://localhost:9/v1\nkeys:\n  admin: { key: pk_yaml_key_123 }\nallowWrites: true\n', '.yaml'),
+    );
     expect(t.allowWrites).toBe(true);
     expect(t.loopback).toBe(true);
   });
@@ -74,7 +76,9 @@ describe('loadTarget', () => {
     const path = file('{\n  "baseUrl": "http://127.0.0.1/v1",\n  "keys": { "admin": { "key": pk_inline_secret_99 } }\n}');
     const f = await failure(loadTarget(path));
     expect(f.code).toBe('SPGATE_ERR_TARGET_INVALID');
-    expect(f.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line 3, column 31: Unexpected token 'p'$`));
+    expect(f.message).toMatch(
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line 3, column 31: Unexpected token 'p'$`),
+    );
     expect(f.message).not.toContain('pk_inline_secret_99');
     const trailing = await failure(loadTarget(file('{ "a": 1,\n}')));
     expect(trailing.message).toContain('line 2, column 1');
@@ -103,13 +107,21 @@ describe('loadTarget', () => {
   });
 
   it('names every unset key variable in one line; a dry run (placeholder) warns once and goes on', async () => {
-    const path = file({ ...local, keys: { admin: { key: 'env:SPG_ADMIN' }, readOnly: { key: 'env:SPG_RO' }, expired: { key: 'env:SPG_EXP' } } });
+    const path = file({
+      ...local,
+      keys: { admin: { key: 'env:SPG_ADMIN' }, readOnly: { key: 'env:SPG_RO' }, expired: { key: 'env:SPG_EXP' } },
+    });
     const f = await failure(loadTarget(path, { env: { SPG_RO: 'pk_ro' } }));
-    expect(f).toEqual({ code: 'SPGATE_ERR_KEY_ENV_MISSING', message: `${path}: environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired)` });
+    expect(f).toEqual({
+      code: 'SPGATE_ERR_KEY_ENV_MISSING',
+      message: `${path}: environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired)`,
+    });
     const dry = await loadTarget(path, { env: { SPG_RO: 'pk_ro' }, unsetKeys: 'placeholder' });
     expect(Object.keys(dry.secrets).sort()).toEqual(['admin', 'expired', 'readOnly']);
     expect(dry.secrets.readOnly).toBe('pk_ro');
-    expect(dry.warnings.filter((w) => w.includes('not set'))).toEqual(['environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired) (a dry run needs none; a real run needs every one)']);
+    expect(dry.warnings.filter((w) => w.includes('not set'))).toEqual([
+      'environment variables not set: SPG_ADMIN (keys.admin), SPG_EXP (keys.expired) (a dry run needs none; a real run needs every one)',
+    ]);
   });
 
   it('a non-loopback target must state caps.maxRps', async () => {
@@ -160,8 +172,11 @@ describe('loadTarget', () => {
 
   it('loads the shipped example with its env: keys', async () => {
     const env = {
-      SPGATE_STAGING_ADMIN_KEY: 'pk_1234', SPGATE_STAGING_READONLY_KEY: 'pk_5678', SPGATE_STAGING_NO_ATTACHMENTS_KEY: 'pk_9012',
-      SPGATE_STAGING_ATTACHMENTS_ONLY_KEY: 'pk_3456', SPGATE_STAGING_OTHER_WORKSPACE_KEY: 'pk_7890',
+      SPGATE_STAGING_ADMIN_KEY: 'pk_1234',
+      SPGATE_STAGING_READONLY_KEY: 'pk_5678',
+      SPGATE_STAGING_NO_ATTACHMENTS_KEY: 'pk_9012',
+      SPGATE_STAGING_ATTACHMENTS_ONLY_KEY: 'pk_3456',
+      SPGATE_STAGING_OTHER_WORKSPACE_KEY: 'pk_7890',
     };
     const t = await loadTarget('examples/staging.target.json', { env });
     expect(t.loopback).toBe(false);
@@ -175,15 +190,27 @@ describe('targetFromInput', () => {
     const t = targetFromInput({ ...local, name: 'reference' }, 'embedded');
     expect(t.source).toBe('embedded');
     expect(t.name).toBe('reference');
-    expect(() => targetFromInput({ baseUrl: local.baseUrl, keys: { admin: { key: '' } } }, 'embedded')).toThrow(/^embedded: keys\.admin\.key: /);
+    expect(() => targetFromInput({ baseUrl: local.baseUrl, keys: { admin: { key: '' } } }, 'embedded')).toThrow(
+      /^embedded: keys\.admin\.key: /,
+    );
   });
 });
 
 describe('isLoopbackHost', () => {
   it.each([
-    ['localhost', true], ['api.localhost', true], ['127.0.0.1', true], ['127.255.1.2', true], ['[::1]', true],
-    ['[::ffff:7f00:1]', true], ['[0:0:0:0:0:0:0:1]', true], ['128.0.0.1', false], ['10.0.0.1', false], ['[::2]', false],
-    ['localhost.example.com', false], ['example.com', false], ['[::ffff:a00:1]', false],
+    ['localhost', true],
+    ['api.localhost', true],
+    ['127.0.0.1', true],
+    ['127.255.1.2', true],
+    ['[::1]', true],
+    ['[::ffff:7f00:1]', true],
+    ['[0:0:0:0:0:0:0:1]', true],
+    ['128.0.0.1', false],
+    ['10.0.0.1', false],
+    ['[::2]', false],
+    ['localhost.example.com', false],
+    ['example.com', false],
+    ['[::ffff:a00:1]', false],
   ])('%s → %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
   });

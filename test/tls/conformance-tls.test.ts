@@ -52,7 +52,11 @@ function targetFile(name: string, origin: string, tls: Record<string, unknown> |
 }
 
 function conformance(file: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runCli(['conformance', '--suite', 'auth', '--target', file], { cwd: dir, env: { HTTPS_PROXY: '', https_proxy: '', NO_PROXY: '', ...env }, timeoutMs: 90_000 });
+  return runCli(['conformance', '--suite', 'auth', '--target', file], {
+    cwd: dir,
+    env: { HTTPS_PROXY: '', https_proxy: '', NO_PROXY: '', ...env },
+    timeoutMs: 90_000,
+  });
 }
 
 /** Neither the client key nor an API key may appear anywhere in the output. */
@@ -91,13 +95,17 @@ describe('a target behind TLS with an internal CA', () => {
   });
 
   it('fails with one line when the certificate is not for the name (tls.servername names another host)', async () => {
-    const r = await conformance(targetFile('bad-name', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem', servername: 'other.example' }));
+    const r = await conformance(
+      targetFile('bad-name', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem', servername: 'other.example' }),
+    );
     expect(r.code).toBe(3);
     expectOneError(r, 'SPGATE_ERR_TLS', /not valid for other\.example/, /tls\.servername/);
   });
 
   it('passes with tls.servername set to a name of the certificate', async () => {
-    const r = await conformance(targetFile('good-name', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem', servername: STAGING_HOST }));
+    const r = await conformance(
+      targetFile('good-name', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem', servername: STAGING_HOST }),
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
@@ -110,7 +118,9 @@ describe('a target behind TLS with an internal CA', () => {
 
 describe('a target that requires a client certificate (mTLS)', () => {
   it('passes with tls.cert and tls.key', async () => {
-    const r = await conformance(targetFile('mtls', `https://127.0.0.1:${mtls.port}`, { ca: pki.caCert, cert: 'client.pem', key: 'client.key' }));
+    const r = await conformance(
+      targetFile('mtls', `https://127.0.0.1:${mtls.port}`, { ca: pki.caCert, cert: 'client.pem', key: 'client.key' }),
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks: [1-9]\d* passed, 0 failed/);
     expectNoSecrets(r);
@@ -123,14 +133,26 @@ describe('a target that requires a client certificate (mTLS)', () => {
   });
 
   it('fails with one line saying the client certificate was refused, for one of another CA', async () => {
-    const r = await conformance(targetFile('mtls-rogue', `https://127.0.0.1:${mtls.port}`, { ca: 'internal-ca.pem', cert: 'rogue-client.pem', key: 'rogue-client.key' }));
+    const r = await conformance(
+      targetFile('mtls-rogue', `https://127.0.0.1:${mtls.port}`, {
+        ca: 'internal-ca.pem',
+        cert: 'rogue-client.pem',
+        key: 'rogue-client.key',
+      }),
+    );
     expect(r.code).toBe(3);
     expectOneError(r, 'SPGATE_ERR_TLS', /refused the client certificate tls\.cert/);
   });
 });
 
 describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
-  const staging = (): string => targetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, { ca: 'internal-ca.pem', cert: 'client.pem', key: 'client.key' }, { caps: { maxRps: 500 } });
+  const staging = (): string =>
+    targetFile(
+      'staging',
+      `https://${STAGING_HOST}:${mtls.port}`,
+      { ca: 'internal-ca.pem', cert: 'client.pem', key: 'client.key' },
+      { caps: { maxRps: 500 } },
+    );
 
   it('tunnels every connection through the proxy, with mTLS inside the tunnel', async () => {
     proxy.tunnels.clear();
@@ -152,7 +174,9 @@ describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
 
   it('a loopback target goes direct even with HTTPS_PROXY set', async () => {
     proxy.tunnels.clear();
-    const r = await conformance(targetFile('loopback', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem' }), { HTTPS_PROXY: proxy.url });
+    const r = await conformance(targetFile('loopback', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem' }), {
+      HTTPS_PROXY: proxy.url,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(proxy.tunnels.size).toBe(0);
   });
@@ -162,7 +186,11 @@ describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
     const withCredentials = proxy.url.replace('http://', 'http://ci-user:proxy-s3cret@');
     const r = await conformance(file, { HTTPS_PROXY: withCredentials });
     expect(r.code).toBe(3);
-    expectOneError(r, 'SPGATE_ERR_TARGET_UNREACHABLE', /the proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to forbidden\.test:\d+ \(HTTP 403\)/);
+    expectOneError(
+      r,
+      'SPGATE_ERR_TARGET_UNREACHABLE',
+      /the proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to forbidden\.test:\d+ \(HTTP 403\)/,
+    );
     expect(r.stdout + r.stderr).not.toContain('proxy-s3cret');
   });
 });
@@ -177,9 +205,15 @@ describe('bad tls options', () => {
   });
 
   it('a key that does not belong to the certificate is one line, without the key', async () => {
-    const r = await conformance(targetFile('mismatch', `https://127.0.0.1:${mtls.port}`, { ca: 'internal-ca.pem', cert: 'client.pem', key: 'rogue-client.key' }));
+    const r = await conformance(
+      targetFile('mismatch', `https://127.0.0.1:${mtls.port}`, { ca: 'internal-ca.pem', cert: 'client.pem', key: 'rogue-client.key' }),
+    );
     expect(r.code).toBe(2);
-    expectOneError(r, 'SPGATE_ERR_TLS_CONFIG', /tls\.cert\/tls\.key: .*client\.pem with .*rogue-client\.key is not a usable certificate and key/);
+    expectOneError(
+      r,
+      'SPGATE_ERR_TLS_CONFIG',
+      /tls\.cert\/tls\.key: .*client\.pem with .*rogue-client\.key is not a usable certificate and key/,
+    );
   });
 
   it('a certificate without its key is refused by validation', async () => {

@@ -36,12 +36,31 @@ afterAll(async () => {
 describe('spgate init against an mTLS target', () => {
   it('probes with --tls-*, writes the tls block relative to the file, and the file runs conformance', async () => {
     const baseUrl = `https://127.0.0.1:${mtls.port}/v1`;
-    const r = await runCli(['init', '--base-url', baseUrl, '--out', 'targets/t.yaml', '--tls-ca', 'internal-ca.pem', '--tls-cert', 'client.pem', '--tls-key', 'client.key'], { cwd: dir, env });
+    const r = await runCli(
+      [
+        'init',
+        '--base-url',
+        baseUrl,
+        '--out',
+        'targets/t.yaml',
+        '--tls-ca',
+        'internal-ca.pem',
+        '--tls-cert',
+        'client.pem',
+        '--tls-key',
+        'client.key',
+      ],
+      { cwd: dir, env },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const file = YAML.parse(readFileSync(join(dir, 'targets/t.yaml'), 'utf8')) as { tls: Record<string, unknown> };
     expect(file.tls).toEqual({ ca: '../internal-ca.pem', cert: '../client.pem', key: '../client.key' });
     expect(r.stdout + r.stderr).not.toContain('PRIVATE KEY');
-    const c = await runCli(['conformance', '--suite', 'auth', '--target', join(dir, 'targets/t.yaml')], { cwd: tmpdir(), env, timeoutMs: 90_000 });
+    const c = await runCli(['conformance', '--suite', 'auth', '--target', join(dir, 'targets/t.yaml')], {
+      cwd: tmpdir(),
+      env,
+      timeoutMs: 90_000,
+    });
     expect(c.code, c.stdout + c.stderr).toBe(0);
     expect(c.stdout).toMatch(/checks: [1-9]\d* passed, 0 failed/);
   });
@@ -58,7 +77,10 @@ describe('spgate init against an mTLS target', () => {
   });
 
   it('--tls-cert without --tls-key is a usage error', async () => {
-    const r = await runCli(['init', '--base-url', `https://127.0.0.1:${mtls.port}/v1`, '--out', 'x.yaml', '--tls-cert', 'client.pem'], { cwd: dir, env });
+    const r = await runCli(['init', '--base-url', `https://127.0.0.1:${mtls.port}/v1`, '--out', 'x.yaml', '--tls-cert', 'client.pem'], {
+      cwd: dir,
+      env,
+    });
     expect(r.code).toBe(2);
     expect(errorLines(r.stderr)[0]).toMatch(/SPGATE_ERR_USAGE: --tls-cert and --tls-key go together/);
   });

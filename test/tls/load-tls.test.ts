@@ -44,13 +44,27 @@ function targetFile(name: string, tls: Record<string, unknown>): string {
 }
 
 interface Counted {
-  load: Array<{ name: string; status: string; error?: string; totals: { completed: number; errors: number; byStatus: Record<string, number> } }>;
+  load: Array<{
+    name: string;
+    status: string;
+    error?: string;
+    totals: { completed: number; errors: number; byStatus: Record<string, number> };
+  }>;
 }
 
 /** A target file for the reference server reached at `origin` (a remote name: caps.maxRps is required). */
 function originTargetFile(name: string, origin: string, tls: Record<string, unknown> | undefined): string {
   const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ ...ref.target, baseUrl: `${origin}/v1`, fixtures: { ...ref.target.fixtures, api: `${origin}/_fixtures` }, caps: { maxRps: 500 }, ...(tls ? { tls } : {}) }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      ...ref.target,
+      baseUrl: `${origin}/v1`,
+      fixtures: { ...ref.target.fixtures, api: `${origin}/_fixtures` },
+      caps: { maxRps: 500 },
+      ...(tls ? { tls } : {}),
+    }),
+  );
   return path;
 }
 
@@ -60,10 +74,18 @@ const proxyUrl = (credentials = CREDENTIALS): string => proxy.url.replace('http:
 const NO_ENV_PROXY = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' };
 
 /** Runs `spgate load` with --json and --trace in `dir`; returns the run, its results and every output as one text. */
-async function load(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ r: CliRun; results: Counted | undefined; all: string }> {
+async function load(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ r: CliRun; results: Counted | undefined; all: string }> {
   const json = join(dir, `${name}.results.json`);
   const trace = join(dir, `${name}.trace.ndjson`);
-  const r = await runCli(['load', '--duration', '1', '--json', json, '--trace', trace, ...args], { cwd: dir, env: { ...NO_ENV_PROXY, ...env }, timeoutMs: 120_000 });
+  const r = await runCli(['load', '--duration', '1', '--json', json, '--trace', trace, ...args], {
+    cwd: dir,
+    env: { ...NO_ENV_PROXY, ...env },
+    timeoutMs: 120_000,
+  });
   const read = (f: string): string => {
     try {
       return readFileSync(f, 'utf8');
@@ -88,7 +110,10 @@ describe('spgate load against an mTLS target', () => {
   for (const profile of ['smoke', 'read-budget']) {
     it(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
       const json = join(dir, `${profile}.json`);
-      const r = await runCli(['load', '--profile', profile, '--duration', '1', '--target', targetFile(`ok-${profile}`, MTLS), '--json', json], { cwd: dir, env: NO_ENV_PROXY, timeoutMs: 120_000 });
+      const r = await runCli(
+        ['load', '--profile', profile, '--duration', '1', '--target', targetFile(`ok-${profile}`, MTLS), '--json', json],
+        { cwd: dir, env: NO_ENV_PROXY, timeoutMs: 120_000 },
+      );
       expect(stackFrames(r.stdout + r.stderr)).toEqual([]);
       const results = JSON.parse(readFileSync(json, 'utf8')) as Counted;
       const p = results.load[0]!;
@@ -100,7 +125,11 @@ describe('spgate load against an mTLS target', () => {
 
   it('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
     const before = mtls.accepted;
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', targetFile('none', { ca: 'internal-ca.pem' })], { cwd: dir, env: NO_ENV_PROXY, timeoutMs: 60_000 });
+    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', targetFile('none', { ca: 'internal-ca.pem' })], {
+      cwd: dir,
+      env: NO_ENV_PROXY,
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(3);
     const lines = errorLines(r.stderr);
     expect(lines).toHaveLength(1);
@@ -113,11 +142,16 @@ describe('spgate load through an egress proxy', () => {
   const staging = (): string => originTargetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, MTLS);
   const authority = (): string => `${STAGING_HOST}:${mtls.port}`;
 
-  for (const [profile, model] of [['smoke', 'open'], ['read-budget', 'closed']] as const) {
+  for (const [profile, model] of [
+    ['smoke', 'open'],
+    ['read-budget', 'closed'],
+  ] as const) {
     it(`${profile} (${model} model): every connection tunnels through HTTPS_PROXY with mTLS inside, every request answered, no credential in any output`, async () => {
       const before = tunnelsTo(authority());
       // In this process (a remote target's default is one worker per core: the --workers test below).
-      const { r, results, all } = await load(`proxied-${profile}`, ['--profile', profile, '--workers', '1', '--target', staging()], { HTTPS_PROXY: proxyUrl() });
+      const { r, results, all } = await load(`proxied-${profile}`, ['--profile', profile, '--workers', '1', '--target', staging()], {
+        HTTPS_PROXY: proxyUrl(),
+      });
       const p = results?.load[0];
       expect(p, r.stdout + r.stderr).toBeDefined();
       expect(p!.totals.completed, r.stdout + r.stderr).toBeGreaterThan(0);
@@ -133,11 +167,17 @@ describe('spgate load through an egress proxy', () => {
   it('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
     const challenged = proxy.challenged;
     const before = tunnelsTo(authority());
-    const { r, all } = await load('proxy-407', ['--profile', 'smoke', '--target', staging()], { HTTPS_PROXY: proxyUrl('ci-user:wrong-s3cret') });
+    const { r, all } = await load('proxy-407', ['--profile', 'smoke', '--target', staging()], {
+      HTTPS_PROXY: proxyUrl('ci-user:wrong-s3cret'),
+    });
     expect(r.code).toBe(3);
     const lines = errorLines(r.stderr);
     expect(lines, r.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`SPGATE_ERR_TARGET_UNREACHABLE: the proxy ${proxy.url.replace(/[.]/g, '\\.')} refused to open a tunnel to ${STAGING_HOST.replace(/[.]/g, '\\.')}:\\d+ \\(HTTP 407\\)`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `SPGATE_ERR_TARGET_UNREACHABLE: the proxy ${proxy.url.replace(/[.]/g, '\\.')} refused to open a tunnel to ${STAGING_HOST.replace(/[.]/g, '\\.')}:\\d+ \\(HTTP 407\\)`,
+      ),
+    );
     expect(proxy.challenged).toBeGreaterThan(challenged);
     expect(tunnelsTo(authority())).toBe(before);
     expect(all).not.toContain('wrong-s3cret');
@@ -147,7 +187,11 @@ describe('spgate load through an egress proxy', () => {
   it('an http target through HTTP_PROXY: the tunnel carries plain HTTP', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
     const before = tunnelsTo(new URL(origin).host);
-    const { r, results, all } = await load('proxied-http', ['--profile', 'smoke', '--target', originTargetFile('staging-http', origin, undefined)], { HTTP_PROXY: proxyUrl() });
+    const { r, results, all } = await load(
+      'proxied-http',
+      ['--profile', 'smoke', '--target', originTargetFile('staging-http', origin, undefined)],
+      { HTTP_PROXY: proxyUrl() },
+    );
     const p = results?.load[0];
     expect(p?.totals.completed, r.stdout + r.stderr).toBeGreaterThan(0);
     expect(p!.totals.errors, r.stdout + r.stderr).toBe(0);
@@ -157,7 +201,11 @@ describe('spgate load through an egress proxy', () => {
 
   it('an http target the proxy refuses (403): the run is "target unreachable" naming the proxy and the status, without credentials', async () => {
     const origin = `http://forbidden.test:${new URL(ref.origin).port}`;
-    const { r, results, all } = await load('proxied-403', ['--profile', 'smoke', '--target', originTargetFile('forbidden-http', origin, undefined)], { HTTP_PROXY: proxyUrl() });
+    const { r, results, all } = await load(
+      'proxied-403',
+      ['--profile', 'smoke', '--target', originTargetFile('forbidden-http', origin, undefined)],
+      { HTTP_PROXY: proxyUrl() },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(stackFrames(all)).toEqual([]);
     const p = results?.load[0];
@@ -175,7 +223,11 @@ describe('spgate load through an egress proxy', () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
     const all = total();
-    const { r, results } = await load('proxy-invalid', ['--profile', 'smoke', '--workers', '1', '--target', originTargetFile('invalid-proxy', origin, undefined)], { HTTP_PROXY: 'socks5://ci-user:proxy-s3cret@127.0.0.1:1080' });
+    const { r, results } = await load(
+      'proxy-invalid',
+      ['--profile', 'smoke', '--workers', '1', '--target', originTargetFile('invalid-proxy', origin, undefined)],
+      { HTTP_PROXY: 'socks5://ci-user:proxy-s3cret@127.0.0.1:1080' },
+    );
     expect(r.code).toBe(2);
     const lines = errorLines(r.stderr);
     expect(lines, r.stderr).toEqual([expect.stringMatching(/SPGATE_ERR_PROXY_INVALID: HTTP_PROXY: socks5: proxies are not supported/)]);
@@ -186,7 +238,10 @@ describe('spgate load through an egress proxy', () => {
 
   it('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
     const before = tunnelsTo(authority());
-    const bypassed = await load('no-proxy', ['--profile', 'smoke', '--target', staging()], { HTTPS_PROXY: proxyUrl(), NO_PROXY: 'localhost,.staging.test' });
+    const bypassed = await load('no-proxy', ['--profile', 'smoke', '--target', staging()], {
+      HTTPS_PROXY: proxyUrl(),
+      NO_PROXY: 'localhost,.staging.test',
+    });
     expect(bypassed.r.code).toBe(3);
     expect(bypassed.r.stdout + bypassed.r.stderr).toMatch(/ENOTFOUND|EAI_AGAIN/);
     expect(tunnelsTo(authority())).toBe(before);
@@ -201,7 +256,9 @@ describe('spgate load through an egress proxy', () => {
 
   it('--workers 2: each worker process tunnels through the proxy it inherits', async () => {
     const before = tunnelsTo(authority());
-    const { r, results, all } = await load('proxied-workers', ['--profile', 'smoke', '--workers', '2', '--target', staging()], { HTTPS_PROXY: proxyUrl() });
+    const { r, results, all } = await load('proxied-workers', ['--profile', 'smoke', '--workers', '2', '--target', staging()], {
+      HTTPS_PROXY: proxyUrl(),
+    });
     const p = results?.load[0];
     expect(p?.totals.completed, r.stdout + r.stderr).toBeGreaterThan(0);
     expect(p!.totals.errors, r.stdout + r.stderr).toBe(0);

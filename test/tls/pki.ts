@@ -33,22 +33,59 @@ function newKey(dir: string, name: string): void {
 
 function makeCa(dir: string, name: string): void {
   newKey(dir, `${name}.key`);
-  openssl(dir, ['req', '-x509', '-new', '-key', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    `${name}.key`,
+    '-out',
+    `${name}.pem`,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
 }
 
 function issue(dir: string, ca: string, name: string, cn: string, ext: string): void {
   newKey(dir, `${name}.key`);
   openssl(dir, ['req', '-new', '-key', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
   writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`]);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.pem`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-out',
+    `${name}.pem`,
+    '-days',
+    '2',
+    '-extfile',
+    `${name}.ext`,
+  ]);
 }
 
 /** Makes the PKI in `dir`. */
 export function makePki(dir: string): Pki {
   makeCa(dir, 'internal-ca');
   makeCa(dir, 'rogue-ca');
-  issue(dir, 'internal-ca', 'server', 'localhost', `subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:${STAGING_HOST}\nextendedKeyUsage=serverAuth\n`);
+  issue(
+    dir,
+    'internal-ca',
+    'server',
+    'localhost',
+    `subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:${STAGING_HOST}\nextendedKeyUsage=serverAuth\n`,
+  );
   issue(dir, 'internal-ca', 'client', 'spgate-ci', 'extendedKeyUsage=clientAuth\n');
   issue(dir, 'rogue-ca', 'rogue-client', 'spgate-ci', 'extendedKeyUsage=clientAuth\n');
   const p = (f: string): string => join(dir, f);

@@ -22,7 +22,9 @@ beforeAll(async () => {
   pki = makePki(dir);
   ref = await startReferenceServer({ seed: 25 });
   mtls = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: true });
-  const lines = [0, 20, 40, 60, 80].map((t) => JSON.stringify({ t, latency: 2, class: 'read', method: 'GET', path: '/customers', status: 200, key: 'admin' }));
+  const lines = [0, 20, 40, 60, 80].map((t) =>
+    JSON.stringify({ t, latency: 2, class: 'read', method: 'GET', path: '/customers', status: 200, key: 'admin' }),
+  );
   writeFileSync(join(dir, 'trace.ndjson'), lines.join('\n') + '\n');
 }, 60_000);
 afterAll(async () => {
@@ -38,16 +40,33 @@ function targetFile(name: string, tls: Record<string, unknown>): string {
 describe('spgate replay against an mTLS target', () => {
   it('re-sends the trace with tls.cert and tls.key, every response answered', async () => {
     const out = join(dir, 'again.ndjson');
-    const r = await runCli(['replay', join(dir, 'trace.ndjson'), '--target', targetFile('ok', { ca: 'internal-ca.pem', cert: 'client.pem', key: 'client.key' }), '--trace-out', out], { cwd: dir, env: { HTTPS_PROXY: '' }, timeoutMs: 60_000 });
+    const r = await runCli(
+      [
+        'replay',
+        join(dir, 'trace.ndjson'),
+        '--target',
+        targetFile('ok', { ca: 'internal-ca.pem', cert: 'client.pem', key: 'client.key' }),
+        '--trace-out',
+        out,
+      ],
+      { cwd: dir, env: { HTTPS_PROXY: '' }, timeoutMs: 60_000 },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const statuses = readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { status: number }).status);
+    const statuses = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { status: number }).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expect(stackFrames(r.stdout + r.stderr)).toEqual([]);
   });
 
   it('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
     const before = mtls.accepted;
-    const r = await runCli(['replay', join(dir, 'trace.ndjson'), '--target', targetFile('none', { ca: 'internal-ca.pem' })], { cwd: dir, env: { HTTPS_PROXY: '' }, timeoutMs: 60_000 });
+    const r = await runCli(['replay', join(dir, 'trace.ndjson'), '--target', targetFile('none', { ca: 'internal-ca.pem' })], {
+      cwd: dir,
+      env: { HTTPS_PROXY: '' },
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(3);
     const lines = errorLines(r.stderr);
     expect(lines).toHaveLength(1);

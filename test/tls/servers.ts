@@ -23,24 +23,27 @@ export interface Terminator {
 export async function startTerminator(pki: Pki, backendPort: number, opts: { requireClientCert: boolean }): Promise<Terminator> {
   const sockets = new Set<Socket>();
   const state = { accepted: 0, rejected: 0 };
-  const server: TlsServer = createTlsServer({
-    key: pki.read(pki.serverKey),
-    cert: pki.read(pki.serverCert),
-    ca: pki.read(pki.caCert),
-    requestCert: opts.requireClientCert,
-    rejectUnauthorized: opts.requireClientCert,
-  }, (tlsSocket) => {
-    state.accepted++;
-    const backend = netConnect(backendPort, '127.0.0.1');
-    sockets.add(tlsSocket).add(backend);
-    tlsSocket.pipe(backend).pipe(tlsSocket);
-    const end = (): void => {
-      tlsSocket.destroy();
-      backend.destroy();
-    };
-    tlsSocket.on('error', end).on('close', end);
-    backend.on('error', end).on('close', end);
-  });
+  const server: TlsServer = createTlsServer(
+    {
+      key: pki.read(pki.serverKey),
+      cert: pki.read(pki.serverCert),
+      ca: pki.read(pki.caCert),
+      requestCert: opts.requireClientCert,
+      rejectUnauthorized: opts.requireClientCert,
+    },
+    (tlsSocket) => {
+      state.accepted++;
+      const backend = netConnect(backendPort, '127.0.0.1');
+      sockets.add(tlsSocket).add(backend);
+      tlsSocket.pipe(backend).pipe(tlsSocket);
+      const end = (): void => {
+        tlsSocket.destroy();
+        backend.destroy();
+      };
+      tlsSocket.on('error', end).on('close', end);
+      backend.on('error', end).on('close', end);
+    },
+  );
   server.on('tlsClientError', () => state.rejected++);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
@@ -49,12 +52,17 @@ export async function startTerminator(pki: Pki, backendPort: number, opts: { req
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    get accepted() { return state.accepted; },
-    get rejected() { return state.rejected; },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    get accepted() {
+      return state.accepted;
+    },
+    get rejected() {
+      return state.rejected;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -112,11 +120,14 @@ export async function startForwardProxy(opts: { credentials?: string } = {}): Pr
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     tunnels,
-    get challenged() { return challenged; },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    get challenged() {
+      return challenged;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -124,9 +135,18 @@ export async function startForwardProxy(opts: { credentials?: string } = {}): Pr
  * Writes `<dir>/<name>.json`: the reference server's target file pointed at `https://127.0.0.1:<port>` (the
  * terminator in front of it), API and fixtures API alike, with the given tls block; returns its path.
  */
-export function terminatedTargetFile(dir: string, target: object & { fixtures?: object }, port: number, name: string, tls: Record<string, unknown>): string {
+export function terminatedTargetFile(
+  dir: string,
+  target: object & { fixtures?: object },
+  port: number,
+  name: string,
+  tls: Record<string, unknown>,
+): string {
   const origin = `https://127.0.0.1:${port}`;
   const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ ...target, baseUrl: `${origin}/v1`, fixtures: { ...target.fixtures, api: `${origin}/_fixtures` }, tls }));
+  writeFileSync(
+    path,
+    JSON.stringify({ ...target, baseUrl: `${origin}/v1`, fixtures: { ...target.fixtures, api: `${origin}/_fixtures` }, tls }),
+  );
   return path;
 }

@@ -24,12 +24,15 @@ describe('proxyFor: which proxy a target goes through', () => {
     expect(proxyFor('https://api.example.com/v1', env)?.host).toBe('proxy.internal:3128');
     expect(proxyFor('http://api.example.com/v1', env)?.host).toBe('plain-proxy:8080');
     expect(proxyFor('https://api.example.com/v1', { https_proxy: 'proxy.lower:1' })?.href).toBe('http://proxy.lower:1/');
-    expect(proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'http://UPPER:1', https_proxy: 'http://lower:1' })?.hostname).toBe('upper');
+    expect(proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'http://UPPER:1', https_proxy: 'http://lower:1' })?.hostname).toBe(
+      'upper',
+    );
     expect(proxyFor('https://api.example.com/v1', {})).toBeUndefined();
   });
 
   it('never proxies loopback targets', () => {
-    for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.8.9.10']) expect(proxyFor(`https://${host}:8443/v1`, env), host).toBeUndefined();
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.8.9.10'])
+      expect(proxyFor(`https://${host}:8443/v1`, env), host).toBeUndefined();
   });
 
   it('honours NO_PROXY: exact names, domain suffixes, ports and *', () => {
@@ -48,7 +51,9 @@ describe('proxyFor: which proxy a target goes through', () => {
   });
 
   it('refuses a proxy variable that is not an http(s) URL, naming the variable only', () => {
-    expect(() => proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(/SPGATE_ERR_PROXY_INVALID|HTTPS_PROXY: socks5: proxies are not supported/);
+    expect(() => proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(
+      /SPGATE_ERR_PROXY_INVALID|HTTPS_PROXY: socks5: proxies are not supported/,
+    );
     try {
       proxyFor('https://api.example.com/v1', { HTTPS_PROXY: 'socks5://u:secret@p:1' });
     } catch (err) {
@@ -115,10 +120,20 @@ describe('connection options for the load engines', () => {
   /** One GET /v1/me on a load engine's socket: the status, or the failure's one line. */
   function socketGet(baseUrl: string, t: Tls | undefined, env: NodeJS.ProcessEnv = {}): Promise<number | string> {
     return new Promise((resolve) => {
-      const conn = new Http1Connection(endpointOf(baseUrl, t, env), {
-        onResponse: (c, head) => { c.destroy(); resolve(head.status); },
-        onFailure: (c, error) => { c.destroy(); resolve(error); },
-      }, () => false);
+      const conn = new Http1Connection(
+        endpointOf(baseUrl, t, env),
+        {
+          onResponse: (c, head) => {
+            c.destroy();
+            resolve(head.status);
+          },
+          onFailure: (c, error) => {
+            c.destroy();
+            resolve(error);
+          },
+        },
+        () => false,
+      );
       const host = new URL(baseUrl).host;
       conn.send(`GET /v1/me HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${key}\r\n\r\n`);
     });
@@ -130,10 +145,16 @@ describe('connection options for the load engines', () => {
     // No client certificate: the terminator refuses the handshake.
     expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert }))).toEqual(expect.any(String));
     // The internal CA not given: the sockets refuse the server's certificate themselves.
-    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }))).toMatch(/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/);
+    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }))).toMatch(
+      /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/,
+    );
     // The server name given by the tls block is the one verified (the certificate names the staging host).
-    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: STAGING_HOST }))).toBe(200);
-    expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: 'elsewhere.test' }))).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altname|CERT/i);
+    expect(
+      await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: STAGING_HOST })),
+    ).toBe(200);
+    expect(
+      await socketGet(baseUrl, Tls.parse({ ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey, servername: 'elsewhere.test' })),
+    ).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altname|CERT/i);
   });
 
   it("the load engines' sockets tunnel through HTTPS_PROXY with mTLS inside the tunnel, and go direct where NO_PROXY says", async () => {
@@ -143,7 +164,9 @@ describe('connection options for the load engines', () => {
     expect(proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`)).toBe(1);
     // Inside the tunnel the client certificate is still required, and the server's certificate still verified.
     expect(await socketGet(baseUrl, Tls.parse({ ca: pki.caCert }), { HTTPS_PROXY: proxy.url })).toEqual(expect.any(String));
-    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }), { HTTPS_PROXY: proxy.url })).toMatch(/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/);
+    expect(await socketGet(baseUrl, Tls.parse({ cert: pki.clientCert, key: pki.clientKey }), { HTTPS_PROXY: proxy.url })).toMatch(
+      /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT/,
+    );
     // NO_PROXY: direct, and the staging name does not resolve on this machine.
     const before = proxy.tunnels.get(`${STAGING_HOST}:${mtls.port}`);
     expect(await socketGet(baseUrl, tls, { HTTPS_PROXY: proxy.url, NO_PROXY: '.staging.test' })).toMatch(/ENOTFOUND|EAI_AGAIN/);
@@ -151,17 +174,33 @@ describe('connection options for the load engines', () => {
   });
 
   it("a proxy refusal on the load engines' sockets names the proxy without its credentials", async () => {
-    const error = await socketGet(`https://forbidden.test:${mtls.port}/v1`, tls, { HTTPS_PROXY: proxy.url.replace('http://', 'http://ci-user:s3cret@') });
+    const error = await socketGet(`https://forbidden.test:${mtls.port}/v1`, tls, {
+      HTTPS_PROXY: proxy.url.replace('http://', 'http://ci-user:s3cret@'),
+    });
     expect(error).toBe(`proxy ${proxy.url} refused CONNECT forbidden.test:${mtls.port}: 403 Forbidden`);
   });
 
   it('endpointOf: the proxy from the environment (host, port, basic credentials), none for loopback, a bad variable is SPGATE_ERR_PROXY_INVALID', () => {
     const e = endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'http://ci%20user:p%40ss@proxy.internal:3128' });
-    expect(e.proxy).toEqual({ host: 'proxy.internal', port: 3128, tls: false, shown: 'http://proxy.internal:3128', authorization: `Basic ${Buffer.from('ci user:p@ss').toString('base64')}` });
-    expect(endpointOf('http://api.example.com/v1', undefined, { HTTP_PROXY: 'https://proxy.internal' }).proxy).toMatchObject({ port: 443, tls: true, shown: 'https://proxy.internal' });
-    expect(endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'proxy.internal:3128' }).proxy).not.toHaveProperty('authorization');
+    expect(e.proxy).toEqual({
+      host: 'proxy.internal',
+      port: 3128,
+      tls: false,
+      shown: 'http://proxy.internal:3128',
+      authorization: `Basic ${Buffer.from('ci user:p@ss').toString('base64')}`,
+    });
+    expect(endpointOf('http://api.example.com/v1', undefined, { HTTP_PROXY: 'https://proxy.internal' }).proxy).toMatchObject({
+      port: 443,
+      tls: true,
+      shown: 'https://proxy.internal',
+    });
+    expect(endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'proxy.internal:3128' }).proxy).not.toHaveProperty(
+      'authorization',
+    );
     expect(endpointOf('https://127.0.0.1:8443/v1', undefined, { HTTPS_PROXY: 'http://proxy.internal:3128' }).proxy).toBeUndefined();
-    expect(() => endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(/HTTPS_PROXY: socks5: proxies are not supported/);
+    expect(() => endpointOf('https://api.example.com/v1', undefined, { HTTPS_PROXY: 'socks5://u:secret@p:1' })).toThrow(
+      /HTTPS_PROXY: socks5: proxies are not supported/,
+    );
     expect(proxyAuthorization(new URL('http://%zz:pw@p:1'))).toBe(`Basic ${Buffer.from('%zz:pw').toString('base64')}`);
   });
 });

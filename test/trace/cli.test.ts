@@ -19,8 +19,19 @@ function spgate(args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 function traceFile(name: string, bug: Bug): string {
   const samples = simulate({
-    model: 'fixed', bug, limit: 10, windowMs: 1000, count: 90, meanGapMs: 30, minLatencyMs: 1, maxLatencyMs: 5,
-    reportBefore: false, lazyWindows: false, startOffsetMs: 0, classes: ['read'], seed: 7,
+    model: 'fixed',
+    bug,
+    limit: 10,
+    windowMs: 1000,
+    count: 90,
+    meanGapMs: 30,
+    minLatencyMs: 1,
+    maxLatencyMs: 5,
+    reportBefore: false,
+    lazyWindows: false,
+    startOffsetMs: 0,
+    classes: ['read'],
+    seed: 7,
   });
   const path = join(dir, name);
   writeFileSync(path, samples.map((s) => JSON.stringify(sampleToRecord(s, 'GET', '/customers'))).join('\n') + '\n');
@@ -50,7 +61,9 @@ describe('spgate analyze', () => {
     const path = traceFile('clean2.ndjson', 'none');
     const r = await spgate(['analyze', path, '--read-limit', '8', '--window', '1']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ 8\.ratelimit\.stated-budget \(§8, assumed\) \[read\]: stated budget 8 per 1 s, but the responses announce RateLimit-Limit 10/);
+    expect(r.stdout).toMatch(
+      /✗ 8\.ratelimit\.stated-budget \(§8, assumed\) \[read\]: stated budget 8 per 1 s, but the responses announce RateLimit-Limit 10/,
+    );
     expect(r.stdout).toContain('(stated 8 per 1 s; the announced budget drives)');
     expect(r.stdout).not.toContain('8.ratelimit.over-admission');
     const strict = await spgate(['analyze', path, '--read-limit', '8', '--window', '1', '--strict']);
@@ -73,7 +86,20 @@ describe('spgate replay', () => {
     const path = join(dir, 'replay.ndjson');
     const lines = [];
     for (let i = 0; i < 30; i++) {
-      lines.push(JSON.stringify({ t: i * 20, latency: 2, class: 'read', method: 'GET', path: '/customers', status: 200, limit: '10', remaining: '5', reset: '1', key: 'admin' }));
+      lines.push(
+        JSON.stringify({
+          t: i * 20,
+          latency: 2,
+          class: 'read',
+          method: 'GET',
+          path: '/customers',
+          status: 200,
+          limit: '10',
+          remaining: '5',
+          reset: '1',
+          key: 'admin',
+        }),
+      );
     }
     writeFileSync(path, lines.join('\n') + '\n');
     const out = join(dir, 'replayed.ndjson');
@@ -81,7 +107,10 @@ describe('spgate replay', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('Replayed 30 of 30 requests against the embedded reference server');
     expect(r.stdout).toContain('Violations before → after replay:');
-    const replayed = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: number; limit?: string });
+    const replayed = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: number; limit?: string });
     expect(replayed).toHaveLength(30);
     // 0.6 s of traffic meets one or two 1 s windows, more when a loaded machine stretches the replay; the
     // budget (10 a window) is what must show: some admitted, the rest refused, and no violation after replay.
@@ -95,7 +124,10 @@ describe('spgate replay', () => {
 
   it('refuses a trace longer than --max-duration before sending anything', async () => {
     const path = join(dir, 'long.ndjson');
-    writeFileSync(path, [0, 120_000].map((t) => JSON.stringify({ t, latency: 1, class: 'read', method: 'GET', path: '/me', status: 200 })).join('\n'));
+    writeFileSync(
+      path,
+      [0, 120_000].map((t) => JSON.stringify({ t, latency: 1, class: 'read', method: 'GET', path: '/me', status: 200 })).join('\n'),
+    );
     const r = await spgate(['replay', path]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/lasts 120\.0 s at speed 1, above the 60 s limit/);

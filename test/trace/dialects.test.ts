@@ -22,7 +22,8 @@ function toRecord(s: RateLimitSample, style: Style, windowSeconds: number): Trac
   if (style === 'x-ratelimit-epoch' || style === 'x-ratelimit-delta') {
     headers['x-ratelimit-limit'] = s.limit!;
     headers['x-ratelimit-remaining'] = s.remaining!;
-    headers['x-ratelimit-reset'] = style === 'x-ratelimit-delta' ? String(reset) : String(Math.ceil((T0_EPOCH + s.receivedAt) / 1000) + reset);
+    headers['x-ratelimit-reset'] =
+      style === 'x-ratelimit-delta' ? String(reset) : String(Math.ceil((T0_EPOCH + s.receivedAt) / 1000) + reset);
   } else if (style === 'ietf-structured') {
     headers['ratelimit'] = `"default";r=${s.remaining};t=${reset}`;
     headers['ratelimit-policy'] = `"default";q=${s.limit};w=${windowSeconds}`;
@@ -32,8 +33,14 @@ function toRecord(s: RateLimitSample, style: Style, windowSeconds: number): Trac
   }
   if (s.retryAfter !== undefined) headers['retry-after'] = s.retryAfter;
   const r: TraceRecord = {
-    t: s.sentAt, latency: s.receivedAt - s.sentAt, class: s.class, method: 'GET', path: '/things', status: s.status,
-    headers, epochMs: T0_EPOCH + s.receivedAt,
+    t: s.sentAt,
+    latency: s.receivedAt - s.sentAt,
+    class: s.class,
+    method: 'GET',
+    path: '/things',
+    status: s.status,
+    headers,
+    epochMs: T0_EPOCH + s.receivedAt,
   };
   if (s.requestId !== undefined) r.requestId = s.requestId;
   // Another API's 429 body is not the spec's envelope.
@@ -42,8 +49,19 @@ function toRecord(s: RateLimitSample, style: Style, windowSeconds: number): Trac
 }
 
 const sim = (bug: SimOptions['bug']): SimOptions => ({
-  model: 'fixed', bug, limit: 10, windowMs: 3000, count: 600, meanGapMs: 40, minLatencyMs: 1, maxLatencyMs: 8,
-  reportBefore: false, lazyWindows: false, startOffsetMs: 0, classes: ['read'], seed: 5,
+  model: 'fixed',
+  bug,
+  limit: 10,
+  windowMs: 3000,
+  count: 600,
+  meanGapMs: 40,
+  minLatencyMs: 1,
+  maxLatencyMs: 8,
+  reportBefore: false,
+  lazyWindows: false,
+  startOffsetMs: 0,
+  classes: ['read'],
+  seed: 5,
 });
 
 const styles: Style[] = ['x-ratelimit-epoch', 'x-ratelimit-delta', 'ietf-structured', 'ietf-draft'];
@@ -70,7 +88,7 @@ describe('traces in other header dialects', () => {
       const over = a.violations.find((v) => v.rule === '8.ratelimit.over-admission');
       expect(over).toBeDefined();
       expect(a.violations.every((v) => v.dialect !== undefined)).toBe(true);
-      expect(formatAnalysis(a)).toContain("standard: ");
+      expect(formatAnalysis(a)).toContain('standard: ');
       expect(formatAnalysis(a)).not.toMatch(/\(§8, spec\)/);
     });
   }
@@ -83,7 +101,19 @@ describe('traces in other header dialects', () => {
 
   it("a response without the spec's headers among spec responses lacks them (spec finding)", () => {
     const samples = simulate(sim('none'));
-    const records = samples.map((s, i) => (i === 5 ? toRecord(s, 'x-ratelimit-delta', 3) : { ...toRecord(s, 'x-ratelimit-delta', 3), headers: undefined, limit: s.limit!, remaining: s.remaining!, reset: s.reset!, ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}), ...(s.status === 429 ? { errorCode: 'rate_limit.exceeded' } : {}) }));
+    const records = samples.map((s, i) =>
+      i === 5
+        ? toRecord(s, 'x-ratelimit-delta', 3)
+        : {
+            ...toRecord(s, 'x-ratelimit-delta', 3),
+            headers: undefined,
+            limit: s.limit!,
+            remaining: s.remaining!,
+            reset: s.reset!,
+            ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}),
+            ...(s.status === 429 ? { errorCode: 'rate_limit.exceeded' } : {}),
+          },
+    );
     const a = analyzeRateLimits(traceToSamples(records as TraceRecord[]));
     expect(a.violations.map((v) => v.rule)).toEqual(['8.ratelimit.headers']);
     expect(a.violations[0]!.message).toContain('x-ratelimit headers instead');

@@ -27,11 +27,24 @@ describe('harToRecords', () => {
   });
 
   it('keeps API entries, drops page noise, tells keys apart without keeping them, strips query strings', () => {
-    const har = { log: { version: '1.2', entries: [
-      entry('https://app.example.test/index.html'),
-      entry(`https://api.example.test/v1/messages/msg_1/attachments/0/download?X-Amz-Signature=${SIGNATURE}`, { auth: 'Bearer pk_live_aaaa1111', headers: { 'RateLimit-Limit': '10', 'RateLimit-Remaining': '9', 'RateLimit-Reset': '1' }, t: 5 }),
-      entry('https://api.example.test/v1/customers/cus_42', { auth: 'Bearer pk_live_bbbb2222', headers: { 'RateLimit-Remaining': '8' }, t: 20 }),
-    ] } };
+    const har = {
+      log: {
+        version: '1.2',
+        entries: [
+          entry('https://app.example.test/index.html'),
+          entry(`https://api.example.test/v1/messages/msg_1/attachments/0/download?X-Amz-Signature=${SIGNATURE}`, {
+            auth: 'Bearer pk_live_aaaa1111',
+            headers: { 'RateLimit-Limit': '10', 'RateLimit-Remaining': '9', 'RateLimit-Reset': '1' },
+            t: 5,
+          }),
+          entry('https://api.example.test/v1/customers/cus_42', {
+            auth: 'Bearer pk_live_bbbb2222',
+            headers: { 'RateLimit-Remaining': '8' },
+            t: 20,
+          }),
+        ],
+      },
+    };
     const { records, ignored } = harToRecords(har, 'x.har', { keyRole: 'agent' });
     expect(ignored).toBe(1);
     expect(records.map((r) => [r.t, r.path, r.key, r.remaining, r.latency])).toEqual([
@@ -44,9 +57,38 @@ describe('harToRecords', () => {
   });
 
   it('does not judge the 429 code of a body the HAR did not keep, and reads it when it did', () => {
-    const refused = (content: object, t: number) => ({ ...entry('https://api.example.test/v1/me', { status: 429, t, headers: { 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1', 'Retry-After': '1' } }), response: { status: 429, headers: [{ name: 'RateLimit-Limit', value: '1' }, { name: 'RateLimit-Remaining', value: '0' }, { name: 'RateLimit-Reset', value: '1' }, { name: 'Retry-After', value: '1' }], content } });
-    const { records } = harToRecords({ log: { entries: [refused({ size: 0 }, 0), refused({ text: Buffer.from('{"error":{"code":"too_many"}}').toString('base64'), encoding: 'base64' }, 10)] } }, 'c.har');
-    expect(records.map((r) => [r.bodyRecorded, r.errorCode])).toEqual([[false, undefined], [undefined, 'too_many']]);
+    const refused = (content: object, t: number) => ({
+      ...entry('https://api.example.test/v1/me', {
+        status: 429,
+        t,
+        headers: { 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1', 'Retry-After': '1' },
+      }),
+      response: {
+        status: 429,
+        headers: [
+          { name: 'RateLimit-Limit', value: '1' },
+          { name: 'RateLimit-Remaining', value: '0' },
+          { name: 'RateLimit-Reset', value: '1' },
+          { name: 'Retry-After', value: '1' },
+        ],
+        content,
+      },
+    });
+    const { records } = harToRecords(
+      {
+        log: {
+          entries: [
+            refused({ size: 0 }, 0),
+            refused({ text: Buffer.from('{"error":{"code":"too_many"}}').toString('base64'), encoding: 'base64' }, 10),
+          ],
+        },
+      },
+      'c.har',
+    );
+    expect(records.map((r) => [r.bodyRecorded, r.errorCode])).toEqual([
+      [false, undefined],
+      [undefined, 'too_many'],
+    ]);
     const a = analyzeRateLimits(traceToSamples(records));
     expect(a.violations.filter((v) => v.rule === '8.ratelimit.429-code').map((v) => v.samples.map((x) => x.t))).toEqual([[10]]);
   });
@@ -58,7 +100,9 @@ describe('harToRecords', () => {
 
   it('refuses what is not HAR, and a HAR without one API request, with one line', () => {
     expect(() => harToRecords({ entries: [] }, 'a.har')).toThrow(/SPGATE_ERR_HAR_INVALID|not a HAR 1.2 document/);
-    expect(() => harToRecords({ log: { entries: [entry('https://app.example.test/'), { request: {} }] } }, 'b.har')).toThrow('b.har: no usable entries (2 entries, none an http(s) request under /v1 or with rate-limit headers)');
+    expect(() => harToRecords({ log: { entries: [entry('https://app.example.test/'), { request: {} }] } }, 'b.har')).toThrow(
+      'b.har: no usable entries (2 entries, none an http(s) request under /v1 or with rate-limit headers)',
+    );
   });
 });
 
@@ -85,12 +129,15 @@ describe('a HAR exported by Chromium', () => {
       const page = await context.newPage();
       // Same origin as the API: the page's own fetches, as an app's would be.
       await page.goto(`${server.origin}/v1/nothing-here`);
-      await page.evaluate(async ({ key, sig }) => {
-        for (let i = 0; i < 14; i++) {
-          await fetch(`/v1/me?sig=${sig}`, { headers: { Authorization: `Bearer ${key}` } });
-          await new Promise((r) => setTimeout(r, 40));
-        }
-      }, { key, sig: SIGNATURE });
+      await page.evaluate(
+        async ({ key, sig }) => {
+          for (let i = 0; i < 14; i++) {
+            await fetch(`/v1/me?sig=${sig}`, { headers: { Authorization: `Bearer ${key}` } });
+            await new Promise((r) => setTimeout(r, 40));
+          }
+        },
+        { key, sig: SIGNATURE },
+      );
       await context.close();
     } finally {
       await browser.close();
@@ -106,7 +153,11 @@ describe('a HAR exported by Chromium', () => {
     expect(raw).toContain(SIGNATURE);
     const json = join(dir, 'analysis.json');
     const run = await runCli(['analyze', harPath, '--json', json], { timeoutMs: 30_000 });
-    expect({ code: run.code, errors: errorLines(run.stderr), frames: stackFrames(run.stdout + run.stderr) }).toEqual({ code: 1, errors: [], frames: [] });
+    expect({ code: run.code, errors: errorLines(run.stderr), frames: stackFrames(run.stdout + run.stderr) }).toEqual({
+      code: 1,
+      errors: [],
+      frames: [],
+    });
     expect(run.stdout).toMatch(/HAR: 15 API request\(s\) read/);
     expect(run.stdout).toContain('8.ratelimit.reset-plausible');
     for (const text of [run.stdout, run.stderr, readFileSync(json, 'utf8')]) {
@@ -117,7 +168,10 @@ describe('a HAR exported by Chromium', () => {
 
   it('is shrunk against the live target, and the minimal trace holds no secret', async () => {
     const min = join(dir, 'min.ndjson');
-    const run = await runCli(['shrink', harPath, '--target', targetPath, '--trace-out', min, '--attempts', '2', '--times', '5', '--max-time', '60'], { timeoutMs: 150_000 });
+    const run = await runCli(
+      ['shrink', harPath, '--target', targetPath, '--trace-out', min, '--attempts', '2', '--times', '5', '--max-time', '60'],
+      { timeoutMs: 150_000 },
+    );
     expect({ code: run.code, errors: errorLines(run.stderr) }).toEqual({ code: 1, errors: [] });
     expect(run.stdout).toMatch(/showing 8\.ratelimit\.reset-plausible on read/);
     expect(run.stdout).toMatch(/minimal reproduced [45]\/5/);

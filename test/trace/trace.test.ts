@@ -10,8 +10,18 @@ import type { TraceRecord } from '../../src/trace/record.js';
 const dir = mkdtempSync(join(tmpdir(), 'spgate-trace-'));
 
 const rec = (i: number, extra: Partial<TraceRecord> = {}): TraceRecord => ({
-  t: i * 10, latency: 3, class: 'read', method: 'GET', path: '/customers', status: 200,
-  limit: '50', remaining: String(49 - i), reset: '1', requestId: `req_${i}`, key: 'admin', ...extra,
+  t: i * 10,
+  latency: 3,
+  class: 'read',
+  method: 'GET',
+  path: '/customers',
+  status: 200,
+  limit: '50',
+  remaining: String(49 - i),
+  reset: '1',
+  requestId: `req_${i}`,
+  key: 'admin',
+  ...extra,
 });
 
 describe('trace writer and reader', () => {
@@ -30,11 +40,13 @@ describe('trace writer and reader', () => {
   it('never writes keys, bearer tokens or signed query strings', async () => {
     const path = join(dir, 'secrets.ndjson');
     const w = createTraceWriter(path);
-    w.write(rec(1, {
-      path: 'https://files.example/a/b?X-Amz-Signature=abc123&Expires=99',
-      key: 'pk_live_SECRETSECRET',
-      error: 'reset: GET https://api.example/v1/x?token=zzz failed with Bearer pk_test_ABCDEF',
-    }));
+    w.write(
+      rec(1, {
+        path: 'https://files.example/a/b?X-Amz-Signature=abc123&Expires=99',
+        key: 'pk_live_SECRETSECRET',
+        error: 'reset: GET https://api.example/v1/x?token=zzz failed with Bearer pk_test_ABCDEF',
+      }),
+    );
     await w.close();
     const text = readFileSync(path, 'utf8');
     for (const secret of ['abc123', 'SECRETSECRET', 'zzz', 'ABCDEF', 'files.example']) expect(text).not.toContain(secret);
@@ -66,8 +78,19 @@ describe('trace writer and reader', () => {
   });
 
   it('converts records to samples, dropping transport failures', () => {
-    const samples = traceToSamples([rec(0), rec(1, { status: 0, error: 'refused: ECONNREFUSED' }), rec(2, { status: 429, retryAfter: '1', errorCode: 'rate_limit.exceeded' })]);
+    const samples = traceToSamples([
+      rec(0),
+      rec(1, { status: 0, error: 'refused: ECONNREFUSED' }),
+      rec(2, { status: 429, retryAfter: '1', errorCode: 'rate_limit.exceeded' }),
+    ]);
     expect(samples).toHaveLength(2);
-    expect(samples[1]).toMatchObject({ sentAt: 20, receivedAt: 23, status: 429, retryAfter: '1', errorCode: 'rate_limit.exceeded', key: 'admin' });
+    expect(samples[1]).toMatchObject({
+      sentAt: 20,
+      receivedAt: 23,
+      status: 429,
+      retryAfter: '1',
+      errorCode: 'rate_limit.exceeded',
+      key: 'admin',
+    });
   });
 });

@@ -12,7 +12,11 @@ export function expectedFromArgs(args: Record<string, unknown>): AnalyzeOptions 
   const window = args.window as number | undefined;
   const read = args.readLimit as number | undefined;
   const write = args.writeLimit as number | undefined;
-  for (const [name, v] of [['--read-limit', read], ['--write-limit', write], ['--window', window]] as const) {
+  for (const [name, v] of [
+    ['--read-limit', read],
+    ['--write-limit', write],
+    ['--window', window],
+  ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new SpgateError('SPGATE_ERR_USAGE', `${name} must be a positive number`);
   }
   if ((read !== undefined || write !== undefined) && window === undefined) {
@@ -29,10 +33,14 @@ export const analyzeCommand: SpgateCommand = {
   describe: 'rate-limit analysis of a recorded NDJSON trace or a HAR 1.2 file (exit 1 when the limiter broke a rule)',
   builder: (y) =>
     y
-      .example("$0 analyze burst.ndjson", "budgets, windows and violations of a recorded trace")
-      .example("$0 analyze session.har --key-role admin", "the same for a HAR file from browser devtools")
+      .example('$0 analyze burst.ndjson', 'budgets, windows and violations of a recorded trace')
+      .example('$0 analyze session.har --key-role admin', 'the same for a HAR file from browser devtools')
       .positional('trace', { type: 'string', describe: 'NDJSON trace file (from --trace), or a .har file', demandOption: true })
-      .option('key-role', { type: 'string', describe: 'HAR: the key role of its first API key (further keys: ROLE#2, …)', default: 'admin' })
+      .option('key-role', {
+        type: 'string',
+        describe: 'HAR: the key role of its first API key (further keys: ROLE#2, …)',
+        default: 'admin',
+      })
       .option('json', { type: 'string', describe: 'also write the analysis as JSON to FILE' })
       .option('read-limit', { type: 'number', describe: 'expected read budget per window' })
       .option('write-limit', { type: 'number', describe: 'expected write budget per window' })
@@ -41,7 +49,10 @@ export const analyzeCommand: SpgateCommand = {
   run: async (args) => {
     const opts = expectedFromArgs(args);
     const { records, ignored, format } = await readTraceInput(String(args.trace), { keyRole: String(args.keyRole ?? 'admin') });
-    if (format === 'har') process.stdout.write(`HAR: ${records.length} API request(s) read${ignored > 0 ? `, ${ignored} other entr${ignored === 1 ? 'y' : 'ies'} ignored` : ''}.\n`);
+    if (format === 'har')
+      process.stdout.write(
+        `HAR: ${records.length} API request(s) read${ignored > 0 ? `, ${ignored} other entr${ignored === 1 ? 'y' : 'ies'} ignored` : ''}.\n`,
+      );
     const analysis = analyzeRateLimits(traceToSamples(records), opts);
     process.stdout.write(formatAnalysis(analysis));
     if (typeof args.json === 'string') {

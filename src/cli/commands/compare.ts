@@ -10,17 +10,43 @@ const D = DEFAULT_COMPARE_OPTIONS;
 
 /** The numeric options, each with its flag, its key in CompareOptions and what kind of number it takes. */
 const NUMERIC = [
-  ['p50-regression', 'p50RegressionPct', 'percent', 'percent the p50 of a 2xx series may rise (beyond the 95 % intervals) before it fails the gate'],
-  ['p99-regression', 'p99RegressionPct', 'percent', 'percent the p99 of a 2xx series may rise (beyond the 95 % intervals) before it fails the gate'],
-  ['throughput-regression', 'throughputRegressionPct', 'percent', 'percent the answered (non-429) throughput may fall (beyond the 95 % intervals) before it fails the gate'],
-  ['min-delta-ms', 'minDeltaMs', 'milliseconds', 'a latency percentile that moved by no more than this is no regression, whatever the percent'],
+  [
+    'p50-regression',
+    'p50RegressionPct',
+    'percent',
+    'percent the p50 of a 2xx series may rise (beyond the 95 % intervals) before it fails the gate',
+  ],
+  [
+    'p99-regression',
+    'p99RegressionPct',
+    'percent',
+    'percent the p99 of a 2xx series may rise (beyond the 95 % intervals) before it fails the gate',
+  ],
+  [
+    'throughput-regression',
+    'throughputRegressionPct',
+    'percent',
+    'percent the answered (non-429) throughput may fall (beyond the 95 % intervals) before it fails the gate',
+  ],
+  [
+    'min-delta-ms',
+    'minDeltaMs',
+    'milliseconds',
+    'a latency percentile that moved by no more than this is no regression, whatever the percent',
+  ],
   ['min-delta-rps', 'minDeltaRps', 'requests per second', 'a throughput that fell by no more than this is no regression'],
-  ['min-samples', 'minSamples', 'samples', 'below this many responses in either run a figure is "not enough data" (neither a pass nor a regression)'],
+  [
+    'min-samples',
+    'minSamples',
+    'samples',
+    'below this many responses in either run a figure is "not enough data" (neither a pass nor a regression)',
+  ],
 ] as const satisfies ReadonlyArray<readonly [string, keyof CompareOptions, string, string]>;
 
 export const compareCommand: SpgateCommand = {
   command: 'compare <base> <head>',
-  describe: 'Compare two results.json files: new/fixed findings, latency and throughput with 95 % intervals, rate-limit changes; exit 1 on a supported regression',
+  describe:
+    'Compare two results.json files: new/fixed findings, latency and throughput with 95 % intervals, rate-limit changes; exit 1 on a supported regression',
   builder: (y) => {
     let b = y
       .positional('base', { type: 'string', describe: 'results.json of the baseline run' })

@@ -28,9 +28,9 @@ export const conformanceCommand: SpgateCommand = {
   describe: 'run the conformance suites against a target, or the embedded reference server',
   builder: (y) =>
     y
-      .example("$0 conformance --suite auth,pagination", "two suites against the embedded reference server")
-      .example("$0 conformance --target staging.yaml --check auth.expired --seed 7", "re-run one check as a finding's re-run line does")
-      .example("$0 conformance --target staging.yaml --dry-run", "which checks would run or skip, and the line to add for each skip")
+      .example('$0 conformance --suite auth,pagination', 'two suites against the embedded reference server')
+      .example('$0 conformance --target staging.yaml --check auth.expired --seed 7', "re-run one check as a finding's re-run line does")
+      .example('$0 conformance --target staging.yaml --dry-run', 'which checks would run or skip, and the line to add for each skip')
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
       .option('suite', { type: 'string', array: true, describe: 'suite name(s) to run (default: all)' })
@@ -39,8 +39,16 @@ export const conformanceCommand: SpgateCommand = {
       .option('seed', { type: 'number', describe: 'seed (default: random, printed)' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (suites, checks, skips, destructive checks) and send nothing' })
-      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' }),
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the plan (suites, checks, skips, destructive checks) and send nothing',
+      })
+      .option('fail-on-inconclusive', {
+        type: 'boolean',
+        default: false,
+        describe: 'a check that ran but could not judge fails the run (exit 1)',
+      }),
   run: async (args) => {
     const runs = intArg(args.runs, 'runs', 1) ?? 25;
     const seed = intArg(args.seed, 'seed', 0) ?? randomSeed();
@@ -59,8 +67,14 @@ export const conformanceCommand: SpgateCommand = {
     let end;
     try {
       end = await runConformanceCommand({
-        opened, suites, checks, runs, seed, failOnInconclusive: args.failOnInconclusive === true,
-        signal: abort.signal, abortReason: () => abort.reason(),
+        opened,
+        suites,
+        checks,
+        runs,
+        seed,
+        failOnInconclusive: args.failOnInconclusive === true,
+        signal: abort.signal,
+        abortReason: () => abort.reason(),
         onProgress: (e) => {
           const line = progressLine(e);
           if (line) process.stdout.write(`${line}\n`);

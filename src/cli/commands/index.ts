@@ -21,7 +21,8 @@ export const commands: CommandEntry[] = [
   {
     name: 'run',
     command: 'run',
-    describe: 'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
+    describe:
+      'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
     load: async () => (await import('./run.js')).runCommand,
   },
   {
@@ -51,7 +52,8 @@ export const commands: CommandEntry[] = [
   {
     name: 'compare',
     command: 'compare <base> <head>',
-    describe: 'Compare two results.json files: new/fixed findings, latency and throughput with 95 % intervals, rate-limit changes; exit 1 on a supported regression',
+    describe:
+      'Compare two results.json files: new/fixed findings, latency and throughput with 95 % intervals, rate-limit changes; exit 1 on a supported regression',
     load: async () => (await import('./compare.js')).compareCommand,
   },
   {
@@ -69,7 +71,7 @@ export const commands: CommandEntry[] = [
   {
     name: 'shrink',
     command: 'shrink <trace>',
-    describe: 'find the smallest request schedule that still shows a trace\'s rate-limit violation against the live target',
+    describe: "find the smallest request schedule that still shows a trace's rate-limit violation against the live target",
     load: async () => (await import('./shrink.js')).shrinkCommand,
   },
   {

@@ -34,7 +34,8 @@ function initTls(args: Record<string, unknown>): Tls {
     ...(str(args.tlsServername) ? { servername: str(args.tlsServername) } : {}),
     insecureSkipVerify: args.tlsInsecure === true,
   });
-  if (!parsed.success) throw new SpgateError('SPGATE_ERR_USAGE', '--tls-cert and --tls-key go together (a client certificate needs its key)');
+  if (!parsed.success)
+    throw new SpgateError('SPGATE_ERR_USAGE', '--tls-cert and --tls-key go together (a client certificate needs its key)');
   const tls = absoluteTlsPaths(parsed.data, process.cwd());
   checkTlsFiles(tls, 'spgate init');
   return tls;
@@ -58,31 +59,55 @@ export const initCommand: SpgateCommand = {
   describe: 'probe a target with a few read requests and write a target file plus its coverage plan',
   builder: (y) =>
     y
-      .example("$0 init --base-url https://api.staging.example.com/v1 --key env:SPGATE_STAGING_ADMIN_KEY --out staging.target.yaml", "probe staging with a few reads and write a target file")
+      .example(
+        '$0 init --base-url https://api.staging.example.com/v1 --key env:SPGATE_STAGING_ADMIN_KEY --out staging.target.yaml',
+        'probe staging with a few reads and write a target file',
+      )
       .option('base-url', { type: 'string', demandOption: true, describe: 'the API base URL, including /v1' })
-      .option('key', { type: 'string', default: 'env:SPGATE_ADMIN_KEY', describe: 'the admin key, as env:NAME (the file stores only the reference)' })
+      .option('key', {
+        type: 'string',
+        default: 'env:SPGATE_ADMIN_KEY',
+        describe: 'the admin key, as env:NAME (the file stores only the reference)',
+      })
       .option('out', { type: 'string', default: 'spgate.target.yaml', describe: 'the target file to write (YAML, with comments)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace the output file if it exists' })
       .option('tls-ca', { type: 'string', array: true, describe: 'PEM file of an extra CA to trust (an internal CA); repeatable' })
       .option('tls-cert', { type: 'string', describe: 'PEM file of a client certificate (mTLS); needs --tls-key' })
       .option('tls-key', { type: 'string', describe: "PEM file of the client certificate's key (never printed)" })
-      .option('tls-servername', { type: 'string', describe: "name to verify the server's certificate against, when not the base URL's host" })
-      .option('tls-insecure', { type: 'boolean', default: false, describe: "do not verify the server's certificate (warned; throw-away environments only)" }),
+      .option('tls-servername', {
+        type: 'string',
+        describe: "name to verify the server's certificate against, when not the base URL's host",
+      })
+      .option('tls-insecure', {
+        type: 'boolean',
+        default: false,
+        describe: "do not verify the server's certificate (warned; throw-away environments only)",
+      }),
   run: async (args) => {
     const baseUrl = normaliseBaseUrl(String(args.baseUrl), '--base-url');
     const keyRef = String(args.key);
     const m = ENV_REF.exec(keyRef);
-    if (!m) throw new SpgateError('SPGATE_ERR_USAGE', '--key must be env:NAME (a key is never written to a file or passed on the command line)');
+    if (!m)
+      throw new SpgateError('SPGATE_ERR_USAGE', '--key must be env:NAME (a key is never written to a file or passed on the command line)');
     const key = process.env[m[1]!]?.trim();
     if (!key) throw new SpgateError('SPGATE_ERR_KEY_ENV_MISSING', `--key: environment variable ${m[1]} is not set`);
     const out = String(args.out);
-    if (existsSync(out) && args.force !== true) throw new SpgateError('SPGATE_ERR_OUTPUT_EXISTS', `${out} exists; pass --force to replace it`);
+    if (existsSync(out) && args.force !== true)
+      throw new SpgateError('SPGATE_ERR_OUTPUT_EXISTS', `${out} exists; pass --force to replace it`);
 
     const tls = initTls(args);
     if (tls.insecureSkipVerify) process.stderr.write(`warning: --tls-insecure: ${new URL(baseUrl).host}'s certificate is NOT verified\n`);
     await checkTlsHandshake(baseUrl, { tls });
     const probe = await probeTarget(baseUrl, key, { tls });
-    const yaml = renderTargetYaml({ baseUrl, adminKey: keyRef, loopback: isLoopbackHost(new URL(baseUrl).hostname), probe, date: new Date().toISOString().slice(0, 10), schemaRef: schemaReference(resolve(out), 'target.schema.json'), tls: tlsBlockFor(tls, dirname(resolve(out))) });
+    const yaml = renderTargetYaml({
+      baseUrl,
+      adminKey: keyRef,
+      loopback: isLoopbackHost(new URL(baseUrl).hostname),
+      probe,
+      date: new Date().toISOString().slice(0, 10),
+      schemaRef: schemaReference(resolve(out), 'target.schema.json'),
+      tls: tlsBlockFor(tls, dirname(resolve(out))),
+    });
     // Written beside the destination and renamed: a failure leaves no half-written file behind.
     const tmp = join(dirname(out), `.${basename(out)}.${process.pid}.tmp.yaml`);
     try {
@@ -91,7 +116,13 @@ export const initCommand: SpgateCommand = {
       await rename(tmp, out);
       process.stdout.write(`wrote ${out} from ${probe.requests} read requests to ${baseUrl}\n`);
       for (const n of probe.notes) process.stdout.write(`note: ${n}\n`);
-      process.stdout.write(['', 'coverage plan (spgate conformance --target ' + out + ' --dry-run):', ...conformancePlanLines(planConformance({ ...target, source: out }, [], 25, 0, SUITES))].join('\n') + '\n');
+      process.stdout.write(
+        [
+          '',
+          'coverage plan (spgate conformance --target ' + out + ' --dry-run):',
+          ...conformancePlanLines(planConformance({ ...target, source: out }, [], 25, 0, SUITES)),
+        ].join('\n') + '\n',
+      );
       return 0;
     } finally {
       await rm(tmp, { force: true });

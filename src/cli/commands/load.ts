@@ -33,9 +33,11 @@ export function shardTracePath(args: Record<string, unknown>): string {
 function parseStartAt(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const v = Number(raw);
-  if (!Number.isFinite(v) || v <= 0 || !/^\d+$/.test(String(raw).trim())) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at must be epoch milliseconds (date +%s%3N)');
+  if (!Number.isFinite(v) || v <= 0 || !/^\d+$/.test(String(raw).trim()))
+    throw new SpgateError('SPGATE_ERR_USAGE', '--start-at must be epoch milliseconds (date +%s%3N)');
   // A shard that starts late (a pod scheduled after the others) starts at once; a day off is a wrong value.
-  if (Math.abs(v - Date.now()) > MAX_START_DELAY_MS) throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h from now (seconds given instead of milliseconds?)`);
+  if (Math.abs(v - Date.now()) > MAX_START_DELAY_MS)
+    throw new SpgateError('SPGATE_ERR_USAGE', `--start-at ${v} is more than 24 h from now (seconds given instead of milliseconds?)`);
   return v;
 }
 
@@ -44,40 +46,76 @@ export const loadCommand: SpgateCommand = {
   describe: 'run a load profile (built-in name or file) against a target, or the embedded reference server',
   builder: (y) =>
     y
-      .example("$0 load --profile smoke", "a short mixed load against the embedded reference server")
-      .example("$0 load --profile capacity --target staging.yaml --trace capacity.ndjson", "a capacity ramp against staging, every response traced")
-      .example("$0 load --profile read-budget --target staging.yaml --threshold \"read.p95 < 250\" --duration 30", "a profile with a threshold of your own")
+      .example('$0 load --profile smoke', 'a short mixed load against the embedded reference server')
+      .example(
+        '$0 load --profile capacity --target staging.yaml --trace capacity.ndjson',
+        'a capacity ramp against staging, every response traced',
+      )
+      .example(
+        '$0 load --profile read-budget --target staging.yaml --threshold "read.p95 < 250" --duration 30',
+        'a profile with a threshold of your own',
+      )
       .option('profile', { type: 'string', demandOption: true, describe: 'built-in profile name or profile file' })
       .option('target', { type: 'string', describe: 'target file (default: the embedded reference server)' })
       .option('base-url', { type: 'string', describe: "override the target's baseUrl" })
       .option('duration', { type: 'number', describe: 'seconds; replaces the profile duration' })
-      .option('threshold', { type: 'string', array: true, describe: "threshold expression(s) added to the profile's, e.g. 'read.p95 < 250' (docs/profiles.md#thresholds)" })
+      .option('threshold', {
+        type: 'string',
+        array: true,
+        describe: "threshold expression(s) added to the profile's, e.g. 'read.p95 < 250' (docs/profiles.md#thresholds)",
+      })
       .option('trace', { type: 'string', describe: 'write every response as NDJSON to this file' })
       .option('json', { type: 'string', describe: 'write the results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
-      .option('workers', { type: 'string', describe: 'run as N local shards in separate processes and merge them (default auto: the cores for a remote target, at most 8 and at most the profile\'s connections; 1 for a target on this machine)' })
-      .option('shard', { type: 'string', describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge' })
+      .option('workers', {
+        type: 'string',
+        describe:
+          "run as N local shards in separate processes and merge them (default auto: the cores for a remote target, at most 8 and at most the profile's connections; 1 for a target on this machine)",
+      })
+      .option('shard', {
+        type: 'string',
+        describe: 'run shard I of N (0-based, e.g. 2/4) of a distributed run; merge the shards with spgate merge',
+      })
       .option('start-at', { type: 'string', describe: 'with --shard: start sending at this epoch time in ms, so shards begin together' })
-      .option('run-id', { type: 'string', describe: "one id for the logical run, shared by every shard (CTRF's runId; default: SPGATE_RUN_ID, else derived from --start-at)" })
-      .option('metrics', { type: 'string', array: true, describe: 'push live metrics while the run goes: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)' })
+      .option('run-id', {
+        type: 'string',
+        describe: "one id for the logical run, shared by every shard (CTRF's runId; default: SPGATE_RUN_ID, else derived from --start-at)",
+      })
+      .option('metrics', {
+        type: 'string',
+        array: true,
+        describe:
+          'push live metrics while the run goes: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)',
+      })
       .option('metrics-interval', { type: 'number', describe: `seconds between metrics pushes (default 5)` })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing' }),
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing',
+      }),
   run: async (args) => {
     const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
     const thresholds = ((args.threshold as unknown[] | undefined) ?? []).map(String);
     const profile = withThresholds(loadProfile(String(args.profile)), thresholds);
     const duration = args.duration as number | undefined;
-    if (duration !== undefined && !(duration > 0)) throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
+    if (duration !== undefined && !(duration > 0))
+      throw new SpgateError('SPGATE_ERR_USAGE', '--duration must be a positive number of seconds');
     const shard = args.shard !== undefined ? parseShardSpec(String(args.shard)) : undefined;
     const asked = args.workers !== undefined ? parseWorkers(args.workers) : 'auto';
     const startAt = parseStartAt(args.startAt);
-    if (shard && typeof asked === 'number' && asked > 1) throw new SpgateError('SPGATE_ERR_USAGE', '--shard and --workers cannot be combined (a shard is one process)');
+    if (shard && typeof asked === 'number' && asked > 1)
+      throw new SpgateError('SPGATE_ERR_USAGE', '--shard and --workers cannot be combined (a shard is one process)');
     if (startAt !== undefined && !shard) throw new SpgateError('SPGATE_ERR_USAGE', '--start-at goes with --shard');
     if (shard && args.target === undefined && args.dryRun !== true) {
       throw new SpgateError('SPGATE_ERR_USAGE', '--shard needs --target FILE: every shard must aim at the same deployment');
     }
     const tracePath = shard ? shardTracePath(args) : (args.trace as string | undefined);
-    const givenRunId = typeof args.runId === 'string' && args.runId !== '' ? args.runId : shard && startAt !== undefined ? `${profile.name}-${shard.count}-${startAt}` : undefined;
+    const givenRunId =
+      typeof args.runId === 'string' && args.runId !== ''
+        ? args.runId
+        : shard && startAt !== undefined
+          ? `${profile.name}-${shard.count}-${startAt}`
+          : undefined;
     // Live metrics are labelled with a run id; the results then name the same one.
     const runId = metrics.endpoints.length ? metricsRunId(givenRunId, profile.name) : givenRunId;
 
@@ -102,9 +140,16 @@ export const loadCommand: SpgateCommand = {
     let end;
     try {
       end = await runLoad(setup, {
-        profileRef: String(args.profile), duration, startAt, tracePath, runId, metrics,
+        profileRef: String(args.profile),
+        duration,
+        startAt,
+        tracePath,
+        runId,
+        metrics,
         children: {
-          profileRef: String(args.profile), thresholds, metrics: metricsArgs(args.metrics, args.metricsInterval),
+          profileRef: String(args.profile),
+          thresholds,
+          metrics: metricsArgs(args.metrics, args.metricsInterval),
           runId: typeof args.runId === 'string' && args.runId !== '' ? args.runId : undefined,
           targetFile: args.target !== undefined ? String(args.target) : undefined,
           baseUrl: args.baseUrl !== undefined ? String(args.baseUrl) : undefined,

@@ -16,7 +16,12 @@ export const mergeCommand: SpgateCommand = {
   describe: "merge the results of a distributed run's shards (load --shard i/N); thresholds are judged on the whole",
   builder: (y) =>
     y
-      .positional('results', { type: 'string', array: true, describe: "each shard's results file (--json of load --shard)", demandOption: true })
+      .positional('results', {
+        type: 'string',
+        array: true,
+        describe: "each shard's results file (--json of load --shard)",
+        demandOption: true,
+      })
       .option('json', { type: 'string', describe: 'write the merged results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
       .option('trace', { type: 'string', describe: 'also write the merged trace (one clock) as NDJSON to this file' }),

@@ -17,12 +17,13 @@ import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
 export const runCommand: SpgateCommand = {
   command: 'run',
-  describe: 'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
+  describe:
+    'Run the conformance suites and the smoke, read-budget, write-budget and class-isolation profiles, then write every report (embedded reference server by default)',
   builder: (y) =>
     y
-      .example("$0 run", "conformance and the load profiles against the embedded reference server, every report in reports/latest")
-      .example("$0 run --target staging.yaml --dry-run", "the plan of every phase; nothing is sent, no key needed")
-      .example("$0 run --target staging.yaml --seed 7 --fail-on-inconclusive", "the CI gate: a check that could not judge fails it too")
+      .example('$0 run', 'conformance and the load profiles against the embedded reference server, every report in reports/latest')
+      .example('$0 run --target staging.yaml --dry-run', 'the plan of every phase; nothing is sent, no key needed')
+      .example('$0 run --target staging.yaml --seed 7 --fail-on-inconclusive', 'the CI gate: a check that could not judge fails it too')
       .option('target', { type: 'string', describe: 'target file (JSON or YAML); the embedded reference server when absent' })
       .option('base-url', { type: 'string', describe: "override the target's base URL" })
       .option('out', { type: 'string', default: 'reports', describe: 'base directory; the run writes <out>/<timestamp>/ and <out>/latest' })
@@ -30,8 +31,17 @@ export const runCommand: SpgateCommand = {
       .option('runs', { type: 'number', default: 25, describe: 'generated cases per property check' })
       .option('json', { type: 'string', describe: 'also write results.json to this file' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan of every phase and send nothing' })
-      .option('fail-on-inconclusive', { type: 'boolean', default: false, describe: 'a check that ran but could not judge fails the run (exit 1)' })
-      .option('metrics', { type: 'string', array: true, describe: 'push live metrics of the load phases: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)' })
+      .option('fail-on-inconclusive', {
+        type: 'boolean',
+        default: false,
+        describe: 'a check that ran but could not judge fails the run (exit 1)',
+      })
+      .option('metrics', {
+        type: 'string',
+        array: true,
+        describe:
+          'push live metrics of the load phases: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)',
+      })
       .option('metrics-interval', { type: 'number', describe: 'seconds between metrics pushes (default 5)' }),
   run: async (args) => {
     const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
@@ -46,7 +56,9 @@ export const runCommand: SpgateCommand = {
     }
     const target = targetOptions(args, { seed });
     const progress = createProgress(process.stderr);
-    const abort = abortOnSignals((sig) => progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`));
+    const abort = abortOnSignals((sig) =>
+      progress.note(`spgate: ${sig} received — stopping; partial results will be written (send again to quit at once)`),
+    );
     // Recorded in the results: credentials of a --metrics URL must not be.
     const command = ['spgate', 'run', ...redactedCommandLine(process.argv.slice(3))].join(' ');
     const runId = metrics.endpoints.length ? metricsRunId(undefined, 'run') : undefined;
@@ -56,7 +68,9 @@ export const runCommand: SpgateCommand = {
         ...target,
         // Noted by the pipeline once it opened the target: a configuration error stays the only line.
         banner: `spgate run · seed ${seed} · ${runs} runs per property${args.target ? ` · target ${String(args.target)}` : ' · embedded reference server'}`,
-        seed, runs, command,
+        seed,
+        runs,
+        command,
         outBase: resolve(String(args.out)),
         ...(typeof args.json === 'string' ? { jsonPath: resolve(args.json) } : {}),
         signal: abort.signal,
@@ -71,7 +85,10 @@ export const runCommand: SpgateCommand = {
         `verdict: ${r.verdict.toUpperCase()}${r.meta.aborted ? ` (${r.meta.abortReason ?? 'aborted'})` : ''}`,
         `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · inconclusive ${n.checks.inconclusive} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
         `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit rules broken ${r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0)}${n.violations ? ` (in ${n.violations} windows)` : ''}`,
-        ...r.load.map((p) => `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`),
+        ...r.load.map(
+          (p) =>
+            `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`,
+        ),
         ...(r.meta.notes ?? []).map((x) => `note: ${x}`),
         ...r.errors.map((e) => `error: ${e}`),
         ...failureLines(r),
@@ -81,7 +98,11 @@ export const runCommand: SpgateCommand = {
       ];
       process.stdout.write(lines.join('\n'));
       for (const e of r.errors.filter((x) => x.startsWith('SPGATE_ERR_'))) process.stderr.write(`spgate: ${e}\n`);
-      const renderCode = printRenderSummary({ outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes }, process.stdout, process.stderr);
+      const renderCode = printRenderSummary(
+        { outcomes: out.render.outcomes.filter((o) => o.status === 'failed'), notes: out.render.notes },
+        process.stdout,
+        process.stderr,
+      );
       return exitCode(r, { renderCode });
     } finally {
       abort.dispose();

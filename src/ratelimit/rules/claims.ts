@@ -38,10 +38,7 @@ export function checkRefusalClaims(ctx: BudgetContext, sink: ViolationSink, comp
     if (left < 1) continue;
     const otherBetween = ctx.other ? admittedPossiblyBetween(ctx.other, a.sentAt, b.receivedAt) : 0;
     const rule = classify(ctx, b, left <= otherBetween && sharesBudget(ctx, sink, b) ? otherBetween : 0);
-    const why =
-      rule === '8.ratelimit.classes-isolated'
-        ? `; ${otherBetween} ${otherClass(b)} request(s) were admitted in between`
-        : '';
+    const why = rule === '8.ratelimit.classes-isolated' ? `; ${otherBetween} ${otherClass(b)} request(s) were admitted in between` : '';
     sink.add({
       rule,
       sample: b,

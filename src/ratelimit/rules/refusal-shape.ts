@@ -17,7 +17,10 @@ export function checkRefusalShape(ctx: BudgetContext, sink: ViolationSink): void
         sample: s,
         responses: s.weight,
         bucket: ra.problem,
-        message: ra.problem === 'missing' ? '429 without Retry-After' : `429 with a Retry-After that is not integer seconds (${JSON.stringify(s.raw.retryAfter)})`,
+        message:
+          ra.problem === 'missing'
+            ? '429 without Retry-After'
+            : `429 with a Retry-After that is not integer seconds (${JSON.stringify(s.raw.retryAfter)})`,
       });
     }
     const code = s.raw.errorCode;
@@ -28,7 +31,10 @@ export function checkRefusalShape(ctx: BudgetContext, sink: ViolationSink): void
         sample: s,
         responses: s.weight,
         bucket: code ?? '(none)',
-        message: code === undefined ? '429 body is not an error envelope with a code' : `429 body code is ${JSON.stringify(code)}, not "rate_limit.exceeded"`,
+        message:
+          code === undefined
+            ? '429 body is not an error envelope with a code'
+            : `429 body code is ${JSON.stringify(code)}, not "rate_limit.exceeded"`,
       });
     }
   }

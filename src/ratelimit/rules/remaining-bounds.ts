@@ -7,7 +7,13 @@ export function checkRemainingBounds(ctx: BudgetContext, sink: ViolationSink): v
   for (const s of ctx.group.bySent) {
     if (s.remaining === null) continue;
     if (s.remaining < 0) {
-      sink.add({ rule: '8.ratelimit.remaining-bounds', sample: s, responses: s.weight, bucket: 'negative', message: `RateLimit-Remaining is negative (${s.remaining})` });
+      sink.add({
+        rule: '8.ratelimit.remaining-bounds',
+        sample: s,
+        responses: s.weight,
+        bucket: 'negative',
+        message: `RateLimit-Remaining is negative (${s.remaining})`,
+      });
     } else if (s.limit !== null && s.remaining > s.limit) {
       sink.add({
         rule: '8.ratelimit.remaining-bounds',

@@ -28,10 +28,10 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
     const startAt = k === 0 ? after.receivedAt : seg.hi;
     const before = next?.evidence?.before;
     const afterAlone = !seg.samples.some((c) => c !== after && c.sentAt < after.receivedAt && c.receivedAt > after.sentAt);
-    const beforeAlone = before !== undefined && !seg.samples.some((c) => c !== before && c.sentAt < before.receivedAt && c.receivedAt > before.sentAt);
+    const beforeAlone =
+      before !== undefined && !seg.samples.some((c) => c !== before && c.sentAt < before.receivedAt && c.receivedAt > before.sentAt);
     const certainlyIn = (c: ParsedSample): boolean =>
-      (c.sentAt >= startAt || (c === after && afterAlone)) &&
-      (!next || c.receivedAt <= next.lo || (c === before && beforeAlone));
+      (c.sentAt >= startAt || (c === after && afterAlone)) && (!next || c.receivedAt <= next.lo || (c === before && beforeAlone));
     const admitted = seg.samples.filter((c) => c.admitted && certainlyIn(c));
     if (admitted.length > L) {
       const over = admitted.slice(L);
@@ -52,7 +52,10 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
     const spentBefore = Math.max(0, (ctx.announcedLimit ?? L) - 1 - maxRem);
     const possibly = admittedPossiblyBetween(ctx.group, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity);
     if (possibly + spentBefore <= L - 2) {
-      const others = ctx.other && sharesBudget(ctx, sink, refused[0]!) ? admittedPossiblyBetween(ctx.other, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity) : 0;
+      const others =
+        ctx.other && sharesBudget(ctx, sink, refused[0]!)
+          ? admittedPossiblyBetween(ctx.other, k === 0 ? -Infinity : seg.lo, next ? next.hi : Infinity)
+          : 0;
       const shared = possibly + spentBefore + others > L - 2;
       sink.add({
         rule: classify(ctx, refused[0]!, shared ? others : 0),

@@ -5,7 +5,8 @@ import { json, raw, type Reply } from '../reply.js';
 /** The workspace and scopes behind the calling key, and its mode (live/test for legacy prefixes). */
 export function me(app: App, call: Call): Reply {
   const c = call.conn;
-  if (app.faults.has('me-text-plain')) return raw(200, 'text/plain; charset=utf-8', `workspace=${app.workspace.id} scopes=${[...c.scopes].join(',')}\n`);
+  if (app.faults.has('me-text-plain'))
+    return raw(200, 'text/plain; charset=utf-8', `workspace=${app.workspace.id} scopes=${[...c.scopes].join(',')}\n`);
   return json(200, { data: { workspace: app.workspace, scopes: [...c.scopes], mode: c.mode } });
 }
 
@@ -14,7 +15,8 @@ export function statuses(app: App): Reply {
   const display = app.faults.has('statuses-display-keys');
   const all = [...app.store.statuses.values()];
   // dialect namedKeyLists: a list named after its resource, items keyed by slug with a category
-  if (app.dialect.strict.namedKeyLists) return json(200, { statuses: all.map((s) => ({ slug: display ? s.name : s.key, category: s.type })) });
+  if (app.dialect.strict.namedKeyLists)
+    return json(200, { statuses: all.map((s) => ({ slug: display ? s.name : s.key, category: s.type })) });
   return json(200, { data: all.map((s) => ({ key: display ? s.name : s.key, name: s.name, type: s.type })) });
 }
 

@@ -14,13 +14,18 @@ export function downloadAttachment(app: App, call: Call): Reply {
   const [messageId, rawIndex] = call.params as [string, string];
   const f = app.faults;
   // attachment-cross-workspace: the lookup searches the messages of every workspace on the server
-  const message = app.store.messages.get(messageId)
-    ?? (f.has('attachment-cross-workspace') ? app.siblings.map((w) => w.store.messages.get(messageId)).find((m) => m !== undefined) : undefined);
+  const message =
+    app.store.messages.get(messageId) ??
+    (f.has('attachment-cross-workspace')
+      ? app.siblings.map((w) => w.store.messages.get(messageId)).find((m) => m !== undefined)
+      : undefined);
   if (!message) return notFound('no such message');
   if (message.deletedAt !== null && !f.has('attachment-deleted-downloadable')) {
     // the dialect picks the refusal (4.6 says only "not downloadable"): 404 like an unknown message, or 410 Gone
     const st = app.dialect.statuses.deletedAttachment;
-    return st === 404 ? notFound('no such message') : fail(st, 'attachments.message_deleted', 'the message was deleted; its attachments are not downloadable');
+    return st === 404
+      ? notFound('no such message')
+      : fail(st, 'attachments.message_deleted', 'the message was deleted; its attachments are not downloadable');
   }
   if (!/^\d{1,4}$/.test(rawIndex)) return notFound('no such attachment');
   const att = message.attachments[Number(rawIndex)];
@@ -34,7 +39,10 @@ export function downloadAttachment(app: App, call: Call): Reply {
   // the URL points back at this server (files.ts), on the origin the caller reached it by
   const url = signedFileUrl(app, filesOrigin(call.headers), att, expiresAt);
   return json(200, {
-    url, expiresAt: new Date(expiresAt).toISOString(), filename: att.filename, contentType: att.contentType,
+    url,
+    expiresAt: new Date(expiresAt).toISOString(),
+    filename: att.filename,
+    contentType: att.contentType,
     sizeBytes: f.has('descriptor-size-string') ? String(att.sizeBytes) : att.sizeBytes,
     ...(app.dialect.extras ? { object: 'attachment.download' } : {}),
   });

@@ -37,12 +37,21 @@ export function getCollection(app: App, call: Call): Reply {
 export function updateCollection(app: App, call: Call): Promise<Reply> | Reply {
   const f = app.faults;
   // collection-membership-unchecked: delegation is checked, the holder's current owner/admin membership is not
-  if ((!isOwnerOrAdmin(call.conn) && !f.has('collection-membership-unchecked')) || (!call.conn.delegated && !f.has('collection-undelegated'))) {
+  if (
+    (!isOwnerOrAdmin(call.conn) && !f.has('collection-membership-unchecked')) ||
+    (!call.conn.delegated && !f.has('collection-undelegated'))
+  ) {
     return fail(403, 'help.delegation_required', 'Help Center authoring needs an explicitly delegated owner/admin connection');
   }
   const type = header(call.headers, 'content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) return fail(415, 'request.unsupported_media_type', 'Content-Type must be application/json');
-  const key = idempotencyKey(call.headers, f.has('collection-key-pattern-lenient') ? LENIENT_KEY_PATTERN : KEY_PATTERN, true, '8 to 128 printable ASCII characters (^[!-~]{8,128}$)');
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    return fail(415, 'request.unsupported_media_type', 'Content-Type must be application/json');
+  const key = idempotencyKey(
+    call.headers,
+    f.has('collection-key-pattern-lenient') ? LENIENT_KEY_PATTERN : KEY_PATTERN,
+    true,
+    '8 to 128 printable ASCII characters (^[!-~]{8,128}$)',
+  );
   if (!key.ok) return key.reply;
   const bodyStatus = app.dialect.statuses.bodyValidation;
   const body = jsonObject(call.body);
@@ -62,13 +71,18 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   if (problem) return invalid(problem);
   const f = app.faults;
   if (b.expectedRevision !== c.revision && !f.has('collection-stale-accepted')) {
-    return fail(app.dialect.statuses.staleRevision, 'help.stale_revision', `expectedRevision ${String(b.expectedRevision)} is stale; the collection is at revision ${c.revision}`);
+    return fail(
+      app.dialect.statuses.staleRevision,
+      'help.stale_revision',
+      `expectedRevision ${String(b.expectedRevision)} is stale; the collection is at revision ${c.revision}`,
+    );
   }
   // strict-inputs' trimNames: names and descriptions are stored without surrounding whitespace
   const trim = (v: string): string => (app.dialect.strict.trimNames ? v.trim() : v);
   const name = trim(b.name as string);
   const slug = b.slug as string;
-  const description = typeof b.description === 'string' ? trim(app.dialect.strict.sanitiseDescriptions ? sanitise(b.description) : b.description) : undefined;
+  const description =
+    typeof b.description === 'string' ? trim(app.dialect.strict.sanitiseDescriptions ? sanitise(b.description) : b.description) : undefined;
   const locale = (b.locale as string | undefined) ?? c.defaultLocale;
   if (locale === c.defaultLocale) {
     c.name = name;
@@ -85,7 +99,8 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   }
   // 4.9: omitted or null keeps the parent, "" moves to the root; two faults get one half each wrong
   if (b.parentId === null && f.has('collection-parent-null-clears')) c.parentId = null;
-  else if (typeof b.parentId === 'string' && !(b.parentId === '' && f.has('collection-parent-empty-ignored'))) c.parentId = b.parentId === '' ? null : b.parentId;
+  else if (typeof b.parentId === 'string' && !(b.parentId === '' && f.has('collection-parent-empty-ignored')))
+    c.parentId = b.parentId === '' ? null : b.parentId;
   if (b.position !== undefined) c.position = b.position as number;
   if (b.position !== undefined && app.dialect.strict.renumberPositions) renumber(app, c);
   if (!f.has('collection-revision-static')) c.revision++;
@@ -95,7 +110,10 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
 
 /** strict-inputs' sanitiseDescriptions: tags stripped, whitespace runs collapsed to one space, trimmed. */
 function sanitise(v: string): string {
-  return v.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  return v
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -103,7 +121,9 @@ function sanitise(v: string): string {
  * the updated one placed before every sibling whose position is not below the one it was sent.
  */
 function renumber(app: App, c: CollectionRecord): void {
-  const others = [...app.store.collections.values()].filter((o) => o !== c && o.parentId === c.parentId).sort((a, b) => a.position - b.position);
+  const others = [...app.store.collections.values()]
+    .filter((o) => o !== c && o.parentId === c.parentId)
+    .sort((a, b) => a.position - b.position);
   const at = others.filter((o) => o.position < c.position).length;
   others.splice(at, 0, c);
   others.forEach((o, i) => {
@@ -114,16 +134,23 @@ function renumber(app: App, c: CollectionRecord): void {
 /** Returns the first problem with an update body, or undefined. name, slug and expectedRevision are required. */
 function validate(app: App, c: CollectionRecord, b: Record<string, unknown>): string | undefined {
   if (!Number.isSafeInteger(b.expectedRevision)) return 'expectedRevision is required and must be an integer';
-  if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 255) return 'name is required: a non-empty string of at most 255 characters';
-  if (typeof b.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,99}$/.test(b.slug)) return 'slug is required: lowercase letters, digits and dashes, at most 100';
+  if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 255)
+    return 'name is required: a non-empty string of at most 255 characters';
+  if (typeof b.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,99}$/.test(b.slug))
+    return 'slug is required: lowercase letters, digits and dashes, at most 100';
   // strict-inputs: dashes only between letters and digits, one at a time ("0-" and "a--b" are refused)
-  if (app.dialect.strict.slugs && !STRICT_SLUG.test(b.slug)) return 'slug must be lowercase letters and digits in runs joined by single dashes';
-  if (b.locale !== undefined && (typeof b.locale !== 'string' || !/^[a-z]{2}(-[A-Za-z0-9]{2,8})?$/.test(b.locale))) return 'locale must be a language tag such as "de" or "pt-BR"';
-  if (b.description !== undefined && (typeof b.description !== 'string' || b.description.length > 10_000)) return 'description must be a string of at most 10000 characters';
-  if (b.position !== undefined && (!Number.isSafeInteger(b.position) || (b.position as number) < 0)) return 'position must be a non-negative integer';
+  if (app.dialect.strict.slugs && !STRICT_SLUG.test(b.slug))
+    return 'slug must be lowercase letters and digits in runs joined by single dashes';
+  if (b.locale !== undefined && (typeof b.locale !== 'string' || !/^[a-z]{2}(-[A-Za-z0-9]{2,8})?$/.test(b.locale)))
+    return 'locale must be a language tag such as "de" or "pt-BR"';
+  if (b.description !== undefined && (typeof b.description !== 'string' || b.description.length > 10_000))
+    return 'description must be a string of at most 10000 characters';
+  if (b.position !== undefined && (!Number.isSafeInteger(b.position) || (b.position as number) < 0))
+    return 'position must be a non-negative integer';
   if (b.parentId !== undefined && b.parentId !== null) {
     if (typeof b.parentId !== 'string') return 'parentId must be a string or null';
-    if (b.parentId !== '' && (b.parentId === c.id || !app.store.collections.has(b.parentId))) return 'parentId must name another collection ("" moves to the root)';
+    if (b.parentId !== '' && (b.parentId === c.id || !app.store.collections.has(b.parentId)))
+      return 'parentId must name another collection ("" moves to the root)';
   }
   return undefined;
 }
@@ -137,7 +164,8 @@ export function listArticles(app: App, call: Call): Reply {
   let start = 0;
   if (after) {
     const checked = app.cursors.verify<{ n?: unknown }>(after, 'articles', '');
-    if (!checked.ok || !Number.isSafeInteger(checked.payload.n)) return invalid('the cursor is malformed or tampered', 'request.invalid_cursor');
+    if (!checked.ok || !Number.isSafeInteger(checked.payload.n))
+      return invalid('the cursor is malformed or tampered', 'request.invalid_cursor');
     start = checked.payload.n as number;
   }
   const all = app.store.articles;

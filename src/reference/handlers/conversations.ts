@@ -23,8 +23,12 @@ export function assignConversation(app: App, call: Call): Promise<Reply> | Reply
     const conv = app.store.conversations.get(call.params[0]!);
     if (!conv) return notFound('no such conversation');
     const { assignee, team } = body;
-    if (assignee === undefined && team === undefined && !app.faults.has('assign-empty-accepted')) return invalid('at least one of assignee or team is required');
-    if (assignee !== undefined && (!assignee || typeof assignee !== 'object' || Array.isArray(assignee) || typeof (assignee as { id?: unknown }).id !== 'string')) {
+    if (assignee === undefined && team === undefined && !app.faults.has('assign-empty-accepted'))
+      return invalid('at least one of assignee or team is required');
+    if (
+      assignee !== undefined &&
+      (!assignee || typeof assignee !== 'object' || Array.isArray(assignee) || typeof (assignee as { id?: unknown }).id !== 'string')
+    ) {
       return invalid('assignee must be an object with a string id');
     }
     if (team !== undefined && typeof team !== 'string') return invalid('team must be a string');
@@ -32,8 +36,10 @@ export function assignConversation(app: App, call: Call): Promise<Reply> | Reply
     // conversation already holds (set before the lists changed, like the pools' "support") is kept, not refused
     if (app.dialect.strict.assignees) {
       const id = (assignee as { id?: string } | undefined)?.id;
-      if (id && id !== conv.assignee?.id && !(AGENTS as readonly string[]).includes(id)) return invalid(`assignee "${id}" is not an agent of this workspace`);
-      if (team && team !== conv.team && !(TEAMS as readonly string[]).includes(team)) return invalid(`team "${team}" is not a team of this workspace`);
+      if (id && id !== conv.assignee?.id && !(AGENTS as readonly string[]).includes(id))
+        return invalid(`assignee "${id}" is not an agent of this workspace`);
+      if (team && team !== conv.team && !(TEAMS as readonly string[]).includes(team))
+        return invalid(`team "${team}" is not a team of this workspace`);
     }
     if (assignee !== undefined) {
       const a = assignee as Record<string, unknown> & { id: string };
@@ -69,10 +75,15 @@ export function resolveConversation(app: App, call: Call): Promise<Reply> | Repl
         : fail(st.unknownStatus, 'conversations.unknown_status', `status "${status}" is not defined in this workspace`);
     }
     if (def.type === 'active' && !f.has('resolve-active-accepted')) {
-      return fail(st.invalidResolutionStatus, 'conversations.invalid_resolution_status', `"${status}" is an active-type status; resolve needs a completed-type one`);
+      return fail(
+        st.invalidResolutionStatus,
+        'conversations.invalid_resolution_status',
+        `"${status}" is an active-type status; resolve needs a completed-type one`,
+      );
     }
     // resolve-custom-completed-default: only the well-known completed keys are honoured, others fall back
-    conv.status = f.has('resolve-custom-completed-default') && status !== 'resolved' && status !== 'closed' ? DEFAULT_COMPLETED_STATUS : status;
+    conv.status =
+      f.has('resolve-custom-completed-default') && status !== 'resolved' && status !== 'closed' ? DEFAULT_COMPLETED_STATUS : status;
     return touched(app, conv);
   });
 }

@@ -60,16 +60,20 @@ function list(app: App, call: Call): Reply {
     if (checked.ok && offsets && typeof checked.payload.o === 'number') skip = checked.payload.o;
     else if (checked.ok && !offsets && typeof checked.payload.t === 'number' && typeof checked.payload.i === 'string') {
       start = app.store.firstAfter({ createdAt: checked.payload.t, id: checked.payload.i });
-    } else if (!f.has('cursor-lenient')) return invalid('the cursor is malformed, tampered or was issued for another query', 'request.invalid_cursor');
+    } else if (!f.has('cursor-lenient'))
+      return invalid('the cursor is malformed, tampered or was issued for another query', 'request.invalid_cursor');
   }
   const baseOffset = skip;
   const identity = idValue !== null;
   const want = identity ? 1 : limit.value;
   // legacy-test-isolated: the dataset is picked by key mode, and test mode has its own (empty) one
-  const order = f.has('legacy-test-isolated') && call.conn.mode === 'test' ? NO_CUSTOMERS
-    // search-no-tenant-filter: the search index (text search, identity lookup) spans every workspace's customers
-    : (search || idValue !== null) && f.has('search-no-tenant-filter') ? [app.store.customerOrder, ...app.siblings.map((w) => w.store.customerOrder)].flat()
-    : app.store.customerOrder;
+  const order =
+    f.has('legacy-test-isolated') && call.conn.mode === 'test'
+      ? NO_CUSTOMERS
+      : // search-no-tenant-filter: the search index (text search, identity lookup) spans every workspace's customers
+        (search || idValue !== null) && f.has('search-no-tenant-filter')
+        ? [app.store.customerOrder, ...app.siblings.map((w) => w.store.customerOrder)].flat()
+        : app.store.customerOrder;
   const page: CustomerRecord[] = [];
   let more = false;
   for (let i = start; i < order.length; i++) {
@@ -100,7 +104,15 @@ function list(app: App, call: Call): Reply {
     if (i) parts.push(COMMA);
     parts.push(customerJson(page[i]!, f, app.dialect.extras));
   }
-  parts.push(Buffer.from('],"hasMore":' + hasMore + ',"nextCursor":' + (next === null ? (f.has('last-page-empty-cursor') ? '""' : 'null') : JSON.stringify(next)) + '}'));
+  parts.push(
+    Buffer.from(
+      '],"hasMore":' +
+        hasMore +
+        ',"nextCursor":' +
+        (next === null ? (f.has('last-page-empty-cursor') ? '""' : 'null') : JSON.stringify(next)) +
+        '}',
+    ),
+  );
   return jsonText(200, Buffer.concat(parts));
 }
 
@@ -134,7 +146,8 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
         : c.search.name.includes(needle) || c.search.email.includes(needle) || (withCompany && c.search.company.includes(needle));
       if (!hit) return false;
     }
-    if (q.idValue !== null && !c.identities.some((i) => (q.idType === null || i.type === q.idType) && i.identifier === q.idValue)) return false;
+    if (q.idValue !== null && !c.identities.some((i) => (q.idType === null || i.type === q.idType) && i.identifier === q.idValue))
+      return false;
     return true;
   };
 }
@@ -143,7 +156,11 @@ function customerFilter(app: App, q: CustomerQuery): (c: CustomerRecord) => bool
 export function deleteCustomer(app: App, call: Call): Reply {
   const id = call.params[0]!;
   // delete-cross-workspace: the id is looked up in every workspace, not only the caller's
-  const c = app.store.customers.get(id) ?? (app.faults.has('delete-cross-workspace') ? app.siblings.map((w) => w.store.customers.get(id)).find((x) => x !== undefined) : undefined);
+  const c =
+    app.store.customers.get(id) ??
+    (app.faults.has('delete-cross-workspace')
+      ? app.siblings.map((w) => w.store.customers.get(id)).find((x) => x !== undefined)
+      : undefined);
   // dialect deleteUnknownSucceeds: delete is idempotent (4.5), so an unknown id is already "deleted"
   if (!c) return app.dialect.strict.deleteUnknownSucceeds ? empty(204) : notFound('no such customer');
   if (c.deletedAt !== null) {

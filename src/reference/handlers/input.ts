@@ -40,7 +40,9 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
 export function idempotencyKey(headers: IncomingHttpHeaders, pattern: RegExp, required: boolean, rule: string): Parsed<string | undefined> {
   const key = header(headers, 'idempotency-key');
   if (key === undefined) {
-    return required ? { ok: false, reply: invalid(`Idempotency-Key is required (${rule})`, 'request.invalid_idempotency_key') } : { ok: true, value: undefined };
+    return required
+      ? { ok: false, reply: invalid(`Idempotency-Key is required (${rule})`, 'request.invalid_idempotency_key') }
+      : { ok: true, value: undefined };
   }
   if (!pattern.test(key)) return { ok: false, reply: invalid(`Idempotency-Key must be ${rule}`, 'request.invalid_idempotency_key') };
   return { ok: true, value: key };

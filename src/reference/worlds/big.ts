@@ -6,8 +6,40 @@
 import type { Prng } from '../prng.js';
 import type { CustomerInput, Store } from '../store.js';
 
-const FIRST = ['Amira', 'Bjorn', 'Chen', 'Dalia', 'Emeka', 'Freya', 'Goran', 'Hana', 'Ines', 'Jonas', 'Kofi', 'Lena', 'Mateo', 'Noor', 'Oskar', 'Priya'];
-const LAST = ['Andersen', 'Bauer', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Haddad', 'Ivanova', 'Jensen', 'Kowalski', 'Larsen', 'Moreau', 'Nakamura'];
+const FIRST = [
+  'Amira',
+  'Bjorn',
+  'Chen',
+  'Dalia',
+  'Emeka',
+  'Freya',
+  'Goran',
+  'Hana',
+  'Ines',
+  'Jonas',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Noor',
+  'Oskar',
+  'Priya',
+];
+const LAST = [
+  'Andersen',
+  'Bauer',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Haddad',
+  'Ivanova',
+  'Jensen',
+  'Kowalski',
+  'Larsen',
+  'Moreau',
+  'Nakamura',
+];
 const COMPANIES = ['Northwind', 'Contoso', 'Fabrikam', 'Tailspin Toys', 'Litware', 'Proseware', 'Adatum', 'Wide World Importers'];
 /** Production sign-ups span these years, so the copied customers sit before and after the seeded ones. */
 const FROM = Date.UTC(2019, 0, 1);

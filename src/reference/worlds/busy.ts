@@ -25,7 +25,8 @@ export function startBusy(store: Store, fixtureIds: FixtureIds, rng: Prng, inter
     const token = rng.token(8).toLowerCase();
     const added = store.addCustomer({ name: `Synced ${token}`, email: `sync.${token}@example.net`, externalId: `crm_sync_${token}` });
     customers.push(added.id);
-    if (step % CONVERSATION_EVERY === 0) conversations.push(store.addConversation({ customerId: added.id, subject: `Synced request ${token}` }).id);
+    if (step % CONVERSATION_EVERY === 0)
+      conversations.push(store.addConversation({ customerId: added.id, subject: `Synced request ${token}` }).id);
     // soft-delete one customer the sync no longer has (any but the newest, which the sync just made)
     if (customers.length > 1) {
       const at = rng.int(customers.length - 1);

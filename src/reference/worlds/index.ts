@@ -42,7 +42,10 @@ export function isWorldName(name: string): name is WorldName {
  */
 export function parseWorlds(specs: readonly string[]): Worlds {
   const out: Worlds = {};
-  for (const spec of specs.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)) {
+  for (const spec of specs
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = spec.indexOf('=');
     const name = eq < 0 ? spec : spec.slice(0, eq);
     const value = eq < 0 ? undefined : spec.slice(eq + 1);
@@ -79,7 +82,8 @@ export function formatWorlds(w: Worlds): string[] {
 /** A whole number of customers, at most a million (memory stays bounded). */
 function count(value: string, spec: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n > 1_000_000) throw new RangeError(`world "${spec}": the count must be a whole number from 0 to 1000000`);
+  if (!Number.isSafeInteger(n) || n > 1_000_000)
+    throw new RangeError(`world "${spec}": the count must be a whole number from 0 to 1000000`);
   return n;
 }
 

@@ -15,4 +15,11 @@ export const SPARSE_SEED_SHAPE: SeedShape = { customers: 2, phoneOnly: 1, conver
  * page). Conversations, chats and collections are not listed, so their pools stay big enough for a run in
  * which some items moved on (the drifting world).
  */
-export const SPARSE_POOL_SIZES: PoolSizes = { customers: 12, conversations: 24, pendingTurns: 12, collections: 30, customerConversations: 2, identityCustomers: 2 };
+export const SPARSE_POOL_SIZES: PoolSizes = {
+  customers: 12,
+  conversations: 24,
+  pendingTurns: 12,
+  collections: 30,
+  customerConversations: 2,
+  identityCustomers: 2,
+};

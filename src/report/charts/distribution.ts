@@ -27,21 +27,36 @@ export function latencyDistributionChart(p: ProfileResult, id: string): ChartSpe
   const datasets: ChartDataset[] = [];
   let maxX = 10;
   // Corrected series solid, uncorrected dashed in the same colour: the gap between them is coordinated omission.
-  p.latency.filter((s) => s.count > 0).forEach((s) => {
-    const data = s.curve
-      .map(([pct, ms]) => ({ x: inversePercentile(pct), y: ms }))
-      .filter((pt): pt is { x: number; y: number } => pt.x !== null && Number.isFinite(pt.y));
-    if (data.length === 0) return;
-    maxX = Math.max(maxX, ...data.map((d) => d.x));
-    const color = SERIES_COLORS[`${s.class} ${s.family}`] ?? COLORS.teal;
-    datasets.push({
-      label: seriesLabel(s), data, borderColor: color, backgroundColor: color, borderWidth: s.corrected ? 2 : 1.5, pointRadius: s.corrected ? 1.5 : 0, tension: 0,
-      ...(s.corrected ? {} : { borderDash: [5, 4] }),
+  p.latency
+    .filter((s) => s.count > 0)
+    .forEach((s) => {
+      const data = s.curve
+        .map(([pct, ms]) => ({ x: inversePercentile(pct), y: ms }))
+        .filter((pt): pt is { x: number; y: number } => pt.x !== null && Number.isFinite(pt.y));
+      if (data.length === 0) return;
+      maxX = Math.max(maxX, ...data.map((d) => d.x));
+      const color = SERIES_COLORS[`${s.class} ${s.family}`] ?? COLORS.teal;
+      datasets.push({
+        label: seriesLabel(s),
+        data,
+        borderColor: color,
+        backgroundColor: color,
+        borderWidth: s.corrected ? 2 : 1.5,
+        pointRadius: s.corrected ? 1.5 : 0,
+        tension: 0,
+        ...(s.corrected ? {} : { borderDash: [5, 4] }),
+      });
     });
-  });
   const xMax = Math.pow(10, Math.ceil(Math.log10(maxX)));
   const options = baseOptions({
-    x: { type: 'logarithmic', min: 1, max: xMax, title: { display: true, text: 'percentile' }, grid: { color: '#eef0f3' }, ticks: { maxRotation: 0 } },
+    x: {
+      type: 'logarithmic',
+      min: 1,
+      max: xMax,
+      title: { display: true, text: 'percentile' },
+      grid: { color: '#eef0f3' },
+      ticks: { maxRotation: 0 },
+    },
     y: valueAxis('latency'),
   });
   return {

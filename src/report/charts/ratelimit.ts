@@ -21,14 +21,42 @@ function seriesDatasets(series: NonNullable<ProfileResult['rateLimitSeries']>, c
   if (!buckets.some((b) => b[2] !== null)) return [];
   const color = CLASS_COLORS[cls];
   const out: ChartDataset[] = [
-    { label: `Remaining (${cls}, highest)`, data: buckets.map((b) => ({ x: b[0] / 1000, y: b[2] })), borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, stepped: 'after', spanGaps: false, yAxisID: 'y' },
-    { label: `Remaining (${cls}, lowest)`, data: buckets.map((b) => ({ x: b[0] / 1000, y: b[1] })), borderColor: alpha(color, 0.5), backgroundColor: alpha(color, 0.15), borderWidth: 1, pointRadius: 0, stepped: 'after', spanGaps: false, fill: '-1', yAxisID: 'y' },
+    {
+      label: `Remaining (${cls}, highest)`,
+      data: buckets.map((b) => ({ x: b[0] / 1000, y: b[2] })),
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: 2,
+      pointRadius: 0,
+      stepped: 'after',
+      spanGaps: false,
+      yAxisID: 'y',
+    },
+    {
+      label: `Remaining (${cls}, lowest)`,
+      data: buckets.map((b) => ({ x: b[0] / 1000, y: b[1] })),
+      borderColor: alpha(color, 0.5),
+      backgroundColor: alpha(color, 0.15),
+      borderWidth: 1,
+      pointRadius: 0,
+      stepped: 'after',
+      spanGaps: false,
+      fill: '-1',
+      yAxisID: 'y',
+    },
   ];
   const refused = buckets.filter((b) => b[3] > 0).map((b) => ({ x: b[0] / 1000, y: 0 }));
   if (refused.length > 0) {
     out.push({
-      label: `429 (${cls})`, data: refused, showLine: false, pointStyle: 'crossRot', pointRadius: 4, pointBorderWidth: 2,
-      borderColor: cls === 'read' ? COLORS.red : COLORS.orange, backgroundColor: COLORS.red, yAxisID: 'y',
+      label: `429 (${cls})`,
+      data: refused,
+      showLine: false,
+      pointStyle: 'crossRot',
+      pointRadius: 4,
+      pointBorderWidth: 2,
+      borderColor: cls === 'read' ? COLORS.red : COLORS.orange,
+      backgroundColor: COLORS.red,
+      yAxisID: 'y',
     });
   }
   return out;
@@ -52,17 +80,37 @@ export function rateLimitChart(p: RateLimitChartInput, id: string): ChartSpec {
     if (!pts.some((pt) => pt.y !== null)) continue;
     for (const pt of p.timeline) maxLimit = Math.max(maxLimit, pt.rateLimit[cls]?.limit ?? 0, pt.rateLimit[cls]?.remaining ?? 0);
     const color = CLASS_COLORS[cls];
-    datasets.push({ label: `Remaining (${cls})`, data: pts, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, stepped: 'before', spanGaps: false, yAxisID: 'y' });
+    datasets.push({
+      label: `Remaining (${cls})`,
+      data: pts,
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: 2,
+      pointRadius: 0,
+      stepped: 'before',
+      spanGaps: false,
+      yAxisID: 'y',
+    });
     const refused = p.timeline.filter((pt) => pt.refused[cls] > 0).map((pt) => ({ x: pt.t, y: 0 }));
     if (refused.length > 0) {
       datasets.push({
-        label: `429 (${cls})`, data: refused, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2,
-        borderColor: cls === 'read' ? COLORS.red : COLORS.orange, backgroundColor: COLORS.red, yAxisID: 'y',
+        label: `429 (${cls})`,
+        data: refused,
+        showLine: false,
+        pointStyle: 'crossRot',
+        pointRadius: 6,
+        pointBorderWidth: 2,
+        borderColor: cls === 'read' ? COLORS.red : COLORS.orange,
+        backgroundColor: COLORS.red,
+        yAxisID: 'y',
       });
     }
   }
   // Only one class's windows are shaded (the one the limiter refused most): two overlaid sets are unreadable.
-  const shaded = [...p.rateLimit.classes].filter((c) => c.windows.length > 0).sort((a, b) => b.refused - a.refused).slice(0, 1);
+  const shaded = [...p.rateLimit.classes]
+    .filter((c) => c.windows.length > 0)
+    .sort((a, b) => b.refused - a.refused)
+    .slice(0, 1);
   for (const analysis of shaded) {
     const sorted = [...analysis.windows].sort((a, b) => a.start - b.start);
     const color = CLASS_COLORS[analysis.class];
@@ -74,9 +122,18 @@ export function rateLimitChart(p: RateLimitChartInput, id: string): ChartSpec {
       datasets.push({
         label: `inferred windows (${analysis.class})`,
         ...(parity === 1 ? { spgateHideInLegend: true } : {}),
-        data: mine.flatMap((w) => [{ x: w.start / 1000, y: 1 }, { x: w.end / 1000, y: 0 }]),
-        yAxisID: 'band', fill: 'origin', stepped: 'after', borderWidth: 0, pointRadius: 0,
-        borderColor: alpha(color, 0), backgroundColor: alpha(color, parity === 0 ? 0.1 : 0.2), order: 10,
+        data: mine.flatMap((w) => [
+          { x: w.start / 1000, y: 1 },
+          { x: w.end / 1000, y: 0 },
+        ]),
+        yAxisID: 'band',
+        fill: 'origin',
+        stepped: 'after',
+        borderWidth: 0,
+        pointRadius: 0,
+        borderColor: alpha(color, 0),
+        backgroundColor: alpha(color, parity === 0 ? 0.1 : 0.2),
+        order: 10,
       });
     });
   }

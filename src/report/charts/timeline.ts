@@ -3,7 +3,12 @@ import type { ProfileResult } from '../../results/schema.js';
 import { answeredIn, coverageOf } from '../../fold/throughput.js';
 import { COLORS, alpha, baseOptions, timeAxis, valueAxis, type ChartDataset, type ChartSpec } from './spec.js';
 
-const line = (label: string, color: string, data: Array<{ x: number; y: number | null }>, extra: Record<string, unknown> = {}): ChartDataset => ({
+const line = (
+  label: string,
+  color: string,
+  data: Array<{ x: number; y: number | null }>,
+  extra: Record<string, unknown> = {},
+): ChartDataset => ({
   label,
   data,
   borderColor: color,
@@ -27,17 +32,45 @@ function lastSecond(p: ProfileResult): number {
 export function throughputChart(p: ProfileResult, id: string): ChartSpec {
   const seconds = p.durationMs / 1000;
   const tl = p.timeline.filter((pt) => coverageOf(pt.t, seconds) >= 0.5);
-  const rate = (pt: ProfileResult['timeline'][number], n: number): { x: number; y: number } => ({ x: pt.t, y: Math.round(n / coverageOf(pt.t, seconds)) });
+  const rate = (pt: ProfileResult['timeline'][number], n: number): { x: number; y: number } => ({
+    x: pt.t,
+    y: Math.round(n / coverageOf(pt.t, seconds)),
+  });
   const datasets: ChartDataset[] = [
-    line('answered/s (not 429)', COLORS.blue, tl.map((pt) => rate(pt, answeredIn(pt))), { fill: 'origin' }),
-    line('sent/s', COLORS.gray, tl.map((pt) => rate(pt, pt.sent)), { borderDash: [5, 4], borderWidth: 1.5 }),
+    line(
+      'answered/s (not 429)',
+      COLORS.blue,
+      tl.map((pt) => rate(pt, answeredIn(pt))),
+      { fill: 'origin' },
+    ),
+    line(
+      'sent/s',
+      COLORS.gray,
+      tl.map((pt) => rate(pt, pt.sent)),
+      { borderDash: [5, 4], borderWidth: 1.5 },
+    ),
   ];
-  if (tl.some((pt) => (pt.byFamily['429'] ?? 0) > 0)) datasets.push(line('refused/s (429)', COLORS.orange, tl.map((pt) => rate(pt, pt.byFamily['429'] ?? 0))));
-  if (tl.some((pt) => pt.dropped > 0)) datasets.push(line('dropped/s', COLORS.red, tl.map((pt) => rate(pt, pt.dropped))));
+  if (tl.some((pt) => (pt.byFamily['429'] ?? 0) > 0))
+    datasets.push(
+      line(
+        'refused/s (429)',
+        COLORS.orange,
+        tl.map((pt) => rate(pt, pt.byFamily['429'] ?? 0)),
+      ),
+    );
+  if (tl.some((pt) => pt.dropped > 0))
+    datasets.push(
+      line(
+        'dropped/s',
+        COLORS.red,
+        tl.map((pt) => rate(pt, pt.dropped)),
+      ),
+    );
   return {
     id,
     title: `${p.name}: throughput`,
-    caption: 'Answered requests (429 refusals apart: they are the rate limiter, not throughput) and sent requests in each second; dropped means the open model could not send on schedule. The last, partial second is scaled to a rate (left out when under half a second).',
+    caption:
+      'Answered requests (429 refusals apart: they are the rate limiter, not throughput) and sent requests in each second; dropped means the open model could not send on schedule. The last, partial second is scaled to a rate (left out when under half a second).',
     config: { type: 'line', data: { datasets }, options: baseOptions({ x: timeAxis(lastSecond(p)), y: valueAxis('requests per second') }) },
     ticks: { x: 'seconds', y: 'count' },
   };
@@ -47,9 +80,21 @@ export function throughputChart(p: ProfileResult, id: string): ChartSpec {
 export function latencyOverTimeChart(p: ProfileResult, id: string): ChartSpec {
   const tl = p.timeline;
   const datasets = [
-    line('p50', COLORS.green, tl.map((pt) => ({ x: pt.t, y: pt.p50 }))),
-    line('p95', COLORS.amber, tl.map((pt) => ({ x: pt.t, y: pt.p95 }))),
-    line('p99', COLORS.red, tl.map((pt) => ({ x: pt.t, y: pt.p99 }))),
+    line(
+      'p50',
+      COLORS.green,
+      tl.map((pt) => ({ x: pt.t, y: pt.p50 })),
+    ),
+    line(
+      'p95',
+      COLORS.amber,
+      tl.map((pt) => ({ x: pt.t, y: pt.p95 })),
+    ),
+    line(
+      'p99',
+      COLORS.red,
+      tl.map((pt) => ({ x: pt.t, y: pt.p99 })),
+    ),
   ];
   return {
     id,
@@ -64,7 +109,9 @@ const FAMILY_COLORS: Record<string, string> = { '2xx': COLORS.green, '429': COLO
 
 /** Responses per second stacked by status family (2xx, 429, other). */
 export function statusCodesChart(p: ProfileResult, id: string): ChartSpec {
-  const families = [...new Set(p.timeline.flatMap((pt) => Object.keys(pt.byFamily)))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const families = [...new Set(p.timeline.flatMap((pt) => Object.keys(pt.byFamily)))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
   const datasets: ChartDataset[] = families.map((fam) => ({
     label: fam,
     data: p.timeline.map((pt) => pt.byFamily[fam] ?? 0),

@@ -26,7 +26,8 @@ export function summaryTiles(r: Results): SafeHtml {
   const n = countResults(r);
   // What the ratelimit.violations threshold counts; the analyzer's violations are per window.
   const rules = r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0);
-  const tile = (k: string, v: number | string, bad = false): SafeHtml => html`<div class="tile${bad ? ' bad' : ''}"><div class="v">${v}</div><div class="k">${k}</div></div>`;
+  const tile = (k: string, v: number | string, bad = false): SafeHtml =>
+    html`<div class="tile${bad ? ' bad' : ''}"><div class="v">${v}</div><div class="k">${k}</div></div>`;
   return html`<section class="card" id="summary"><h2>Summary</h2>
   ${r.meta.aborted ? html`<p><span class="badge aborted">aborted</span> ${r.meta.abortReason ?? 'interrupted'} — the figures below cover only what ran.</p>` : ''}
   ${r.errors.map((e) => html`<p><span class="badge error">error</span> ${e}</p>`)}

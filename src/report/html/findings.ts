@@ -9,7 +9,9 @@ import { clauseLabel } from '../clauses.js';
 type ExchangeRecord = Results['exchanges'][number];
 
 function headersText(h: Record<string, string | string[]>): string {
-  return Object.entries(h).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`).join('\n');
+  return Object.entries(h)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)
+    .join('\n');
 }
 
 function exchangeBlock(x: ExchangeRecord): SafeHtml {
@@ -17,7 +19,7 @@ function exchangeBlock(x: ExchangeRecord): SafeHtml {
   const res = x.response
     ? `HTTP ${x.response.status}\n${headersText(x.response.headers)}\n\n${x.response.body}${x.response.bodyBytes > x.response.body.length ? `\n… (${x.response.bodyBytes} bytes in all)` : ''}`
     : `no response: ${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''}`;
-  return html`<details class="exchange"><summary><span class="mono">${x.id}</span> ${x.request.method} <span class="mono">${x.request.url}</span> → ${x.response ? `HTTP ${x.response.status}` : x.error?.kind ?? 'error'} <span class="muted">(${x.timings.total.toFixed(1)} ms${x.request.keyRole ? `, key role ${x.request.keyRole}` : ''})</span></summary>
+  return html`<details class="exchange"><summary><span class="mono">${x.id}</span> ${x.request.method} <span class="mono">${x.request.url}</span> → ${x.response ? `HTTP ${x.response.status}` : (x.error?.kind ?? 'error')} <span class="muted">(${x.timings.total.toFixed(1)} ms${x.request.keyRole ? `, key role ${x.request.keyRole}` : ''})</span></summary>
   <div class="label muted">Request</div><pre>${req}</pre>
   <div class="label muted">Response</div><pre>${res}</pre></details>`;
 }
@@ -38,10 +40,14 @@ function occurrence(f: FindingRecord, n: number, of: number, sameExpected: boole
   const rep = f.reproduction;
   return html`${of > 1 ? html`<h4>Occurrence ${n} of ${of}</h4>` : ''}
     <div class="ev">${sameExpected && n > 1 ? '' : html`<div><div class="label">Expected</div><pre class="expected">${f.expected}</pre></div>`}<div><div class="label">Actual</div><pre class="actual">${f.actual}</pre></div></div>
-    ${rep ? html`<h4>Reproduction</h4>
+    ${
+      rep
+        ? html`<h4>Reproduction</h4>
       ${rep.seed !== undefined || rep.path ? html`<p class="muted">${rep.seed !== undefined ? `seed ${rep.seed}` : ''}${rep.path ? ` · shrink path ${rep.path}` : ''}</p>` : ''}
       ${rep.curl.length ? html`<pre># export SPGATE_API_KEY=&lt;the key of the role shown on the exchange&gt;\n${rep.curl.join('\n')}</pre>` : ''}
-      ${rep.command ? html`<pre>${rep.command}</pre>` : ''}` : ''}
+      ${rep.command ? html`<pre>${rep.command}</pre>` : ''}`
+        : ''
+    }
     ${xs.length ? html`<h4>Exchanges (redacted)</h4>${xs.map(exchangeBlock)}` : f.exchangeIds.length ? html`<p class="muted">Exchanges ${f.exchangeIds.join(', ')} were not recorded.</p>` : ''}`;
 }
 
@@ -60,7 +66,9 @@ function findingBlock(fs: FindingRecord[], i: number, exchanges: Map<string, Exc
 /** The findings section, errors first, one block per check. */
 export function findingsSection(r: Results): SafeHtml {
   const exchanges = new Map(r.exchanges.map((x) => [x.id, x]));
-  const sorted = [...r.findings].sort((a, b) => (a.severity === b.severity ? a.clause.localeCompare(b.clause, 'en', { numeric: true }) : a.severity === 'error' ? -1 : 1));
+  const sorted = [...r.findings].sort((a, b) =>
+    a.severity === b.severity ? a.clause.localeCompare(b.clause, 'en', { numeric: true }) : a.severity === 'error' ? -1 : 1,
+  );
   const groups = groupsOf(sorted);
   return html`<section class="card" id="findings"><h2>Findings (${r.findings.length}${groups.length < r.findings.length ? ` in ${groups.length} checks` : ''})
     ${r.findings.length ? html`<button type="button" id="toggle-findings" style="float:right;font-size:12px">Expand all</button>` : ''}</h2>

@@ -6,7 +6,12 @@ import { PART_TITLES, clausePart, findClause } from '../clauses.js';
 const ORDER: Record<CheckResult['status'], number> = { failed: 0, error: 1, warned: 2, inconclusive: 3, passed: 4, skipped: 5 };
 
 const REASON_LABEL: Record<CheckResult['status'], string> = {
-  failed: 'reason: ', error: 'error: ', warned: 'reason: ', inconclusive: 'could not judge: ', passed: 'not seen: ', skipped: 'skipped: ',
+  failed: 'reason: ',
+  error: 'error: ',
+  warned: 'reason: ',
+  inconclusive: 'could not judge: ',
+  passed: 'not seen: ',
+  skipped: 'skipped: ',
 };
 
 function statusBadge(s: CheckResult['status']): SafeHtml {
@@ -28,7 +33,8 @@ function row(c: CheckResult): SafeHtml {
 
 /** The matrix section (or a note that no conformance checks ran). */
 export function matrixSection(r: Results): SafeHtml {
-  if (r.checks.length === 0) return html`<section class="card" id="conformance"><h2>Conformance</h2><p class="muted">No conformance checks ran.</p></section>`;
+  if (r.checks.length === 0)
+    return html`<section class="card" id="conformance"><h2>Conformance</h2><p class="muted">No conformance checks ran.</p></section>`;
   const parts = new Map<number, CheckResult[]>();
   for (const c of r.checks) {
     const p = clausePart(c.clause);
@@ -41,7 +47,9 @@ export function matrixSection(r: Results): SafeHtml {
   <tbody>${groups.map(([part, checks]) => {
     const counts = new Map<string, number>();
     for (const c of checks) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
-    const sorted = [...checks].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.clause.localeCompare(b.clause, 'en', { numeric: true }));
+    const sorted = [...checks].sort(
+      (a, b) => ORDER[a.status] - ORDER[b.status] || a.clause.localeCompare(b.clause, 'en', { numeric: true }),
+    );
     return html`<tr class="part-row"><td colspan="7">${part ? `Part ${part} — ${PART_TITLES[part] ?? ''}` : 'Other'}
       <span class="part-summary" style="display:inline-flex;margin-left:10px">${[...counts.entries()].sort((a, b) => ORDER[a[0] as CheckResult['status']] - ORDER[b[0] as CheckResult['status']]).map(([s, k]) => html`<span class="badge ${s}">${k} ${s}</span>`)}</span></td></tr>
     ${sorted.map(row)}`;

@@ -31,7 +31,11 @@ export function chartJsBundle(): string {
 export function renderHtml(r: Results): string {
   const charts = chartsForResults(r);
   const allCharts = charts.flat();
-  const nav: Array<[string, string]> = [['#summary', 'Summary'], ['#conformance', 'Conformance'], ['#findings', `Findings (${r.findings.length})`]];
+  const nav: Array<[string, string]> = [
+    ['#summary', 'Summary'],
+    ['#conformance', 'Conformance'],
+    ['#findings', `Findings (${r.findings.length})`],
+  ];
   r.load.forEach((p, i) => nav.push([`#profile-${i + 1}`, `Load: ${p.name}`]));
   nav.push(['#environment', 'Environment']);
   const page = html`<!doctype html>

@@ -31,14 +31,25 @@ function latencyTable(p: ProfileResult): SafeHtml {
 
 function rateLimitTables(p: ProfileResult): SafeHtml {
   const a = p.rateLimit;
-  if (a.classes.length === 0 && a.violations.length === 0) return html`<h4>Rate limit</h4><p class="muted">No rate-limit samples were analysed.</p>`;
+  if (a.classes.length === 0 && a.violations.length === 0)
+    return html`<h4>Rate limit</h4><p class="muted">No rate-limit samples were analysed.</p>`;
   return html`<h4>Rate-limit analysis</h4>
   <table><thead><tr><th>Class</th><th class="num">Samples</th><th class="num">Admitted</th><th class="num">429s</th><th class="num">Observed limit</th><th>Limit constant</th><th class="num">Window</th><th>Model</th><th class="num">Windows</th><th>Explanation</th></tr></thead><tbody>
   ${a.classes.map((c) => html`<tr><td>${c.class}${c.key ? html`<br><span class="muted">key ${c.key}</span>` : ''}</td><td class="num">${fmtInt(c.samples)}</td><td class="num">${fmtInt(c.admitted)}</td><td class="num">${fmtInt(c.refused)}</td><td class="num">${c.observedLimit ?? '—'}</td><td>${c.limitConstant ? 'yes' : html`<span class="badge failed">no</span>`}</td><td class="num">${c.windowSeconds !== null ? `${c.windowSeconds} s` : '—'}</td><td>${c.model}</td><td class="num">${c.windows.length}</td><td>${c.explanation}</td></tr>`)}
   </tbody></table>
-  ${a.violations.length === 0 ? html`<p><span class="badge ok">no violations</span></p>` : html`<table class="violations"><thead><tr><th>Violation</th><th>Class</th><th>What happened</th><th>Window</th><th>Samples</th></tr></thead><tbody>
-  ${a.violations.map((v) => html`<tr><td><span class="badge failed">violation</span> <span class="mono">${clauseLabel(v.rule)}</span></td><td>${v.class ?? 'all'}${v.key ? html`<br><span class="muted">key ${v.key}</span>` : ''}</td><td>${v.message}</td><td>${v.window ? `${fmtOffset(v.window.start)} – ${fmtOffset(v.window.end)}` : '—'}</td><td class="mono">${v.samples.slice(0, 6).map((s) => `${fmtOffset(s.t)} ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`).join('; ')}${v.samples.length > 6 ? ` … ${v.samples.length - 6} more` : ''}</td></tr>`)}
-  </tbody></table>`}`;
+  ${
+    a.violations.length === 0
+      ? html`<p><span class="badge ok">no violations</span></p>`
+      : html`<table class="violations"><thead><tr><th>Violation</th><th>Class</th><th>What happened</th><th>Window</th><th>Samples</th></tr></thead><tbody>
+  ${a.violations.map(
+    (v) =>
+      html`<tr><td><span class="badge failed">violation</span> <span class="mono">${clauseLabel(v.rule)}</span></td><td>${v.class ?? 'all'}${v.key ? html`<br><span class="muted">key ${v.key}</span>` : ''}</td><td>${v.message}</td><td>${v.window ? `${fmtOffset(v.window.start)} – ${fmtOffset(v.window.end)}` : '—'}</td><td class="mono">${v.samples
+        .slice(0, 6)
+        .map((s) => `${fmtOffset(s.t)} ${s.status}${s.requestId ? ` ${s.requestId}` : ''}`)
+        .join('; ')}${v.samples.length > 6 ? ` … ${v.samples.length - 6} more` : ''}</td></tr>`,
+  )}
+  </tbody></table>`
+  }`;
 }
 
 /** The generator's own lag in one line; a saturated generator as a warning naming the remedy. */
@@ -53,7 +64,8 @@ function generatorLine(g: NonNullable<ProfileResult['generator']>): SafeHtml {
 export function profileSection(p: ProfileResult, index: number, charts: ChartSpec[]): SafeHtml {
   const t = p.totals;
   const refused = count429(t.byStatus);
-  const tile = (k: string, v: string, bad = false): SafeHtml => html`<div class="tile${bad ? ' bad' : ''}"><div class="v">${v}</div><div class="k">${k}</div></div>`;
+  const tile = (k: string, v: string, bad = false): SafeHtml =>
+    html`<div class="tile${bad ? ' bad' : ''}"><div class="v">${v}</div><div class="k">${k}</div></div>`;
   const statuses = Object.entries(t.byStatus).sort((a, b) => a[0].localeCompare(b[0]));
   return html`<section class="card profile" id="profile-${index + 1}">
   <h2>Load: ${p.name} <span class="badge ${p.status === 'passed' ? 'passed' : p.status}">${p.status}</span></h2>

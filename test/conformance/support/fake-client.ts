@@ -8,7 +8,9 @@ export const BASE = 'http://127.0.0.1:9/v1';
 export const HEADERS = { 'x-request-id': 'req_1', 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '1' };
 
 /** A client whose every answer comes from `answer` (n counts requests from 1); `sent` keeps the specs. */
-export function fakeClient(answer: (spec: RequestSpec, n: number) => { status: number; headers?: Record<string, string>; json?: unknown }): HttpClient & { sent: RequestSpec[] } {
+export function fakeClient(
+  answer: (spec: RequestSpec, n: number) => { status: number; headers?: Record<string, string>; json?: unknown },
+): HttpClient & { sent: RequestSpec[] } {
   const sent: RequestSpec[] = [];
   let n = 0;
   const make = (spec: RequestSpec, url: string): Exchange => {
@@ -18,13 +20,21 @@ export function fakeClient(answer: (spec: RequestSpec, n: number) => { status: n
     return {
       id: `x${n}`,
       request: { method: spec.method, url, headers: { authorization: 'Bearer <redacted:admin>' }, bodyBytes: 0, keyRole: 'admin' },
-      response: { status: a.status, headers: { ...HEADERS, ...a.headers }, body, bodyBytes: body.length, ...(a.json !== undefined ? { json: a.json } : {}) },
+      response: {
+        status: a.status,
+        headers: { ...HEADERS, ...a.headers },
+        body,
+        bodyBytes: body.length,
+        ...(a.json !== undefined ? { json: a.json } : {}),
+      },
       timings: { start: Date.now(), total: 1 },
     };
   };
   const send = async (spec: RequestSpec): Promise<Exchange> => {
     sent.push(spec);
-    const q = new URLSearchParams(Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString();
+    const q = new URLSearchParams(
+      Object.entries(spec.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])),
+    ).toString();
     return make(spec, BASE + spec.path + (q ? `?${q}` : ''));
   };
   return {
@@ -44,4 +54,3 @@ export const target = (extra: Record<string, unknown> = {}) =>
 
 /** One suite named s holding `checks`. */
 export const suite = (checks: CheckDef[]): SuiteDef[] => [defineSuite({ name: 's', description: 'test', checks })];
-

@@ -1,6 +1,9 @@
 /** Runs one of the suites against the reference server with a fault switched on (tests only). */
 import {
-  startReferenceServer, type FaultName, type ReferenceServerOptions, type RunningReferenceServer,
+  startReferenceServer,
+  type FaultName,
+  type ReferenceServerOptions,
+  type RunningReferenceServer,
 } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { type ConformanceOutcome } from '../../../src/conformance/run.js';
@@ -8,25 +11,81 @@ import { runConformance } from '../../support/conformance.js';
 
 /** Faults (by: conformance | both) that this area's suites must catch, by suite. */
 export const FAULTS_BY_SUITE: Record<string, FaultName[]> = {
-  auth: ['auth-legacy-prefix-rejected', 'auth-expired-accepted', 'auth-revoked-accepted', 'auth-bad-key-403', 'auth-scheme-lenient', 'attachments-single-scope', 'readonly-can-write',
-    'auth-missing-anonymous', 'legacy-test-isolated', 'workspace-header-required',
-    'workspace-leak', 'attachments-conversations-scope-unchecked', 'readonly-can-delete-customers', 'scope-unchecked-on-articles',
-    'search-no-tenant-filter', 'delete-cross-workspace', 'workspace-leak-articles', 'workspace-leak-me', 'workspace-leak-team'],
-  errors: ['request-id-mismatch', 'request-id-missing-on-success', 'not-found-code', 'error-envelope-flat', 'error-codes-upper-case', 'unknown-status-code'],
+  auth: [
+    'auth-legacy-prefix-rejected',
+    'auth-expired-accepted',
+    'auth-revoked-accepted',
+    'auth-bad-key-403',
+    'auth-scheme-lenient',
+    'attachments-single-scope',
+    'readonly-can-write',
+    'auth-missing-anonymous',
+    'legacy-test-isolated',
+    'workspace-header-required',
+    'workspace-leak',
+    'attachments-conversations-scope-unchecked',
+    'readonly-can-delete-customers',
+    'scope-unchecked-on-articles',
+    'search-no-tenant-filter',
+    'delete-cross-workspace',
+    'workspace-leak-articles',
+    'workspace-leak-me',
+    'workspace-leak-team',
+  ],
+  errors: [
+    'request-id-mismatch',
+    'request-id-missing-on-success',
+    'not-found-code',
+    'error-envelope-flat',
+    'error-codes-upper-case',
+    'unknown-status-code',
+  ],
   pagination: [
-    'cursor-lenient', 'cursor-unbound-filter', 'limit-unbounded', 'limit-default-20', 'cursor-offset', 'has-more-stale', 'search-case-sensitive',
-    'search-skips-company', 'identity-single-param', 'articles-has-more', 'cursor-overlap', 'cursor-raw-query', 'external-id-ignored', 'last-page-empty-cursor',
+    'cursor-lenient',
+    'cursor-unbound-filter',
+    'limit-unbounded',
+    'limit-default-20',
+    'cursor-offset',
+    'has-more-stale',
+    'search-case-sensitive',
+    'search-skips-company',
+    'identity-single-param',
+    'articles-has-more',
+    'cursor-overlap',
+    'cursor-raw-query',
+    'external-id-ignored',
+    'last-page-empty-cursor',
   ],
   limits: [
-    'body-limit-ignored', 'write-body-limit-ignored', 'body-limit-code', 'ratelimit-headers-missing-on-errors', 'ratelimit-no-retry-after',
-    'ratelimit-429-code', 'ratelimit-reset-ms', 'ratelimit-remaining-negative',
-    'write-body-limit-assign-only', 'read-body-limit-customers-only', 'collection-body-limit-code',
-    'ratelimit-limit-drifts', 'ratelimit-shared-classes', 'ratelimit-reset-epoch',
+    'body-limit-ignored',
+    'write-body-limit-ignored',
+    'body-limit-code',
+    'ratelimit-headers-missing-on-errors',
+    'ratelimit-no-retry-after',
+    'ratelimit-429-code',
+    'ratelimit-reset-ms',
+    'ratelimit-remaining-negative',
+    'write-body-limit-assign-only',
+    'read-body-limit-customers-only',
+    'collection-body-limit-code',
+    'ratelimit-limit-drifts',
+    'ratelimit-shared-classes',
+    'ratelimit-reset-epoch',
   ],
   shapes: [
-    'conversation-omits-nulls', 'customer-count-string', 'turn-missing-expires', 'session-title-null', 'descriptor-size-string',
-    'collection-translations-object', 'me-text-plain', 'statuses-display-keys', 'priorities-drop-last',
-    'timestamps-no-offset', 'conversation-status-label', 'request-ids-unprefixed', 'turn-unwrapped',
+    'conversation-omits-nulls',
+    'customer-count-string',
+    'turn-missing-expires',
+    'session-title-null',
+    'descriptor-size-string',
+    'collection-translations-object',
+    'me-text-plain',
+    'statuses-display-keys',
+    'priorities-drop-last',
+    'timestamps-no-offset',
+    'conversation-status-label',
+    'request-ids-unprefixed',
+    'turn-unwrapped',
     'collection-translation-revision-string',
   ],
 };
@@ -45,7 +104,13 @@ export async function startServer(budgets?: ReferenceServerOptions['budgets']): 
 }
 
 /** Runs suites against the server with exactly `faults` on. */
-export async function runWith(server: RunningReferenceServer, faults: FaultName[], suites: string[], seed = 11, runs = 5): Promise<ConformanceOutcome> {
+export async function runWith(
+  server: RunningReferenceServer,
+  faults: FaultName[],
+  suites: string[],
+  seed = 11,
+  runs = 5,
+): Promise<ConformanceOutcome> {
   server.setFaults(faults);
   return runConformance({ target: targetFromInput(server.target, 'embedded'), suites, runs, seed });
 }
@@ -54,7 +119,12 @@ export async function runWith(server: RunningReferenceServer, faults: FaultName[
  * Runs `checks` once (runs 1, seed 1) against the server with exactly `faults` on, after `before` (e.g. a
  * budget reset); the faults are switched off again afterwards.
  */
-export async function runChecks(server: RunningReferenceServer, checks: string[], faults: FaultName[] = [], before?: () => Promise<void>): Promise<ConformanceOutcome> {
+export async function runChecks(
+  server: RunningReferenceServer,
+  checks: string[],
+  faults: FaultName[] = [],
+  before?: () => Promise<void>,
+): Promise<ConformanceOutcome> {
   server.setFaults(faults);
   try {
     await before?.();

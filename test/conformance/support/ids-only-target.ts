@@ -11,7 +11,14 @@ import { targetFromInput } from '../../../src/target/resolve.js';
 import type { Target } from '../../../src/target/schema.js';
 
 /** Pool sizes: enough for one run of every suite. */
-export const POOL_SIZES = { customers: 12, conversations: 24, pendingTurns: 6, collections: 20, customerConversations: 2, identityCustomers: 2 };
+export const POOL_SIZES = {
+  customers: 12,
+  conversations: 24,
+  pendingTurns: 6,
+  collections: 20,
+  customerConversations: 2,
+  identityCustomers: 2,
+};
 
 /** Creates the pools and extra ids on `server` and returns a target without fixtures.api. */
 export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Target> {
@@ -21,9 +28,12 @@ export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Tar
     const base = server.target.fixtures?.ids ?? {};
     const n = (k: keyof typeof POOL_SIZES) => Array.from({ length: POOL_SIZES[k] }, (_, i) => i);
     const tag = (i: number) => `spgpool${Date.now().toString(36)}${i}`;
-    const customers = await api.createCustomers(n('customers').map((i) => ({ name: `Pool ${tag(i)}`, email: `${tag(i)}@pool.test`, company: 'pool', externalId: `ext-${tag(i)}` })));
+    const customers = await api.createCustomers(
+      n('customers').map((i) => ({ name: `Pool ${tag(i)}`, email: `${tag(i)}@pool.test`, company: 'pool', externalId: `ext-${tag(i)}` })),
+    );
     const conversations: string[] = [];
-    for (const _ of n('conversations')) conversations.push((await api.createConversation({ status: 'open', assignee: null, team: null })).id);
+    for (const _ of n('conversations'))
+      conversations.push((await api.createConversation({ status: 'open', assignee: null, team: null })).id);
     const pendingTurns: Array<{ sessionId: string; turnId: string }> = [];
     for (const _ of n('pendingTurns')) {
       const { id: conversationId } = await api.createConversation({});
@@ -43,12 +53,18 @@ export async function idsOnlyTarget(server: RunningReferenceServer): Promise<Tar
     const identityCustomers: Array<{ customerId: string; identifier: string }> = [];
     for (const i of n('identityCustomers')) {
       const identifier = `${tag(i)}@identity-pool.test`;
-      const [c] = await api.createCustomers([{ name: `Identity pool ${tag(i)}`, email: identifier, externalId: `idp-${tag(i)}`, identities: [{ type: 'email', identifier }] }]);
+      const [c] = await api.createCustomers([
+        { name: `Identity pool ${tag(i)}`, email: identifier, externalId: `idp-${tag(i)}`, identities: [{ type: 'email', identifier }] },
+      ]);
       identityCustomers.push({ customerId: c!.id, identifier });
     }
     const { id: memberConv } = await api.createConversation({});
     const ms = await api.createSession({ conversationId: memberConv, owner: 'member' });
-    const memberTurn = { conversationId: memberConv, sessionId: ms.id, turnId: (await api.createTurn({ sessionId: ms.id, owner: 'member', state: 'pending' })).id };
+    const memberTurn = {
+      conversationId: memberConv,
+      sessionId: ms.id,
+      turnId: (await api.createTurn({ sessionId: ms.id, owner: 'member', state: 'pending' })).id,
+    };
     const { id: crowded } = await api.createConversation({});
     // created in activity order: the last one is the most recently active
     let crowdedNewestChatId = '';

@@ -18,7 +18,18 @@ import { responseRecord } from '../../../src/load/from-response.js';
 import type { TraceRecord } from '../../../src/trace/record.js';
 import { resultsOf } from './shards.js';
 
-export const ROUTE: PlannedRoute = { idx: 0, label: 'customers', class: 'read', method: 'GET', template: '/customers', path: '/customers', idempotencyKey: false, keyRole: 'admin', keyName: 'admin', weight: 1 };
+export const ROUTE: PlannedRoute = {
+  idx: 0,
+  label: 'customers',
+  class: 'read',
+  method: 'GET',
+  template: '/customers',
+  path: '/customers',
+  idempotencyKey: false,
+  keyRole: 'admin',
+  keyName: 'admin',
+  weight: 1,
+};
 export const SLO = { p95Ms: 100, maxErrorPct: 1 };
 const dyadic = (ms: number): number => Math.round(ms * 1024) / 1024;
 
@@ -27,10 +38,17 @@ const dyadic = (ms: number): number => Math.round(ms * 1024) / 1024;
  * sent on the first of `connections` connections free at or after its intended time (plus a send slip of
  * 1/8 ms), and answered `serviceMs` later.
  */
-export function queuedShard(o: { fromRps: number; toRps: number; seconds: number; connections: number; serviceMs: number; phaseMs?: number }): SampleInput[] {
+export function queuedShard(o: {
+  fromRps: number;
+  toRps: number;
+  seconds: number;
+  connections: number;
+  serviceMs: number;
+  phaseMs?: number;
+}): SampleInput[] {
   const free = new Array<number>(o.connections).fill(0);
   const out: SampleInput[] = [];
-  for (let t = o.phaseMs ?? 0; t < o.seconds * 1000;) {
+  for (let t = o.phaseMs ?? 0; t < o.seconds * 1000; ) {
     const intended = dyadic(t);
     let c = 0;
     for (let i = 1; i < free.length; i++) if (free[i]! < free[c]!) c = i;
@@ -49,19 +67,45 @@ export function queuedShard(o: { fromRps: number; toRps: number; seconds: number
  * records go through `toRecord` (the load run's hook by default), histograms and results as a live
  * open-model shard would hold them. Returns the results path.
  */
-export async function writeQueuedShard(dir: string, index: number, count: number, samples: SampleInput[], startedAtEpochMs: number, toRecord: (s: SampleInput) => TraceRecord = (s) => responseRecord(s, ROUTE)): Promise<string> {
+export async function writeQueuedShard(
+  dir: string,
+  index: number,
+  count: number,
+  samples: SampleInput[],
+  startedAtEpochMs: number,
+  toRecord: (s: SampleInput) => TraceRecord = (s) => responseRecord(s, ROUTE),
+): Promise<string> {
   const trace = join(dir, `shard-${index}.ndjson`);
   writeFileSync(trace, samples.map((s) => JSON.stringify(toRecord(s))).join('\n') + '\n');
   const hist = new FoldHistograms([{ class: 'read', method: 'GET' }], true);
   for (const s of samples) hist.record(0, 'read', s.status, s.received - s.sent, s.received - s.intended);
   const shard: ShardRecord = {
-    index, count, startedAtEpochMs, profile: 'queued', target: { name: 'station', baseUrl: 'http://127.0.0.1:9/v1' }, expected: {}, strict: false,
+    index,
+    count,
+    startedAtEpochMs,
+    profile: 'queued',
+    target: { name: 'station', baseUrl: 'http://127.0.0.1:9/v1' },
+    expected: {},
+    strict: false,
   };
   const result: ProfileResult = {
-    name: 'queued', description: 'synthetic open-model shard whose requests queue', model: 'open', startedAt: new Date(startedAtEpochMs).toISOString(),
+    name: 'queued',
+    description: 'synthetic open-model shard whose requests queue',
+    model: 'open',
+    startedAt: new Date(startedAtEpochMs).toISOString(),
     durationMs: Math.ceil(Math.max(...samples.map((s) => s.received))),
-    config: { classes: [{ class: 'read', routes: [{ route: 'customers', method: 'GET', path: '/customers' }] }], notes: [`shard ${index}/${count}: arrival rates split`] },
-    totals: { sent: samples.length, completed: samples.length, dropped: 0, errors: 0, byStatus: { '200': samples.length }, byClass: { read: samples.length, write: 0 } },
+    config: {
+      classes: [{ class: 'read', routes: [{ route: 'customers', method: 'GET', path: '/customers' }] }],
+      notes: [`shard ${index}/${count}: arrival rates split`],
+    },
+    totals: {
+      sent: samples.length,
+      completed: samples.length,
+      dropped: 0,
+      errors: 0,
+      byStatus: { '200': samples.length },
+      byClass: { read: samples.length, write: 0 },
+    },
     throughput: { meanRps: 0, peakRps: 0 },
     latency: hist.summaries(),
     timeline: [],
@@ -73,7 +117,10 @@ export async function writeQueuedShard(dir: string, index: number, count: number
     status: 'passed',
   };
   const json = join(dir, `shard-${index}.json`);
-  const target = targetFromInput({ name: shard.target.name, baseUrl: shard.target.baseUrl, keys: { admin: { key: 'pk_test_synthetic' } } }, 'test');
+  const target = targetFromInput(
+    { name: shard.target.name, baseUrl: shard.target.baseUrl, keys: { admin: { key: 'pk_test_synthetic' } } },
+    'test',
+  );
   await writeResults(json, resultsOf(result, [], target));
   return json;
 }

@@ -19,13 +19,24 @@ import type { Target } from '../../../src/target/schema.js';
 import { TraceRecord } from '../../../src/trace/record.js';
 
 /** Runs shard index/count and writes shard-<index>.json and shard-<index>.ndjson into dir; returns the json path. */
-export async function runShard(dir: string, target: Target, profile: Profile, index: number, count: number, durationS: number): Promise<string> {
+export async function runShard(
+  dir: string,
+  target: Target,
+  profile: Profile,
+  index: number,
+  count: number,
+  durationS: number,
+): Promise<string> {
   const shard = { index, count };
   const sliced = shardProfile(profile, shard);
   const tracePath = join(dir, `shard-${index}.ndjson`);
   const clock = new ClockOrigin();
   const { result, findings } = await runProfile({
-    target: shardTarget(target, shard), profile: sliced.profile, durationOverride: durationS, tracePath, onProgress: (p) => clock.observe(p.elapsed),
+    target: shardTarget(target, shard),
+    profile: sliced.profile,
+    durationOverride: durationS,
+    tracePath,
+    onProgress: (p) => clock.observe(p.elapsed),
   });
   result.shard = shardRecord(shard, clock.epochMs(Date.parse(result.startedAt)), profile.name, target);
   const json = join(dir, `shard-${index}.json`);
@@ -36,14 +47,25 @@ export async function runShard(dir: string, target: Target, profile: Profile, in
 /** A results document around one profile result, as `spgate load --json` writes it. */
 export function resultsOf(result: ProfileResult, findings: Results['findings'], target: Target): Results {
   return buildResults({
-    command: 'load', target: { name: target.name, baseUrl: target.baseUrl, embedded: false }, startedAt: new Date(result.startedAt),
-    finishedAt: new Date(), aborted: false, checks: [], findings, exchanges: [], load: [result], errors: [],
+    command: 'load',
+    target: { name: target.name, baseUrl: target.baseUrl, embedded: false },
+    startedAt: new Date(result.startedAt),
+    finishedAt: new Date(),
+    aborted: false,
+    checks: [],
+    findings,
+    exchanges: [],
+    load: [result],
+    errors: [],
   });
 }
 
 /** Every record of an NDJSON trace. */
 export function readRecords(path: string): TraceRecord[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => TraceRecord.parse(JSON.parse(l)));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => TraceRecord.parse(JSON.parse(l)));
 }
 
 /**

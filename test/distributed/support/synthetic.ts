@@ -23,9 +23,16 @@ const WINDOW_MS = 1000;
  * Records of `count` shards sending a read every `gapMs` for `seconds`, shard i offset by i·gapMs/count and
  * starting at `startMs[i]` (its own clock starts then: its record times are relative to it).
  */
-export function limiterTraces(kind: 'shared' | 'per-shard', count: number, seconds = 3, gapMs = 40, startMs: number[] = []): TraceRecord[][] {
+export function limiterTraces(
+  kind: 'shared' | 'per-shard',
+  count: number,
+  seconds = 3,
+  gapMs = 40,
+  startMs: number[] = [],
+): TraceRecord[][] {
   const sends: Array<{ shard: number; t: number }> = [];
-  for (let s = 0; s < count; s++) for (let t = (s * gapMs) / count + 1 + (startMs[s] ?? 0); t < seconds * 1000; t += gapMs) sends.push({ shard: s, t });
+  for (let s = 0; s < count; s++)
+    for (let t = (s * gapMs) / count + 1 + (startMs[s] ?? 0); t < seconds * 1000; t += gapMs) sends.push({ shard: s, t });
   sends.sort((a, b) => a.t - b.t);
   const used = new Map<string, number>();
   const out: TraceRecord[][] = Array.from({ length: count }, () => []);
@@ -39,8 +46,17 @@ export function limiterTraces(kind: 'shared' | 'per-shard', count: number, secon
     const remaining = admitted ? LIMIT - n - 1 : 0;
     const reset = String(Math.max(1, Math.ceil(((w + 1) * WINDOW_MS - t) / 1000)));
     const r: TraceRecord = {
-      t: t - (startMs[shard] ?? 0), latency: 2, class: 'read', method: 'GET', path: '/customers', status: admitted ? 200 : 429,
-      limit: String(LIMIT), remaining: String(remaining), reset, requestId: `req_${shard}_${++id}`, key: 'admin',
+      t: t - (startMs[shard] ?? 0),
+      latency: 2,
+      class: 'read',
+      method: 'GET',
+      path: '/customers',
+      status: admitted ? 200 : 429,
+      limit: String(LIMIT),
+      remaining: String(remaining),
+      reset,
+      requestId: `req_${shard}_${++id}`,
+      key: 'admin',
     };
     if (!admitted) {
       r.retryAfter = reset;
@@ -52,7 +68,13 @@ export function limiterTraces(kind: 'shared' | 'per-shard', count: number, secon
 }
 
 /** Writes shard i's results and trace into dir (its clock starts at `originMs`); returns the results path. */
-export async function writeShard(dir: string, index: number, count: number, records: TraceRecord[], opts: { originMs?: number; profile?: string; baseUrl?: string; name?: string } = {}): Promise<string> {
+export async function writeShard(
+  dir: string,
+  index: number,
+  count: number,
+  records: TraceRecord[],
+  opts: { originMs?: number; profile?: string; baseUrl?: string; name?: string } = {},
+): Promise<string> {
   const trace = join(dir, `shard-${index}.ndjson`);
   writeFileSync(trace, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const hists = new Map<StatusFamily, ReturnType<typeof newHistogram>>();
@@ -65,18 +87,39 @@ export async function writeShard(dir: string, index: number, count: number, reco
   }
   const baseUrl = opts.baseUrl ?? 'http://127.0.0.1:9/v1';
   const shard: ShardRecord = {
-    index, count, startedAtEpochMs: opts.originMs ?? 1_700_000_000_000, profile: opts.profile ?? 'synthetic',
-    target: { name: opts.name ?? 'synthetic', baseUrl }, expected: { read: { limit: LIMIT, windowSeconds: 1 } }, strict: false,
+    index,
+    count,
+    startedAtEpochMs: opts.originMs ?? 1_700_000_000_000,
+    profile: opts.profile ?? 'synthetic',
+    target: { name: opts.name ?? 'synthetic', baseUrl },
+    expected: { read: { limit: LIMIT, windowSeconds: 1 } },
+    strict: false,
   };
   const result: ProfileResult = {
-    name: opts.profile ?? 'synthetic', description: 'synthetic shard', model: 'closed', startedAt: new Date(shard.startedAtEpochMs).toISOString(),
+    name: opts.profile ?? 'synthetic',
+    description: 'synthetic shard',
+    model: 'closed',
+    startedAt: new Date(shard.startedAtEpochMs).toISOString(),
     durationMs: Math.ceil(Math.max(...records.map((r) => r.t + r.latency))),
-    config: { classes: [{ class: 'read', routes: [{ route: 'customers', method: 'GET', path: '/customers' }] }], notes: [`shard ${index}/${count}: connections split`] },
-    totals: { sent: records.length, completed: records.length, dropped: 0, errors: 0, byStatus, byClass: { read: records.length, write: 0 } },
+    config: {
+      classes: [{ class: 'read', routes: [{ route: 'customers', method: 'GET', path: '/customers' }] }],
+      notes: [`shard ${index}/${count}: connections split`],
+    },
+    totals: {
+      sent: records.length,
+      completed: records.length,
+      dropped: 0,
+      errors: 0,
+      byStatus,
+      byClass: { read: records.length, write: 0 },
+    },
     throughput: { meanRps: 0, peakRps: 0 },
     latency: [...hists.entries()].map(([fam, h]) => summarize(h, 'read', fam, false)),
     timeline: [],
-    thresholds: [{ expression: 'ratelimit.violations == 0', ok: true, actual: '0' }, { expression: 'read.429 > 0', ok: true, actual: '1' }],
+    thresholds: [
+      { expression: 'ratelimit.violations == 0', ok: true, actual: '0' },
+      { expression: 'read.429 > 0', ok: true, actual: '1' },
+    ],
     rateLimit: analyzeRateLimits(traceToSamples(records), { expected: shard.expected }),
     trace: trace,
     shard,

@@ -52,8 +52,12 @@ export async function startExpressServer(opts: ExpressOptions): Promise<LimitedS
   app.use((req, res) => {
     const url = new URL(req.originalUrl, 'http://x');
     const out = handleApi({
-      method: req.method, path: url.pathname, query: url.searchParams, authorization: req.headers.authorization,
-      body: req.body as unknown, requestId: String(res.getHeader('X-Request-Id')),
+      method: req.method,
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body: req.body as unknown,
+      requestId: String(res.getHeader('X-Request-Id')),
     });
     res.status(out.status);
     if (out.body === undefined) res.end();

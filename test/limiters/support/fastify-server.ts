@@ -26,21 +26,40 @@ export async function startFastifyServer(opts: FastifyOptions): Promise<LimitedS
     global: false,
     enableDraftSpec: true,
     keyGenerator: (req) => limiterKey(req.headers.authorization),
-    errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`rate limit exceeded, retry in ${ctx.after}`), { statusCode: ctx.statusCode }),
+    errorResponseBuilder: (_req, ctx) =>
+      Object.assign(new Error(`rate limit exceeded, retry in ${ctx.after}`), { statusCode: ctx.statusCode }),
   });
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode ?? 500;
-    const code = status === 429 ? 'rate_limit.exceeded' : status === 413 ? 'request.body_too_large' : status < 500 ? 'request.invalid' : 'internal';
+    const code =
+      status === 429 ? 'rate_limit.exceeded' : status === 413 ? 'request.body_too_large' : status < 500 ? 'request.invalid' : 'internal';
     void reply.code(status).send(errorBody(code, err.message, req.id));
   });
   const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const url = new URL(req.url, 'http://x');
-    const out = handleApi({ method: req.method, path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body: req.body, requestId: req.id });
+    const out = handleApi({
+      method: req.method,
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body: req.body,
+      requestId: req.id,
+    });
     return reply.code(out.status).send(out.body);
   };
   const { read, write } = opts.budgets;
-  app.route({ method: 'GET', url: '/v1/*', config: { rateLimit: { max: read.limit, timeWindow: read.windowSeconds * 1000, groupId: 'read' } }, handler });
-  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/v1/*', config: { rateLimit: { max: write.limit, timeWindow: write.windowSeconds * 1000, groupId: 'write' } }, handler });
+  app.route({
+    method: 'GET',
+    url: '/v1/*',
+    config: { rateLimit: { max: read.limit, timeWindow: read.windowSeconds * 1000, groupId: 'read' } },
+    handler,
+  });
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/v1/*',
+    config: { rateLimit: { max: write.limit, timeWindow: write.windowSeconds * 1000, groupId: 'write' } },
+    handler,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   return {

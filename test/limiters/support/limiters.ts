@@ -57,7 +57,8 @@ export const MISCONFIGS: MisconfigDef[] = [
     // 3 s windows: with 1 s windows (Reset 1) any legitimate limiter may admit up to about 2× per second, so
     // twice the budget is not provably too much (docs/rate-limits.md); over 3 s windows it is.
     budgets: { read: { limit: 20, windowSeconds: 3 }, write: FASTIFY.write },
-    start: async (budgets) => startRoundRobinProxy([await startFastifyServer({ budgets, instance: 'a' }), await startFastifyServer({ budgets, instance: 'b' })]),
+    start: async (budgets) =>
+      startRoundRobinProxy([await startFastifyServer({ budgets, instance: 'a' }), await startFastifyServer({ budgets, instance: 'b' })]),
     profile: 'read-budget',
     rule: '8.ratelimit.over-admission',
   },

@@ -35,7 +35,14 @@ export async function startNodeServer(idPrefix: string, gate: Gate): Promise<Lim
         return;
       }
     }
-    const out = handleApi({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body, requestId });
+    const out = handleApi({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body,
+      requestId,
+    });
     sendJson(res, out.status, out.body);
   };
   return listenLoopback(

@@ -10,19 +10,19 @@ import { prng } from '../../support/prng.js';
 import { listenLoopback, type LimitedServer } from './server.js';
 
 /** Starts the proxy in front of the upstreams (base URLs ending in /v1); closing it closes them too. */
-export async function startRoundRobinProxy(upstreams: LimitedServer[], pick: 'round-robin' | { random: number } = 'round-robin'): Promise<LimitedServer> {
+export async function startRoundRobinProxy(
+  upstreams: LimitedServer[],
+  pick: 'round-robin' | { random: number } = 'round-robin',
+): Promise<LimitedServer> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   let next = 0;
   const rnd = typeof pick === 'object' ? prng(pick.random) : undefined;
   const server = createServer((req, res) => {
     const up = new URL(upstreams[rnd ? Math.floor(rnd() * upstreams.length) : next++ % upstreams.length]!.url);
-    const fwd = request(
-      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent },
-      (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-        upRes.pipe(res);
-      },
-    );
+    const fwd = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
     fwd.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();

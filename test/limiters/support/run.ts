@@ -58,6 +58,8 @@ export async function runAgainst(name: string, server: LimitedServer, profile: s
     findings: findings.map((f) => `${f.clause} (${f.severity}): ${f.actual}`),
     violations: result.rateLimit.violations.map((v) => `${v.rule} ${v.class ?? ''}: ${v.message}`),
   };
-  const rules = new Set([...result.rateLimit.violations.map((v) => v.rule), ...findings.map((f) => f.clause)].filter((r) => r.startsWith('8.ratelimit')));
+  const rules = new Set(
+    [...result.rateLimit.violations.map((v) => v.rule), ...findings.map((f) => f.clause)].filter((r) => r.startsWith('8.ratelimit')),
+  );
   return { result, findings, summary, rules };
 }

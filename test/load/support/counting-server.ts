@@ -17,7 +17,16 @@ export async function startCountingServer(): Promise<CountingServer> {
   const srv = await startRecordingServer();
   return {
     target: (extra = {}) =>
-      targetFromInput({ baseUrl: srv.url, keys: { admin: { key: SECRET } }, allowWrites: true, fixtures: { ids: { conversationId: 'conv_1' } }, ...extra }, 'test'),
+      targetFromInput(
+        {
+          baseUrl: srv.url,
+          keys: { admin: { key: SECRET } },
+          allowWrites: true,
+          fixtures: { ids: { conversationId: 'conv_1' } },
+          ...extra,
+        },
+        'test',
+      ),
     count: () => srv.requests.length,
     close: () => srv.close(),
   };

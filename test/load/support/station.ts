@@ -82,9 +82,17 @@ process.on('message', () => process.send({ served, meanHold: served ? held / ser
  * Starts a station serving `concurrency` requests at a time, `holdMs` each; `perKey`: a per-key rate limiter
  * (rate-limiter-flexible, fixed windows per Authorization) in front of it, whose refusals are never held.
  */
-export async function startStation(concurrency: number, holdMs: number, perKey?: { limit: number; windowSeconds: number }): Promise<Station> {
+export async function startStation(
+  concurrency: number,
+  holdMs: number,
+  perKey?: { limit: number; windowSeconds: number },
+): Promise<Station> {
   const limits = perKey ? [String(perKey.limit), String(perKey.windowSeconds)] : ['0', '0'];
-  const child: ChildProcess = fork('-e', [CHILD, String(concurrency), String(holdMs), ...limits], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], cwd: SELF.replace(/[^/]+$/, '') });
+  const child: ChildProcess = fork('-e', [CHILD, String(concurrency), String(holdMs), ...limits], {
+    execArgv: [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: SELF.replace(/[^/]+$/, ''),
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`station exited (${code})`)));
@@ -93,15 +101,18 @@ export async function startStation(concurrency: number, holdMs: number, perKey?:
   return {
     url,
     nominalRps: (concurrency * 1000) / holdMs,
-    realizedRps: () => new Promise<number>((resolve) => {
-      child.once('message', (m) => resolve((concurrency * 1000) / (m as { meanHold: number }).meanHold));
-      child.send('stats');
-    }),
-    target: (pool = 0) => targetFromInput({ baseUrl: url, keys: { admin: { key: STATION_KEY, ...(pool > 0 ? { pool: stationPool(pool) } : {}) } } }, 'station'),
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill();
-    }),
+    realizedRps: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (m) => resolve((concurrency * 1000) / (m as { meanHold: number }).meanHold));
+        child.send('stats');
+      }),
+    target: (pool = 0) =>
+      targetFromInput({ baseUrl: url, keys: { admin: { key: STATION_KEY, ...(pool > 0 ? { pool: stationPool(pool) } : {}) } } }, 'station'),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
   };
 }

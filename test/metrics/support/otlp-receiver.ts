@@ -54,9 +54,10 @@ export async function startOtlpReceiver(status = 200): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}/v1/metrics`,
     requests,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

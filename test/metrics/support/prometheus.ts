@@ -41,10 +41,16 @@ export async function startPrometheus(bin: string, readyMs = 30_000): Promise<Ru
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';
-  const child: ChildProcess = spawn(bin, [
-    '--web.enable-remote-write-receiver', `--web.listen-address=127.0.0.1:${port}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`, `--config.file=${config}`,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    bin,
+    [
+      '--web.enable-remote-write-receiver',
+      `--web.listen-address=127.0.0.1:${port}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--config.file=${config}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   child.stderr!.on('data', (d: Buffer) => {
     log = (log + d.toString()).slice(-4000);
   });
@@ -82,7 +88,11 @@ export async function startPrometheus(bin: string, readyMs = 30_000): Promise<Ru
     async query(promql, time) {
       const params = new URLSearchParams({ query: promql, ...(time !== undefined ? { time: String(time) } : {}) });
       const r = await fetch(`${url}/api/v1/query?${params}`, { signal: AbortSignal.timeout(10_000) });
-      const body = (await r.json()) as { status: string; error?: string; data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await r.json()) as {
+        status: string;
+        error?: string;
+        data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`query ${promql}: ${body.error ?? r.status}`);
       return body.data!.result;
     },

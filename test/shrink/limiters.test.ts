@@ -5,7 +5,7 @@
  * shrunk by the real CLI against the live target. The minimal schedule must be at most a quarter of the
  * original's requests and a few windows long, reproduce at least 9 times in 10, its regression profile must
  * fail on the faulty limiter and pass on the correct one, and the standalone bash + curl script must show
- * the violation against the faulty limiter and not against the fixed one. The cases run concurrently: their
+ * the violation against the faulty limiter and not against the fixed one. The cases run four at a time: their
  * time is mostly spent waiting for budgets.
  */
 import { execFile } from 'node:child_process';
@@ -200,139 +200,159 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
   });
 }
 
-describe.concurrent('spgate shrink against misconfigured limiters', () => {
-  it.each(CASES)('$name: small, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 600_000 }, async (c) => {
-    const env = await c.start();
-    try {
-      const dir = tempDir('spgate-shrink-');
-      const original = join(dir, 'original.ndjson');
-      const record = parseProfile(
-        { name: 'record', description: 'the run that saw the bug', model: 'open', thresholds: [], ...c.record },
-        'record',
-      );
-      // The recording is the user's input: under a loaded machine the analyzer may name the same bug under a
-      // neighbouring rule (Remaining before the count: remaining-decreases instead of under-admission); a user
-      // would shrink the trace that shows the rule, so the harness records until one does (three runs at most).
-      for (let i = 0; i < 3; i++) {
-        await runProfile({ target: env.faulty, profile: record, tracePath: original });
-        if (analyzeRateLimits(traceToSamples(await readTrace(original))).violations.some((v) => v.rule === c.rule)) break;
-        await new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
-      }
-      const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
-      const targetFile = writeJson(dir, 'target.json', {
-        name: 'faulty',
-        baseUrl: env.faulty.baseUrl,
-        keys,
-        allowWrites: true,
-        fixtures: { ids: env.faulty.fixtures.ids },
-      });
-      const [minPath, profilePath, jsonPath, scriptPath] = ['min.ndjson', 'repro.json', 'shrink.json', 'repro.sh'].map((f) =>
-        join(dir, f),
-      ) as [string, string, string, string];
-      const run = await runCli(
-        [
-          'shrink',
-          original,
-          '--target',
-          targetFile,
-          '--trace-out',
-          minPath,
-          '--profile-out',
-          profilePath,
-          '--json',
-          jsonPath,
-          '--script-out',
-          scriptPath,
-          '--rule',
-          c.rule,
-          '--times',
-          '10',
-          '--max-time',
-          String(c.maxTime ?? 420),
-        ],
-        { timeoutMs: 520_000 },
-      );
-      expect(run.timedOut).toBe(false);
-      expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 1, stderr: [] });
-      const out = JSON.parse(readFileSync(jsonPath, 'utf8')) as {
-        original: { requests: number };
-        minimal: { requests: number; spanMs: number; rate: { reproduced: number; attempts: number } };
-        seconds: number;
-        stopped: string;
-        violation: { rule: string; class: string };
-      };
-      expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
-      expect(out.minimal.rate.attempts).toBe(10);
-      expect(out.minimal.rate.reproduced).toBeGreaterThanOrEqual(9);
-      // A search that finished is a few windows long. One that --max-time stopped (eight cases side by side
-      // with the rest of the suite on two cores) hands over its best so far, which may still span the whole
-      // original (4 s seen): how far it got is the machine's, so only a finished search is held to the span.
-      if (out.stopped === 'done') expect(out.minimal.spanMs).toBeLessThanOrEqual(3 * c.windowSeconds * 1000);
-      else expect(out.stopped).toBe('time');
-      // The per-replica cases behind a random balancer are probabilistic: their bound is the original (and so
-      // is a search the clock stopped, as above).
-      if (!c.name.includes('a store per replica') && out.stopped === 'done') expect(out.minimal.requests).toBeLessThanOrEqual(4 * c.budget);
-      // Issue 34 asks for a quarter of the original or less: met by every deterministic case here, not yet by
-      // every run of the probabilistic per-replica ones (160 → 38 and 160 → 78 seen); the table says which.
-      expect(out.minimal.requests).toBeLessThan(out.original.requests);
-      expect(run.stdout).toContain(`Re-run: spgate replay ${minPath} --target ${targetFile} --times 10 --rule ${c.rule}`);
-      for (const text of [
-        run.stdout,
-        run.stderr,
-        readFileSync(minPath, 'utf8'),
-        readFileSync(profilePath, 'utf8'),
-        readFileSync(join(dir, 'min.html'), 'utf8'),
-        readFileSync(scriptPath, 'utf8'),
-      ]) {
-        for (const secret of Object.values(env.faulty.secrets)) expect(text).not.toContain(secret);
-      }
-      const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
-
-      // The standalone script: shows the violation against the faulty limiter (in one of three runs: which
-      // replica answers is not the client's choice), not against the fixed one; rules it does not judge
-      // print the evidence and say so.
-      const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
-      const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
-      let shown = { code: -1, stdout: '' };
-      for (let i = 0; i < 3 && shown.code !== 1; i++) {
-        await settle();
-        shown = await runScript(scriptPath, keyEnv);
-        if (!judged) break;
-      }
-      // The script's own criterion is simpler than the analyzer's: against the faulty limiter it either shows
-      // the violation (exit 1) or says it is not shown / not judged (exit 0), never errs; test/shrink/
-      // script-out.test.ts proves its criteria against limiters made for them. The table records which.
-      expect({ code: shown.code === 0 || shown.code === 1, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({
-        code: true,
-        verdict: expect.stringMatching(judged ? /^(VIOLATION|not shown|  #)/ : /does not judge/),
-      });
-      expect(shown.stdout).toContain('\tRemaining\tReset\t');
-      table.push(
-        `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
-      );
-
-      // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
-      // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
-      const profile = loadProfile(profilePath);
-      await settle();
-      const bad = await runProfile({ target: env.faulty, profile });
-      expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({
-        status: 'failed',
-        rules: expect.arrayContaining([c.rule]),
-      });
-      await settle();
-      const fixedTarget = await env.fixed();
-      const good = await runProfile({ target: fixedTarget, profile });
-      expect({
-        status: good.result.status,
-        violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
-        thresholds: good.result.thresholds.filter((t) => !t.ok),
-      }).toEqual({ status: 'passed', violations: [], thresholds: [] });
-      await settle();
-      const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);
-      expect({ code: clean.code, shown: clean.stdout.includes('VIOLATION') }).toEqual({ code: 0, shown: false });
-    } finally {
-      await env.close();
+/**
+ * One case end to end: record, shrink, the final measurement, the script, the regression profile. Its
+ * verdicts rest on timing (which window an attempt lands in), so the cases run four at a time, not eight:
+ * eight shrinks, their limiters and the other worker's file on two cores delayed attempts enough that the
+ * smaller schedules reproduced less often than the original in the final measurement and the shrink fell
+ * back to the original (red twice in a row; each failing case passed alone, 80 → 15 requests, 10/10).
+ */
+async function shrinkCase(c: Case): Promise<void> {
+  const env = await c.start();
+  try {
+    const dir = tempDir('spgate-shrink-');
+    const original = join(dir, 'original.ndjson');
+    const record = parseProfile(
+      { name: 'record', description: 'the run that saw the bug', model: 'open', thresholds: [], ...c.record },
+      'record',
+    );
+    // The recording is the user's input: under a loaded machine the analyzer may name the same bug under a
+    // neighbouring rule (Remaining before the count: remaining-decreases instead of under-admission); a user
+    // would shrink the trace that shows the rule, so the harness records until one does (three runs at most).
+    for (let i = 0; i < 3; i++) {
+      await runProfile({ target: env.faulty, profile: record, tracePath: original });
+      if (analyzeRateLimits(traceToSamples(await readTrace(original))).violations.some((v) => v.rule === c.rule)) break;
+      await new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
     }
-  });
+    const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
+    const targetFile = writeJson(dir, 'target.json', {
+      name: 'faulty',
+      baseUrl: env.faulty.baseUrl,
+      keys,
+      allowWrites: true,
+      fixtures: { ids: env.faulty.fixtures.ids },
+    });
+    const [minPath, profilePath, jsonPath, scriptPath] = ['min.ndjson', 'repro.json', 'shrink.json', 'repro.sh'].map((f) =>
+      join(dir, f),
+    ) as [string, string, string, string];
+    const run = await runCli(
+      [
+        'shrink',
+        original,
+        '--target',
+        targetFile,
+        '--trace-out',
+        minPath,
+        '--profile-out',
+        profilePath,
+        '--json',
+        jsonPath,
+        '--script-out',
+        scriptPath,
+        '--rule',
+        c.rule,
+        '--times',
+        '10',
+        '--max-time',
+        String(c.maxTime ?? 420),
+      ],
+      { timeoutMs: 520_000 },
+    );
+    expect(run.timedOut).toBe(false);
+    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 1, stderr: [] });
+    const out = JSON.parse(readFileSync(jsonPath, 'utf8')) as {
+      original: { requests: number };
+      minimal: { requests: number; spanMs: number; rate: { reproduced: number; attempts: number } };
+      seconds: number;
+      stopped: string;
+      violation: { rule: string; class: string };
+    };
+    expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
+    expect(out.minimal.rate.attempts).toBe(10);
+    expect(out.minimal.rate.reproduced).toBeGreaterThanOrEqual(9);
+    // A search that finished is a few windows long. One that --max-time stopped (eight cases side by side
+    // with the rest of the suite on two cores) hands over its best so far, which may still span the whole
+    // original (4 s seen): how far it got is the machine's, so only a finished search is held to the span.
+    if (out.stopped === 'done') expect(out.minimal.spanMs).toBeLessThanOrEqual(3 * c.windowSeconds * 1000);
+    else expect(out.stopped).toBe('time');
+    // The per-replica cases behind a random balancer are probabilistic: their bound is the original (and so
+    // is a search the clock stopped, as above).
+    if (!c.name.includes('a store per replica') && out.stopped === 'done') expect(out.minimal.requests).toBeLessThanOrEqual(4 * c.budget);
+    // Issue 34 asks for a quarter of the original or less: met by every deterministic case here, not yet by
+    // every run of the probabilistic per-replica ones (160 → 38 and 160 → 78 seen); the table says which.
+    expect(out.minimal.requests).toBeLessThan(out.original.requests);
+    expect(run.stdout).toContain(`Re-run: spgate replay ${minPath} --target ${targetFile} --times 10 --rule ${c.rule}`);
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      readFileSync(minPath, 'utf8'),
+      readFileSync(profilePath, 'utf8'),
+      readFileSync(join(dir, 'min.html'), 'utf8'),
+      readFileSync(scriptPath, 'utf8'),
+    ]) {
+      for (const secret of Object.values(env.faulty.secrets)) expect(text).not.toContain(secret);
+    }
+    const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
+
+    // The standalone script: shows the violation against the faulty limiter (in one of three runs: which
+    // replica answers is not the client's choice), not against the fixed one; rules it does not judge
+    // print the evidence and say so.
+    const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
+    const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
+    let shown = { code: -1, stdout: '' };
+    for (let i = 0; i < 3 && shown.code !== 1; i++) {
+      await settle();
+      shown = await runScript(scriptPath, keyEnv);
+      if (!judged) break;
+    }
+    // The script's own criterion is simpler than the analyzer's: against the faulty limiter it either shows
+    // the violation (exit 1) or says it is not shown / not judged (exit 0), never errs; test/shrink/
+    // script-out.test.ts proves its criteria against limiters made for them. The table records which.
+    expect({ code: shown.code === 0 || shown.code === 1, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({
+      code: true,
+      verdict: expect.stringMatching(judged ? /^(VIOLATION|not shown|  #)/ : /does not judge/),
+    });
+    expect(shown.stdout).toContain('\tRemaining\tReset\t');
+    table.push(
+      `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
+    );
+
+    // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
+    // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
+    const profile = loadProfile(profilePath);
+    await settle();
+    const bad = await runProfile({ target: env.faulty, profile });
+    expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({
+      status: 'failed',
+      rules: expect.arrayContaining([c.rule]),
+    });
+    await settle();
+    const fixedTarget = await env.fixed();
+    const good = await runProfile({ target: fixedTarget, profile });
+    expect({
+      status: good.result.status,
+      violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
+      thresholds: good.result.thresholds.filter((t) => !t.ok),
+    }).toEqual({ status: 'passed', violations: [], thresholds: [] });
+    await settle();
+    const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);
+    expect({ code: clean.code, shown: clean.stdout.includes('VIOLATION') }).toEqual({ code: 0, shown: false });
+  } finally {
+    await env.close();
+  }
+}
+
+/**
+ * Half the cases each, one half after the other: at most four shrinks at a time. The per-replica cases (the
+ * longest) and the two that fell back under eight at a time are split between the halves.
+ */
+const FIRST_HALF = new Set([0, 3, 4, 7]);
+const HALVES = [CASES.filter((_c, i) => FIRST_HALF.has(i)), CASES.filter((_c, i) => !FIRST_HALF.has(i))];
+
+describe('spgate shrink against misconfigured limiters', () => {
+  for (const [n, half] of HALVES.entries()) {
+    describe.concurrent(`group ${n + 1} of ${HALVES.length}`, () => {
+      it.each(half)('$name: small, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 600_000 }, shrinkCase);
+    });
+  }
 });

@@ -43,12 +43,6 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
       // in a token bucket two extra tokens may be back before the probe: then the budget is full and it passes
       const v = verdicts(out)[CHECK]!;
       if (dialect === 'token-bucket' && v === 'passed') return;
-      // ... or give back enough between two back-to-back probes to hide the others' requests: the budget is
-      // then short but partly back, which a limiter that restores less than Reset claims also shows
-      if (dialect === 'token-bucket' && /^inconclusive: the budget was partly back /.test(v)) {
-        expect(out.checks[0]!.remedy).toMatch(/admin key no other client uses/);
-        return;
-      }
       expect(v).toMatch(
         /^inconclusive: the budget was not full .* RateLimit-Remaining fell by \d+ between two back-to-back requests of this check .*other traffic on the key/,
       );
@@ -59,28 +53,6 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
       expect(fell).toBeGreaterThan(1);
       expect(fell).toBeLessThanOrEqual(3);
       expect(out.checks[0]!.remedy).toMatch(/admin key no other client uses/);
-    });
-  });
-
-  describe('token-bucket dialect, other traffic the refill hides between two probes', () => {
-    const ref = proxiedReference(() =>
-      startReferenceServer({ seed: 4, dialect: 'token-bucket', budgets: { read: 200, write: 50, windowSeconds: 2 } }),
-    );
-    /** Two requests of another client just before each of the check's own, then 60 ms (6 tokens) of refill. */
-    const burstThenRefill: ProxyHook = async (req, forward) => {
-      if (req.path !== '/me') return forward();
-      await forward();
-      await forward();
-      const own = await forward();
-      await new Promise((r) => setTimeout(r, 60));
-      return own;
-    };
-
-    it('a budget short after Reset but partly back: inconclusive, not a reset-restores finding', async () => {
-      await freshWindow(ref.server.fixturesUrl);
-      const out = await ref.run(burstThenRefill, { checks: [CHECK], runs: 1 });
-      expect(out.findings).toEqual([]);
-      expect(verdicts(out)[CHECK]).toMatch(/^inconclusive: the budget was partly back .*other traffic on the key look alike/);
     });
   });
 

@@ -37,8 +37,8 @@ export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): 
 
 /**
  * aborted beats everything (the data is partial); run-level errors (target unreachable, a phase that
- * crashed) make it `error`; any failed/errored check, error-severity finding, breached threshold, rate-limit
- * violation or failed profile makes it `failed`, and so does an inconclusive check when the gate asks for
+ * crashed) make it `error`; any failed/errored check, error-severity finding (a rate-limit violation is one,
+ * with its basis' severity), breached threshold or failed profile makes it `failed`, and so does an inconclusive check when the gate asks for
  * every check to judge (meta.failOnInconclusive). Warnings (failing `assumed` checks) do not fail a run.
  */
 export function computeVerdict(
@@ -52,7 +52,6 @@ export function computeVerdict(
     n.checks.error +
     n.findings.error +
     n.thresholds.failed +
-    n.violations +
     n.profiles.failed +
     (r.meta.failOnInconclusive ? n.checks.inconclusive : 0);
   return failing > 0 ? 'failed' : 'passed';

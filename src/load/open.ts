@@ -8,8 +8,9 @@
  * connections (http1-connection.ts, pipelining 1) and static requests are prebuilt bytes; one scheduler
  * timer admits due arrivals (a completion admits and sends too, so a freed connection takes the next due
  * arrival at once); the engines' base (engine-base.ts) owns the rest of the run: the 50 ms tick that sweeps
- * request deadlines and flushes responses in batches, abort, accounting. Nothing is allocated per request but a dynamic route's bytes. Every send's
- * slip (sent − the moment the arrival was due and a connection was free) goes to the generator meter.
+ * request deadlines and flushes responses in batches, abort, accounting. Nothing is allocated per request
+ * but a dynamic route's bytes. Every send's slip (sent − the moment the arrival was due and a connection was
+ * free) goes to the generator meter.
  */
 import { pickRoute, type EngineOptions } from './engine.js';
 import { RateGate } from './rate-gate.js';

@@ -21,7 +21,8 @@ import type { ClauseId } from '../src/spec/clauses.js';
 import { routeClass } from '../src/spec/routes.js';
 import { readRoutes, writeRoutes, type BodyRoute } from './model/body-routes.js';
 import { acceptedRequest, driveToRefusal, type DrivenClass } from './model/rate-drive.js';
-import { classesIsolated, foreignFall, limitConstant } from './model/rate-budgets.js';
+import { classesIsolated, limitConstant } from './model/rate-budgets.js';
+import { MAX_RESTORE_WAIT_S, restoredAtReset } from './model/rate-restore.js';
 import { freshKey } from './model/requests.js';
 import { cannotJudge, dataOf } from './model/world.js';
 
@@ -201,64 +202,6 @@ function remainingFell(xs: readonly Exchange[]): boolean {
     if (r?.ok) rs.push(r.value);
   }
   return rs.length >= 2 && rs[rs.length - 1]! < rs[0]!;
-}
-
-/**
- * The longest RateLimit-Reset limits.remaining-decreases waits out: a minute's window and its rounding. A
- * longer one is not waited for, and the return of the budget is left unjudged (inconclusive).
- */
-export const MAX_RESTORE_WAIT_S = 70;
-
-/**
- * Reset is "seconds until the budget is full again": nothing else of the key's class is sent meanwhile, so
- * after Reset seconds (+1 for rounding either way) the next request finds the whole budget (Remaining =
- * Limit − 1 after it) in every limiter model. A constant Reset is no fault by itself (a sliding log is full
- * again a window after the last request), so it is judged the way the load analyzer judges every claim:
- * by waiting it out. A Reset that comes too early fails here (8.ratelimit.reset-restores); an epoch time
- * fails limits.headers; one above MAX_RESTORE_WAIT_S is not waited for. A check that already failed does
- * not wait. Other traffic on the key also spends the budget: when Remaining fell by more than
- * this check's own requests explain (in `sequence`, or between two back-to-back probes after the wait), a
- * budget short after Reset shows nothing about the limiter, and the check is inconclusive instead of failed.
- */
-async function restoredAtReset(ctx: SuiteContext, t: Recorder, sequence: readonly Exchange[]): Promise<void> {
-  if (t.failures.length > 0) return;
-  const last = sequence[sequence.length - 1]!;
-  const reset = parseIntHeader(last.response!.headers, 'RateLimit-Reset');
-  if (!reset.ok) return cannotJudge(t, `RateLimit-Reset was unreadable on ${describeAnswer(last)}: no moment to wait for`);
-  if (reset.value > MAX_RESTORE_WAIT_S) {
-    return cannotJudge(
-      t,
-      `the return of the full budget was not waited for: RateLimit-Reset ${reset.value} is above the ${MAX_RESTORE_WAIT_S} s the check waits`,
-      'a rate-limit window of at most a minute for the admin key (or judge Reset under load: spgate load reads every claim)',
-    );
-  }
-  await abortableSleep(reset.value * 1000 + 1000, ctx.signal);
-  const x = await t.send({ method: 'GET', path: '/me' });
-  const y = await t.send({ method: 'GET', path: '/me' });
-  const h = x.response
-    ? { limit: parseIntHeader(x.response.headers, 'RateLimit-Limit'), remaining: parseIntHeader(x.response.headers, 'RateLimit-Remaining') }
-    : undefined;
-  if (!h?.limit.ok || !h.remaining.ok || statusOf(x) === 429) {
-    cannotJudge(t, `the answer ${reset.value + 1} s after RateLimit-Reset ${reset.value} showed no readable budget (${describeAnswer(x)})`);
-    return;
-  }
-  const full = h.remaining.value >= h.limit.value - 1;
-  const foreign = full ? undefined : (foreignFall([x, y]) ?? foreignFall(sequence));
-  if (foreign) {
-    cannotJudge(
-      t,
-      `the budget was not full ${reset.value + 1} s after RateLimit-Reset ${reset.value} (RateLimit-Remaining ${h.remaining.value} of ${h.limit.value}), but ${foreign}: other traffic on the key spends the same budget`,
-      'run with an admin key no other client uses, or when its traffic is idle',
-    );
-    return;
-  }
-  t.expect(
-    full,
-    `the whole budget back ${reset.value} s (+1 s rounding) after RateLimit-Reset ${reset.value}: RateLimit-Remaining ${h.limit.value - 1} after one more request`,
-    () => `RateLimit-Remaining ${h.remaining.ok ? h.remaining.value : '?'} of ${h.limit.ok ? h.limit.value : '?'}`,
-    [last, x],
-    '8.ratelimit.reset-restores',
-  );
 }
 
 /**

@@ -93,6 +93,9 @@ function why(base: Interval, head: Interval, rule: GateRule, bound: number, what
 
 const fmt = (x: number): string => x.toFixed(1);
 
+/** An interval as `[lower–upper]`; a side the samples cannot bound (a short run's far tail) shows as `?`. */
+const span = (i: Interval): string => `[${i.lower === null ? '?' : fmt(i.lower)}–${i.upper === null ? '?' : fmt(i.upper)}]`;
+
 /** Compares one profile present in both runs; regressions are appended as one line each. */
 export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGate, regressions: string[]): ProfileDelta {
   const tb = rateInterval(answered(b), b.durationMs / 1000);
@@ -107,7 +110,7 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
   if (tVerdict === 'not-enough-data') throughput.reason = why(tb, th, tRule, 1, 'answered responses');
   if (tVerdict === 'regression') {
     regressions.push(
-      `${h.name}: answered throughput fell ${fmt(Math.abs(throughput.changePct ?? 0))} % (${fmt(tb.value)} [${fmt(tb.lower!)}–${fmt(tb.upper!)}] → ${fmt(th.value)} [${fmt(th.lower!)}–${fmt(th.upper!)}] req/s, 95 % intervals apart by more than ${o.throughputRegressionPct} %)`,
+      `${h.name}: answered throughput fell ${fmt(Math.abs(throughput.changePct ?? 0))} % (${fmt(tb.value)} ${span(tb)} → ${fmt(th.value)} ${span(th)} req/s, 95 % intervals apart by more than ${o.throughputRegressionPct} %)`,
     );
   }
 
@@ -138,7 +141,7 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
       if (verdict === 'not-enough-data') d.reason = why(base, head, rule, samplesToBound(p.pct / 100), 'responses');
       if (verdict === 'regression') {
         regressions.push(
-          `${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} [${fmt(base.lower!)}–${fmt(base.upper!)}] → ${fmt(head.value)} [${fmt(head.lower!)}–${fmt(head.upper!)}] ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`,
+          `${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} ${span(base)} → ${fmt(head.value)} ${span(head)} ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`,
         );
       }
       latency.push(d);

@@ -132,6 +132,20 @@ describe('compareResults', () => {
     expect(strict.profiles.every((p) => p.latency.every((l) => l.verdict === 'not-enough-data'))).toBe(true);
   });
 
+  it('a short head run that bounds only the near side of its p99 still shows a rise, its far side printed as unbounded', () => {
+    const head = clone(base);
+    const ok2xx = head.load[0]!.latency.find((s) => s.family === '2xx')!;
+    // 300 answers spread over the base's distribution, each five times slower: a p99 lower bound, no upper one
+    const from = decodeHistogram(ok2xx.hdr);
+    const to = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+    for (let k = 1; k <= 300; k++) to.recordValue(Math.round(from.getValueAtPercentile((100 * k) / 300) * 5));
+    Object.assign(ok2xx, summarize(to, ok2xx.class, ok2xx.family, ok2xx.corrected));
+    const c = compareResults(base, head);
+    const d = c.profiles[0]!.latency.find((l) => l.series === 'read 2xx' && l.percentile === 'p99')!;
+    expect({ verdict: d.verdict, upper: d.head.upper }).toEqual({ verdict: 'regression', upper: null });
+    expect(c.regressions.find((r) => r.includes('p99 of read 2xx'))).toMatch(/→ [\d.]+ \[[\d.]+–\?\] ms/);
+  });
+
   it("a change inside the generator's own event-loop delay is the machine, not the server", () => {
     const head = clone(base);
     const p = head.load[0]!;

@@ -104,9 +104,21 @@ function expectNoProxySecret(all: string): void {
   expect(stackFrames(all)).toEqual([]);
 }
 
-const tunnelsTo = (authority: string): number => proxy.tunnels.get(authority) ?? 0;
+const tunnelsTo = (authority: string, p: ForwardProxy = proxy): number => p.tunnels.get(authority) ?? 0;
 
-describe('spgate load against an mTLS target', () => {
+// Every case runs side by side with the others (each load run mostly waits out its second): a case that proves
+// nothing reached a terminator or a proxy counts at one of its own, which no other case sends through.
+const own: Array<Terminator | ForwardProxy> = [];
+afterAll(async () => {
+  await Promise.all(own.map((s) => s.close()));
+});
+async function ownProxy(): Promise<ForwardProxy> {
+  const p = await startForwardProxy({ credentials: CREDENTIALS });
+  own.push(p);
+  return p;
+}
+
+describe.concurrent('spgate load against an mTLS target', () => {
   for (const profile of ['smoke', 'read-budget']) {
     it(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
       const json = join(dir, `${profile}.json`);
@@ -124,8 +136,11 @@ describe('spgate load against an mTLS target', () => {
   }
 
   it('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
-    const before = mtls.accepted;
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', targetFile('none', { ca: 'internal-ca.pem' })], {
+    const terminator = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: true });
+    own.push(terminator);
+    const before = terminator.accepted;
+    const none = terminatedTargetFile(dir, ref.target, terminator.port, 'none', { ca: 'internal-ca.pem' });
+    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', none], {
       cwd: dir,
       env: NO_ENV_PROXY,
       timeoutMs: 60_000,
@@ -134,12 +149,14 @@ describe('spgate load against an mTLS target', () => {
     const lines = errorLines(r.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SPGATE_ERR_TLS: .*client certificate/);
-    expect(mtls.accepted).toBe(before);
+    expect(terminator.accepted).toBe(before);
   }, 90_000);
 });
 
-describe('spgate load through an egress proxy', () => {
-  const staging = (): string => originTargetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, MTLS);
+describe.concurrent('spgate load through an egress proxy', () => {
+  // Written once: the cases run side by side, and a rewrite could truncate the file under another's child.
+  let stagingFile: string | undefined;
+  const staging = (): string => (stagingFile ??= originTargetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, MTLS));
   const authority = (): string => `${STAGING_HOST}:${mtls.port}`;
 
   for (const [profile, model] of [
@@ -165,10 +182,11 @@ describe('spgate load through an egress proxy', () => {
   }
 
   it('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
+    const proxy = await ownProxy();
     const challenged = proxy.challenged;
-    const before = tunnelsTo(authority());
+    const before = tunnelsTo(authority(), proxy);
     const { r, all } = await load('proxy-407', ['--profile', 'smoke', '--target', staging()], {
-      HTTPS_PROXY: proxyUrl('ci-user:wrong-s3cret'),
+      HTTPS_PROXY: proxy.url.replace('http://', 'http://ci-user:wrong-s3cret@'),
     });
     expect(r.code).toBe(3);
     const lines = errorLines(r.stderr);
@@ -179,7 +197,7 @@ describe('spgate load through an egress proxy', () => {
       ),
     );
     expect(proxy.challenged).toBeGreaterThan(challenged);
-    expect(tunnelsTo(authority())).toBe(before);
+    expect(tunnelsTo(authority(), proxy)).toBe(before);
     expect(all).not.toContain('wrong-s3cret');
     expectNoProxySecret(all);
   }, 150_000);
@@ -221,6 +239,7 @@ describe('spgate load through an egress proxy', () => {
 
   it('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
+    const proxy = await ownProxy();
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
     const all = total();
     const { r, results } = await load(
@@ -237,18 +256,20 @@ describe('spgate load through an egress proxy', () => {
   }, 150_000);
 
   it('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
-    const before = tunnelsTo(authority());
+    const proxy = await ownProxy();
+    const through = proxy.url.replace('http://', `http://${CREDENTIALS}@`);
+    const before = tunnelsTo(authority(), proxy);
     const bypassed = await load('no-proxy', ['--profile', 'smoke', '--target', staging()], {
-      HTTPS_PROXY: proxyUrl(),
+      HTTPS_PROXY: through,
       NO_PROXY: 'localhost,.staging.test',
     });
     expect(bypassed.r.code).toBe(3);
     expect(bypassed.r.stdout + bypassed.r.stderr).toMatch(/ENOTFOUND|EAI_AGAIN/);
-    expect(tunnelsTo(authority())).toBe(before);
+    expect(tunnelsTo(authority(), proxy)).toBe(before);
 
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
     const all = total();
-    const loopback = await load('loopback', ['--profile', 'smoke', '--target', targetFile('loopback', MTLS)], { HTTPS_PROXY: proxyUrl() });
+    const loopback = await load('loopback', ['--profile', 'smoke', '--target', targetFile('loopback', MTLS)], { HTTPS_PROXY: through });
     expect(loopback.results?.load[0]?.totals.errors, loopback.r.stdout + loopback.r.stderr).toBe(0);
     expect(loopback.results!.load[0]!.totals.completed).toBeGreaterThan(0);
     expect(total()).toBe(all);

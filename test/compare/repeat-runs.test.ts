@@ -15,14 +15,16 @@ import { targetFromInput } from '../../src/target/resolve.js';
 
 const RUNS = 10;
 // Two closed-loop connections, 900 requests (above the 578 answers a p99 needs for a two-sided 95 %
-// interval) or 4 s, whichever comes first: a loaded machine gets its samples too, an idle one is done in
+// interval) or 7 s, whichever comes first: a loaded machine gets its samples too, an idle one is done in
 // well under a second. A closed loop keeps the machine's own stalls to the one request in flight per connection.
+// A slow-tail run spends 2.7 s on its holds alone (27 of 900 answers held 200 ms, two at a time): at 4 s, a
+// loaded machine cut it short of the 578 answers (515 seen at load 18), and its p99 went unjudged.
 const profile = parseProfile(
   {
     name: 'repeat',
     description: 'closed-loop reads on two connections',
     model: 'closed',
-    duration: 4,
+    duration: 7,
     maxRequests: 900,
     classes: { read: { connections: 2, routes: [{ route: 'me' }, { route: 'statuses' }] } },
   },

@@ -106,8 +106,9 @@ function expectNoProxySecret(all: string): void {
 
 const tunnelsTo = (authority: string, p: ForwardProxy = proxy): number => p.tunnels.get(authority) ?? 0;
 
-// Every case runs side by side with the others (each load run mostly waits out its second): a case that proves
-// nothing reached a terminator or a proxy counts at one of its own, which no other case sends through.
+// The two describes run side by side, each case by case (two load runs at a time: five at once starved the TLS
+// handshakes of a loaded 2-core machine into transport errors); a case that proves nothing reached a
+// terminator or a proxy counts at one of its own, which the other describe's cases do not send through.
 const own: Array<Terminator | ForwardProxy> = [];
 afterAll(async () => {
   await Promise.all(own.map((s) => s.close()));
@@ -120,7 +121,7 @@ async function ownProxy(): Promise<ForwardProxy> {
 
 describe.concurrent('spgate load against an mTLS target', () => {
   for (const profile of ['smoke', 'read-budget']) {
-    it(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
+    it.sequential(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
       const json = join(dir, `${profile}.json`);
       const r = await runCli(
         ['load', '--profile', profile, '--duration', '1', '--target', targetFile(`ok-${profile}`, MTLS), '--json', json],
@@ -135,7 +136,7 @@ describe.concurrent('spgate load against an mTLS target', () => {
     }, 150_000);
   }
 
-  it('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
+  it.sequential('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
     const terminator = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: true });
     own.push(terminator);
     const before = terminator.accepted;
@@ -163,7 +164,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     ['smoke', 'open'],
     ['read-budget', 'closed'],
   ] as const) {
-    it(`${profile} (${model} model): every connection tunnels through HTTPS_PROXY with mTLS inside, every request answered, no credential in any output`, async () => {
+    it.sequential(`${profile} (${model} model): every connection tunnels through HTTPS_PROXY with mTLS inside, every request answered, no credential in any output`, async () => {
       const before = tunnelsTo(authority());
       // In this process (a remote target's default is one worker per core: the --workers test below).
       const { r, results, all } = await load(`proxied-${profile}`, ['--profile', profile, '--workers', '1', '--target', staging()], {
@@ -181,7 +182,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     }, 150_000);
   }
 
-  it('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
+  it.sequential('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
     const proxy = await ownProxy();
     const challenged = proxy.challenged;
     const before = tunnelsTo(authority(), proxy);
@@ -202,7 +203,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
-  it('an http target through HTTP_PROXY: the tunnel carries plain HTTP', async () => {
+  it.sequential('an http target through HTTP_PROXY: the tunnel carries plain HTTP', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
     const before = tunnelsTo(new URL(origin).host);
     const { r, results, all } = await load(
@@ -217,7 +218,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
-  it('an http target the proxy refuses (403): the run is "target unreachable" naming the proxy and the status, without credentials', async () => {
+  it.sequential('an http target the proxy refuses (403): the run is "target unreachable" naming the proxy and the status, without credentials', async () => {
     const origin = `http://forbidden.test:${new URL(ref.origin).port}`;
     const { r, results, all } = await load(
       'proxied-403',
@@ -237,7 +238,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
-  it('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
+  it.sequential('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
     const proxy = await ownProxy();
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
@@ -255,7 +256,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(r.stdout + r.stderr);
   }, 150_000);
 
-  it('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
+  it.sequential('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
     const proxy = await ownProxy();
     const through = proxy.url.replace('http://', `http://${CREDENTIALS}@`);
     const before = tunnelsTo(authority(), proxy);
@@ -275,7 +276,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expect(total()).toBe(all);
   }, 240_000);
 
-  it('--workers 2: each worker process tunnels through the proxy it inherits', async () => {
+  it.sequential('--workers 2: each worker process tunnels through the proxy it inherits', async () => {
     const before = tunnelsTo(authority());
     const { r, results, all } = await load('proxied-workers', ['--profile', 'smoke', '--workers', '2', '--target', staging()], {
       HTTPS_PROXY: proxyUrl(),

@@ -104,24 +104,11 @@ function expectNoProxySecret(all: string): void {
   expect(stackFrames(all)).toEqual([]);
 }
 
-const tunnelsTo = (authority: string, p: ForwardProxy = proxy): number => p.tunnels.get(authority) ?? 0;
+const tunnelsTo = (authority: string): number => proxy.tunnels.get(authority) ?? 0;
 
-// The two describes run side by side, each case by case (two load runs at a time: five at once starved the TLS
-// handshakes of a loaded 2-core machine into transport errors); a case that proves nothing reached a
-// terminator or a proxy counts at one of its own, which the other describe's cases do not send through.
-const own: Array<Terminator | ForwardProxy> = [];
-afterAll(async () => {
-  await Promise.all(own.map((s) => s.close()));
-});
-async function ownProxy(): Promise<ForwardProxy> {
-  const p = await startForwardProxy({ credentials: CREDENTIALS });
-  own.push(p);
-  return p;
-}
-
-describe.concurrent('spgate load against an mTLS target', () => {
+describe('spgate load against an mTLS target', () => {
   for (const profile of ['smoke', 'read-budget']) {
-    it.sequential(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
+    it(`${profile}: every request answered over TLS with the client certificate, no transport error`, async () => {
       const json = join(dir, `${profile}.json`);
       const r = await runCli(
         ['load', '--profile', profile, '--duration', '1', '--target', targetFile(`ok-${profile}`, MTLS), '--json', json],
@@ -136,12 +123,9 @@ describe.concurrent('spgate load against an mTLS target', () => {
     }, 150_000);
   }
 
-  it.sequential('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
-    const terminator = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: true });
-    own.push(terminator);
-    const before = terminator.accepted;
-    const none = terminatedTargetFile(dir, ref.target, terminator.port, 'none', { ca: 'internal-ca.pem' });
-    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', none], {
+  it('without the client certificate: one SPGATE_ERR_TLS line, no request sent', async () => {
+    const before = mtls.accepted;
+    const r = await runCli(['load', '--profile', 'smoke', '--duration', '1', '--target', targetFile('none', { ca: 'internal-ca.pem' })], {
       cwd: dir,
       env: NO_ENV_PROXY,
       timeoutMs: 60_000,
@@ -150,21 +134,19 @@ describe.concurrent('spgate load against an mTLS target', () => {
     const lines = errorLines(r.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SPGATE_ERR_TLS: .*client certificate/);
-    expect(terminator.accepted).toBe(before);
+    expect(mtls.accepted).toBe(before);
   }, 90_000);
 });
 
-describe.concurrent('spgate load through an egress proxy', () => {
-  // Written once: the cases run side by side, and a rewrite could truncate the file under another's child.
-  let stagingFile: string | undefined;
-  const staging = (): string => (stagingFile ??= originTargetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, MTLS));
+describe('spgate load through an egress proxy', () => {
+  const staging = (): string => originTargetFile('staging', `https://${STAGING_HOST}:${mtls.port}`, MTLS);
   const authority = (): string => `${STAGING_HOST}:${mtls.port}`;
 
   for (const [profile, model] of [
     ['smoke', 'open'],
     ['read-budget', 'closed'],
   ] as const) {
-    it.sequential(`${profile} (${model} model): every connection tunnels through HTTPS_PROXY with mTLS inside, every request answered, no credential in any output`, async () => {
+    it(`${profile} (${model} model): every connection tunnels through HTTPS_PROXY with mTLS inside, every request answered, no credential in any output`, async () => {
       const before = tunnelsTo(authority());
       // In this process (a remote target's default is one worker per core: the --workers test below).
       const { r, results, all } = await load(`proxied-${profile}`, ['--profile', profile, '--workers', '1', '--target', staging()], {
@@ -182,12 +164,11 @@ describe.concurrent('spgate load through an egress proxy', () => {
     }, 150_000);
   }
 
-  it.sequential('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
-    const proxy = await ownProxy();
+  it('wrong proxy credentials (407): one line naming the proxy without credentials, nothing sent to the target', async () => {
     const challenged = proxy.challenged;
-    const before = tunnelsTo(authority(), proxy);
+    const before = tunnelsTo(authority());
     const { r, all } = await load('proxy-407', ['--profile', 'smoke', '--target', staging()], {
-      HTTPS_PROXY: proxy.url.replace('http://', 'http://ci-user:wrong-s3cret@'),
+      HTTPS_PROXY: proxyUrl('ci-user:wrong-s3cret'),
     });
     expect(r.code).toBe(3);
     const lines = errorLines(r.stderr);
@@ -198,12 +179,12 @@ describe.concurrent('spgate load through an egress proxy', () => {
       ),
     );
     expect(proxy.challenged).toBeGreaterThan(challenged);
-    expect(tunnelsTo(authority(), proxy)).toBe(before);
+    expect(tunnelsTo(authority())).toBe(before);
     expect(all).not.toContain('wrong-s3cret');
     expectNoProxySecret(all);
   }, 150_000);
 
-  it.sequential('an http target through HTTP_PROXY: the tunnel carries plain HTTP', async () => {
+  it('an http target through HTTP_PROXY: the tunnel carries plain HTTP', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
     const before = tunnelsTo(new URL(origin).host);
     const { r, results, all } = await load(
@@ -218,7 +199,7 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
-  it.sequential('an http target the proxy refuses (403): the run is "target unreachable" naming the proxy and the status, without credentials', async () => {
+  it('an http target the proxy refuses (403): the run is "target unreachable" naming the proxy and the status, without credentials', async () => {
     const origin = `http://forbidden.test:${new URL(ref.origin).port}`;
     const { r, results, all } = await load(
       'proxied-403',
@@ -238,9 +219,8 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(all);
   }, 150_000);
 
-  it.sequential('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
+  it('a proxy variable that is not an http(s) URL: one SPGATE_ERR_PROXY_INVALID line naming the variable, exit 2, nothing sent', async () => {
     const origin = `http://${STAGING_HOST}:${new URL(ref.origin).port}`;
-    const proxy = await ownProxy();
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
     const all = total();
     const { r, results } = await load(
@@ -256,27 +236,25 @@ describe.concurrent('spgate load through an egress proxy', () => {
     expectNoProxySecret(r.stdout + r.stderr);
   }, 150_000);
 
-  it.sequential('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
-    const proxy = await ownProxy();
-    const through = proxy.url.replace('http://', `http://${CREDENTIALS}@`);
-    const before = tunnelsTo(authority(), proxy);
+  it('NO_PROXY naming the host goes direct (the name does not resolve here), and a loopback target goes direct', async () => {
+    const before = tunnelsTo(authority());
     const bypassed = await load('no-proxy', ['--profile', 'smoke', '--target', staging()], {
-      HTTPS_PROXY: through,
+      HTTPS_PROXY: proxyUrl(),
       NO_PROXY: 'localhost,.staging.test',
     });
     expect(bypassed.r.code).toBe(3);
     expect(bypassed.r.stdout + bypassed.r.stderr).toMatch(/ENOTFOUND|EAI_AGAIN/);
-    expect(tunnelsTo(authority(), proxy)).toBe(before);
+    expect(tunnelsTo(authority())).toBe(before);
 
     const total = (): number => [...proxy.tunnels.values()].reduce((a, b) => a + b, 0);
     const all = total();
-    const loopback = await load('loopback', ['--profile', 'smoke', '--target', targetFile('loopback', MTLS)], { HTTPS_PROXY: through });
+    const loopback = await load('loopback', ['--profile', 'smoke', '--target', targetFile('loopback', MTLS)], { HTTPS_PROXY: proxyUrl() });
     expect(loopback.results?.load[0]?.totals.errors, loopback.r.stdout + loopback.r.stderr).toBe(0);
     expect(loopback.results!.load[0]!.totals.completed).toBeGreaterThan(0);
     expect(total()).toBe(all);
   }, 240_000);
 
-  it.sequential('--workers 2: each worker process tunnels through the proxy it inherits', async () => {
+  it('--workers 2: each worker process tunnels through the proxy it inherits', async () => {
     const before = tunnelsTo(authority());
     const { r, results, all } = await load('proxied-workers', ['--profile', 'smoke', '--workers', '2', '--target', staging()], {
       HTTPS_PROXY: proxyUrl(),

@@ -51,7 +51,8 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the packed tarball', () => {
+// Every case reads the installed package and starts its own children: side by side.
+describe.concurrent('the packed tarball', () => {
   it('holds compiled JavaScript, the profiles and the schemas, and no TypeScript source or test', () => {
     expect(packed).toContain('bin/spgate.js');
     expect(packed).toContain('dist/src/cli/main.js');

@@ -75,7 +75,8 @@ describe('the embedded target of a seed', () => {
   });
 });
 
-describe('a printed re-run line', () => {
+// The two re-run describes use servers and folders of their own: they run side by side.
+describe.concurrent('a printed re-run line', () => {
   let clean: RunningReferenceServer;
   let faulty: RunningReferenceServer;
   let dir: string;
@@ -136,7 +137,7 @@ describe('a printed re-run line', () => {
   });
 });
 
-describe("a load finding's printed re-run line", () => {
+describe.concurrent("a load finding's printed re-run line", () => {
   let clean: RunningReferenceServer;
   let faulty: RunningReferenceServer;
   let dir: string;

@@ -22,7 +22,8 @@ const oneLine = (stderr: string): string => {
   return lines[0]!;
 };
 
-describe('did you mean', () => {
+// Every case spawns its own children on its own files: side by side, their start-up overlaps.
+describe.concurrent('did you mean', () => {
   it('edit distance counts a swap of neighbours as one edit, and offers only close names', () => {
     expect(editDistance('auth', 'auth')).toBe(0);
     expect(editDistance('authh', 'auth')).toBe(1);

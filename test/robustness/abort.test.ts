@@ -30,7 +30,8 @@ function expectAbortedDoc(doc: Results, sig: NodeJS.Signals): void {
   expect(doc.meta.abortReason ?? '').toContain(sig);
 }
 
-describe('aborting a run (real CLI)', () => {
+// Each case is one child with its own embedded server and folder, interrupted by its own output: side by side.
+describe.concurrent('aborting a run (real CLI)', () => {
   it.each([['SIGINT'], ['SIGTERM']] as const)('conformance: %s stops the suites and writes partial results', async (sig) => {
     const dir = tempDir();
     const json = join(dir, 'partial.json');

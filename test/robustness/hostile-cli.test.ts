@@ -65,6 +65,8 @@ function expectHandled(command: string, { run, results }: Outcome): void {
   }
 }
 
+// One mode at a time: the CLI runs are held to BOUND_MS, and five modes side by side (fifteen children) on a
+// loaded 2-core machine took conformance past it (39-44 s at load 18).
 describe('spgate against misbehaving targets (real CLI)', () => {
   it.each(HOSTILE_MODES.map((m) => [m]))(
     '%s: conformance and load finish, write results and report',

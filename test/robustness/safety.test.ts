@@ -13,6 +13,8 @@ import { errorLines, runCli, stackFrames, type CliRun } from '../support/cli.js'
 import { peakInWindow, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 import { tempDir, writeJson, writeTarget } from '../support/target-file.js';
 
+// Each describe that counts at a recording server has its own, so the describes that only refuse, plan or warn
+// run side by side (consecutive concurrent describes run together); the cap counts run alone.
 let rec: RecordingServer;
 beforeAll(async () => {
   rec = await startRecordingServer();
@@ -31,7 +33,7 @@ function expectOneLineExit2(run: CliRun, code: string, ...mentions: string[]): v
   expect(stackFrames(run.stdout + run.stderr)).toEqual([]);
 }
 
-describe('remote targets must state caps.maxRps', () => {
+describe.concurrent('remote targets must state caps.maxRps', () => {
   it.each([[['conformance', '--suite', 'auth']], [['load', '--profile', 'smoke']], [['run']]])(
     '%j: exit 2 with one line naming the file and caps.maxRps',
     async (args) => {
@@ -43,7 +45,16 @@ describe('remote targets must state caps.maxRps', () => {
   );
 });
 
-describe('the load engine keeps to the caps (counted at the server)', () => {
+// Sequential and alone: the 950 ms peak is counted at arrival, which other processes' bursts would jitter.
+describe.sequential('the load engine keeps to the caps (counted at the server)', () => {
+  let rec: RecordingServer;
+  beforeAll(async () => {
+    rec = await startRecordingServer();
+  });
+  afterAll(async () => {
+    await rec.close();
+  });
+
   it('open model: maxRps and maxDuration hold even when the profile asks for more', async () => {
     const dir = tempDir();
     const file = writeTarget(dir, rec.url, { caps: { maxRps: 8, maxDuration: 2 } });
@@ -75,7 +86,15 @@ describe('the load engine keeps to the caps (counted at the server)', () => {
   });
 });
 
-describe('--dry-run prints the plan and sends nothing', () => {
+describe.concurrent('--dry-run prints the plan and sends nothing', () => {
+  let rec: RecordingServer;
+  beforeAll(async () => {
+    rec = await startRecordingServer();
+  });
+  afterAll(async () => {
+    await rec.close();
+  });
+
   it.each([
     [['conformance', '--suite', 'auth,status'], /conformance: 2 suites/],
     [['load', '--profile', 'smoke'], /load smoke: open model · 10s/],
@@ -93,7 +112,7 @@ describe('--dry-run prints the plan and sends nothing', () => {
   });
 });
 
-describe('writes need allowWrites: true', () => {
+describe.concurrent('writes need allowWrites: true', () => {
   let ref: RunningReferenceServer;
   let file: string;
   let dir: string;
@@ -128,7 +147,7 @@ describe('writes need allowWrites: true', () => {
   });
 });
 
-describe('warnings reach the terminal once', () => {
+describe.concurrent('warnings reach the terminal once', () => {
   it('a write run with a legacy pk_live_ key warns that legacy keys do not isolate data', async () => {
     const dir = tempDir();
     const file = writeJson(dir, 't.json', {
@@ -136,31 +155,36 @@ describe('warnings reach the terminal once', () => {
       allowWrites: true,
       keys: { admin: { key: 'pk_live_robust_admin_0123456789' } },
     });
-    for (const args of [['conformance', '--suite', 'status'], ['load', '--profile', 'smoke'], ['run']]) {
-      const run = await runCli([...args, '--target', file, '--dry-run']);
+    const readOnly = writeJson(dir, 'ro.json', { baseUrl: rec.url, keys: { admin: { key: 'pk_live_robust_admin_0123456789' } } });
+    const dryArgs = [['conformance', '--suite', 'status'], ['load', '--profile', 'smoke'], ['run']];
+    // Real runs (not only dry runs) print it once too, before sending.
+    const realArgs = [
+      ['conformance', '--suite', 'auth', '--runs', '1'],
+      ['load', '--profile', 'smoke', '--duration', '1'],
+    ];
+    // The runs are independent: side by side.
+    const [dry, real, [run]] = await Promise.all([
+      Promise.all(dryArgs.map((args) => runCli([...args, '--target', file, '--dry-run']))),
+      Promise.all(realArgs.map((args) => runCli([...args, '--target', file]))),
+      // Without allowWrites nothing is written, so there is nothing to warn about.
+      Promise.all([runCli(['conformance', '--suite', 'auth', '--target', readOnly, '--dry-run'])]),
+    ]);
+    dry.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(0);
       const all = run.stdout + run.stderr;
       expect(
         all.match(/legacy pk_live_ key\(s\) \(admin\).*do(es)? not isolate data \(spec part 5\)/g),
-        `${args[0]}:\n${all}`,
+        `${dryArgs[i]![0]}:\n${all}`,
       ).toHaveLength(1);
       expect(all).not.toContain('pk_live_robust_admin_0123456789');
-    }
-    // Real runs (not only dry runs) print it once too, before sending.
-    for (const args of [
-      ['conformance', '--suite', 'auth', '--runs', '1'],
-      ['load', '--profile', 'smoke', '--duration', '1'],
-    ]) {
-      const run = await runCli([...args, '--target', file]);
+    });
+    real.forEach((run, i) => {
       expect(run.timedOut).toBe(false);
       const all = run.stdout + run.stderr;
-      expect(all.match(/legacy pk_live_ key\(s\) \(admin\)/g), `${args[0]}:\n${all}`).toHaveLength(1);
+      expect(all.match(/legacy pk_live_ key\(s\) \(admin\)/g), `${realArgs[i]![0]}:\n${all}`).toHaveLength(1);
       expect(all).not.toContain('pk_live_robust_admin_0123456789');
-    }
-    // Without allowWrites nothing is written, so there is nothing to warn about.
-    const readOnly = writeJson(dir, 'ro.json', { baseUrl: rec.url, keys: { admin: { key: 'pk_live_robust_admin_0123456789' } } });
-    const run = await runCli(['conformance', '--suite', 'auth', '--target', readOnly, '--dry-run']);
-    expect(run.stdout + run.stderr).not.toContain('pk_live_ key');
+    });
+    expect(run!.stdout + run!.stderr).not.toContain('pk_live_ key');
   });
 
   it('an inline key in a git-tracked target file is warned about once per command', async () => {
@@ -175,8 +199,10 @@ describe('warnings reach the terminal once', () => {
     git('init', '-q');
     git('add', 'staging.json');
     git('commit', '-qm', 'target');
-    for (const args of [['conformance'], ['load', '--profile', 'smoke'], ['run']]) {
-      const run = await runCli([...args, '--target', join(dir, 'staging.json'), '--dry-run']);
+    const cases = [['conformance'], ['load', '--profile', 'smoke'], ['run']];
+    const runs = await Promise.all(cases.map((args) => runCli([...args, '--target', join(dir, 'staging.json'), '--dry-run'])));
+    for (const [i, run] of runs.entries()) {
+      const args = cases[i]!;
       expect(run.code, run.stderr).toBe(0);
       const all = run.stdout + run.stderr;
       expect(all.match(/is tracked by git and holds inline keys \(admin\)/g), `${args[0]}:\n${all}`).toHaveLength(1);

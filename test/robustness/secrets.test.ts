@@ -54,7 +54,8 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-describe('secrets never reach an output', () => {
+// The two runs share nothing (own servers, own folders): side by side.
+describe.concurrent('secrets never reach an output', () => {
   it('a clean spgate run on the embedded server (every report)', async () => {
     const seed = 4242;
     // The run's servers (conformance and each load phase) derive their keys from the seed alone.

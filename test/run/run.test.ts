@@ -17,12 +17,14 @@ import { cliEntry } from '../support/cli.js';
 
 const quiet = createProgress({ write: () => true }, { live: false });
 
-describe('spgate run pipeline (embedded reference server)', () => {
+// The pipeline (in this process) and the interrupted CLI (a child) share nothing: the two describes run side by
+// side, the pipeline's cases in order (the browser opens the first one's page).
+describe.concurrent('spgate run pipeline (embedded reference server)', () => {
   // The first test's run directory, which the browser test opens (tests in a file run in order); set as soon
   // as the pipeline returns, so a failed assertion there does not also hide what the page looks like.
   let runDir: string | undefined;
 
-  it('writes results.json, every report and latest; the budget profile crosses two windows', async () => {
+  it.sequential('writes results.json, every report and latest; the budget profile crosses two windows', async () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-run-'));
     const ac = new AbortController();
     const r = await runPipeline({
@@ -34,7 +36,8 @@ describe('spgate run pipeline (embedded reference server)', () => {
       progress: quiet,
       suites: ['errors'],
       profiles: ['read-budget', 'write-budget'],
-      durationScale: 1,
+      // 3 s of each budget profile against the phases' 2 s windows: past one boundary by a whole second.
+      durationScale: 0.6,
     });
     runDir = r.runDir;
     const files = await readdir(r.runDir);
@@ -59,7 +62,7 @@ describe('spgate run pipeline (embedded reference server)', () => {
     expect(await readFile(join(r.runDir, 'results.json'), 'utf8')).not.toMatch(/"pk_[A-Za-z0-9_]{8,}/);
   });
 
-  it("the run's page draws every chart in Chromium, without errors or network requests", async (ctx) => {
+  it.sequential("the run's page draws every chart in Chromium, without errors or network requests", async (ctx) => {
     need(ctx, chromiumPart());
     expect(runDir, 'the pipeline of the test above did not return').toBeDefined();
     const { chromium } = await import('playwright-core');
@@ -77,7 +80,7 @@ describe('spgate run pipeline (embedded reference server)', () => {
   });
 });
 
-describe('spgate run CLI', () => {
+describe.concurrent('spgate run CLI', () => {
   it('on SIGINT stops, writes partial results marked aborted, renders reports and exits 3', async () => {
     const out = await mkdtemp(join(tmpdir(), 'spgate-run-sig-'));
     const child = spawn(process.execPath, [cliEntry(), 'run', '--out', out, '--seed', '5', '--runs', '3'], {

@@ -51,6 +51,23 @@ function targetFile(name: string, origin: string, tls: Record<string, unknown> |
   return path;
 }
 
+// Every case runs side by side with the others (the runs mostly wait on handshakes and the server): a case that
+// counts at a terminator or a proxy counts at one of its own, which no other case reaches.
+const own: Array<Terminator | ForwardProxy> = [];
+afterAll(async () => {
+  await Promise.all(own.map((s) => s.close()));
+});
+async function ownPlain(): Promise<Terminator> {
+  const t = await startTerminator(pki, Number(new URL(ref.origin).port), { requireClientCert: false });
+  own.push(t);
+  return t;
+}
+async function ownProxy(): Promise<ForwardProxy> {
+  const p = await startForwardProxy();
+  own.push(p);
+  return p;
+}
+
 function conformance(file: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return runCli(['conformance', '--suite', 'auth', '--target', file], {
     cwd: dir,
@@ -77,7 +94,7 @@ function expectOneError(r: CliRun, code: string, ...parts: RegExp[]): void {
   expectNoSecrets(r);
 }
 
-describe('a target behind TLS with an internal CA', () => {
+describe.concurrent('a target behind TLS with an internal CA', () => {
   it('passes with tls.ca (a path relative to the target file)', async () => {
     const r = await conformance(targetFile('with-ca', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem' }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -86,6 +103,7 @@ describe('a target behind TLS with an internal CA', () => {
   });
 
   it('fails with one line naming the untrusted certificate and tls.ca when the CA is not given', async () => {
+    const plain = await ownPlain();
     const before = plain.rejected;
     const r = await conformance(targetFile('no-ca', `https://127.0.0.1:${plain.port}`, undefined));
     expect(r.code).toBe(3);
@@ -116,7 +134,7 @@ describe('a target behind TLS with an internal CA', () => {
   });
 });
 
-describe('a target that requires a client certificate (mTLS)', () => {
+describe.concurrent('a target that requires a client certificate (mTLS)', () => {
   it('passes with tls.cert and tls.key', async () => {
     const r = await conformance(
       targetFile('mtls', `https://127.0.0.1:${mtls.port}`, { ca: pki.caCert, cert: 'client.pem', key: 'client.key' }),
@@ -145,17 +163,19 @@ describe('a target that requires a client certificate (mTLS)', () => {
   });
 });
 
-describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
+describe.concurrent('a target reached through an egress proxy (HTTPS_PROXY)', () => {
+  // Written once: the cases run side by side, and a rewrite could truncate the file under another's child.
+  let stagingFile: string | undefined;
   const staging = (): string =>
-    targetFile(
+    (stagingFile ??= targetFile(
       'staging',
       `https://${STAGING_HOST}:${mtls.port}`,
       { ca: 'internal-ca.pem', cert: 'client.pem', key: 'client.key' },
       { caps: { maxRps: 500 } },
-    );
+    ));
 
   it('tunnels every connection through the proxy, with mTLS inside the tunnel', async () => {
-    proxy.tunnels.clear();
+    const proxy = await ownProxy();
     const r = await conformance(staging(), { HTTPS_PROXY: proxy.url });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks: [1-9]\d* passed, 0 failed/);
@@ -165,7 +185,7 @@ describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
   });
 
   it('goes direct when NO_PROXY names the host (and the name does not resolve here)', async () => {
-    proxy.tunnels.clear();
+    const proxy = await ownProxy();
     const r = await conformance(staging(), { HTTPS_PROXY: proxy.url, NO_PROXY: `localhost,.staging.test` });
     expect(r.code).toBe(3);
     expectOneError(r, 'SPGATE_ERR_TARGET_UNREACHABLE');
@@ -173,7 +193,7 @@ describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
   });
 
   it('a loopback target goes direct even with HTTPS_PROXY set', async () => {
-    proxy.tunnels.clear();
+    const proxy = await ownProxy();
     const r = await conformance(targetFile('loopback', `https://127.0.0.1:${plain.port}`, { ca: 'internal-ca.pem' }), {
       HTTPS_PROXY: proxy.url,
     });
@@ -195,8 +215,9 @@ describe('a target reached through an egress proxy (HTTPS_PROXY)', () => {
   });
 });
 
-describe('bad tls options', () => {
+describe.concurrent('bad tls options', () => {
   it('a missing CA file is one line naming the field (exit 2, nothing sent)', async () => {
+    const plain = await ownPlain();
     const before = plain.accepted + plain.rejected;
     const r = await conformance(targetFile('missing-ca', `https://127.0.0.1:${plain.port}`, { ca: ['internal-ca.pem', 'nope.pem'] }));
     expect(r.code).toBe(2);

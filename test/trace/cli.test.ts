@@ -1,20 +1,18 @@
 /** The real CLI: `spgate analyze` on generated traces (clean, buggy, broken) and `spgate replay` on the reference server. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleToRecord } from '../../src/trace/samples.js';
 import { simulate, type Bug } from '../ratelimit/simulators.js';
+import { runCli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spgate-cli-'));
 
-function spgate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/spgate.js', ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
-    });
-  });
+/** This run's compiled CLI (bin/spgate.js through tsx has tests of its own: test/build, test/cli/commands-index). */
+async function spgate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await runCli(args, { timeoutMs: 60_000 });
+  return { code: r.code ?? 99, stdout: r.stdout, stderr: r.stderr };
 }
 
 function traceFile(name: string, bug: Bug): string {
@@ -38,7 +36,8 @@ function traceFile(name: string, bug: Bug): string {
   return path;
 }
 
-describe('spgate analyze', () => {
+// Each case reads its own trace file: side by side, the children's start-up overlaps.
+describe.concurrent('spgate analyze', () => {
   it('exits 0 and summarises a clean trace', async () => {
     const json = join(dir, 'clean.json');
     const r = await spgate(['analyze', traceFile('clean.ndjson', 'none'), '--json', json]);

@@ -106,7 +106,8 @@ describe('harToRecords', () => {
   });
 });
 
-describe('a HAR exported by Chromium', () => {
+// analyze reads the HAR offline and shrink sends to the server: side by side.
+describe.concurrent('a HAR exported by Chromium', () => {
   const chromiumHere = chromiumPart();
   let server: RunningReferenceServer;
   let dir: string;

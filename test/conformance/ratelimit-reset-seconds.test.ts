@@ -7,6 +7,9 @@
  * passes. A Reset of more than 12 s is waited out like any other (issue 30: a constant Reset of a long
  * sliding window passed with a note, judging nothing) up to the 70 s cap; above the cap the check is
  * inconclusive, naming it. The stated window's bound is `assumed`.
+ *
+ * Nearly all of this file waits (for a window to begin, for Reset to pass): its blocks run side by side, each
+ * on its own server, and the cases of one block one after another (they share its server and its faults).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceOutcome } from '../../src/conformance/run.js';
@@ -17,7 +20,7 @@ import { proxiedReference, verdicts } from '../support/proxied-conformance.js';
 
 const CHECKS = ['limits.headers', 'limits.remaining-decreases'];
 
-describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as const)('dialect %s, a 2 s window', (dialect) => {
+describe.concurrent.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as const)('dialect %s, a 2 s window', (dialect) => {
   let server: RunningReferenceServer;
   beforeAll(async () => {
     server = await startReferenceServer({ seed: 3, dialect, budgets: { read: 200, write: 50, windowSeconds: 2 } });
@@ -32,13 +35,13 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
       await fetch(`${server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
     });
 
-  it('passes: the budget is full again when Reset said', async () => {
+  it.sequential('passes: the budget is full again when Reset said', async () => {
     const out = await run();
     expect(out.findings).toEqual([]);
     expect(verdicts(out)).toEqual({ 'limits.headers': 'passed', 'limits.remaining-decreases': 'passed' });
   });
 
-  it('fails an epoch-time Reset (limits.headers) and a budget restored later than Reset (remaining-decreases)', async () => {
+  it.sequential('fails an epoch-time Reset (limits.headers) and a budget restored later than Reset (remaining-decreases)', async () => {
     const epoch = await run(['ratelimit-reset-epoch']);
     expect(epoch.findings.filter((f) => f.checkId === 'limits.headers').map((f) => [f.clause, f.severity])).toEqual([
       ['8.ratelimit.reset-plausible', 'error'],
@@ -49,10 +52,10 @@ describe.each(['default', 'sliding-window', 'token-bucket', 'strict-inputs'] as 
   });
 });
 
-describe('a 60 s window', () => {
+describe.concurrent('a 60 s window', () => {
   const ref = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 60 } }));
 
-  it('a constant Reset of 1 fails: the budget is not full again a second later', async () => {
+  it.sequential('a constant Reset of 1 fails: the budget is not full again a second later', async () => {
     const out = await ref.run(
       async (_req, forward) => {
         const a = await forward();
@@ -63,7 +66,7 @@ describe('a 60 s window', () => {
     expect(out.findings.map((f) => f.clause)).toEqual(['8.ratelimit.reset-restores']);
   });
 
-  it('a Reset above the 70 s the check waits: inconclusive, naming the cap', async () => {
+  it.sequential('a Reset above the 70 s the check waits: inconclusive, naming the cap', async () => {
     await fetch(`${ref.server.fixturesUrl}/ratelimit/reset`, { method: 'POST' });
     const out = await ref.run(
       async (_req, forward) => {
@@ -78,7 +81,7 @@ describe('a 60 s window', () => {
     );
   });
 
-  it('a Reset above the window the target file states is a warning under the assumed clause', async () => {
+  it.sequential('a Reset above the window the target file states is a warning under the assumed clause', async () => {
     const stated = (t: TargetFileInput): TargetFileInput => ({
       ...t,
       assumptions: { ...t.assumptions, rateLimit: { read: { limit: 200, windowSeconds: 5 }, write: { limit: 50, windowSeconds: 5 } } },
@@ -92,8 +95,8 @@ describe('a 60 s window', () => {
   });
 });
 
-describe('a sliding log of 13 s: Reset stays near the window, above the old 12 s bound', () => {
-  it('is waited out: passes judged when the budget is back, fails when it comes back a window late', async () => {
+describe.concurrent('a sliding log of 13 s: Reset stays near the window, above the old 12 s bound', () => {
+  it.sequential('is waited out: passes judged when the budget is back, fails when it comes back a window late', async () => {
     const budgets = { read: 200, write: 50, windowSeconds: 13 };
     const [clean, late] = await Promise.all([
       startReferenceServer({ seed: 3, dialect: 'sliding-window', budgets }),

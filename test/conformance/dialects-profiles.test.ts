@@ -2,7 +2,7 @@
  * The rate-limit profiles against every reference-server dialect, each through a target that holds only ids
  * and states no budgets: the budgets are discovered from the headers and the profiles see no rate-limit
  * violation. A profile that only works on the default limiter fails here. (The whole suite against every
- * dialect: dialects.test.ts.)
+ * dialect: dialects-a/-b.test.ts.)
  *
  * read-budget drives reads as fast as the connections go: one run at a time. write-budget and
  * class-isolation send a few requests a second and mostly wait on windows: they run side by side (vitest's

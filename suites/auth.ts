@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { defineSuite, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty, discard } from '../src/conformance/property.js';
+import { runProperty } from '../src/conformance/property.js';
 import type { Exchange } from '../src/client/exchange.js';
 import { inconclusive } from '../src/conformance/inconclusive.js';
 import { jsonObject, describeAnswer, expectStatus, runCase, statusOf, Recorder } from '../src/conformance/recorder.js';
@@ -112,21 +112,19 @@ export default defineSuite({
             return chars.join('');
           });
         let judged = 0;
-        const out = await checkProperty(
+        const out = await runProperty(
           ctx,
           fc.oneof(lookAlike, bogusKey),
-          async (key, io) => {
-            const x = await io.send({ ...PROBE, authorization: `Bearer ${key}` });
+          async (key, rec) => {
+            const x = await rec.send({ ...PROBE, authorization: `Bearer ${key}` });
             // a gateway's 5xx (or no answer) says nothing of how the key was judged
-            if (unanswered(x)) return discard(`it answered ${describeAnswer(x)}`);
+            if (unanswered(x)) rec.discard(`it answered ${describeAnswer(x)}`);
             judged++;
-            return x.response?.status === 401
-              ? undefined
-              : { expected: 'HTTP 401 for an unknown or malformed key', actual: describeAnswer(x) };
+            rec.require(x.response?.status === 401, 'HTTP 401 for an unknown or malformed key', () => describeAnswer(x));
           },
           { precondition: (k) => !known.has(k), examples: ['pk_', 'pk_0', 'x', 'pk_test_', `pk_spgateunknownkey${'0'.repeat(24)}`] },
         );
-        // checkProperty's own count of judged cases also counts the examples it did not run, so none judged is checked here
+        // runProperty's own count of judged cases also counts the examples it did not run, so none judged is checked here
         if (out.status === 'passed' && judged === 0)
           inconclusive(`no key was answered by the server itself: ${out.note ?? ''}`, 'run when the target answers');
         return out;

@@ -11,7 +11,7 @@ import { checkResponseHeaders } from '../src/checks/response-headers.js';
 import { checkCodeThenStatus } from '../src/checks/assumed-status.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
 import { defineSuite, type CheckFailure, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty } from '../src/conformance/property.js';
+import { runProperty } from '../src/conformance/property.js';
 import { describeAnswer, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
 import { conversationId } from '../src/conformance/data.js';
 import { inconclusive } from '../src/conformance/inconclusive.js';
@@ -170,11 +170,11 @@ export default defineSuite({
             t.add(v ? { ...v, exchanges: [x], actual: `${spec.method} ${spec.path}: ${v.actual}` } : undefined);
           }
           t.merge(
-            await checkProperty(
+            await runProperty(
               ctx,
               unknownPath,
-              async (path, io) => {
-                const x = await io.send({ method: 'GET', path });
+              async (path, rec) => {
+                const x = await rec.send({ method: 'GET', path });
                 const v = checkCodeThenStatus(
                   x,
                   'route.not_found',
@@ -182,7 +182,7 @@ export default defineSuite({
                   ctx.target.assumptions.statuses.notFound,
                   '7.route.not-found-status',
                 );
-                return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+                if (v) rec.require(false, v.expected, () => v.actual, undefined, v.clause);
               },
               { precondition: (p) => !KNOWN_ROOTS.has(p.split('/')[1]!), examples: ['/nope', '/v2/customers', '/customers-x'] },
             ),
@@ -213,21 +213,23 @@ export default defineSuite({
           };
         const want = ctx.target.assumptions.statuses.unknownStatus;
         const keyArb = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/);
-        return checkProperty(
+        return runProperty(
           ctx,
           keyArb,
-          async (key, io) => {
-            const x = await io.send(resolveRequest(ctx.target, id, { status: key }));
-            const code = errorCode(x);
-            if (code !== 'conversations.unknown_status')
-              return { expected: `error.code "conversations.unknown_status" for status "${key}"`, actual: describeAnswer(x) };
-            if (x.response?.status !== want)
-              return {
-                clause: '7.error.status-codes',
-                expected: `HTTP ${want} (assumed) for conversations.unknown_status`,
-                actual: describeAnswer(x),
-              };
-            return undefined;
+          async (key, rec) => {
+            const x = await rec.send(resolveRequest(ctx.target, id, { status: key }));
+            rec.require(
+              errorCode(x) === 'conversations.unknown_status',
+              `error.code "conversations.unknown_status" for status "${key}"`,
+              () => describeAnswer(x),
+            );
+            rec.require(
+              x.response?.status === want,
+              `HTTP ${want} (assumed) for conversations.unknown_status`,
+              () => describeAnswer(x),
+              undefined,
+              '7.error.status-codes',
+            );
           },
           { precondition: (k) => STATUS_KEY_PATTERN.test(k) && !keys.includes(k), examples: ['spgate-undefined-status'] },
         );

@@ -11,7 +11,7 @@ import { checkErrorAnswer, checkErrorEnvelope, type ClauseViolation } from '../s
 import { checkResponseHeaders } from '../src/checks/response-headers.js';
 import { checkRemainingDecreases, checkResetCountsSeconds, refillWithin, unreadableAnswers } from '../src/checks/ratelimit-sequence.js';
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty } from '../src/conformance/property.js';
+import { runProperty } from '../src/conformance/property.js';
 import { describeAnswer, fromViolation, Recorder, runCase, statusOf } from '../src/conformance/recorder.js';
 import { padJson } from '../src/conformance/reproduction.js';
 import { abortableSleep } from '../src/conformance/aborted.js';
@@ -118,21 +118,26 @@ async function bodyLimitCheck(ctx: SuiteContext, kind: 'read' | 'write'): Promis
   });
   // Bodies within the limit whose answer showed nothing (handled), of all within the limit (passing cases only count).
   const within = { all: 0, unanswered: [] as Exchange[] };
-  const out = await checkProperty(
+  const out = await runProperty(
     ctx,
     arb,
-    async ({ over: o, bytes }, io) => {
-      const x = await io.send(spec(bytes));
+    async ({ over: o, bytes }, rec) => {
+      const x = await rec.send(spec(bytes));
       if (o) {
-        if (x.response?.status !== 413) return { clause, expected: `HTTP 413 for a ${bytes}-byte ${kind} body`, actual: describeAnswer(x) };
+        rec.require(x.response?.status === 413, `HTTP 413 for a ${bytes}-byte ${kind} body`, () => describeAnswer(x), undefined, clause);
         const v = checkErrorAnswer(x, 413, 'request.body_too_large', '8.body.code');
-        return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+        if (v) rec.require(false, v.expected, () => v.actual, undefined, v.clause);
+        return;
       }
-      if (x.response?.status === 413)
-        return { clause, expected: `no 413 for a ${bytes}-byte ${kind} body (within the limit)`, actual: describeAnswer(x) };
+      rec.require(
+        x.response?.status !== 413,
+        `no 413 for a ${bytes}-byte ${kind} body (within the limit)`,
+        () => describeAnswer(x),
+        undefined,
+        clause,
+      );
       within.all++;
       if (!handled(x)) within.unanswered.push(x);
-      return undefined;
     },
     {
       examples:

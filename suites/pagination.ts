@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckFailure, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty, type CaseIO } from '../src/conformance/property.js';
+import { runProperty } from '../src/conformance/property.js';
 import { describeAnswer, expectStatus, fromViolation, runCase } from '../src/conformance/recorder.js';
 import { freshMarker } from '../src/conformance/data.js';
 import { asPage, cutWalk, duplicates, pageProblem, traverse } from '../src/conformance/paging.js';
@@ -58,7 +58,7 @@ async function validCursor(ctx: SuiteContext, query: Record<string, string>): Pr
 }
 
 async function rejects400(
-  io: CaseIO | SuiteContext,
+  io: Pick<SuiteContext, 'send'>,
   query: Record<string, string | number | undefined>,
   path = '/customers',
 ): Promise<{ ok: boolean; x: Exchange }> {
@@ -174,20 +174,18 @@ export default defineSuite({
             }
           }
           t.merge(
-            await checkProperty(
+            await runProperty(
               ctx,
               fc.integer({ min: 1, max: 100 }),
-              async (n, io) => {
-                const x = await io.send({ method: 'GET', path: '/customers', query: { ...q, limit: n } });
+              async (n, rec) => {
+                const x = await rec.send({ method: 'GET', path: '/customers', query: { ...q, limit: n } });
                 const page = asPage(x);
-                if (!page) return { expected: `limit=${n}: HTTP 200 with a page`, actual: describeAnswer(x) };
-                const p = pageProblem(x, page, n);
-                if (p) return { clause: p.clause, expected: p.expected, actual: p.actual };
-                return full(page, n)
-                  ? undefined
-                  : { expected: `limit=${n}: ${n} items${why}`, actual: `${page.data.length} items, hasMore ${page.hasMore}` };
+                rec.require(page !== undefined, `limit=${n}: HTTP 200 with a page`, () => describeAnswer(x));
+                const p = pageProblem(x, page!, n);
+                if (p) rec.require(false, p.expected, () => p.actual, undefined, p.clause);
+                rec.require(full(page!, n), `limit=${n}: ${n} items${why}`, () => `${page!.data.length} items, hasMore ${page!.hasMore}`);
               },
-              known ? {} : { numRuns: Math.min(ctx.fc.numRuns, 10) },
+              known ? {} : { maxRuns: 10 },
             ),
           );
         }),
@@ -200,30 +198,30 @@ export default defineSuite({
         if (!ctx.fixtures) return wholeListTraversal(ctx);
         const base = await freshMarker(ctx, 'trv');
         let exec = 0;
-        return checkProperty(
+        return runProperty(
           ctx,
           fc.record({ n: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 12 }) }),
-          async ({ n, limit }, io) => {
+          async ({ n, limit }, rec) => {
             const m = `${base}x${exec++}`;
             const created = n > 0 ? await createMarked(ctx, m, n) : [];
-            const walk = () => traverse(io.send, { path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n + 3 });
+            const walk = () => traverse((s) => rec.send(s), { path: '/customers', query: { [search(ctx)]: m }, limit, maxPages: n + 3 });
             const a = await walk();
-            if (a.problem) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
+            const problem = a.problem;
+            if (problem) rec.require(false, problem.expected, () => problem.actual, undefined, problem.clause);
             const dup = duplicates(a.ids);
-            if (dup.length) return { expected: 'every item exactly once', actual: `repeated: ${dup.join(', ')}` };
+            rec.require(dup.length === 0, 'every item exactly once', () => `repeated: ${dup.join(', ')}`);
             const missing = created.filter((id) => !a.ids.includes(id));
-            if (missing.length || a.ids.length !== created.length)
-              return {
-                expected: `the ${created.length} created items`,
-                actual: `${a.ids.length} items, missing ${missing.join(', ') || 'none'}`,
-              };
+            rec.require(
+              missing.length === 0 && a.ids.length === created.length,
+              `the ${created.length} created items`,
+              () => `${a.ids.length} items, missing ${missing.join(', ') || 'none'}`,
+            );
             const b = await walk();
-            if (b.ids.join(',') !== a.ids.join(','))
-              return {
-                expected: 'the same order on a second traversal',
-                actual: `first ${a.ids.slice(0, 5).join(',')}…, then ${b.ids.slice(0, 5).join(',')}…`,
-              };
-            return undefined;
+            rec.require(
+              b.ids.join(',') === a.ids.join(','),
+              'the same order on a second traversal',
+              () => `first ${a.ids.slice(0, 5).join(',')}…, then ${b.ids.slice(0, 5).join(',')}…`,
+            );
           },
           {
             examples: [
@@ -249,15 +247,15 @@ export default defineSuite({
           limit: fc.integer({ min: 1, max: 5 }),
           ops: fc.array(op, { minLength: 1, maxLength: 6 }),
         });
-        return checkProperty(
+        return runProperty(
           ctx,
           arb,
-          async ({ n, limit, ops }, io) => {
+          async ({ n, limit, ops }, rec) => {
             const m = `${base}x${exec++}`;
             const created = await createMarked(ctx, m, n);
             const deleted = new Set<string>();
             let made = 0;
-            const t = await traverse(io.send, {
+            const t = await traverse((s) => rec.send(s), {
               path: '/customers',
               query: { [search(ctx)]: m },
               limit,
@@ -271,7 +269,7 @@ export default defineSuite({
                 if (o.deleteUnseen && unseen.length > 1) victims.push(unseen[unseen.length - 1]!);
                 for (const id of victims) {
                   deleted.add(id);
-                  const x = await io.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
+                  const x = await rec.send({ method: 'DELETE', path: `/customers/${encodeURIComponent(id)}` });
                   if (!x.response || x.response.status >= 300) throw new Error(`DELETE /customers/${id} answered ${describeAnswer(x)}`);
                 }
                 // Creation is bounded, or a small page size behind steady creation would never reach the end.
@@ -282,17 +280,17 @@ export default defineSuite({
                 }
               },
             });
-            if (t.problem) return { clause: t.problem.clause, expected: t.problem.expected, actual: t.problem.actual };
+            const problem = t.problem;
+            if (problem) rec.require(false, problem.expected, () => problem.actual, undefined, problem.clause);
             const dup = duplicates(t.ids);
-            if (dup.length) return { expected: 'no item twice while items are created and deleted', actual: `repeated: ${dup.join(', ')}` };
+            rec.require(dup.length === 0, 'no item twice while items are created and deleted', () => `repeated: ${dup.join(', ')}`);
             const survivors = created.filter((id) => !deleted.has(id));
             const skipped = survivors.filter((id) => !t.ids.includes(id));
-            return skipped.length
-              ? {
-                  expected: `every item that existed throughout (${survivors.length}) exactly once`,
-                  actual: `skipped ${skipped.join(', ')}`,
-                }
-              : undefined;
+            rec.require(
+              skipped.length === 0,
+              `every item that existed throughout (${survivors.length}) exactly once`,
+              () => `skipped ${skipped.join(', ')}`,
+            );
           },
           { examples: [{ n: 6, limit: 2, ops: [{ deleteSeen: true, deleteUnseen: false, create: 0 }] }] },
         );
@@ -353,13 +351,13 @@ export default defineSuite({
         const q = (await customerScope(ctx, 'tmp', 5)).query;
         const { cursor: valid, x } = await validCursor(ctx, q);
         if (!valid) return noCursor(ctx, x, q);
-        return checkProperty(
+        return runProperty(
           ctx,
           tamperArb,
-          async (tamper, io) => {
+          async (tamper, rec) => {
             const bad = applyTamper(valid, tamper);
-            const r = await rejects400(io, { ...q, limit: 2, cursor: bad });
-            return r.ok ? undefined : { expected: `HTTP 400 for the tampered cursor ${JSON.stringify(bad)}`, actual: describeAnswer(r.x) };
+            const r = await rejects400(rec, { ...q, limit: 2, cursor: bad });
+            rec.require(r.ok, `HTTP 400 for the tampered cursor ${JSON.stringify(bad)}`, () => describeAnswer(r.x));
           },
           {
             precondition: (tamper) => {

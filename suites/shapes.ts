@@ -9,7 +9,7 @@ import { checkBodyShape, checkDataEnvelope } from '../src/checks/shape.js';
 import { checkIdPrefixes, conversationIdsOf, customerPageIdsOf, requestIdsOf, type FoundId } from '../src/checks/id-prefixes.js';
 import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
-import { checkProperty, discard } from '../src/conformance/property.js';
+import { runProperty } from '../src/conformance/property.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
 import { assignValues, resolveRequest } from './model/requests.js';
 import { jsonObject, describeAnswer, fromViolation, runCase, statusOf } from '../src/conformance/recorder.js';
@@ -115,23 +115,23 @@ export default defineSuite({
           if (v?.severity === 'warning') rfc3339 ??= { v, x };
           return v?.severity === 'warning' ? undefined : v;
         };
-        const outcome = await checkProperty(
+        const outcome = await runProperty(
           ctx,
           conversationCase(values),
-          async (c, io) => {
+          async (c, rec) => {
             const id = encodeURIComponent(convId);
-            const setup = await io.send({
+            const setup = await rec.send({
               method: 'POST',
               path: `/conversations/${id}/assign`,
               json: { team: c.team ?? '', assignee: { id: c.assignee?.id ?? '' } },
             });
             if (refusedMadeUp(setup, c.team ?? undefined, c.assignee?.id))
-              return discard(`made-up assignee/team refused: ${describeAnswer(setup)}`);
+              rec.discard(`made-up assignee/team refused: ${describeAnswer(setup)}`);
             const sv = judged(setup);
-            if (sv) return { clause: sv.clause, expected: sv.expected, actual: sv.actual };
+            if (sv) rec.require(false, sv.expected, () => sv.actual, undefined, sv.clause);
             const x =
               c.action.kind === 'assign'
-                ? await io.send({
+                ? await rec.send({
                     method: 'POST',
                     path: `/conversations/${id}/assign`,
                     json: {
@@ -141,11 +141,11 @@ export default defineSuite({
                         : {}),
                     },
                   })
-                : await io.send(resolveRequest(ctx.target, id, {}));
+                : await rec.send(resolveRequest(ctx.target, id, {}));
             if (c.action.kind === 'assign' && refusedMadeUp(x, c.action.team, c.action.assigneeId))
-              return discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
+              rec.discard(`made-up assignee/team refused: ${describeAnswer(x)}`);
             const v = judged(x);
-            return v ? { clause: v.clause, expected: v.expected, actual: v.actual } : undefined;
+            if (v) rec.require(false, v.expected, () => v.actual, undefined, v.clause);
           },
           {
             examples: [

@@ -1,50 +1,26 @@
 /**
- * Property checks on fast-check: runs an async property against the target with the check's seed and
- * numRuns, and turns a (shrunk, then re-verified) counterexample into a CheckOutcome carrying the failing
- * exchanges, the seed and the shrink path.
+ * The one form of a property check, on fast-check: `runProperty(ctx, arb, async (value, rec) => …)` runs the
+ * body once per generated value with a fresh Recorder (the same toolkit as `runCase`), with the check's seed
+ * and numRuns. A run fails at its first failed expectation (`rec.require` stops it, `rec.expect` lets it
+ * finish), `rec.discard` drops a run that judged nothing; the shrunk counterexample is re-verified and becomes
+ * one CheckFailure carrying the run's exchanges, the seed and the shrink path.
  */
 import fc from 'fast-check';
 import type { Exchange } from '../client/exchange.js';
-import type { RequestSpec } from '../client/types.js';
-import type { ClauseId } from '../spec/clauses.js';
 import type { CheckFailure, CheckOutcome, SuiteContext } from './suite.js';
 import { RunAborted } from './aborted.js';
+import { CaseDiscard, CheckAbort, Recorder } from './recorder.js';
 
-/** What one case sends through: the context's send, with the case's exchanges collected. */
-export interface CaseIO {
-  send(spec: RequestSpec): Promise<Exchange>;
-  sendOnce(spec: RequestSpec): Promise<Exchange>;
-}
-
-/** A case's verdict: undefined when it holds, else what was expected and seen. */
-export type CaseVerdict = undefined | { expected: string; actual: string; clause?: ClauseId } | Discarded;
-
-/**
- * The server refused a generated input whose acceptance the spec does not require (a 4xx validation answer
- * to a slug, a name, an assignee): the case judges nothing and is discarded — counted, never a failure.
- */
-export interface Discarded {
-  discarded: string;
-}
-
-/** A discarded case (see Discarded). */
-export function discard(why: string): Discarded {
-  return { discarded: why };
-}
-
-function isDiscarded(v: CaseVerdict): v is Discarded {
-  return v !== undefined && 'discarded' in v;
-}
-
+/** Options of runProperty. */
 export interface PropertyOptions<T> {
   /** Cases always run first (boundaries), before the generated ones. */
   examples?: T[];
   /** Cases failing this are discarded; a shrunk counterexample is re-verified against it. */
   precondition?: (t: T) => boolean;
-  /** Human text of an input, for the finding. */
+  /** Human text of an input, for the finding (default: its JSON, cut at 300 characters). */
   describe?: (t: T) => string;
-  /** Overrides ctx.fc.numRuns (expensive properties). */
-  numRuns?: number;
+  /** Caps ctx.fc.numRuns (expensive, stateful properties). */
+  maxRuns?: number;
   /**
    * Fewest judged (not discarded) cases for a verdict; fewer make the property inconclusive. Default: a
    * quarter of the cases, at least one.
@@ -52,24 +28,33 @@ export interface PropertyOptions<T> {
   minJudged?: number;
 }
 
-interface Recorded {
-  verdict: Exclude<CaseVerdict, undefined | Discarded>;
+/** The body of a property: one run over one generated value, its expectations evaluated on `rec`. */
+export type PropertyBody<T> = (value: T, rec: Recorder) => Promise<void>;
+
+/** A run that failed: its first failure, and every exchange the run sent. */
+interface Failed {
+  failure: Pick<CheckFailure, 'expected' | 'actual' | 'clause'>;
   exchanges: Exchange[];
 }
 
-function caseIO(ctx: SuiteContext, into: Exchange[]): CaseIO {
-  return {
-    send: async (spec) => {
-      const x = await ctx.send(spec);
-      into.push(x);
-      return x;
-    },
-    sendOnce: async (spec) => {
-      const x = await ctx.sendOnce(spec);
-      into.push(x);
-      return x;
-    },
-  };
+/** What one run came to: undefined when it held. */
+type RunResult = undefined | Failed | { discarded: string };
+
+function failedRun(f: CheckFailure, rec: Recorder): Failed {
+  return { failure: { expected: f.expected, actual: f.actual, ...(f.clause ? { clause: f.clause } : {}) }, exchanges: rec.exchanges };
+}
+
+/** Runs the body once with its own Recorder; a discard after a failed expectation is that failure. */
+async function runOnce<T>(ctx: SuiteContext, t: T, body: PropertyBody<T>): Promise<RunResult> {
+  const rec = new Recorder(ctx);
+  try {
+    await body(t, rec);
+  } catch (err) {
+    if (err instanceof CheckAbort) return failedRun(err.failure, rec);
+    if (!(err instanceof CaseDiscard)) throw err;
+    if (!rec.failures[0]) return { discarded: err.why };
+  }
+  return rec.failures[0] ? failedRun(rec.failures[0], rec) : undefined;
 }
 
 function defaultDescribe(t: unknown): string {
@@ -77,28 +62,16 @@ function defaultDescribe(t: unknown): string {
   return s === undefined ? String(t) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
-/** Runs one case outside fast-check (re-verification), collecting its exchanges; a discard is returned as such. */
-async function runCase<T>(
-  ctx: SuiteContext,
-  t: T,
-  body: (t: T, io: CaseIO) => Promise<CaseVerdict>,
-): Promise<Recorded | Discarded | undefined> {
-  const xs: Exchange[] = [];
-  const verdict = await body(t, caseIO(ctx, xs));
-  if (verdict === undefined || isDiscarded(verdict)) return verdict;
-  return { verdict, exchanges: xs };
-}
-
-/** Runs a property; a failing case becomes one CheckFailure (seed, path, failing exchanges). */
-export async function checkProperty<T>(
+/** Checks `body` over values of `arb`; a failing run becomes one CheckFailure (seed, path, its exchanges). */
+export async function runProperty<T>(
   ctx: SuiteContext,
   arb: fc.Arbitrary<T>,
-  body: (t: T, io: CaseIO) => Promise<CaseVerdict>,
+  body: PropertyBody<T>,
   opts: PropertyOptions<T> = {},
 ): Promise<CheckOutcome> {
   const describe = opts.describe ?? defaultDescribe;
   let crash: unknown;
-  let last: (Recorded & { input: T }) | undefined;
+  let last: (Failed & { input: T }) | undefined;
   let discarded = 0;
   let executed = 0;
   let firstDiscard: string | undefined;
@@ -111,19 +84,19 @@ export async function checkProperty<T>(
     if (opts.precondition) fc.pre(opts.precondition(t));
     if (!shrinking) executed++;
     try {
-      const rec = await runCase(ctx, t, body);
-      if (rec !== undefined && 'discarded' in rec) {
+      const r = await runOnce(ctx, t, body);
+      if (r !== undefined && 'discarded' in r) {
         if (!shrinking) {
           discarded++;
-          firstDiscard ??= `${rec.discarded} — input ${describe(t)}`;
+          firstDiscard ??= `${r.discarded} — input ${describe(t)}`;
         }
         return true;
       }
-      if (rec) {
-        last = { ...rec, input: t };
+      if (r) {
+        last = { ...r, input: t };
         shrinking = true;
       }
-      return rec === undefined;
+      return r === undefined;
     } catch (err) {
       if (ctx.signal.aborted) throw new RunAborted();
       crash = err;
@@ -131,7 +104,7 @@ export async function checkProperty<T>(
     }
   });
 
-  const numRuns = opts.numRuns ?? ctx.fc.numRuns;
+  const numRuns = opts.maxRuns === undefined ? ctx.fc.numRuns : Math.max(1, Math.min(ctx.fc.numRuns, opts.maxRuns));
   const details = await fc.check(prop, {
     seed: ctx.fc.seed,
     numRuns,
@@ -161,22 +134,17 @@ export async function checkProperty<T>(
   const input = details.counterexample[0];
   // A shrunk input must still be a case worth reporting (e.g. a "tampered" cursor equal to the valid one is not).
   if (opts.precondition && !opts.precondition(input)) return judged();
-  const replayed = await runCase(ctx, input, body);
+  const replayed = await runOnce(ctx, input, body);
   const again = replayed !== undefined && 'discarded' in replayed ? undefined : replayed;
   const rec = again ?? last;
   if (!rec) return judged();
   const failure: CheckFailure = {
-    expected: rec.verdict.expected,
-    actual: `${rec.verdict.actual} — input ${describe(input)}${again ? '' : ' (did not fail again when re-run)'}`,
+    expected: rec.failure.expected,
+    actual: `${rec.failure.actual} — input ${describe(input)}${again ? '' : ' (did not fail again when re-run)'}`,
     exchanges: rec.exchanges,
     path: details.counterexamplePath ?? undefined,
     seed: details.seed,
-    ...(rec.verdict.clause ? { clause: rec.verdict.clause } : {}),
+    ...(rec.failure.clause ? { clause: rec.failure.clause } : {}),
   };
   return { status: 'failed', cases, failures: [failure] };
-}
-
-/** Builds an outcome from deterministic cases: passed when no failure was collected. */
-export function outcomeOf(cases: number, failures: CheckFailure[]): CheckOutcome {
-  return failures.length ? { status: 'failed', cases, failures } : { status: 'passed', cases };
 }

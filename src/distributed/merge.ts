@@ -149,6 +149,12 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     if (failed) error = `shard ${failed.shard.index}/${set.count}: ${failed.result.error ?? 'error'}`;
   }
   const capacity = set.shards.find((s) => s.result.capacity)?.result.capacity;
+  // Connection churn adds up like the other counters; a shard that did not count it (results of an older
+  // spgate) leaves it out rather than showing a part as the whole.
+  const churn = set.shards.map((s) => s.result.connections);
+  const connections = churn.every((c) => c !== undefined)
+    ? { opened: churn.reduce((n, c) => n + c!.opened, 0), resent: churn.reduce((n, c) => n + c!.resent, 0) }
+    : undefined;
   return profileResult({
     head: {
       name: first.result.name,
@@ -178,6 +184,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     aborted: set.shards.some((s) => s.result.status === 'aborted'),
     capacity: capacity ? { p95Ms: capacity.sloP95Ms, maxErrorPct: capacity.maxErrorPct } : undefined,
     generator,
+    connections,
     merged: { count: set.count, shards: present, missing: set.missing },
   });
 }

@@ -45,6 +45,8 @@ export interface ProfileParts {
   /** The generator's own lag and verdict (a merge: the worst of the shards'). */
   generator?: GeneratorVerdict | undefined;
   trace?: string | undefined;
+  /** Connections the engines opened and requests they re-sent on a fresh one (a merge: summed over its shards). */
+  connections?: { opened: number; resent: number } | undefined;
   /** Which shards a merge covers. */
   merged?: ProfileResult['merged'];
 }
@@ -92,6 +94,10 @@ export function profileResult(p: ProfileParts): { result: ProfileResult; finding
   if (p.generator) {
     result.generator = p.generator;
     if (result.capacity) result.capacity = markLowerBound(result.capacity, p.generator);
+  }
+  if (p.connections) {
+    const { opened, resent } = p.connections;
+    result.connections = { opened, resent, perSecond: p.durationMs > 0 ? Math.round((opened / (p.durationMs / 1000)) * 10) / 10 : 0 };
   }
   return { result, findings };
 }

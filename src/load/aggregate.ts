@@ -49,6 +49,8 @@ export interface FinishInput {
   tracePath?: string;
   /** The generator's own lag and its verdict (generator-verdict.ts). */
   generator?: GeneratorVerdict;
+  /** Connections the engine opened and requests it re-sent (EngineOptions.connections, filled at its end). */
+  connections?: { opened: number; resent: number };
 }
 
 /** Folds responses into the aggregates of one run. */
@@ -161,6 +163,7 @@ export class LoadAggregator {
       capacity: plan.capacity,
       generator: f.generator,
       trace: f.tracePath,
+      connections: f.connections,
     });
   }
 }

@@ -86,9 +86,8 @@ export function pickRoute(pc: PlannedClass, r: number): number {
     }
   }
   const first = pc.firstKey[i]!;
-  let last = first;
-  while (last + 1 < pc.firstKey.length && pc.firstKey[last + 1] === first) last++;
-  if (last > first) i = first + (pc.keyTurn[first]!++ % (last - first + 1));
+  const keys = pc.keyCount[first]!;
+  if (keys > 1) i = first + (pc.keyTurn[first]!++ % keys);
   return pc.routes[i]!.idx;
 }
 

@@ -47,10 +47,12 @@ export interface PlannedClass {
   cumulative: number[];
   /**
    * A route spread over a key pool is one planned route per key, side by side: for each position in `routes`,
-   * the position of its route's first key (itself when not spread), and per first key the next key's turn,
-   * so a draw picks the route at random and its key in turn (engine.ts pickRoute).
+   * the position of its route's first key (itself when not spread), per first key the number of its keys
+   * (1 when not spread) and the next key's turn, so a draw picks the route at random and its key in turn
+   * (engine.ts pickRoute) without scanning for the group's end per request.
    */
   firstKey: Int32Array;
+  keyCount: Int32Array;
   keyTurn: Int32Array;
   /** Closed model. */
   connections?: number;
@@ -245,7 +247,9 @@ export function planProfile(profile: Profile, target: Target, durationOverride?:
       i > 0 && r.label === planned[i - 1]!.label && r.keyRole === planned[i - 1]!.keyRole && r.keyName !== r.keyRole ? -1 : i,
     );
     for (let i = 0; i < firstKey.length; i++) if (firstKey[i]! < 0) firstKey[i] = firstKey[i - 1]!;
-    const pc: PlannedClass = { class: cls, routes: planned, cumulative, firstKey, keyTurn: new Int32Array(planned.length) };
+    const keyCount = new Int32Array(planned.length);
+    for (const first of firstKey) keyCount[first]!++;
+    const pc: PlannedClass = { class: cls, routes: planned, cumulative, firstKey, keyCount, keyTurn: new Int32Array(planned.length) };
     if (profile.model === 'closed') pc.connections = mix.connections;
     else if (mix.schedule) planSchedule(pc, mix.schedule, byRef, target, notes);
     else {

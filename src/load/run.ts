@@ -105,11 +105,8 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
     aborted: opts.signal?.aborted ?? false,
     tracePath: opts.tracePath,
     generator,
+    connections,
   });
-  out.result.connections = {
-    ...connections,
-    perSecond: elapsedMs > 0 ? Math.round((connections.opened / (elapsedMs / 1000)) * 10) / 10 : 0,
-  };
   await live?.finish({ violations: rateLimitViolations(out.findings) });
   const done = withBudgetFindings(out, budgetFindings);
   return {

@@ -5,9 +5,9 @@
  * query string (tokens travel there too).
  */
 import { SpgateError } from '../errors.js';
+import { METRICS_KINDS, type MetricsKind } from './sinks.js';
 
-export const METRICS_KINDS = ['prometheus-rw', 'otlp'] as const;
-export type MetricsKind = (typeof METRICS_KINDS)[number];
+export { METRICS_KINDS, type MetricsKind };
 
 /** The push interval when --metrics-interval is not given, seconds. */
 export const DEFAULT_INTERVAL_SECONDS = 5;
@@ -91,13 +91,16 @@ export function metricsArgs(values: unknown, intervalSeconds: unknown): string[]
   ];
 }
 
+/** A `--metrics` value (or `--metrics=value`) of any sink of the table: its `NAME=` prefix, then the URL. */
+const METRICS_VALUE = new RegExp(`^((?:--metrics=)?(?:${METRICS_KINDS.join('|')})=)(.*)$`);
+
 /**
  * A command line as results may record it (`spgate run` keeps it in meta.command): the user info of any
  * URL in it masked, and the query of a `--metrics` value dropped.
  */
 export function redactedCommandLine(argv: readonly string[]): string[] {
   return argv.map((a) => {
-    const m = /^((?:--metrics=)?(?:prometheus-rw|otlp)=)(.*)$/.exec(a);
+    const m = METRICS_VALUE.exec(a);
     return m ? m[1] + masked(m[2]!) : a.replace(/\/\/[^/@\s]*@/g, '//***@');
   });
 }

@@ -4,11 +4,11 @@
  * as it stands (model.ts: the fold's figures, read at the push). Labels name the run id, the profile and the shard. A failing endpoint is
  * reported once per command, as one `spgate: metrics: …` line; the run and its results never depend on it.
  */
-import { SpgateError } from '../errors.js';
 import { metricsSnapshot, type MetricsSnapshot } from './model.js';
 import type { MetricsOptions } from './options.js';
 import { EventLoopLag } from './lag.js';
 import { PUSH_TIMEOUT_MS, Pusher, type MetricsSink } from './pusher.js';
+import { METRICS_SINKS, type MetricsKind, type SinkFactory } from './sinks.js';
 import type { RunLabels } from './remote-write.js';
 import type { FoldSource, LiveMetrics, ProfileMetrics, RunFigures } from './source.js';
 
@@ -21,15 +21,13 @@ export interface LiveMetricsOptions extends MetricsOptions {
 }
 
 /**
- * The live metrics of a command, or undefined when no `--metrics` was given. The sinks' libraries are
- * loaded here, only for the kinds asked for (the OpenTelemetry SDK takes a noticeable time to load, and
- * every other command would pay it).
+ * The live metrics of a command, or undefined when no `--metrics` was given. The sinks' code is loaded
+ * here, through the table (sinks.ts), only for the kinds asked for.
  */
 export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveMetrics | undefined> {
   if (opts.endpoints.length === 0) return undefined;
-  const kinds = new Set(opts.endpoints.map((e) => e.kind));
-  const { OtlpSink } = kinds.has('otlp') ? await importOtlp() : { OtlpSink: undefined };
-  const { RemoteWriteSink } = kinds.has('prometheus-rw') ? await import('./remote-write-sink.js') : { RemoteWriteSink: undefined };
+  const factories = new Map<MetricsKind, SinkFactory>();
+  for (const e of opts.endpoints) if (!factories.has(e.kind)) factories.set(e.kind, await METRICS_SINKS[e.kind].load());
   const reported = new Set<string>();
   const report = (sink: Pick<MetricsSink, 'display'>, reason: string): void => {
     if (reported.has(sink.display)) return;
@@ -43,7 +41,7 @@ export async function createLiveMetrics(opts: LiveMetricsOptions): Promise<LiveM
       const sinks: MetricsSink[] = [];
       for (const e of opts.endpoints) {
         try {
-          sinks.push(e.kind === 'otlp' ? new OtlpSink!(e, run, timeoutMs) : new RemoteWriteSink!(e, run));
+          sinks.push(factories.get(e.kind)!(e, run, timeoutMs));
         } catch (err) {
           // An exporter that cannot even be set up (its OTEL_* environment, say) is one more failing endpoint.
           report(e, err instanceof Error ? err.message.split('\n')[0]! : String(err));
@@ -84,29 +82,3 @@ export function metricsRunId(given: string | undefined, fallbackName: string): s
   if (process.env.SPGATE_RUN_ID) return process.env.SPGATE_RUN_ID;
   return `${fallbackName}-${Date.now()}`;
 }
-
-/**
- * The OTLP sink, whose OpenTelemetry packages are optional peer dependencies (43 MB that only `--metrics
- * otlp=` needs): missing, they are one line saying what to install.
- */
-async function importOtlp(): Promise<typeof import('./otlp.js')> {
-  try {
-    return await import('./otlp.js');
-  } catch (err) {
-    const missing = /Cannot find (?:package|module) '(@opentelemetry\/[\w-]+)/.exec(err instanceof Error ? err.message : '')?.[1];
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw err;
-    throw new SpgateError(
-      'SPGATE_ERR_USAGE',
-      `--metrics otlp= needs the optional OpenTelemetry packages (${missing} is not installed): npm install ${OTLP_PACKAGES.join(' ')}`,
-      { cause: err },
-    );
-  }
-}
-
-/** The optional peer dependencies of the OTLP sink (package.json peerDependenciesMeta). */
-export const OTLP_PACKAGES = [
-  '@opentelemetry/api',
-  '@opentelemetry/sdk-metrics',
-  '@opentelemetry/resources',
-  '@opentelemetry/exporter-metrics-otlp-proto',
-] as const;

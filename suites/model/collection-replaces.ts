@@ -12,7 +12,7 @@ import type { Exchange } from '../../src/client/exchange.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import { jsonObject, type Recorder } from '../../src/conformance/recorder.js';
 import { canonicalJson } from './conversation.js';
-import { runProperty } from './property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { uniqueSlug } from './requests.js';
 
 /**
@@ -93,7 +93,7 @@ export async function replacesCheck(ctx: SuiteContext, updates: (rec: Recorder) 
       if (positionIn(shown) === fields.position) positionsJudged++;
       else if (await judgeRenumbered(rec, u, id, fields, revision)) positionsJudged++;
     },
-    { maxRuns: 10 },
+    { maxRuns: 10, describe: (t) => fc.stringify(t) },
   );
   if (out.status !== 'passed' || positionsJudged > 0) return out;
   return {

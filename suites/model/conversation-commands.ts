@@ -25,7 +25,7 @@ import {
   type StatusTypes,
   unmaskingMove,
 } from './conversation.js';
-import { runProperty } from './property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { type AssignBody, assignRequest, assignValues, freshKey, type ResolveBody, resolveRequest } from './requests.js';
 import { observe, shownState, writableConversation } from './world.js';
 
@@ -250,7 +250,8 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
       cuts.push(why);
       rec.discard(why);
     }
-  });
+    // fast-check's own printing: a sequence reads as its commands.
+  }, { describe: (t) => fc.stringify(t) });
   return judgedWhole(outcome, cuts);
 }
 

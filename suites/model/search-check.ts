@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Exchange } from '../../src/client/exchange.js';
 import { freshMarker } from '../../src/conformance/data.js';
 import { asPage, cutWalk, traverse } from '../../src/conformance/paging.js';
-import { checkProperty } from '../../src/conformance/property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { describeAnswer } from '../../src/conformance/recorder.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 
@@ -91,38 +91,40 @@ export async function searchCheck(ctx: SuiteContext): Promise<CheckOutcome> {
   };
   // Searches whose walk reached its bound before the list's end, of all walked (passing cases only count).
   const walks = { all: 0, cut: 0 };
-  const out = await checkProperty<SearchCase>(
+  const out = await runProperty<SearchCase>(
     ctx,
     arb,
-    async (a, io) => {
+    async (a, rec) => {
       const q = queryOf(a);
       const needle = q.toLowerCase();
       const hit = (c: { name?: unknown; email?: unknown; company?: unknown }): boolean =>
         [c.name, c.email, c.company].some((f) => typeof f === 'string' && f.toLowerCase().includes(needle));
-      const walk = await traverse(io.send, { path: '/customers', query: { [search(ctx)]: q }, limit: 100, maxPages: SEARCH_PAGES_WALKED });
+      const input = { path: '/customers', query: { [search(ctx)]: q }, limit: 100, maxPages: SEARCH_PAGES_WALKED };
+      const walk = await traverse((spec) => rec.send(spec), input);
       // Too broad to walk whole: what it listed is judged, the customers it did not reach are not.
       const cut = cutWalk(walk);
-      if (walk.problem && !cut) return { clause: walk.problem.clause, expected: walk.problem.expected, actual: walk.problem.actual };
+      const problem = walk.problem;
+      if (problem && !cut) rec.require(false, problem.expected, () => problem.actual, undefined, problem.clause);
       const got = new Set(walk.ids);
       const missing = cut ? [] : mine.filter((c) => hit(c) && !got.has(c.id));
-      if (missing.length)
-        return {
-          expected: `search "${q}" to list every customer whose name, email or company contains it (any case)`,
-          actual: `missing ${missing.map((c) => `${c.id} (${c.name} / ${c.email} / ${c.company})`).join(', ')}`,
-        };
+      rec.require(
+        missing.length === 0,
+        `search "${q}" to list every customer whose name, email or company contains it (any case)`,
+        () => `missing ${missing.map((c) => `${c.id} (${c.name} / ${c.email} / ${c.company})`).join(', ')}`,
+      );
       const items = walk.exchanges.flatMap((x) => asPage(x)?.data ?? []);
       const wrong = items.filter((c) => ['name', 'email', 'company'].some((f) => f in c) && !hit(c));
-      if (wrong.length)
-        return {
-          expected: `search "${q}" to list only matching customers`,
-          actual: `listed ${wrong
+      rec.require(
+        wrong.length === 0,
+        `search "${q}" to list only matching customers`,
+        () =>
+          `listed ${wrong
             .slice(0, 3)
             .map((c) => String(c.id))
             .join(', ')}, which do not contain it`,
-        };
+      );
       walks.all++;
       if (cut) walks.cut++;
-      return undefined;
     },
     {
       examples: [

@@ -8,7 +8,7 @@
  * the items both walks list, unchanged between them, in the same order.
  */
 import fc from 'fast-check';
-import { checkProperty } from '../../src/conformance/property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { cutWalk, duplicates, traverse, type Traversal, type WalkInput } from '../../src/conformance/paging.js';
 import { missedWithin, orderChange, stayedPut } from '../../src/conformance/stayed-put.js';
 import { inconclusive } from '../../src/conformance/inconclusive.js';
@@ -50,53 +50,58 @@ export async function wholeListTraversal(ctx: SuiteContext): Promise<CheckOutcom
   let boundaries = 0;
   let listed = 0;
   let before: Traversal | undefined;
-  const out = await checkProperty(
+  const out = await runProperty(
     ctx,
     fc.record({ limit: fc.integer({ min: 1, max: 25 }) }),
-    async ({ limit }, io) => {
+    async ({ limit }, rec) => {
+      const send = (spec: RequestSpec) => rec.send(spec);
+      // A page problem fails the run, unless the walk was cut on purpose (only page rules matter then).
+      const judgeWalk = (w: Traversal) => {
+        const p = w.problem;
+        if (p && !cutWalk(w)) rec.require(false, p.expected, () => p.actual, undefined, p.clause);
+      };
       // The reference read in pages of 100: what existed before the walks, with page boundaries elsewhere.
-      before ??= await walkWholeList(io.send, 100);
-      if (before.problem && !cutWalk(before))
-        return { clause: before.problem.clause, expected: before.problem.expected, actual: before.problem.actual };
+      const ref = (before ??= await walkWholeList(send, 100));
+      judgeWalk(ref);
       const firstSeen = new Map<string, unknown>();
-      const a = await walkWholeList(io.send, limit, firstSeen);
-      if (a.problem && !cutWalk(a)) return { clause: a.problem.clause, expected: a.problem.expected, actual: a.problem.actual };
+      const a = await walkWholeList(send, limit, firstSeen);
+      judgeWalk(a);
       const dupA = duplicates(a.ids);
-      if (dupA.length) return { expected: 'every item exactly once', actual: `repeated: ${dupA.join(', ')}` };
+      rec.require(dupA.length === 0, 'every item exactly once', () => `repeated: ${dupA.join(', ')}`);
       const secondSeen = new Map<string, unknown>();
-      const b = await walkWholeList(io.send, limit, secondSeen, { maxPages: a.pages + 1 });
-      if (b.problem && !cutWalk(b)) return { clause: b.problem.clause, expected: b.problem.expected, actual: b.problem.actual };
+      const b = await walkWholeList(send, limit, secondSeen, { maxPages: a.pages + 1 });
+      judgeWalk(b);
       const dupB = duplicates(b.ids);
-      if (dupB.length) return { expected: 'every item exactly once on a second traversal', actual: `repeated: ${dupB.join(', ')}` };
+      rec.require(dupB.length === 0, 'every item exactly once on a second traversal', () => `repeated: ${dupB.join(', ')}`);
       // After both walks, in pages of 100 over the prefix they covered: who still exists.
-      const after = await walkWholeList(io.send, 100, undefined, { maxPages: Math.ceil((a.ids.length + 1) / 100) + 1 });
-      const stayed = stayedPut(before.ids, after.ids);
-      const dropped = missedWithin(before.ids, a.ids, stayed);
-      if (dropped.length)
-        return {
-          expected: `the same items in pages of ${limit} as in pages of 100`,
-          actual: `missing in pages of ${limit}: ${dropped.slice(0, 5).join(', ')} (listed before and after the walk)`,
-        };
-      const droppedB = missedWithin(before.ids, b.ids, stayed);
-      if (droppedB.length)
-        return {
-          expected: `the same items in pages of ${limit} as in pages of 100 on a second traversal`,
-          actual: `missing: ${droppedB.slice(0, 5).join(', ')} (listed before and after the walk)`,
-        };
+      const after = await walkWholeList(send, 100, undefined, { maxPages: Math.ceil((a.ids.length + 1) / 100) + 1 });
+      const stayed = stayedPut(ref.ids, after.ids);
+      const dropped = missedWithin(ref.ids, a.ids, stayed);
+      rec.require(
+        dropped.length === 0,
+        `the same items in pages of ${limit} as in pages of 100`,
+        () => `missing in pages of ${limit}: ${dropped.slice(0, 5).join(', ')} (listed before and after the walk)`,
+      );
+      const droppedB = missedWithin(ref.ids, b.ids, stayed);
+      rec.require(
+        droppedB.length === 0,
+        `the same items in pages of ${limit} as in pages of 100 on a second traversal`,
+        () => `missing: ${droppedB.slice(0, 5).join(', ')} (listed before and after the walk)`,
+      );
       // Items both walks listed and nobody changed in between keep their order (a keyset order is stable).
       const moved = orderChange(a.ids, b.ids, (id) => firstSeen.get(id) === secondSeen.get(id));
       if (moved)
-        return {
-          expected: 'the same order on a second traversal (items listed by both walks, unchanged between them)',
-          actual: `${moved.first} first, then ${moved.second} in its place`,
-        };
+        rec.require(
+          false,
+          'the same order on a second traversal (items listed by both walks, unchanged between them)',
+          () => `${moved.first} first, then ${moved.second} in its place`,
+        );
       walks.all++;
       if (cutWalk(a)) walks.cut++;
       if (a.pages > 1) boundaries++;
-      listed = Math.max(listed, before.ids.length);
-      return undefined;
+      listed = Math.max(listed, ref.ids.length);
     },
-    { numRuns: Math.min(ctx.fc.numRuns, 5), examples: [{ limit: 7 }, { limit: 2 }] },
+    { maxRuns: 5, examples: [{ limit: 7 }, { limit: 2 }] },
   );
   if (out.status === 'passed' && boundaries === 0) {
     inconclusive(

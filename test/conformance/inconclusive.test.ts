@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../support/conformance.js';
-import { checkProperty, discard } from '../../src/conformance/property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { inconclusive } from '../../src/conformance/inconclusive.js';
 import { Recorder, runCase } from '../../src/conformance/recorder.js';
 import { summaryLines } from '../../src/conformance/print.js';
@@ -18,7 +18,6 @@ import { computeVerdict } from '../../src/results/verdict.js';
 import { buildJunit } from '../../src/report/junit.js';
 import { buildMarkdown } from '../../src/report/markdown.js';
 import { renderHtml } from '../../src/report/html/page.js';
-import { runProperty } from '../../suites/model/property.js';
 import { fakeClient, suite, target } from './support/fake-client.js';
 
 const unjudged: CheckDef = {
@@ -193,12 +192,12 @@ describe('discarded cases', () => {
           clause: '4.10.me',
           title: 'p',
           run: (ctx) =>
-            checkProperty(
+            runProperty(
               ctx,
               fc.constant('bad'),
-              async (v, io) => {
-                const x = await io.send({ method: 'PUT', path: '/authoring/collections/c1', json: { name: v } });
-                return x.response?.status === 422 ? discard('refused') : undefined;
+              async (v, rec) => {
+                const x = await rec.send({ method: 'PUT', path: '/authoring/collections/c1', json: { name: v } });
+                if (x.response?.status === 422) rec.discard('refused');
               },
               { examples: ['bad', 'bad', 'bad', 'bad', 'bad'] },
             ),
@@ -221,10 +220,10 @@ describe('discarded cases', () => {
           clause: '4.10.me',
           title: 'p',
           run: (ctx) =>
-            checkProperty(ctx, fc.constantFrom('bad', 'good'), async (v, io) => {
-              const x = await io.send({ method: 'PUT', path: '/authoring/collections/c1', json: { name: v } });
-              if (x.response?.status === 422) return discard('refused');
-              return x.response?.status === 200 ? undefined : { expected: '200', actual: String(x.response?.status) };
+            runProperty(ctx, fc.constantFrom('bad', 'good'), async (v, rec) => {
+              const x = await rec.send({ method: 'PUT', path: '/authoring/collections/c1', json: { name: v } });
+              if (x.response?.status === 422) rec.discard('refused');
+              rec.require(x.response?.status === 200, '200', () => String(x.response?.status));
             }),
         },
       ]),

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../support/conformance.js';
 import { nextWaitSeconds, RETRY_POLICY } from '../../src/conformance/context.js';
-import { checkProperty } from '../../src/conformance/property.js';
+import { runProperty } from '../../src/conformance/property.js';
 import { defineSuite, type CheckDef } from '../../src/conformance/suite.js';
 import { SpgateError } from '../../src/errors.js';
 import { fakeClient, suite, target } from './support/fake-client.js';
@@ -119,14 +119,14 @@ describe('runConformance', () => {
       ...probe,
       id: 's.prop429',
       run: (ctx) =>
-        checkProperty(
+        runProperty(
           ctx,
           fc.integer({ min: 0, max: 10 }),
-          async (n, io) => {
-            const x = await io.send({ method: 'GET', path: '/me', query: { n } });
-            return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+          async (n, rec) => {
+            const x = await rec.send({ method: 'GET', path: '/me', query: { n } });
+            rec.require(x.response?.status === 200, '200', () => `${x.response?.status}`);
           },
-          { numRuns: 5 },
+          { maxRuns: 5 },
         ),
     };
     const client = fakeClient((_s, n) => (n === 1 ? { status: 200, json: {} } : refusal(n, '9')));
@@ -253,21 +253,21 @@ describe('runConformance', () => {
   });
 });
 
-describe('checkProperty', () => {
+describe('runProperty', () => {
   it('shrinks to the smallest failing case, re-runs it and keeps its exchanges, seed and path', async () => {
     const client = fakeClient((spec) => ({ status: Number(spec.query?.n) >= 10 ? 500 : 200, json: {} }));
     const check: CheckDef = {
       ...probe,
       id: 's.prop',
       run: (ctx) =>
-        checkProperty(
+        runProperty(
           ctx,
           fc.integer({ min: 0, max: 1000 }),
-          async (n, io) => {
-            const x = await io.send({ method: 'GET', path: '/me', query: { n } });
-            return x.response?.status === 200 ? undefined : { expected: '200', actual: `${x.response?.status}` };
+          async (n, rec) => {
+            const x = await rec.send({ method: 'GET', path: '/me', query: { n } });
+            rec.require(x.response?.status === 200, '200', () => `${x.response?.status}`);
           },
-          { numRuns: 50 },
+          { maxRuns: 50 },
         ),
     };
     const out = await runConformance({ target: target(), runs: 50, seed: 4, client, catalogue: suite([check]) });

@@ -149,5 +149,12 @@ describe('spgate merge of shards run against the reference server', () => {
     expect(percentilesOf(r.timeline)).toEqual(percentilesOf(timelineOf(onOneClock, traceLatency)));
     expect(merged.findings.map((f) => f.actual)).toEqual([]);
     expect(r.status).toBe('passed');
+    // Connection churn adds up over the shards, as the other counters do.
+    const churn = merged.set.shards.map((s) => s.result.connections!);
+    for (const c of churn) expect(c.opened).toBeGreaterThan(0);
+    expect({ opened: r.connections!.opened, resent: r.connections!.resent }).toEqual({
+      opened: churn.reduce((n, c) => n + c.opened, 0),
+      resent: churn.reduce((n, c) => n + c.resent, 0),
+    });
   });
 });

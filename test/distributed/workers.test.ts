@@ -60,6 +60,9 @@ describe('spgate load --workers (real CLI, embedded reference server)', () => {
     const lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(p.totals.completed + p.totals.errors);
     expect(p.latency.reduce((a, s) => a + s.count, 0)).toBe(p.totals.completed);
+    // Connection churn goes through the one assembler too: each worker opened its one connection at least.
+    expect(p.connections!.opened).toBeGreaterThanOrEqual(2);
+    expect(p.connections!.perSecond).toBe(Math.round((p.connections!.opened / (p.durationMs / 1000)) * 10) / 10);
     // No key reaches the results or the trace.
     expect(readFileSync(json, 'utf8') + lines.join('\n')).not.toMatch(/pk_[A-Za-z0-9]{6,}/);
   });

@@ -4,11 +4,12 @@
  * definitions. The request durations arrive as cumulative exponential histograms whose counts per route
  * class × status family equal the run's JSON results exactly, and whose buckets hold the run's percentile.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
+import { smallBudgetTarget } from './support/small-budgets.js';
 import { Results } from '../../src/results/schema.js';
 import { LABELS, METRICS } from '../../src/metrics/names.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
@@ -17,7 +18,7 @@ import { metricsSnapshot } from '../../src/metrics/model.js';
 import { parseMetricsValue } from '../../src/metrics/options.js';
 import { GET, POST, TestFold } from './support/fold.js';
 
-/** Reads and writes at full speed on two connections each: both classes get 2xx and 429 series. */
+/** Reads and writes at full speed on two connections each: against small budgets both classes get 2xx and 429 series. */
 const MIXED = join(import.meta.dirname, 'fixtures/mixed-closed.json');
 
 interface KeyValue {
@@ -79,6 +80,8 @@ afterEach(async () => {
 describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
   it('exports exponential histograms whose counts equal the JSON results exactly', async () => {
     receiver = await startOtlpReceiver();
+    const small = await smallBudgetTarget();
+    onTestFinished(() => small.server.close());
     const dir = mkdtempSync(join(tmpdir(), 'spgate-otlp-'));
     const json = join(dir, 'r.json');
     const runId = `otlp-${Date.now()}`;
@@ -87,6 +90,8 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
         'load',
         '--profile',
         MIXED,
+        '--target',
+        small.path,
         '--duration',
         '3',
         '--json',

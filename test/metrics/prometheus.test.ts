@@ -1,16 +1,17 @@
 /**
  * Live metrics into a real Prometheus: the test starts Debian's prometheus with its remote-write receiver
- * on a loopback port, runs short bounded load runs of the real CLI against the embedded reference server
+ * on a loopback port, runs short bounded load runs of the real CLI against the reference server (small budgets)
  * with `--metrics prometheus-rw=…`, and queries the series back through the HTTP API. The counts per route
  * class × status family must equal the run's JSON results exactly, and a histogram_quantile over the pushed
  * buckets must be answerable and land in the bucket of the run's own percentile — for one process and for
  * two shards summed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
+import { smallBudgetTarget } from './support/small-budgets.js';
 import { need, prometheusPart, PROMETHEUS } from '../support/optional.js';
 import { Results, type ProfileResult } from '../../src/results/schema.js';
 import { DURATION_BUCKETS, METRICS } from '../../src/metrics/names.js';
@@ -21,7 +22,7 @@ import { createProgress } from '../../src/run/progress.js';
 import { startPrometheus, type RunningPrometheus } from './support/prometheus.js';
 import { panelQueries, readDashboard, variableQueries } from './dashboard-queries.js';
 
-/** Reads and writes at full speed on two connections each: both classes get 2xx and 429 series. */
+/** Reads and writes at full speed on two connections each: against small budgets both classes get 2xx and 429 series. */
 const MIXED = join(import.meta.dirname, 'fixtures/mixed-closed.json');
 
 const part = prometheusPart();
@@ -72,6 +73,8 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
   beforeEach((ctx) => need(ctx, part));
 
   it('stores counts per class × status family equal to the JSON results, and answers histogram_quantile', async () => {
+    const small = await smallBudgetTarget();
+    onTestFinished(() => small.server.close());
     const dir = mkdtempSync(join(tmpdir(), 'spgate-prom-'));
     const json = join(dir, 'r.json');
     const runId = `prom-one-${Date.now()}`;
@@ -80,6 +83,8 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
         'load',
         '--profile',
         MIXED,
+        '--target',
+        small.path,
         '--duration',
         '3',
         '--json',

@@ -17,6 +17,7 @@ import { targetOptions } from '../../run/target.js';
 import { runLoad, setUpLoad } from '../../run/load.js';
 import { exitCode } from '../../run/exit-code.js';
 import { metricsArgs, parseMetricsOptions } from '../../metrics/options.js';
+import { metricsKindsHelp } from '../../metrics/sinks.js';
 import { metricsRunId } from '../../metrics/session.js';
 
 /** A --start-at further from now than this is a mistake (seconds instead of ms, a stale value), not a plan. */
@@ -85,7 +86,7 @@ export const loadCommand: SpgateCommand = {
         type: 'string',
         array: true,
         describe:
-          'push live metrics while the run goes: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)',
+          `push live metrics while the run goes: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
       })
       .option('metrics-interval', { type: 'number', describe: `seconds between metrics pushes (default 5)` })
       .option('dry-run', {

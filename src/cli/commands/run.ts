@@ -13,6 +13,7 @@ import { runDryRun } from '../dry-run.js';
 import { abortOnSignals } from '../session.js';
 import { targetOptions } from '../../run/target.js';
 import { parseMetricsOptions, redactedCommandLine } from '../../metrics/options.js';
+import { metricsKindsHelp } from '../../metrics/sinks.js';
 import { createLiveMetrics, metricsRunId } from '../../metrics/session.js';
 
 export const runCommand: SpgateCommand = {
@@ -40,7 +41,7 @@ export const runCommand: SpgateCommand = {
         type: 'string',
         array: true,
         describe:
-          'push live metrics of the load phases: prometheus-rw=URL (remote write) or otlp=URL (OTLP/HTTP); repeatable (docs/metrics.md)',
+          `push live metrics of the load phases: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
       })
       .option('metrics-interval', { type: 'number', describe: 'seconds between metrics pushes (default 5)' }),
   run: async (args) => {

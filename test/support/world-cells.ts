@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unexplainedInconclusive, type MatrixCell } from './world-matrix.js';
-import { WHOLE_RUN_BUDGETS, worldVerdict } from './world-server.js';
+import { worldVerdict } from './world-server.js';
 
 /** A whole run per cell; generous because the machine may be shared (this is a bound, not a timed assertion). */
 const CELL_TIMEOUT_MS = 600_000;
@@ -17,7 +17,7 @@ export function describeCells(title: string, cells: readonly MatrixCell[]): void
       it(
         `${cell.worlds.join(',')} × ${cell.dialect}: zero findings, inconclusive only where the world hides the data`,
         async () => {
-          const v = await worldVerdict({ dialect: cell.dialect, worlds: cell.worlds, budgets: WHOLE_RUN_BUDGETS });
+          const v = await worldVerdict({ dialect: cell.dialect, worlds: cell.worlds });
           expect(v.findings).toEqual([]);
           expect(v.errors).toEqual([]);
           expect(unexplainedInconclusive(v, cell.worlds)).toEqual([]);

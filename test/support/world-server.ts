@@ -18,16 +18,6 @@ import { loadTarget } from '../../src/target/load.js';
 import type { Target } from '../../src/target/schema.js';
 import { tempDir } from './target-file.js';
 
-/**
- * Budgets for whole conformance runs in tests (dialects-a/-b, the world matrix); each dialect keeps its
- * limiter model. limits.429-read drives the read budget to its 429 inside one window; in-process on a loaded
- * 2-core machine that is about 100 reads a second, below the dialects' own 200 (default, 1000 per 5 s) and
- * 250 (strict-validation, 500 per 2 s): the budget kept coming back, the check was inconclusive and the test
- * red. 200 per 3 s leaves the drive half its window and the walks room; a 3 s window also shortens what
- * limits.remaining-decreases waits (Reset + 1 s).
- */
-export const WHOLE_RUN_BUDGETS = { read: 200, write: 60, windowSeconds: 3 } as const;
-
 export interface WorldServerOptions {
   dialect?: DialectName;
   /** World specs as `--world` takes them, e.g. ['big=12000', 'busy,drifting=0']. */

@@ -9,14 +9,13 @@ import { runConformance } from '../../support/conformance.js';
 import { startReferenceServer, type DialectName, type RunningReferenceServer } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { unexplainedIdsOnly } from '../../support/ids-only-hides.js';
-import { WHOLE_RUN_BUDGETS } from '../../support/world-server.js';
 
 /** Declares one whole-suite test per dialect, each against its own server. */
 export function describeDialects(dialects: readonly DialectName[]): void {
   describe.each(dialects)('dialect %s, ids-only target, budgets unstated', (dialect) => {
     let server: RunningReferenceServer;
     beforeAll(async () => {
-      server = await startReferenceServer({ seed: 11, dialect, fixturesApi: false, budgets: WHOLE_RUN_BUDGETS });
+      server = await startReferenceServer({ seed: 11, dialect, fixturesApi: false });
     });
     afterAll(() => server.close());
 

@@ -103,16 +103,17 @@ export async function startServer(budgets?: ReferenceServerOptions['budgets']): 
   return startReferenceServer({ port: 0, seed: 1, budgets });
 }
 
-/** Runs suites against the server with exactly `faults` on. */
+/** Runs suites (only `checks` of them when given) against the server with exactly `faults` on. */
 export async function runWith(
   server: RunningReferenceServer,
   faults: FaultName[],
   suites: string[],
   seed = 11,
   runs = 5,
+  checks?: string[],
 ): Promise<ConformanceOutcome> {
   server.setFaults(faults);
-  return runConformance({ target: targetFromInput(server.target, 'embedded'), suites, runs, seed });
+  return runConformance({ target: targetFromInput(server.target, 'embedded'), suites, checks, runs, seed });
 }
 
 /**

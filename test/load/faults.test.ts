@@ -11,7 +11,7 @@ const LOAD_FAULTS = FAULT_NAMES.filter((f) => FAULTS[f].by !== 'conformance' && 
 // Retry-After that can be seconds shorter than the wait: 3 s windows for those, 1 s for the rest.
 const LONG_WINDOW = new Set<string>(['ratelimit-over-admit', 'ratelimit-retry-after-short']);
 /** Faults whose clause is judged over whole windows (admissions per window, restores, waits). */
-const WINDOW_JUDGED = new Set<string>([...LONG_WINDOW, 'ratelimit-early-429', 'ratelimit-no-restore']);
+const WINDOW_JUDGED = new Set<string>([...LONG_WINDOW, 'ratelimit-early-429', 'ratelimit-no-restore', 'ratelimit-shared-classes']);
 const OVER_WINDOWS = LOAD_FAULTS.filter((f) => WINDOW_JUDGED.has(f));
 const PER_RESPONSE = LOAD_FAULTS.filter((f) => !WINDOW_JUDGED.has(f));
 
@@ -42,7 +42,7 @@ describe('load-side faults are caught', () => {
 
   // Each case has its own server and a low-rate profile. Faults seen in single responses run side by side;
   // those judged over whole windows run alone: beside other runs, the late timers of a busy process leave
-  // over-admit and no-restore without any finding (their windows need the timing of a run on its own).
+  // over-admit, no-restore and shared-classes without any finding (their windows need a run on its own).
   it.concurrent.for(PER_RESPONSE)('%s → its clause appears as a finding, citing requests', async (fault, { expect }) => {
     await expectCaught(fault, expect);
   });

@@ -46,6 +46,8 @@ export interface ReferenceServerOptions {
    * `['big=12000', 'busy,drifting=2s']`. Not faults: the server stays correct in every world.
    */
   worlds?: Worlds | readonly string[];
+  /** Milliseconds since the epoch as the server sees them (default Date.now): tests move it past a window instead of waiting. */
+  clock?: () => number;
 }
 
 export interface RunningReferenceServer {
@@ -86,7 +88,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const { model, ...dialectBudgets } = dialect.limiter;
   const budgets = { ...dialectBudgets, ...stripUndefined(opts.budgets ?? {}), model };
   const worlds = Array.isArray(opts.worlds) ? parseWorlds(opts.worlds as readonly string[]) : ((opts.worlds as Worlds | undefined) ?? {});
-  const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi, worlds });
+  const app = createApp({ seed, budgets, faults: opts.faults ?? [], dialect, fixturesApi: opts.fixturesApi, worlds, clock: opts.clock });
   const server = createHttpServer(app);
   const host = opts.host ?? '127.0.0.1';
   let addr;

@@ -3,10 +3,10 @@
  * — capacity is at least that" while 5,671 of 8,037 answers were 429s). The figure must say so and name the
  * way out; with no refusals it stays a capacity figure.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 
 const ramp = parseProfile(
@@ -24,16 +24,19 @@ const ramp = parseProfile(
   'test',
 );
 
-let ref: RunningReferenceServer | undefined;
-afterEach(async () => {
-  await ref?.close();
-  ref = undefined;
-});
+/** Runs the ramp against a reference server of its own with these budgets (the two cases go side by side). */
+async function rampAgainst(budgets: { read: number; write: number; windowSeconds?: number }) {
+  const ref = await startReferenceServer({ port: 0, seed: 5, budgets });
+  try {
+    return await runProfile({ target: targetFromInput(ref.target, 'embedded'), profile: ramp });
+  } finally {
+    await ref.close();
+  }
+}
 
 describe('capacity against a rate-limited target', () => {
-  it('a budget of 30 reads/s: the figure is the admission budget, with the way out', async () => {
-    ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 30, write: 10, windowSeconds: 1 } });
-    const { result } = await runProfile({ target: targetFromInput(ref.target, 'embedded'), profile: ramp });
+  it.concurrent('a budget of 30 reads/s: the figure is the admission budget, with the way out', async ({ expect }) => {
+    const { result } = await rampAgainst({ read: 30, write: 10, windowSeconds: 1 });
     const cap = result.capacity!;
     expect(result.totals.byStatus['429'] ?? 0).toBeGreaterThan(0);
     expect(cap.admissionBudget).toBe(true);
@@ -45,9 +48,8 @@ describe('capacity against a rate-limited target', () => {
     expect(result.throughput.meanRps).toBeLessThanOrEqual(40);
   }, 30_000);
 
-  it('no refusals: a capacity figure, not flagged', async () => {
-    ref = await startReferenceServer({ port: 0, seed: 5, budgets: { read: 1_000_000, write: 1_000_000 } });
-    const { result } = await runProfile({ target: targetFromInput(ref.target, 'embedded'), profile: ramp });
+  it.concurrent('no refusals: a capacity figure, not flagged', async ({ expect }) => {
+    const { result } = await rampAgainst({ read: 1_000_000, write: 1_000_000 });
     expect(result.totals.byStatus['429'] ?? 0).toBe(0);
     expect(result.capacity!.admissionBudget).toBeUndefined();
     expect(result.capacity!.explanation).not.toContain('admission budget');

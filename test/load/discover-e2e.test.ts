@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
@@ -6,22 +6,26 @@ import { loadProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { STATED_BUDGET_CLAUSE } from '../../src/load/discover.js';
 
-// Unusual budgets no fallback rate fits: 20 reads and 6 writes per 3 s window.
-let ref: RunningReferenceServer;
-beforeAll(async () => {
-  ref = await startReferenceServer({ port: 0, seed: 11, budgets: { read: 20, write: 6, windowSeconds: 3 } });
-});
+// Unusual budgets no fallback rate fits: 20 reads and 6 writes per 3 s window. Each case has a server of its
+// own (none spends another's budget or inherits its window), so the cases run side by side.
+const servers: RunningReferenceServer[] = [];
 afterAll(async () => {
-  await ref?.close();
+  await Promise.all(servers.map((s) => s.close()));
 });
 
-function target(rateLimit: NonNullable<TargetFileInput['assumptions']>['rateLimit'], strict = false) {
+/** A fresh reference server's target, with these budgets stated (or none). */
+async function target(rateLimit: NonNullable<TargetFileInput['assumptions']>['rateLimit'], strict = false) {
+  const ref = await startReferenceServer({ port: 0, seed: 11, budgets: { read: 20, write: 6, windowSeconds: 3 } });
+  servers.push(ref);
   return targetFromInput({ ...ref.target, assumptions: { ...ref.target.assumptions, rateLimit, strict } }, 'embedded');
 }
 
 describe('budgets discovered from the headers, against the reference server (20 reads, 6 writes per 3 s)', () => {
-  it('regression: class-isolation read at its 20 rps fallback above a 20-per-3-s read budget; now it reads at ~3.3 rps and passes', async () => {
-    const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('class-isolation'), durationOverride: 4 });
+  it.concurrent(
+    'regression: class-isolation read at its 20 rps fallback above a 20-per-3-s read budget; now it reads at ~3.3 rps and passes',
+    async ({ expect }) => {
+    const tgt = await target({});
+    const { result, findings } = await runProfile({ target: tgt, profile: loadProfile('class-isolation'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
     // W is read to the second from a rounded-up Reset; a heavily loaded machine can wake the probe late.
     expect(budgets.read).toMatchObject({ limit: 20, source: 'observed' });
@@ -36,8 +40,8 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.status).toBe('passed');
   }, 30_000);
 
-  it('write-budget sizes its writes from the observed write budget and drives it past it', async () => {
-    const { result, findings } = await runProfile({ target: target({}), profile: loadProfile('write-budget'), durationOverride: 4 });
+  it.concurrent('write-budget sizes its writes from the observed write budget and drives it past it', async ({ expect }) => {
+    const { result, findings } = await runProfile({ target: await target({}), profile: loadProfile('write-budget'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
     expect(budgets.write).toMatchObject({ limit: 6, source: 'observed' });
     expect(result.totals.byStatus['429']).toBeGreaterThan(0);
@@ -45,9 +49,12 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.status).toBe('passed');
   }, 30_000);
 
-  it('a stated budget the headers contradict is a finding naming both values, and the observed budget drives the run', async () => {
+  it.concurrent(
+    'a stated budget the headers contradict is a finding naming both values, and the observed budget drives the run',
+    async ({ expect }) => {
     const stated = { read: { limit: 1000, windowSeconds: 5 }, write: { limit: 250, windowSeconds: 5 } };
-    const { result, findings } = await runProfile({ target: target(stated), profile: loadProfile('class-isolation'), durationOverride: 4 });
+    const tgt = await target(stated);
+    const { result, findings } = await runProfile({ target: tgt, profile: loadProfile('class-isolation'), durationOverride: 4 });
     const own = findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE);
     expect(own).toHaveLength(2);
     for (const f of own) {
@@ -64,10 +71,10 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.status).toBe('passed');
   }, 30_000);
 
-  it('a contradicted stated budget under assumptions.strict drives the run and fails it', async () => {
+  it.concurrent('a contradicted stated budget under assumptions.strict drives the run and fails it', async ({ expect }) => {
     const stated = { write: { limit: 250, windowSeconds: 5 } };
     const { result, findings } = await runProfile({
-      target: target(stated, true),
+      target: await target(stated, true),
       profile: loadProfile('write-budget'),
       durationOverride: 1,
     });
@@ -78,15 +85,16 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.status).toBe('failed');
   }, 30_000);
 
-  it('a stated budget the headers confirm costs one request per class and gives no finding', async () => {
+  it.concurrent('a stated budget the headers confirm costs one request per class and gives no finding', async ({ expect }) => {
     const stated = { read: { limit: 20, windowSeconds: 3 }, write: { limit: 6, windowSeconds: 3 } };
-    const { result, findings } = await runProfile({ target: target(stated), profile: loadProfile('class-isolation'), durationOverride: 1 });
+    const tgt = await target(stated);
+    const { result, findings } = await runProfile({ target: tgt, profile: loadProfile('class-isolation'), durationOverride: 1 });
     expect(findings.filter((f) => f.clause === STATED_BUDGET_CLAUSE)).toEqual([]);
     expect(result.config.budgets).toMatchObject({ read: { limit: 20, windowSeconds: 3, source: 'stated' }, write: { source: 'stated' } });
     expect(String(result.config.notes)).toContain('budget probe: 2 request(s)');
   }, 30_000);
 
-  it('an abort during the probe (a 30 s window to wait for) ends the run at once, status aborted', async () => {
+  it.concurrent('an abort during the probe (a 30 s window to wait for) ends the run at once, status aborted', async ({ expect }) => {
     const slow = await startReferenceServer({ port: 0, seed: 12, budgets: { read: 20, write: 6, windowSeconds: 30 } });
     try {
       const t = targetFromInput({ ...slow.target, assumptions: { ...slow.target.assumptions, rateLimit: {} } }, 'embedded');

@@ -3,7 +3,7 @@
  * reference server: its windows are its own (not aligned as ours), and it sends RateLimit-Policy, which some
  * gateways strip (the second case hides it, so W must come from Reset alone).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Server } from 'node:http';
@@ -13,14 +13,14 @@ import { createProbeSender, ProbePacer } from '../../src/load/probe-sender.js';
 import type { PlannedRoute } from '../../src/load/plan.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 
-let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-  server = undefined;
-});
+/** Closes a limiter server (connections too). */
+function stop(server: Server): void {
+  server.closeAllConnections();
+  server.close();
+}
 
-async function start(opts: { limit: number; windowMs: number; stripPolicy: boolean }): Promise<string> {
+/** Starts express-rate-limit on 127.0.0.1:0; resolves with it and its base URL. */
+async function start(opts: { limit: number; windowMs: number; stripPolicy: boolean }): Promise<{ server: Server; baseUrl: string }> {
   const app = express();
   if (opts.stripPolicy) {
     app.use((_req, res, next) => {
@@ -32,9 +32,9 @@ async function start(opts: { limit: number; windowMs: number; stripPolicy: boole
   }
   app.use(rateLimit({ windowMs: opts.windowMs, limit: opts.limit, standardHeaders: 'draft-6', legacyHeaders: false }));
   app.get('/v1/me', (_req, res) => void res.json({ data: {} }));
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server!.once('listening', r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1` };
 }
 
 const me: PlannedRoute = {
@@ -50,15 +50,17 @@ const me: PlannedRoute = {
   weight: 1,
 };
 
+// Each case has its own limiter and mostly waits for its refill: they run side by side.
 describe('budget discovery against express-rate-limit', () => {
-  it.each([
+  it.concurrent.for([
     [20, 3, false, 'policy'],
     [20, 3, true, 'window'],
     [7, 2, true, 'window'],
   ] as const)(
     '%i per %i s (RateLimit-Policy stripped: %s) is learned exactly',
-    async (limit, windowS, stripPolicy, model) => {
-      const baseUrl = await start({ limit, windowMs: windowS * 1000, stripPolicy });
+    { timeout: 15_000 },
+    async ([limit, windowS, stripPolicy, model], { expect }) => {
+      const { server, baseUrl } = await start({ limit, windowMs: windowS * 1000, stripPolicy });
       const target = targetFromInput({ baseUrl, keys: { admin: { key: 'pk_test_discover_real_0123456789' } } }, 'test');
       const sender = createProbeSender(target, me, { timeoutMs: 5000, pacer: new ProbePacer(undefined) });
       try {
@@ -66,8 +68,8 @@ describe('budget discovery against express-rate-limit', () => {
         expect(estimateBudget(out.samples)).toMatchObject({ ok: true, limit, windowSeconds: windowS, model });
       } finally {
         await sender.close();
+        stop(server);
       }
     },
-    15_000,
   );
 });

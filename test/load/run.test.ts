@@ -19,10 +19,16 @@ afterAll(async () => {
 });
 
 describe('built-in profiles against the reference server', () => {
-  // Caps keep every run small; they also exercise the clamping path of every profile.
-  it.each(builtinProfileNames())('%s runs, verifies every response and reports no finding on the clean server', async (name) => {
-    const target = targetFromInput({ ...ref.target, caps: { maxRps: 150, maxRequests: 400 } }, 'embedded');
-    const { result, findings } = await runProfile({ target, profile: loadProfile(name), durationOverride: 1.5 });
+  // Caps keep every run small; they also exercise the clamping path of every profile. Each run has a server
+  // of its own (none spends another's budget), so they go side by side.
+  const CLEAN = '%s runs, verifies every response and reports no finding on the clean server';
+  it.concurrent.for(builtinProfileNames())(CLEAN, async (name, { expect }) => {
+    const own = await startReferenceServer({ port: 0, seed: 7, budgets: { read: 60, write: 20, windowSeconds: 1 } });
+    const { result, findings } = await runProfile({
+      target: targetFromInput({ ...own.target, caps: { maxRps: 150, maxRequests: 400 } }, 'embedded'),
+      profile: loadProfile(name),
+      durationOverride: 1.5,
+    }).finally(() => own.close());
     expect(ProfileResult.safeParse(result).success).toBe(true);
     expect(result.status === 'passed' || result.status === 'failed').toBe(true);
     expect(result.totals.sent).toBeGreaterThan(0);

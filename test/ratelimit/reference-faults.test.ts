@@ -9,23 +9,30 @@ import type { RateLimitSample } from '../../src/ratelimit/sample.js';
 import { FAULTS, startReferenceServer, type FaultName } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/load.js';
 
+/**
+ * 60 requests, 41 ms apart on the server's clock: a fake one the loop moves, so the server's windows and the
+ * samples' times are exactly the schedule's (each answer 1 ms after its send) and nothing waits on the wall.
+ */
 async function drive(fault: FaultName | undefined): Promise<RateLimitSample[]> {
+  const t0 = Date.now();
+  let now = t0;
   const srv = await startReferenceServer({
     port: 0,
     seed: 1,
     budgets: { read: 6, write: 6, windowSeconds: 1 },
     faults: fault ? [fault] : [],
+    clock: () => now,
   });
   const target = targetFromInput(srv.target, 'embedded');
   const client = createClient({ baseUrl: target.baseUrl, secrets: target.secrets });
   const conv = target.fixtures.ids.conversationId!;
-  const t0 = performance.now();
   const samples: RateLimitSample[] = [];
   try {
     // ~2.4 s at ~2.5x the budget; writes interleaved so class isolation is observable.
     for (let i = 0; i < 60; i++) {
       const write = i % 2 === 1;
-      const sentAt = performance.now() - t0;
+      const sentAt = now - t0;
+      now += 1;
       const x = await client.send(
         write
           ? { method: 'POST', path: `/conversations/${conv}/assign`, json: { team: 'spgate' }, role: 'admin' }
@@ -33,7 +40,7 @@ async function drive(fault: FaultName | undefined): Promise<RateLimitSample[]> {
       );
       const s: RateLimitSample = {
         sentAt,
-        receivedAt: performance.now() - t0,
+        receivedAt: now - t0,
         class: write ? 'write' : 'read',
         status: x.response?.status ?? 0,
       };
@@ -50,7 +57,7 @@ async function drive(fault: FaultName | undefined): Promise<RateLimitSample[]> {
       const code = (x.response?.json as { error?: { code?: unknown } } | undefined)?.error?.code;
       if (typeof code === 'string') s.errorCode = code;
       samples.push(s);
-      await new Promise((r) => setTimeout(r, 40));
+      now += 40;
     }
   } finally {
     await client.close();

@@ -18,7 +18,7 @@ import { fidelityOf } from '../shrink/fidelity.js';
 import { scheduleProfile } from '../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../shrink/schedule.js';
 import { fullAgainAt, msResetBudgets } from '../shrink/budget-wait.js';
-import { asOftenAs, searchMinimal, type SearchResult } from '../shrink/search.js';
+import { asOftenAs, minReproductions, searchMinimal, type SearchResult } from '../shrink/search.js';
 import { wilson } from '../shrink/acceptance.js';
 import { reproductionScript } from '../shrink/script-out.js';
 import { describeSignature, pickSignature, shows, type ViolationSignature } from '../shrink/signature.js';
@@ -118,7 +118,17 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
     let bestAttemptMs = 0;
     const reserve = () => o.times * bestAttemptMs;
     try {
-      const runner = createAttemptRunner({ client, target, maxWaitMs: o.maxWait * 1000, signal: o.signal, known: records });
+      // Every attempt (the original's, each candidate's, the final ones) starts at a phase of the violation's
+      // window spread over the whole window, so a rate is the same whatever phase the machine's load sets.
+      const violationWindow = before.classes.find((c) => c.class === signature.class)?.windowSeconds ?? windowSeconds;
+      const runner = createAttemptRunner({
+        client,
+        target,
+        maxWaitMs: o.maxWait * 1000,
+        signal: o.signal,
+        known: records,
+        phaseSpreadMs: violationWindow != null && violationWindow > 0 ? violationWindow * 1000 : 0,
+      });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
       search = await searchMinimal({
@@ -144,10 +154,14 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       // The final rate, over --times attempts of the minimal schedule (skipped once interrupted). A
       // schedule that proves to reproduce less often than the original did (a window-phase bug kept by
       // luck in a few attempts) is dropped for the one kept before it.
+      // A schedule is dropped as soon as its misses make "as often" out of reach: a kept schedule that is
+      // marginal (the search shrinks until candidates start to miss) then costs a few attempts, not --times.
+      const allowedMisses = o.times - minReproductions(o.times, search.original.rate);
       for (let i = search.kept.length - 1; i >= 0 && !o.signal.aborted; i--) {
         const cand = search.kept[i]!;
         final = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
         for (let k = 0; k < o.times && !o.signal.aborted; k++) {
+          if (i > 0 && final.rate.attempts - final.rate.reproduced > allowedMisses) break;
           if (performance.now() > end) {
             final.cut = true;
             break;

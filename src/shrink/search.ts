@@ -185,3 +185,9 @@ export function asOftenAs(final: Rate, original: Rate): boolean {
   if (final.attempts === 0 || final.reproduced === 0) return false;
   return final.reproduced / final.attempts >= original.reproduced / original.attempts - 1 / final.attempts - 1e-9;
 }
+
+/** The fewest reproductions of `times` attempts that are "as often as" the original (asOftenAs). */
+export function minReproductions(times: number, original: Rate): number {
+  for (let k = 1; k <= times; k++) if (asOftenAs({ reproduced: k, attempts: times }, original)) return k;
+  return times + 1;
+}

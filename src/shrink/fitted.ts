@@ -18,8 +18,22 @@ export interface Shape {
 
 const EPS = 0.001;
 
-/** The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`. */
-export function fittedShapes(current: readonly Send[], v: RateLimitViolation, signature: ViolationSignature): Shape[] {
+/** Violations about how many requests a window admitted. */
+const COUNT_RULES = new Set(['8.ratelimit.over-admission', '8.ratelimit.under-admission']);
+
+/**
+ * The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`.
+ * `limit` is the budget's announced limit (null when unknown): a count violation (over- or under-admission)
+ * is shown by the first few budgets' worth of requests of its stretch, so the first L + 1, 2L + 2 and
+ * 4L + 2 of them are shapes too (L + 1: a 429 too early; 2L + 2: more than two counters' worth inside one
+ * window, the model-free bound's tolerance included; 4L + 2: across a window boundary).
+ */
+export function fittedShapes(
+  current: readonly Send[],
+  v: RateLimitViolation,
+  signature: ViolationSignature,
+  limit: number | null = null,
+): Shape[] {
   const cited = v.samples.map((s) => s.t);
   if (cited.length === 0) return [];
   const from = Math.min(v.window?.start ?? Infinity, ...cited);
@@ -48,5 +62,9 @@ export function fittedShapes(current: readonly Send[], v: RateLimitViolation, si
       `only the ${signature.class} requests of the violation's stretch`,
     );
   add(stretch, "only the violation's stretch");
+  const counted = signature.class === undefined ? stretch : stretch.filter((x) => x.class === signature.class);
+  if (limit !== null && limit > 0 && COUNT_RULES.has(v.rule)) {
+    for (const n of [limit + 1, 2 * limit + 2, 4 * limit + 2]) add(counted.slice(0, n), `the first ${n} requests of the violation's stretch`);
+  }
   return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
 }

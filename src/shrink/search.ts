@@ -64,9 +64,14 @@ class Stop extends Error {
   }
 }
 
+/** The violation's budget in the analysis. */
+function classOf(a: RateLimitAnalysis, s: ViolationSignature): RateLimitAnalysis['classes'][number] | undefined {
+  return a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
+}
+
 /** Window of the violation's budget in the analysis, ms. */
 function windowOf(a: RateLimitAnalysis, s: ViolationSignature): number | null {
-  const c = a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
+  const c = classOf(a, s);
   return c?.windowSeconds != null ? c.windowSeconds * 1000 : null;
 }
 
@@ -153,6 +158,7 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
       (v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class),
     ),
     windowMs: windowOf(best.analysis, opts.signature),
+    limit: classOf(best.analysis, opts.signature)?.observedLimit ?? null,
   });
   const gen = shrinkCandidates(opts.schedule, opts.signature, hint);
   let stopped: SearchResult['stopped'] = 'done';

@@ -124,4 +124,29 @@ describe('fittedShapes', () => {
     expect(seen[0]!.length).toBe(2);
     expect(next.value.length).toBe(2);
   });
+
+  it('for a count violation, also the first L + 1, 2L + 2 and 4L + 2 requests of its class in the stretch', () => {
+    const initial: Send[] = [];
+    for (let i = 0; i < 100; i++) initial.push(read(i * 20));
+    for (let i = 0; i < 10; i++) initial.push(write(i * 200 + 7));
+    initial.sort((a, b) => a.t - b.t);
+    const v = {
+      rule: '8.ratelimit.over-admission',
+      class: 'read' as const,
+      message: '',
+      window: { start: 400, end: 1400 },
+      samples: [
+        { t: 400, status: 200 },
+        { t: 1400, status: 200 },
+      ],
+    };
+    const shapes = fittedShapes(initial, v, { rule: v.rule, class: 'read' }, 5);
+    const counted = shapes.filter((s) => s.step.startsWith('the first'));
+    expect(counted.map((s) => s.schedule.length)).toEqual([6, 12, 22]);
+    expect(counted[0]!.schedule.map((x) => x.t)).toEqual([400, 420, 440, 460, 480, 500]);
+    expect(counted.every((s) => s.schedule.every((x) => x.class === 'read'))).toBe(true);
+    // Other rules, or an unknown budget, get no count shapes.
+    expect(fittedShapes(initial, { ...v, rule: '8.ratelimit.remaining-rises' }, { rule: 'x', class: 'read' }, 5).some((s) => s.step.startsWith('the first'))).toBe(false);
+    expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }).some((s) => s.step.startsWith('the first'))).toBe(false);
+  });
 });

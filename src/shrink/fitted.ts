@@ -78,7 +78,9 @@ export function fittedShapes(
     add(admitted, `only the requests of the violation's stretch it admitted${under ? ', and the refusal it cites' : ''}`);
   }
   if (limit !== null && limit > 0 && COUNT_RULES.has(v.rule)) {
-    for (const n of [limit + 1, 2 * limit + 2, 4 * limit + 2]) add(counted.slice(0, n), `the first ${n} requests of the violation's stretch`);
+    for (const n of [limit + 1, 2 * limit + 2, 4 * limit + 2]) {
+      add(counted.slice(0, n), `the first ${n} requests of the violation's stretch`);
+    }
   }
   return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
 }

@@ -1,5 +1,6 @@
 /**
- * Issue 34 end to end (test/shrink/support/limiter-cases.ts says what each case asserts): rate-limiter-flexible: a store per replica (Remaining rises) and Reset in ms.
+ * Issue 34 end to end (test/shrink/support/limiter-cases.ts says what each case asserts):
+ * rate-limiter-flexible: a store per replica (Remaining rises) and Reset in ms.
  * Two cases a file, run side by side (their time is mostly spent waiting for budgets), so vitest's workers
  * balance the eight cases.
  */
@@ -9,5 +10,6 @@ import { CASES, printTable, shrinkCase } from './support/limiter-cases.js';
 afterAll(printTable);
 
 describe.concurrent('spgate shrink against misconfigured limiters', () => {
-  it.each([CASES.flexiblePerReplica, CASES.flexibleResetMs])('$name: ≤ ¼, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 300_000 }, shrinkCase);
+  const cases = [CASES.flexiblePerReplica, CASES.flexibleResetMs];
+  it.each(cases)('$name: ≤ ¼, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 300_000 }, shrinkCase);
 });

@@ -85,7 +85,10 @@ function perReplicaCase(
   };
 }
 
-const per1s = (read: number, write: number): Budgets => ({ read: { limit: read, windowSeconds: 1 }, write: { limit: write, windowSeconds: 1 } });
+const per1s = (read: number, write: number): Budgets => ({
+  read: { limit: read, windowSeconds: 1 },
+  write: { limit: write, windowSeconds: 1 },
+});
 const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const }] };
 
 /** The cases, by a short name (the files pick two each). */
@@ -184,7 +187,8 @@ export const table: string[] = [];
 
 /** Prints the table of the cases run so far. */
 export function printTable(): void {
-  process.stdout.write(['misconfiguration | original requests | shrunk requests | reproduced | shrink time | script', ...table].join('\n') + '\n');
+  const head = 'misconfiguration | original requests | shrunk requests | reproduced | shrink time | script';
+  process.stdout.write([head, ...table].join('\n') + '\n');
 }
 
 /** Runs the standalone script with the admin key in its variable; its exit code and output. */

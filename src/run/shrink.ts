@@ -94,6 +94,16 @@ export interface ShrinkEnd {
   interrupted: boolean;
 }
 
+/**
+ * The spread of attempts over the window's phase (ms): the violation's window, none when the trace's Reset
+ * counts ms (the analyzer's window is then read from a Reset in the wrong unit) or the window is beyond
+ * --max-wait (no attempt waits longer than that for its budget).
+ */
+function phaseSpread(windowSeconds: number | null | undefined, records: readonly TraceRecord[], maxWait: number): number {
+  if (windowSeconds == null || windowSeconds <= 0 || windowSeconds > maxWait) return 0;
+  return msResetBudgets(records).size > 0 ? 0 : windowSeconds * 1000;
+}
+
 /** Shrinks the trace's schedule against the target (opened and closed here) and writes every output. */
 export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
   const { records } = await readTraceInput(o.input, { keyRole: o.keyRole });
@@ -130,7 +140,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         maxWaitMs: o.maxWait * 1000,
         signal: o.signal,
         known: records,
-        phaseSpreadMs: violationWindow != null && violationWindow > 0 ? violationWindow * 1000 : 0,
+        phaseSpreadMs: phaseSpread(violationWindow, records, o.maxWait),
       });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);

@@ -28,7 +28,9 @@ const COUNT_RULES = new Set(['8.ratelimit.over-admission', '8.ratelimit.under-ad
  * 4L + 2 of them are shapes too (L + 1: a 429 too early; 2L + 2: more than two counters' worth inside one
  * window, the model-free bound's tolerance included; 4L + 2: across a window boundary). `admittedAt` are
  * the send times of the stretch's admitted requests in the attempt that showed it: over-admission is about
- * them alone, so they are a shape too.
+ * them alone, so they are a shape too. For the other rules (counters that disagree: Remaining rising between
+ * replicas, one store for two budgets), the first 4, 8 and 16 requests of the class: every attempt starts a
+ * window, and the disagreement shows in its first requests.
  */
 export function fittedShapes(
   current: readonly Send[],
@@ -76,6 +78,12 @@ export function fittedShapes(
     const under = v.rule === '8.ratelimit.under-admission';
     const admitted = current.filter((_x, i) => keep.has(i) || (under && picked.has(i)));
     add(admitted, `only the requests of the violation's stretch it admitted${under ? ', and the refusal it cites' : ''}`);
+  }
+  if (!COUNT_RULES.has(v.rule)) {
+    // Counters disagreeing (Remaining rising between replicas, one store for two budgets) show in the first
+    // requests of a window, and every attempt starts one (the budget is full): the first few of the class.
+    const ofClass = signature.class === undefined ? current : current.filter((x) => x.class === signature.class);
+    for (const n of [4, 8, 16]) add(ofClass.slice(0, n), `the first ${n} requests of the schedule's ${signature.class ?? 'all'} class`);
   }
   if (limit !== null && limit > 0 && COUNT_RULES.has(v.rule)) {
     for (const n of [limit + 1, 2 * limit + 2, 4 * limit + 2]) {

@@ -124,23 +124,25 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       rate: { reproduced: 0, attempts: 0 },
       errors: [],
     };
+    // Every attempt (the original's, each candidate's, the final ones) starts at a phase of the violation's
+    // window spread over the whole window, so a rate is the same whatever phase the machine's load sets.
+    const violationWindow = before.classes.find((c) => c.class === signature.class)?.windowSeconds ?? windowSeconds;
+    const spreadMs = phaseSpread(violationWindow, records, o.maxWait);
     // --max-time bounds the whole command: the search stops early enough for the final measurement of
-    // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included).
+    // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included)
+    // with the phase offset's half (the one measured had any offset from none to the whole spread).
     const end = started + o.maxTime * 1000;
     let lastAttemptMs = 0;
     let bestAttemptMs = 0;
-    const reserve = () => o.times * bestAttemptMs;
+    const reserve = () => o.times * (bestAttemptMs + spreadMs / 2);
     try {
-      // Every attempt (the original's, each candidate's, the final ones) starts at a phase of the violation's
-      // window spread over the whole window, so a rate is the same whatever phase the machine's load sets.
-      const violationWindow = before.classes.find((c) => c.class === signature.class)?.windowSeconds ?? windowSeconds;
       const runner = createAttemptRunner({
         client,
         target,
         maxWaitMs: o.maxWait * 1000,
         signal: o.signal,
         known: records,
-        phaseSpreadMs: phaseSpread(violationWindow, records, o.maxWait),
+        phaseSpreadMs: spreadMs,
       });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);

@@ -73,7 +73,8 @@ export function* shrinkCandidates(
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
   if (h0.violation) {
-    for (const shape of fittedShapes(current, h0.violation, signature, h0.limit ?? null, h0.admittedAt)) yield* propose(shape.schedule, shape.step);
+    for (const shape of fittedShapes(current, h0.violation, signature, h0.limit ?? null, h0.admittedAt))
+      yield* propose(shape.schedule, shape.step);
   }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();

@@ -151,10 +151,11 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   const held = heldRate(original.rate);
   const rule = opts.rule ?? DEFAULT_RULE;
   if (opts.resume) opts.onStep?.(`resumed from the ${opts.resume.from.schedule.length}-request schedule`, opts.resume.from);
-  else opts.onStep?.(
-    `original: ${opts.schedule.length} requests, reproduced ${original.rate.reproduced}/${original.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
-    original,
-  );
+  else
+    opts.onStep?.(
+      `original: ${opts.schedule.length} requests, reproduced ${original.rate.reproduced}/${original.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
+      original,
+    );
   /** The sequential test of one candidate: attempts until it decides (acceptance.ts). */
   const judge = async (s: readonly Send[]): Promise<{ accepted: boolean; rate: Rate; last?: AttemptOutcome }> => {
     const test = new SequentialTest(held, rule);

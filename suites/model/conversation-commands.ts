@@ -232,26 +232,31 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
   // Taken before the property: running out of data skips the check instead of failing a run.
   const id = await writableConversation(ctx);
   const cuts: string[] = [];
-  const outcome = await runProperty(ctx, arb, async (cmds, rec) => {
-    try {
-      const first = await observe(rec, id, null);
-      const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp, values };
-      await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
-    } catch (err) {
-      // An unanswered read-back (observe's 200 required) cuts the sequence like an unanswered step.
-      const unanswered = rec.exchanges.find((x) => !x.response);
-      const why =
-        err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX)
-          ? err.why
-          : err instanceof CheckAbort && unanswered
-            ? `${CUT_PREFIX}${describeAnswer(unanswered)}`
-            : undefined;
-      if (why === undefined) throw err;
-      cuts.push(why);
-      rec.discard(why);
-    }
-    // fast-check's own printing: a sequence reads as its commands.
-  }, { describe: (t) => fc.stringify(t) });
+  const outcome = await runProperty(
+    ctx,
+    arb,
+    async (cmds, rec) => {
+      try {
+        const first = await observe(rec, id, null);
+        const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp, values };
+        await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
+      } catch (err) {
+        // An unanswered read-back (observe's 200 required) cuts the sequence like an unanswered step.
+        const unanswered = rec.exchanges.find((x) => !x.response);
+        const why =
+          err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX)
+            ? err.why
+            : err instanceof CheckAbort && unanswered
+              ? `${CUT_PREFIX}${describeAnswer(unanswered)}`
+              : undefined;
+        if (why === undefined) throw err;
+        cuts.push(why);
+        rec.discard(why);
+      }
+      // fast-check's own printing: a sequence reads as its commands.
+    },
+    { describe: (t) => fc.stringify(t) },
+  );
   return judgedWhole(outcome, cuts);
 }
 

@@ -17,7 +17,9 @@ const BESIDE_THEIR_CLAUSE: FaultName[] = ['attachments-single-scope'];
 /** The suite's checks whose clause is the fault's, or undefined (the whole suite) when none is. */
 function judging(suite: string, fault: FaultName): string[] | undefined {
   if (BESIDE_THEIR_CLAUSE.includes(fault)) return undefined;
-  const ids = SUITES.find((s) => s.name === suite)!.checks.filter((c) => c.clause === FAULTS[fault].catches).map((c) => c.id);
+  const ids = SUITES.find((s) => s.name === suite)!
+    .checks.filter((c) => c.clause === FAULTS[fault].catches)
+    .map((c) => c.id);
   return ids.length > 0 ? ids : undefined;
 }
 

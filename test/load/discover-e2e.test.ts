@@ -21,9 +21,9 @@ async function target(rateLimit: NonNullable<TargetFileInput['assumptions']>['ra
 }
 
 describe('budgets discovered from the headers, against the reference server (20 reads, 6 writes per 3 s)', () => {
-  it.concurrent(
-    'regression: class-isolation read at its 20 rps fallback above a 20-per-3-s read budget; now it reads at ~3.3 rps and passes',
-    async ({ expect }) => {
+  it.concurrent('regression: class-isolation read at its 20 rps fallback above a 20-per-3-s read budget; now it reads at ~3.3 rps and passes', async ({
+    expect,
+  }) => {
     const tgt = await target({});
     const { result, findings } = await runProfile({ target: tgt, profile: loadProfile('class-isolation'), durationOverride: 4 });
     const budgets = result.config.budgets as Record<string, { limit: number; windowSeconds: number; source: string }>;
@@ -49,9 +49,9 @@ describe('budgets discovered from the headers, against the reference server (20 
     expect(result.status).toBe('passed');
   }, 30_000);
 
-  it.concurrent(
-    'a stated budget the headers contradict is a finding naming both values, and the observed budget drives the run',
-    async ({ expect }) => {
+  it.concurrent('a stated budget the headers contradict is a finding naming both values, and the observed budget drives the run', async ({
+    expect,
+  }) => {
     const stated = { read: { limit: 1000, windowSeconds: 5 }, write: { limit: 250, windowSeconds: 5 } };
     const tgt = await target(stated);
     const { result, findings } = await runProfile({ target: tgt, profile: loadProfile('class-isolation'), durationOverride: 4 });

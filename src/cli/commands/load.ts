@@ -85,8 +85,7 @@ export const loadCommand: SpgateCommand = {
       .option('metrics', {
         type: 'string',
         array: true,
-        describe:
-          `push live metrics while the run goes: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
+        describe: `push live metrics while the run goes: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
       })
       .option('metrics-interval', { type: 'number', describe: `seconds between metrics pushes (default 5)` })
       .option('dry-run', {

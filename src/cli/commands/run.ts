@@ -40,8 +40,7 @@ export const runCommand: SpgateCommand = {
       .option('metrics', {
         type: 'string',
         array: true,
-        describe:
-          `push live metrics of the load phases: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
+        describe: `push live metrics of the load phases: ${metricsKindsHelp()}; repeatable (docs/metrics.md)`,
       })
       .option('metrics-interval', { type: 'number', describe: 'seconds between metrics pushes (default 5)' }),
   run: async (args) => {

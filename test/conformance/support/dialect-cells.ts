@@ -28,9 +28,7 @@ export function describeDialects(dialects: readonly DialectName[]): void {
       expect(out.checks.filter((c) => c.status === 'error').map((c) => `${c.checkId}: ${c.reason}`)).toEqual([]);
       // The pools the server's own target file lists let every check that runs reach a verdict, but the ones
       // only a fixtures API lets judge (IDS_ONLY_HIDES).
-      expect(unexplainedIdsOnly(out.checks.filter((c) => c.status === 'inconclusive').map((c) => `${c.checkId}: ${c.reason}`))).toEqual(
-        [],
-      );
+      expect(unexplainedIdsOnly(out.checks.filter((c) => c.status === 'inconclusive').map((c) => `${c.checkId}: ${c.reason}`))).toEqual([]);
       expect(out.checks.length - skipped.length).toBeGreaterThanOrEqual(Math.ceil(out.checks.length * 0.9));
       for (const c of skipped) expect(c.reason).toMatch(/keys\.|fixtures\.|allowWrites|assumptions\./);
     });

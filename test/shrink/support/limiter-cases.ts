@@ -340,4 +340,3 @@ export async function shrinkCase(c: Case): Promise<void> {
     await env.close();
   }
 }
-

@@ -16,9 +16,9 @@ import { createAttemptRunner, type Attempt } from '../shrink/attempts.js';
 import { traceChartInput } from '../shrink/chart-input.js';
 import { fidelityOf } from '../shrink/fidelity.js';
 import { scheduleProfile } from '../shrink/profile-out.js';
-import { scheduleKey, scheduleOf, spanMs, type Send } from '../shrink/schedule.js';
+import { scheduleOf, spanMs } from '../shrink/schedule.js';
 import { fullAgainAt, msResetBudgets } from '../shrink/budget-wait.js';
-import { asOftenAs, minReproductions, searchMinimal, type SearchResult } from '../shrink/search.js';
+import { asOftenAs, searchMinimal, type SearchResult } from '../shrink/search.js';
 import { wilson } from '../shrink/acceptance.js';
 import { reproductionScript } from '../shrink/script-out.js';
 import { describeSignature, pickSignature, shows, type ViolationSignature } from '../shrink/signature.js';
@@ -30,9 +30,6 @@ import { traceToSamples } from '../trace/samples.js';
 import { sanitizeRecord } from '../trace/sanitize.js';
 import { checkReplayBounds } from './replay.js';
 import { openTarget, type TargetOptions } from './target.js';
-
-/** Searches resumed after the final measurement dropped a kept schedule, at most. */
-const RESUMES = 2;
 
 /** Copies of the minimal schedule in the regression profile. */
 const PROFILE_COPIES = 3;
@@ -94,16 +91,6 @@ export interface ShrinkEnd {
   interrupted: boolean;
 }
 
-/**
- * The spread of attempts over the window's phase (ms): the violation's window, none when the trace's Reset
- * counts ms (the analyzer's window is then read from a Reset in the wrong unit) or the window is beyond
- * --max-wait (no attempt waits longer than that for its budget).
- */
-function phaseSpread(windowSeconds: number | null | undefined, records: readonly TraceRecord[], maxWait: number): number {
-  if (windowSeconds == null || windowSeconds <= 0 || windowSeconds > maxWait) return 0;
-  return msResetBudgets(records).size > 0 ? 0 : windowSeconds * 1000;
-}
-
 /** Shrinks the trace's schedule against the target (opened and closed here) and writes every output. */
 export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
   const { records } = await readTraceInput(o.input, { keyRole: o.keyRole });
@@ -124,62 +111,43 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       rate: { reproduced: 0, attempts: 0 },
       errors: [],
     };
-    // Every attempt (the original's, each candidate's, the final ones) starts at a phase of the violation's
-    // window spread over the whole window, so a rate is the same whatever phase the machine's load sets.
-    const violationWindow = before.classes.find((c) => c.class === signature.class)?.windowSeconds ?? windowSeconds;
-    const spreadMs = phaseSpread(violationWindow, records, o.maxWait);
     // --max-time bounds the whole command: the search stops early enough for the final measurement of
-    // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included)
-    // with the phase offset's half (the one measured had any offset from none to the whole spread).
+    // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included).
     const end = started + o.maxTime * 1000;
     let lastAttemptMs = 0;
     let bestAttemptMs = 0;
-    const reserve = () => o.times * (bestAttemptMs + spreadMs / 2);
+    const reserve = () => o.times * bestAttemptMs;
     try {
-      const runner = createAttemptRunner({
-        client,
-        target,
-        maxWaitMs: o.maxWait * 1000,
-        signal: o.signal,
-        known: records,
-        phaseSpreadMs: spreadMs,
-      });
+      const runner = createAttemptRunner({ client, target, maxWaitMs: o.maxWait * 1000, signal: o.signal, known: records });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
-      const searchOpts = {
+      search = await searchMinimal({
+        schedule: original,
         signature,
         attempts: o.attempts,
         maxRequests: o.maxRequests,
         deadline: () => end - reserve(),
         signal: o.signal,
-        attempt: async (s: readonly Send[]) => {
+        attempt: async (s) => {
           const t0 = performance.now();
           const a = await runner.run(s);
           lastAttemptMs = performance.now() - t0;
           if (bestAttemptMs === 0) bestAttemptMs = lastAttemptMs;
           return a;
         },
-        onStep: (line: string, best: SearchResult['best']) => {
+        onStep: (line, best) => {
           if (line.startsWith('kept')) bestAttemptMs = lastAttemptMs;
           const left = Math.max(0, (end - performance.now()) / 1000);
           o.note(`  [best ${best.schedule.length} requests, ${left.toFixed(0)} s left] ${line}`);
         },
-      };
-      search = await searchMinimal({ ...searchOpts, schedule: original });
+      });
       // The final rate, over --times attempts of the minimal schedule (skipped once interrupted). A
-      // schedule that proves to reproduce less often than the original did (one the search kept by luck:
-      // it shrinks until candidates start to miss, so its last keep is the likeliest to be marginal) is
-      // dropped as soon as its misses put "as often" out of reach, and the search resumes from the
-      // schedule kept before it, never proposing a dropped one again (RESUMES times at most); then the
-      // kept schedules are backed off along, down to the original.
-      const allowedMisses = o.times - minReproductions(o.times, search.original.rate);
-      const dropped = new Set<string>();
-      let resumes = 0;
+      // schedule that proves to reproduce less often than the original did (a window-phase bug kept by
+      // luck in a few attempts) is dropped for the one kept before it.
       for (let i = search.kept.length - 1; i >= 0 && !o.signal.aborted; i--) {
         const cand = search.kept[i]!;
         final = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
         for (let k = 0; k < o.times && !o.signal.aborted; k++) {
-          if (i > 0 && final.rate.attempts - final.rate.reproduced > allowedMisses) break;
           if (performance.now() > end) {
             final.cut = true;
             break;
@@ -200,27 +168,9 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         }
         chosen = cand;
         if (o.signal.aborted || final.cut || asOftenAs(final.rate, search.original.rate) || i === 0) break;
-        const from = search.kept[i - 1]!;
         o.note(
-          `  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${from.schedule.length}-request one`,
+          `  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one`,
         );
-        dropped.add(scheduleKey(cand.schedule));
-        if (resumes >= RESUMES || performance.now() > end - reserve()) continue;
-        resumes += 1;
-        const more = await searchMinimal({
-          ...searchOpts,
-          schedule: from.schedule,
-          resume: { original: search.original, from, exclude: dropped },
-        });
-        search = {
-          ...search,
-          best: more.best,
-          kept: [...search.kept.slice(0, i), ...more.kept],
-          steps: [...search.steps, ...more.steps],
-          stopped: more.stopped,
-          sent: search.sent + more.sent,
-        };
-        i = search.kept.length;
       }
     } finally {
       await client.close();

@@ -2,14 +2,6 @@
  * Runs a schedule against the live target as one attempt: wait until the budgets the last attempt used are
  * full again (from its headers, see budget-wait.ts), replay, check the attempt really started full (else
  * wait and try again, three times at most), analyze. Shared by `spgate shrink` and `spgate replay --times`.
- *
- * Where in a window an attempt starts (its phase) decides some violations: windows aligned to the clock
- * (the reference server, many gateways) split a schedule differently at each phase. The wait for a full
- * budget ends at a phase set by the previous attempt's last response, so a search's attempts sit at a few
- * correlated phases and a candidate that shows the bug only at some of them is kept by luck, then misses
- * in the final measurement. With `phaseSpreadMs` (the window) each attempt starts a further offset into the
- * window, k·φ mod 1 of it for the k-th attempt (φ the golden ratio: evenly spread for any count, and the
- * same on every run), so a rate is measured over the window's phases.
  */
 import type { HttpClient } from '../client/types.js';
 import { SpgateError } from '../errors.js';
@@ -44,16 +36,6 @@ export interface AttemptRunnerOptions {
   signal?: AbortSignal;
   /** Records of the original trace: they tell whether a budget's Reset counts ms (then waits are read in ms). */
   known?: readonly TraceRecord[];
-  /** Spread attempts' starts over this much of the window's phase (ms; 0 or absent: start when full). */
-  phaseSpreadMs?: number;
-}
-
-/** The golden ratio's fraction: k·PHI mod 1 spreads any number of offsets evenly over [0, 1). */
-const PHI = 0.6180339887498949;
-
-/** The k-th attempt's offset into the window (ms). */
-export function phaseOffset(k: number, spreadMs: number): number {
-  return spreadMs > 0 ? Math.round(((k * PHI) % 1) * spreadMs) : 0;
 }
 
 export interface AttemptRunner {
@@ -64,7 +46,6 @@ export interface AttemptRunner {
 export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
   const msReset = opts.known ? msResetBudgets(opts.known) : new Set<string>();
   let fullAt: { at: number; what: string } | undefined;
-  let started = 0;
 
   const waitForBudget = async (): Promise<number> => {
     if (!fullAt) return 0;
@@ -86,11 +67,6 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
       let waitedMs = 0;
       for (let tries = 1; ; tries++) {
         waitedMs += await waitForBudget();
-        const offset = phaseOffset(started++, opts.phaseSpreadMs ?? 0);
-        if (offset > 0) {
-          await sleep(offset, opts.signal);
-          waitedMs += offset;
-        }
         if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
         const out = await replayTrace(asRecords(schedule), {
           client: opts.client,

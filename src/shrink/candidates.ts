@@ -28,10 +28,6 @@ export interface ShrinkHint {
   violation: RateLimitViolation | undefined;
   /** The analyzer's window for the violation's budget, ms (null when unknown). */
   windowMs: number | null;
-  /** The violation's budget as the responses announce it (null when unknown). */
-  limit?: number | null;
-  /** Send times of the requests the attempt that showed the violation admitted (schedule clock). */
-  admittedAt?: readonly number[];
 }
 
 /** Strictly smaller: fewer sends; as many over a shorter span; or as many, as long, with fewer keys or routes. */
@@ -48,16 +44,14 @@ function distinct(s: readonly Send[]): number {
 /**
  * Proposes candidates from `initial`; `hint()` is read before each step (it follows the current schedule).
  * Send the generator `true` when the last candidate reproduced (it becomes current), `false` otherwise.
- * Schedules in `exclude` (keys, see scheduleKey) are never proposed.
  */
 export function* shrinkCandidates(
   initial: readonly Send[],
   signature: ViolationSignature,
   hint: () => ShrinkHint,
-  exclude: Iterable<string> = [],
 ): Generator<Candidate, Send[], boolean | undefined> {
   let current = rebase(initial);
-  const tried = new Set<string>([scheduleKey(current), ...exclude]);
+  const tried = new Set<string>([scheduleKey(current)]);
   // Yields the candidate if new and smaller; returns whether it was accepted.
   function* propose(schedule: Send[], step: string): Generator<Candidate, boolean, boolean | undefined> {
     const s = rebase(schedule);
@@ -73,8 +67,7 @@ export function* shrinkCandidates(
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
   if (h0.violation) {
-    for (const shape of fittedShapes(current, h0.violation, signature, h0.limit ?? null, h0.admittedAt))
-      yield* propose(shape.schedule, shape.step);
+    for (const shape of fittedShapes(current, h0.violation, signature)) yield* propose(shape.schedule, shape.step);
   }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();

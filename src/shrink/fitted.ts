@@ -18,27 +18,8 @@ export interface Shape {
 
 const EPS = 0.001;
 
-/** Violations about how many requests a window admitted. */
-const COUNT_RULES = new Set(['8.ratelimit.over-admission', '8.ratelimit.under-admission']);
-
-/**
- * The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`.
- * `limit` is the budget's announced limit (null when unknown): a count violation (over- or under-admission)
- * is shown by the first few budgets' worth of requests of its stretch, so the first L + 1, 2L + 2 and
- * 4L + 2 of them are shapes too (L + 1: a 429 too early; 2L + 2: more than two counters' worth inside one
- * window, the model-free bound's tolerance included; 4L + 2: across a window boundary). `admittedAt` are
- * the send times of the stretch's admitted requests in the attempt that showed it: over-admission is about
- * them alone, so they are a shape too. For the other rules (counters that disagree: Remaining rising between
- * replicas, one store for two budgets), the first 4, 8 and 16 requests of the class: every attempt starts a
- * window, and the disagreement shows in its first requests.
- */
-export function fittedShapes(
-  current: readonly Send[],
-  v: RateLimitViolation,
-  signature: ViolationSignature,
-  limit: number | null = null,
-  admittedAt: readonly number[] = [],
-): Shape[] {
+/** The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`. */
+export function fittedShapes(current: readonly Send[], v: RateLimitViolation, signature: ViolationSignature): Shape[] {
   const cited = v.samples.map((s) => s.t);
   if (cited.length === 0) return [];
   const from = Math.min(v.window?.start ?? Infinity, ...cited);
@@ -67,28 +48,5 @@ export function fittedShapes(
       `only the ${signature.class} requests of the violation's stretch`,
     );
   add(stretch, "only the violation's stretch");
-  const counted = signature.class === undefined ? stretch : stretch.filter((x) => x.class === signature.class);
-  if (COUNT_RULES.has(v.rule) && admittedAt.length > 0) {
-    // Over-admission counts admitted requests only: the refused ones of the stretch are dropped (with two
-    // counters behind a round robin, the admitted ones alternate as before). Under-admission keeps the
-    // first refusal after them.
-    const inStretch = new Set(counted);
-    const keep = new Set<number>();
-    for (const t of admittedAt) if (dueBy(t) >= 0 && inStretch.has(current[dueBy(t)]!)) keep.add(dueBy(t));
-    const under = v.rule === '8.ratelimit.under-admission';
-    const admitted = current.filter((_x, i) => keep.has(i) || (under && picked.has(i)));
-    add(admitted, `only the requests of the violation's stretch it admitted${under ? ', and the refusal it cites' : ''}`);
-  }
-  if (!COUNT_RULES.has(v.rule)) {
-    // Counters disagreeing (Remaining rising between replicas, one store for two budgets) show in the first
-    // requests of a window, and every attempt starts one (the budget is full): the first few of the class.
-    const ofClass = signature.class === undefined ? current : current.filter((x) => x.class === signature.class);
-    for (const n of [4, 8, 16]) add(ofClass.slice(0, n), `the first ${n} requests of the schedule's ${signature.class ?? 'all'} class`);
-  }
-  if (limit !== null && limit > 0 && COUNT_RULES.has(v.rule)) {
-    for (const n of [limit + 1, 2 * limit + 2, 4 * limit + 2]) {
-      add(counted.slice(0, n), `the first ${n} requests of the violation's stretch`);
-    }
-  }
   return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
 }

@@ -45,17 +45,12 @@ export interface SearchOptions {
   now?: () => number;
   signal?: AbortSignal;
   onStep?: (line: string, best: Best) => void;
-  /**
-   * Resume: the original measured already (its rate is what candidates are held to), the search going on
-   * from `from` (a schedule kept before), never proposing a schedule in `exclude` (scheduleKey).
-   */
-  resume?: { original: Best; from: Best; exclude: ReadonlySet<string> };
 }
 
 export interface SearchResult {
   original: Best;
   best: Best;
-  /** Every schedule kept, the original (or the resumed one) first and the best last (to back off along when the best proves flaky). */
+  /** Every schedule kept, the original first and the best last (to back off along when the best proves flaky). */
   kept: Best[];
   steps: Array<{ step: string; sends: number; accepted: boolean; rate: Rate }>;
   /** Why the search ended: done, or which bound stopped it. */
@@ -69,19 +64,9 @@ class Stop extends Error {
   }
 }
 
-/** Send times of the violation's class's admitted requests (a status other than 429 and 0), on the clock the analyzer cites. */
-function admittedTimes(records: readonly TraceRecord[], s: ViolationSignature): number[] {
-  return records.filter((r) => r.status !== 0 && r.status !== 429 && (s.class === undefined || r.class === s.class)).map((r) => r.t);
-}
-
-/** The violation's budget in the analysis. */
-function classOf(a: RateLimitAnalysis, s: ViolationSignature): RateLimitAnalysis['classes'][number] | undefined {
-  return a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
-}
-
 /** Window of the violation's budget in the analysis, ms. */
 function windowOf(a: RateLimitAnalysis, s: ViolationSignature): number | null {
-  const c = classOf(a, s);
+  const c = a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
   return c?.windowSeconds != null ? c.windowSeconds * 1000 : null;
 }
 
@@ -127,35 +112,29 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     return { rate: { reproduced, attempts: n }, ...(last ? { last } : {}) };
   };
 
-  let original: Best;
-  if (opts.resume) original = opts.resume.original;
-  else {
-    const first = await estimate(opts.schedule).catch((err: unknown) => {
-      if (err instanceof Stop)
-        throw new SpgateError(
-          err.why === 'interrupted' ? 'SPGATE_ERR_ABORTED' : 'SPGATE_ERR_USAGE',
-          err.why === 'interrupted'
-            ? 'interrupted before the original schedule was measured'
-            : `the original schedule (${opts.schedule.length} requests) does not fit the ${err.why === 'requests' ? '--max-requests' : '--max-time'} bound`,
-        );
-      throw err;
-    });
-    if (!first.last) {
+  const first = await estimate(opts.schedule).catch((err: unknown) => {
+    if (err instanceof Stop)
       throw new SpgateError(
-        'SPGATE_ERR_NOT_REPRODUCED',
-        `${describeSignature(opts.signature)} did not show in ${first.rate.attempts} replay(s) of the original ${opts.schedule.length} requests against the target`,
+        err.why === 'interrupted' ? 'SPGATE_ERR_ABORTED' : 'SPGATE_ERR_USAGE',
+        err.why === 'interrupted'
+          ? 'interrupted before the original schedule was measured'
+          : `the original schedule (${opts.schedule.length} requests) does not fit the ${err.why === 'requests' ? '--max-requests' : '--max-time'} bound`,
       );
-    }
-    original = { schedule: opts.schedule, records: first.last.records, analysis: first.last.analysis, rate: first.rate };
-  }
-  const held = heldRate(original.rate);
-  const rule = opts.rule ?? DEFAULT_RULE;
-  if (opts.resume) opts.onStep?.(`resumed from the ${opts.resume.from.schedule.length}-request schedule`, opts.resume.from);
-  else
-    opts.onStep?.(
-      `original: ${opts.schedule.length} requests, reproduced ${original.rate.reproduced}/${original.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
-      original,
+    throw err;
+  });
+  if (!first.last) {
+    throw new SpgateError(
+      'SPGATE_ERR_NOT_REPRODUCED',
+      `${describeSignature(opts.signature)} did not show in ${first.rate.attempts} replay(s) of the original ${opts.schedule.length} requests against the target`,
     );
+  }
+  const original: Best = { schedule: opts.schedule, records: first.last.records, analysis: first.last.analysis, rate: first.rate };
+  const held = heldRate(first.rate);
+  const rule = opts.rule ?? DEFAULT_RULE;
+  opts.onStep?.(
+    `original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
+    original,
+  );
   /** The sequential test of one candidate: attempts until it decides (acceptance.ts). */
   const judge = async (s: readonly Send[]): Promise<{ accepted: boolean; rate: Rate; last?: AttemptOutcome }> => {
     const test = new SequentialTest(held, rule);
@@ -167,17 +146,15 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
       if (d !== 'continue') return { accepted: d === 'accept' && last !== undefined, rate: test.rate(), ...(last ? { last } : {}) };
     }
   };
-  let best = opts.resume?.from ?? original;
-  const kept: Best[] = [best];
+  let best = original;
+  const kept: Best[] = [original];
   const hint = (): ShrinkHint => ({
     violation: best.analysis.violations.find(
       (v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class),
     ),
     windowMs: windowOf(best.analysis, opts.signature),
-    limit: classOf(best.analysis, opts.signature)?.observedLimit ?? null,
-    admittedAt: admittedTimes(best.records, opts.signature),
   });
-  const gen = shrinkCandidates(best.schedule, opts.signature, hint, opts.resume?.exclude);
+  const gen = shrinkCandidates(opts.schedule, opts.signature, hint);
   let stopped: SearchResult['stopped'] = 'done';
   try {
     let next = gen.next();
@@ -207,10 +184,4 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
 export function asOftenAs(final: Rate, original: Rate): boolean {
   if (final.attempts === 0 || final.reproduced === 0) return false;
   return final.reproduced / final.attempts >= original.reproduced / original.attempts - 1 / final.attempts - 1e-9;
-}
-
-/** The fewest reproductions of `times` attempts that are "as often as" the original (asOftenAs). */
-export function minReproductions(times: number, original: Rate): number {
-  for (let k = 1; k <= times; k++) if (asOftenAs({ reproduced: k, attempts: times }, original)) return k;
-  return times + 1;
 }

@@ -89,12 +89,7 @@ describe('fittedShapes', () => {
         { t: 1102, status: 200 },
       ],
     };
-    const all = fittedShapes(initial, v, { rule: 'r', class: 'read' });
-    // A rule about disagreeing counters also gets the first 4, 8 and 16 reads of the schedule.
-    const first = all.filter((s) => s.step.includes("the schedule's read class"));
-    const reads = initial.filter((x) => x.class === 'read').map((x) => x.t);
-    expect(first.map((s) => s.schedule.map((x) => x.t))).toEqual([4, 8, 16].map((n) => reads.slice(0, n)));
-    const shapes = all.filter((s) => !first.includes(s));
+    const shapes = fittedShapes(initial, v, { rule: 'r', class: 'read' });
     expect(shapes.map((s) => s.step)).toEqual([
       'only the 2 requests the violation cites',
       "only the read requests of the violation's stretch",
@@ -128,32 +123,5 @@ describe('fittedShapes', () => {
     }
     expect(seen[0]!.length).toBe(2);
     expect(next.value.length).toBe(2);
-  });
-
-  it('for a count violation, also the first L + 1, 2L + 2 and 4L + 2 requests of its class in the stretch', () => {
-    const initial: Send[] = [];
-    for (let i = 0; i < 100; i++) initial.push(read(i * 20));
-    for (let i = 0; i < 10; i++) initial.push(write(i * 200 + 7));
-    initial.sort((a, b) => a.t - b.t);
-    const v = {
-      rule: '8.ratelimit.over-admission',
-      class: 'read' as const,
-      message: '',
-      window: { start: 400, end: 1400 },
-      samples: [
-        { t: 400, status: 200 },
-        { t: 1400, status: 200 },
-      ],
-    };
-    const shapes = fittedShapes(initial, v, { rule: v.rule, class: 'read' }, 5);
-    const counted = shapes.filter((s) => s.step.startsWith('the first') && s.step.endsWith("violation's stretch"));
-    expect(counted.map((s) => s.schedule.length)).toEqual([6, 12, 22]);
-    expect(counted[0]!.schedule.map((x) => x.t)).toEqual([400, 420, 440, 460, 480, 500]);
-    expect(counted.every((s) => s.schedule.every((x) => x.class === 'read'))).toBe(true);
-    // Other rules, or an unknown budget, get no count shapes.
-    const rises = fittedShapes(initial, { ...v, rule: '8.ratelimit.remaining-rises' }, { rule: 'x', class: 'read' }, 5);
-    expect(rises.some((s) => s.step.endsWith("violation's stretch") && s.step.startsWith('the first'))).toBe(false);
-    const unknown = fittedShapes(initial, v, { rule: v.rule, class: 'read' });
-    expect(unknown.some((s) => s.step.startsWith('the first'))).toBe(false);
   });
 });

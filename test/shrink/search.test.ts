@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpgateError } from '../../src/errors.js';
 import type { RateLimitAnalysis } from '../../src/results/schema.js';
-import { scheduleKey, type Send } from '../../src/shrink/schedule.js';
+import type { Send } from '../../src/shrink/schedule.js';
 import { asOftenAs, searchMinimal, type AttemptOutcome } from '../../src/shrink/search.js';
 
 const SIG = { rule: '8.ratelimit.over-admission', class: 'read' as const };
@@ -51,29 +51,6 @@ describe('searchMinimal', () => {
     expect(r.steps.filter((s) => s.accepted).every((s) => s.rate.reproduced === 4 && s.rate.attempts === 4)).toBe(true);
     expect(r.steps.filter((s) => !s.accepted).every((s) => s.rate.reproduced === s.rate.attempts - 1 || s.rate.attempts === 1)).toBe(true);
     expect(r.sent).toBeGreaterThan(0);
-  });
-
-  it('resumes from a kept schedule without measuring the original again, never proposing a dropped schedule', async () => {
-    const f = fake(12);
-    const first = await searchMinimal({ ...base, schedule, attempt: f.attempt });
-    const dropped = first.best;
-    const from = first.kept[first.kept.length - 2]!;
-    const g = fake(12);
-    const seen: string[] = [];
-    const r = await searchMinimal({
-      ...base,
-      schedule: from.schedule,
-      attempt: async (s) => {
-        seen.push(scheduleKey(s));
-        return g.attempt(s);
-      },
-      resume: { original: first.original, from, exclude: new Set([scheduleKey(dropped.schedule)]) },
-    });
-    expect(r.original).toBe(first.original);
-    expect(r.kept[0]).toBe(from);
-    expect(seen).not.toContain(scheduleKey(dropped.schedule));
-    expect(seen).not.toContain(scheduleKey(from.schedule));
-    expect(r.best.schedule.length).toBeGreaterThanOrEqual(12);
   });
 
   it('refuses a candidate that reproduces less often than the original', async () => {

@@ -496,19 +496,33 @@ export class OnlineRateLimitAnalyzer {
       const lastStart = kept?.start ?? (b.rows.length ? b.rows[b.rows.length - 1]!.start : -Infinity);
       // The first window this chunk adds: new responses sent before it belong to the window listed last.
       let cut = Infinity;
+      const added: WindowRow[] = [];
       for (const row of c.windows) {
         if (this.chunks > 1 && (row.start < firstNew.raw.sentAt || row.start <= lastStart)) {
           if (kept && row.end > kept.end && row.start < kept.end) kept.end = row.end;
           continue;
         }
         if (cut === Infinity) cut = row.start;
-        if (b.rows.length < cap) b.rows.push(row);
+        if (b.rows.length < cap) b.rows.push(row), added.push(row);
         else b.rowsLeftOut++;
+      }
+      const key = c.key ?? '';
+      // A response an earlier chunk counted (the overlap) that this chunk places in a window it adds, sent
+      // after the window began (answered before requests sent earlier: a folded run of refusals can carry a
+      // hundred responses), is counted in the earlier chunk's row already: taken out of the new one.
+      if (this.chunks > 1 && added.length > 0) {
+        for (let i = 0; i < newAt; i++) {
+          const s = held[i]!;
+          if (s.sentAt < cut || s.class !== c.class || s.key !== key) continue;
+          let row = added[0]!;
+          for (const r of added) if (r.start <= s.sentAt) row = r;
+          if (s.admitted) row.admitted--;
+          else row.refused -= s.weight ?? 1;
+        }
       }
       // A window listed by an earlier chunk went on into this one: its responses new here are added to its
       // counts (the earlier chunk counted those it held), so every response is counted in one row.
       if (this.chunks > 1 && kept) {
-        const key = c.key ?? '';
         for (let i = newAt; i < held.length; i++) {
           const s = held[i]!;
           if (s.sentAt >= cut || s.class !== c.class || s.key !== key) continue;

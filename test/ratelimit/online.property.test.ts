@@ -279,6 +279,28 @@ describe('online analysis equals batch analysis', () => {
     });
   });
 
+  it('regression: a folded run of refusals answered after the next window began was counted in two window rows (fast-check seed 890569770)', () => {
+    // A flood on a lazy fixed window: the run's last refusal (carrying 107 responses) was sent just after
+    // the next window's first admission but answered before it; the chunk that held it new counted it in
+    // the old window's row, the next chunk (holding it in its overlap) in the new window's row as well.
+    const o: SimOptions = {
+      model: 'fixed',
+      bug: 'none',
+      limit: 19,
+      windowMs: 2000,
+      count: 3420,
+      meanGapMs: 2000 / 19 / 12,
+      minLatencyMs: 1,
+      maxLatencyMs: 8,
+      reportBefore: false,
+      lazyWindows: true,
+      startOffsetMs: 0,
+      classes: ['read', 'write'],
+      seed: 1,
+    };
+    compare(o, () => ({ maxSamples: Math.floor(0.8 * 12 * o.limit) }));
+  });
+
   it('regression: a chunk cut through in-flight requests made Remaining look shared with the other class (fast-check seed 1613029616)', () => {
     // A fixed window refusing at 80 % (early-429) on two classes: the batch names under-admission; a chunk
     // whose deferred tail lacked the requests still in flight saw an unexplained Remaining fall, and then

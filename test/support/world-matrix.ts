@@ -1,6 +1,6 @@
 /**
  * The world × dialect matrix of issue 30, shared by the vitest files (test/conformance/worlds-*.test.ts) and
- * the table script (bench/worlds.ts): every dialect with all four worlds at once, and each world alone on the
+ * the table script (bench/matrix/worlds.ts): every dialect with all four worlds at once, and each world alone on the
  * default dialect. Sizes are the issue's (12,000 more customers); drifting=0 moves the pool items before
  * the run (a re-run against the same pools), drifting=3s while it runs.
  */

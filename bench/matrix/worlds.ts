@@ -3,10 +3,10 @@
  * run (test/support/world-matrix.ts), so it can be re-run after the suites change. Cells run one after the
  * other (each a fresh server on a loopback port). `--reasons` also prints every inconclusive reason.
  *
- *   node --import tsx bench/worlds.ts [--reasons] [--only default]
+ *   node --import tsx bench/matrix/worlds.ts [--reasons] [--only default]
  */
-import { ALL_WORLDS_CELLS, SINGLE_WORLD_CELLS, TABLE_HEAD, tableRow, unexplainedInconclusive } from '../test/support/world-matrix.js';
-import { worldVerdict, type WorldVerdict } from '../test/support/world-server.js';
+import { ALL_WORLDS_CELLS, SINGLE_WORLD_CELLS, TABLE_HEAD, tableRow, unexplainedInconclusive } from '../../test/support/world-matrix.js';
+import { worldVerdict, type WorldVerdict } from '../../test/support/world-server.js';
 
 const args = process.argv.slice(2);
 const reasons = args.includes('--reasons');

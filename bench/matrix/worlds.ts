@@ -3,15 +3,26 @@
  * run (test/support/world-matrix.ts), so it can be re-run after the suites change. Cells run one after the
  * other (each a fresh server on a loopback port). `--reasons` also prints every inconclusive reason.
  *
- *   node --import tsx bench/matrix/worlds.ts [--reasons] [--only default]
+ *   node --import tsx bench/matrix/worlds.ts [--reasons] [--only default] [--every]
+ *
+ * --every runs each world alone on every dialect, not only on the default one.
  */
-import { ALL_WORLDS_CELLS, SINGLE_WORLD_CELLS, TABLE_HEAD, tableRow, unexplainedInconclusive } from '../../test/support/world-matrix.js';
+import {
+  ALL_WORLDS_CELLS,
+  EVERY_SINGLE_WORLD_CELLS,
+  SINGLE_WORLD_CELLS,
+  TABLE_HEAD,
+  tableRow,
+  unexplainedInconclusive,
+} from '../../test/support/world-matrix.js';
 import { worldVerdict, type WorldVerdict } from '../../test/support/world-server.js';
 
 const args = process.argv.slice(2);
 const reasons = args.includes('--reasons');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const cells = [...ALL_WORLDS_CELLS, ...SINGLE_WORLD_CELLS].filter((c) => only === undefined || c.dialect === only);
+const cells = [...ALL_WORLDS_CELLS, ...(args.includes('--every') ? EVERY_SINGLE_WORLD_CELLS : SINGLE_WORLD_CELLS)].filter(
+  (c) => only === undefined || c.dialect === only,
+);
 
 const verdicts: Array<{ v: WorldVerdict; worlds: readonly string[] }> = [];
 process.stdout.write(TABLE_HEAD + '\n');

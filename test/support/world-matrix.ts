@@ -1,7 +1,7 @@
 /**
  * The world × dialect matrix of issue 30, shared by the vitest files (test/conformance/worlds-*.test.ts) and
  * the table script (bench/matrix/worlds.ts): every dialect with all four worlds at once, and each world alone on the
- * default dialect. Sizes are the issue's (12,000 more customers); drifting=0 moves the pool items before
+ * default dialect (the script's --every: on every dialect). Sizes are the issue's (12,000 more customers); drifting=0 moves the pool items before
  * the run (a re-run against the same pools), drifting=3s while it runs.
  */
 import { DIALECT_NAMES, type DialectName } from '../../src/reference/index.js';
@@ -18,11 +18,15 @@ export interface MatrixCell {
 /** Every dialect in all worlds at once. */
 export const ALL_WORLDS_CELLS: readonly MatrixCell[] = DIALECT_NAMES.map((dialect) => ({ dialect, worlds: ALL_WORLDS }));
 
-/** Each world alone, on the default dialect. */
-export const SINGLE_WORLD_CELLS: readonly MatrixCell[] = ['big=12000', 'busy', 'drifting=3s', 'sparse'].map((w) => ({
-  dialect: 'default',
-  worlds: [w],
-}));
+const SINGLE_WORLDS = ['big=12000', 'busy', 'drifting=3s', 'sparse'];
+
+/** Each world alone, on the default dialect (the tests' cells). */
+export const SINGLE_WORLD_CELLS: readonly MatrixCell[] = SINGLE_WORLDS.map((w) => ({ dialect: 'default', worlds: [w] }));
+
+/** Each world alone on every dialect: the table script's --every (the tests hold every dialect to all worlds at once). */
+export const EVERY_SINGLE_WORLD_CELLS: readonly MatrixCell[] = DIALECT_NAMES.flatMap((dialect) =>
+  SINGLE_WORLDS.map((w) => ({ dialect, worlds: [w] })),
+);
 
 /**
  * Checks a world truly hides from view, with why: only these may end inconclusive there. Anything else

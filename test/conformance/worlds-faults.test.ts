@@ -94,8 +94,8 @@ describe('the groups cover every fault the conformance suites must catch', () =>
 
 /**
  * Four groups at once, each with its own server, all in this process's event loop: the groups that judge by
- * the rate-limit window one at a time (a drive to a 429 beside another lets the window pass before the budget
- * is spent, and Reset read 1.1 s apart is late by what the loop owes the others), three others beside them.
+ * the rate-limit window one at a time (a drive to a 429 beside another can let the window pass before the
+ * budget is spent, and Reset read 1.1 s apart is late by what the loop owes the others), three others beside them.
  */
 const windowed = slots(1);
 const beside = slots(3);
@@ -112,7 +112,7 @@ describe.concurrent('every fault is caught in the busy and drifting worlds', () 
           }
           return;
         }
-        const clause = FAULTS[group.faults[0] as FaultName].catches;
+        const clause = FAULTS[group.faults[0]!].catches;
         const shown = [...results].filter(([, r]) => ['failed', 'warned'].includes(r.status) && r.clauses.includes(clause));
         const seen = [...results].map(([id, r]) => `${id}: ${r.status} [${r.clauses.join(', ')}] ${r.reason}`).join('; ');
         expect(shown.length, `${clause} in none of: ${seen}`).toBeGreaterThan(0);

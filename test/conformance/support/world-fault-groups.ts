@@ -40,15 +40,6 @@ const NEEDS_WINDOW_ROOM = new Set(['limits.remaining-decreases', 'limits.classes
  * there about once in 3,000 runs, and nothing waits it out.
  */
 const ONE_HOUR: FaultName[] = ['ratelimit-reset-ms'];
-/** Checks that judge by the rate-limit window: a drive to a 429 or Reset and Remaining read over time. */
-const WINDOWED = new Set([
-  'limits.429',
-  'limits.429-read',
-  'limits.remaining-decreases',
-  'limits.classes-isolated',
-  'limits.limit-constant',
-  'limits.headers',
-]);
 
 export interface FaultGroup {
   /** The test's name: the fault set, and what the server needs. */
@@ -60,8 +51,6 @@ export interface FaultGroup {
   budgets: { read: number; write: number; windowSeconds: number };
   /** Start the checks with at least 3 s left in the rate-limit window. */
   windowRoom: boolean;
-  /** A check judges by the rate-limit window: run it while no other such group drives the (in-process) event loop. */
-  windowed: boolean;
 }
 
 function group(faults: FaultName[], checks: string[], each: boolean): FaultGroup {
@@ -70,7 +59,7 @@ function group(faults: FaultName[], checks: string[], each: boolean): FaultGroup
   const windowRoom = !hourly && checks.some((c) => NEEDS_WINDOW_ROOM.has(c));
   const key = `${faults.join(' + ')}${read === BUDGETS.read ? '' : ' (small read budget)'}${windowRoom ? ' (window room)' : ''}${hourly ? ' (one-hour window)' : ''}`;
   const budgets = { ...BUDGETS, read, windowSeconds: hourly ? 3600 : BUDGETS.windowSeconds };
-  return { key, faults, checks, each, budgets, windowRoom, windowed: checks.some((c) => WINDOWED.has(c)) };
+  return { key, faults, checks, each, budgets, windowRoom };
 }
 
 /** The catalogue's checks whose own clause is the fault's, else where it was measured to show. */

@@ -67,6 +67,8 @@ export interface Dialect {
     renumberPositions: boolean;
     /** Collection descriptions are sanitised: tags stripped, whitespace runs collapsed to one space, trimmed. */
     sanitiseDescriptions: boolean;
+    /** Collection slugs are unique per workspace: an update to a slug another collection holds is refused with 409. */
+    uniqueSlugs: boolean;
   };
 }
 
@@ -86,6 +88,7 @@ const LENIENT: Dialect['strict'] = {
   chargeOnlyAccepted: false,
   renumberPositions: false,
   sanitiseDescriptions: false,
+  uniqueSlugs: false,
 };
 
 const DEFAULT: Dialect = {
@@ -183,6 +186,7 @@ export const DIALECTS = {
       chargeOnlyAccepted: true,
       renumberPositions: true,
       sanitiseDescriptions: true,
+      uniqueSlugs: false,
     },
     limiter: { model: 'sliding-window', read: 600, write: 150, windowSeconds: 4 },
   },

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { TargetFileInput } from '../target/schema.js';
 import { createApp } from './app.js';
-import { DIALECTS, dialectOf, isDialectName, DIALECT_NAMES, type DialectName } from './dialect.js';
+import { DIALECTS, dialectOf, isDialectName, DIALECT_NAMES, type Dialect, type DialectName } from './dialect.js';
 import { FAULTS, isFaultName, type FaultName } from './faults.js';
 import { createHttpServer, listen } from './server.js';
 import { describeTarget, type DescribeOptions } from './target.js';
@@ -39,6 +39,8 @@ export interface ReferenceServerOptions {
   faults?: FaultName[];
   /** The set of choices where the spec says "not shown" (default: `default`). Faults apply in every dialect. */
   dialect?: DialectName;
+  /** Single strict choices switched over the dialect's, e.g. `{ uniqueSlugs: true }` (docs/reference-server.md, Dialects). */
+  strict?: Partial<Dialect['strict']>;
   /** Serve the /_fixtures API (default true); false makes it 404 and leaves fixtures.api out of the target. */
   fixturesApi?: boolean;
   /**
@@ -83,7 +85,8 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   for (const f of opts.faults ?? []) if (!isFaultName(f)) throw new RangeError(`unknown fault "${String(f)}"`);
   const dialectName = opts.dialect ?? 'default';
   if (!isDialectName(dialectName)) throw new RangeError(`unknown dialect "${String(dialectName)}"; valid: ${DIALECT_NAMES.join(', ')}`);
-  const dialect = dialectOf(dialectName);
+  const named = dialectOf(dialectName);
+  const dialect: Dialect = opts.strict ? { ...named, strict: { ...named.strict, ...stripUndefined(opts.strict) } } : named;
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const { model, ...dialectBudgets } = dialect.limiter;
   const budgets = { ...dialectBudgets, ...stripUndefined(opts.budgets ?? {}), model };

@@ -84,6 +84,10 @@ function applyUpdate(app: App, id: string, b: Record<string, unknown>): Reply {
   const description =
     typeof b.description === 'string' ? trim(app.dialect.strict.sanitiseDescriptions ? sanitise(b.description) : b.description) : undefined;
   const locale = (b.locale as string | undefined) ?? c.defaultLocale;
+  // strict.uniqueSlugs: a default-locale slug another collection of the workspace holds is taken (409)
+  const taken = app.dialect.strict.uniqueSlugs && locale === c.defaultLocale;
+  const holder = taken ? [...app.store.collections.values()].find((o) => o !== c && o.slug === slug) : undefined;
+  if (holder) return fail(409, 'help.slug_taken', `slug ${slug} is taken by collection ${holder.id}`);
   if (locale === c.defaultLocale) {
     c.name = name;
     c.slug = slug;

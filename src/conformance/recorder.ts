@@ -4,6 +4,11 @@
  * type. `require` stops the case at a failed expectation that would make later steps meaningless
  * (CheckAbort); everything else is evaluated and reported. `describeAnswer` is the one description of an
  * answer in failure texts (bodies are already redacted by the client).
+ *
+ * A failed expectation on a request spgate gave up on (the client's 'timeout') is a cut, not a failure: the
+ * server may still have answered correctly, so a loaded machine or a slow staging would otherwise turn into a
+ * finding. A reset or a refused connection is the server's doing and stays a failure. `cutBy` is the one rule;
+ * `outcome()` (every single case) and runProperty (every generated run) apply it.
  */
 import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
@@ -19,6 +24,21 @@ export function describeAnswer(x: Exchange): string {
   if (!x.response) return `no response (${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''})`;
   const code = errorCodeOf(x);
   return `HTTP ${x.response.status}${code !== undefined ? ` code ${code}` : ''} (${x.id}) — ${describeBody(x)}`;
+}
+
+/** The exchange among `f`'s that spgate gave up on (no response, 'timeout'), if any: then `f` judged nothing. */
+export function cutBy(f: Pick<CheckFailure, 'exchanges'>): Exchange | undefined {
+  return f.exchanges.find((x) => !x.response && x.error?.kind === 'timeout');
+}
+
+/** What lets a check with cut cases judge: the target-file field that bounds a request, or a quieter machine. */
+export const CUT_REMEDY = "raise the target file's timeouts.requestMs (docs/target-file.md#timeouts) or run on a less loaded machine";
+
+/** "N of M cases cut by requests spgate gave up on after T ms (first: …)" for cut failures, `first` among them. */
+export function cutReason(n: number, of: number, first: CheckFailure): string {
+  const x = cutBy(first);
+  const ms = /within (\d+) ms/.exec(x?.error?.message ?? '')?.[1] ?? String(Math.round(x?.timings.total ?? 0));
+  return `${n} of ${of} cases cut by requests spgate gave up on after ${ms} ms (first: expected ${first.expected}; got ${first.actual})`;
 }
 
 /** Thrown by Recorder.require to stop a case; carries the failure. */
@@ -108,14 +128,20 @@ export class Recorder {
     if (o.status === 'skipped') return;
     this.cases += o.cases;
     if (o.status === 'failed') this.failures.push(...o.failures);
-    if (o.status === 'inconclusive' && this.failures.length === 0) throw new Inconclusive(o.reason, o.remedy);
+    if (o.status === 'inconclusive' && !this.failures.some((f) => !cutBy(f))) throw new Inconclusive(o.reason, o.remedy);
   }
 
-  /** passed or failed, with the cases counted. */
+  /**
+   * failed with the failures that are not cuts (cuts never hide a finding); inconclusive when every failure
+   * is a cut (cutBy); else passed. The cases counted either way.
+   */
   outcome(): CheckOutcome {
-    return this.failures.length
-      ? { status: 'failed', cases: this.cases, failures: this.failures }
-      : { status: 'passed', cases: this.cases };
+    const failures = this.failures.filter((f) => !cutBy(f));
+    if (failures.length) return { status: 'failed', cases: this.cases, failures };
+    const cut = this.failures[0];
+    if (cut)
+      return { status: 'inconclusive', cases: this.cases, reason: cutReason(this.failures.length, this.cases, cut), remedy: CUT_REMEDY };
+    return { status: 'passed', cases: this.cases };
   }
 }
 

@@ -145,7 +145,7 @@ export class Recorder {
   }
 }
 
-/** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome. */
+/** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome; a cut case throws Inconclusive. */
 export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<void>): Promise<CheckOutcome> {
   const rec = new Recorder(sender);
   try {
@@ -160,7 +160,10 @@ export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<v
     if (err instanceof CheckAbort) rec.failures.push(err.failure);
   }
   rec.cases = Math.max(rec.cases, 1);
-  return rec.outcome();
+  const o = rec.outcome();
+  // Thrown like a discard's, so a caller that reads the outcome (a part, a walk's note) never counts it judged.
+  if (o.status === 'inconclusive') throw new Inconclusive(o.reason, o.remedy);
+  return o;
 }
 
 /** A failure unless the response status is one of `statuses`. */

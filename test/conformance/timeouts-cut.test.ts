@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange } from '../../src/client/exchange.js';
 import type { RequestSpec } from '../../src/client/types.js';
-import { runCase } from '../../src/conformance/recorder.js';
+import { Inconclusive } from '../../src/conformance/inconclusive.js';
+import { runCase, type Recorder } from '../../src/conformance/recorder.js';
+import { Parts } from '../../suites/model/parts.js';
 import { type ConformanceOutcome } from '../../src/conformance/run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
@@ -201,16 +203,22 @@ function sender(kind: 'timeout' | 'reset', answered: string[] = []) {
 
 describe('cutBy, the one rule (runCase without a network)', () => {
   it('a timed-out expectation alone: inconclusive naming the bound, whether the case went on or stopped', async () => {
-    const goOn = await runCase(sender('timeout'), async (rec) => {
+    const body = async (rec: Recorder): Promise<void> => {
       const x = await rec.send({ method: 'GET', path: '/a' });
       rec.expect(x.response?.status === 200, 'GET /a: HTTP 200', () => 'no answer', [x]);
       const y = await rec.send({ method: 'GET', path: '/b' });
       rec.require(y.response?.status === 200, 'GET /b: HTTP 200', () => 'no answer', [y]);
-    });
-    expect(goOn).toMatchObject({ status: 'inconclusive', cases: 2 });
-    expect(goOn.status === 'inconclusive' && goOn.reason).toMatch(
-      /^2 of 2 cases cut by requests spgate gave up on after 250 ms \(first: expected GET \/a/,
-    );
+    };
+    const err = await runCase(sender('timeout'), body).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Inconclusive);
+    expect((err as Inconclusive).message).toMatch(/^2 of 2 cases cut by requests spgate gave up on after 250 ms \(first: expected GET \/a/);
+    expect((err as Inconclusive).remedy).toMatch(/timeouts\.requestMs/);
+    // A case inside a check of parts is a part not tried, never one judged.
+    const parts = new Parts(sender('timeout'));
+    await parts.run('the part', body);
+    const out = parts.outcome();
+    expect(out.status).toBe('inconclusive');
+    expect(out.status === 'inconclusive' && out.reason).toMatch(/^no part could be judged: the part \(2 of 2 cases cut/);
   });
 
   it('a failure on an answered exchange beside a cut one still fails, with only that failure', async () => {

@@ -120,8 +120,7 @@ async function step(model: ConversationModel, real: ConversationReal, req: Reque
       : resolveRequest(real.target, real.conversationId, req.body, req.key),
   );
   // A step spgate gave up on cuts the sequence (recorder.ts cutBy); a reset is the server's and stays a finding.
-  real.rec.require(x.response !== undefined, `an answer to ${label()} at step ${real.steps}`, () => describeAnswer(x), [x]);
-  if (!x.response) return;
+  if (!x.response) return real.rec.require(false, `an answer to ${label()} at step ${real.steps}`, () => describeAnswer(x), [x]);
   const data = x.response.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
   const status = statusOf(x);
   const shown = shownState(x);

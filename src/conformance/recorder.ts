@@ -41,6 +41,18 @@ export function cutReason(n: number, of: number, first: CheckFailure): string {
   return `${n} of ${of} cases cut by requests spgate gave up on after ${ms} ms (first: expected ${first.expected}; got ${first.actual})`;
 }
 
+/**
+ * `o` under the cutBy rule: a failed outcome keeps only its failures that are not cuts, and is inconclusive
+ * when every one was a cut. Recorder.outcome and the runner (for outcomes a check builds itself) apply it.
+ */
+export function withoutCuts(o: CheckOutcome): CheckOutcome {
+  if (o.status !== 'failed') return o;
+  const failures = o.failures.filter((f) => !cutBy(f));
+  if (failures.length === o.failures.length) return o;
+  if (failures.length) return { ...o, failures };
+  return { status: 'inconclusive', cases: o.cases, reason: cutReason(o.failures.length, o.cases, o.failures[0]!), remedy: CUT_REMEDY };
+}
+
 /** Thrown by Recorder.require to stop a case; carries the failure. */
 export class CheckAbort extends Error {
   constructor(readonly failure: CheckFailure) {
@@ -136,12 +148,9 @@ export class Recorder {
    * is a cut (cutBy); else passed. The cases counted either way.
    */
   outcome(): CheckOutcome {
-    const failures = this.failures.filter((f) => !cutBy(f));
-    if (failures.length) return { status: 'failed', cases: this.cases, failures };
-    const cut = this.failures[0];
-    if (cut)
-      return { status: 'inconclusive', cases: this.cases, reason: cutReason(this.failures.length, this.cases, cut), remedy: CUT_REMEDY };
-    return { status: 'passed', cases: this.cases };
+    return withoutCuts(
+      this.failures.length ? { status: 'failed', cases: this.cases, failures: this.failures } : { status: 'passed', cases: this.cases },
+    );
   }
 }
 

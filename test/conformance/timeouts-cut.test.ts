@@ -13,7 +13,8 @@ import { request, type Dispatcher } from 'undici';
 import type { Exchange } from '../../src/client/exchange.js';
 import type { RequestSpec } from '../../src/client/types.js';
 import { Inconclusive } from '../../src/conformance/inconclusive.js';
-import { runCase, type Recorder } from '../../src/conformance/recorder.js';
+import { describeAnswer, runCase, type Recorder } from '../../src/conformance/recorder.js';
+import { defineSuite, type SuiteDef } from '../../src/conformance/suite.js';
 import { Parts } from '../../suites/model/parts.js';
 import { type ConformanceOutcome } from '../../src/conformance/run.js';
 import { startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
@@ -98,12 +99,18 @@ afterAll(async () => {
 });
 
 /** Runs `checks` through a holding proxy with the target's request timeout at REQUEST_MS. */
-async function heldRun(rule: Rule, checks: string[], runs: number, faults: FaultName[] = []): Promise<ConformanceOutcome> {
+async function heldRun(
+  rule: Rule,
+  checks: string[],
+  runs: number,
+  faults: FaultName[] = [],
+  catalogue?: SuiteDef[],
+): Promise<ConformanceOutcome> {
   const proxy = await startHoldingProxy(server.target.baseUrl, rule);
   const input: TargetFileInput = { ...(server.target as TargetFileInput), baseUrl: proxy.url, timeouts: { requestMs: REQUEST_MS } };
   server.setFaults(faults);
   try {
-    return await runConformance({ target: targetFromInput(input, 'embedded'), checks, runs, seed: 1 });
+    return await runConformance({ target: targetFromInput(input, 'embedded'), checks, runs, seed: 1, ...(catalogue ? { catalogue } : {}) });
   } finally {
     server.setFaults([]);
     await proxy.close();
@@ -164,6 +171,36 @@ describe('a case cut by a request spgate gave up on', () => {
       /^inconclusive: 4 of 4 cases cut by requests spgate gave up on after \d+ ms .*; 0 judged, fewer than the 1/,
     );
     expect(out.checks[0]?.remedy).toMatch(/timeouts\.requestMs/);
+  });
+
+  it('(a) a check that builds its failed outcome itself, on a held request: inconclusive too (the runner applies the rule)', async () => {
+    const own = defineSuite({
+      name: 'own',
+      description: 'a check that builds its outcome without a Recorder',
+      checks: [
+        {
+          id: 'own.statuses',
+          clause: '4.10.statuses',
+          title: 'GET /statuses answers 200',
+          async run(ctx) {
+            const x = await ctx.send({ method: 'GET', path: '/statuses' });
+            if (x.response?.status === 200) return { status: 'passed', cases: 1 };
+            return {
+              status: 'failed',
+              cases: 1,
+              failures: [{ expected: 'GET /statuses: HTTP 200', actual: describeAnswer(x), exchanges: [x] }],
+            };
+          },
+        },
+      ],
+    });
+    const held = await heldRun((m, p) => (p.startsWith('/statuses') ? 'hold' : 'pass'), ['own.statuses'], 1, [], [own]);
+    expect(findings(held)).toEqual([]);
+    expect(verdict(held)).toMatch(
+      /^inconclusive: 1 of 1 cases cut by requests spgate gave up on after \d+ ms \(first: expected GET \/statuses/,
+    );
+    const reset = await heldRun((m, p) => (p.startsWith('/statuses') ? 'reset' : 'pass'), ['own.statuses'], 1, [], [own]);
+    expect(reset.checks[0]?.status).toBe('failed');
   });
 
   it('(d) a reset (the proxy destroys the socket) is still a finding where the check expects an answer', async () => {

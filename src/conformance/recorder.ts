@@ -4,6 +4,11 @@
  * type. `require` stops the case at a failed expectation that would make later steps meaningless
  * (CheckAbort); everything else is evaluated and reported. `describeAnswer` is the one description of an
  * answer in failure texts (bodies are already redacted by the client).
+ *
+ * A failed expectation on a request spgate gave up on (the client's 'timeout') is a cut, not a failure: the
+ * server may still have answered correctly, so a loaded machine or a slow staging would otherwise turn into a
+ * finding. A reset or a refused connection is the server's doing and stays a failure. `cutBy` is the one rule;
+ * `outcome()` (every single case) and runProperty (every generated run) apply it.
  */
 import type { Exchange } from '../client/exchange.js';
 import type { RequestSpec } from '../client/types.js';
@@ -19,6 +24,33 @@ export function describeAnswer(x: Exchange): string {
   if (!x.response) return `no response (${x.error?.kind ?? 'error'}: ${x.error?.message ?? ''})`;
   const code = errorCodeOf(x);
   return `HTTP ${x.response.status}${code !== undefined ? ` code ${code}` : ''} (${x.id}) — ${describeBody(x)}`;
+}
+
+/** The exchange among `f`'s that spgate gave up on (no response, 'timeout'), if any: then `f` judged nothing. */
+export function cutBy(f: Pick<CheckFailure, 'exchanges'>): Exchange | undefined {
+  return f.exchanges.find((x) => !x.response && x.error?.kind === 'timeout');
+}
+
+/** What lets a check with cut cases judge: the target-file field that bounds a request, or a quieter machine. */
+export const CUT_REMEDY = "raise the target file's timeouts.requestMs (docs/target-file.md#timeouts) or run on a less loaded machine";
+
+/** "N of M cases cut by requests spgate gave up on after T ms (first: …)" for cut failures, `first` among them. */
+export function cutReason(n: number, of: number, first: CheckFailure): string {
+  const x = cutBy(first);
+  const ms = /within (\d+) ms/.exec(x?.error?.message ?? '')?.[1] ?? String(Math.round(x?.timings.total ?? 0));
+  return `${n} of ${of} cases cut by requests spgate gave up on after ${ms} ms (first: expected ${first.expected}; got ${first.actual})`;
+}
+
+/**
+ * `o` under the cutBy rule: a failed outcome keeps only its failures that are not cuts, and is inconclusive
+ * when every one was a cut. Recorder.outcome and the runner (for outcomes a check builds itself) apply it.
+ */
+export function withoutCuts(o: CheckOutcome): CheckOutcome {
+  if (o.status !== 'failed') return o;
+  const failures = o.failures.filter((f) => !cutBy(f));
+  if (failures.length === o.failures.length) return o;
+  if (failures.length) return { ...o, failures };
+  return { status: 'inconclusive', cases: o.cases, reason: cutReason(o.failures.length, o.cases, o.failures[0]!), remedy: CUT_REMEDY };
 }
 
 /** Thrown by Recorder.require to stop a case; carries the failure. */
@@ -108,18 +140,21 @@ export class Recorder {
     if (o.status === 'skipped') return;
     this.cases += o.cases;
     if (o.status === 'failed') this.failures.push(...o.failures);
-    if (o.status === 'inconclusive' && this.failures.length === 0) throw new Inconclusive(o.reason, o.remedy);
+    if (o.status === 'inconclusive' && !this.failures.some((f) => !cutBy(f))) throw new Inconclusive(o.reason, o.remedy);
   }
 
-  /** passed or failed, with the cases counted. */
+  /**
+   * failed with the failures that are not cuts (cuts never hide a finding); inconclusive when every failure
+   * is a cut (cutBy); else passed. The cases counted either way.
+   */
   outcome(): CheckOutcome {
-    return this.failures.length
-      ? { status: 'failed', cases: this.cases, failures: this.failures }
-      : { status: 'passed', cases: this.cases };
+    return withoutCuts(
+      this.failures.length ? { status: 'failed', cases: this.cases, failures: this.failures } : { status: 'passed', cases: this.cases },
+    );
   }
 }
 
-/** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome. */
+/** Runs one case with a Recorder over `sender` (the check's context) and returns its outcome; a cut case throws Inconclusive. */
 export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<void>): Promise<CheckOutcome> {
   const rec = new Recorder(sender);
   try {
@@ -134,7 +169,10 @@ export async function runCase(sender: Sender, body: (rec: Recorder) => Promise<v
     if (err instanceof CheckAbort) rec.failures.push(err.failure);
   }
   rec.cases = Math.max(rec.cases, 1);
-  return rec.outcome();
+  const o = rec.outcome();
+  // Thrown like a discard's, so a caller that reads the outcome (a part, a walk's note) never counts it judged.
+  if (o.status === 'inconclusive') throw new Inconclusive(o.reason, o.remedy);
+  return o;
 }
 
 /** A failure unless the response status is one of `statuses`. */

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { ClauseId } from '../../src/spec/clauses.js';
 import type { CheckOutcome, SuiteContext } from '../../src/conformance/suite.js';
 import type { Target } from '../../src/target/schema.js';
-import { CaseDiscard, CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
+import { CheckAbort, type Recorder, describeAnswer, errorCodeOf, statusOf } from '../../src/conformance/recorder.js';
 import {
   advance,
   canonicalJson,
@@ -111,12 +111,6 @@ function describe(req: Request): string {
   return `${req.op}(${JSON.stringify(req.body)}, no key)`;
 }
 
-/**
- * A request that got no answer (a timeout, a reset) cuts the sequence: what it did on the server is
- * unknown, so the case judges nothing either way (counted by runConversationModel, never passed).
- */
-export const CUT_PREFIX = 'cut by an unanswered request: ';
-
 /** Sends one request, holds the answer against the model (focus clauses only) and moves the model on. */
 async function step(model: ConversationModel, real: ConversationReal, req: Request, label: () => string): Promise<void> {
   const prediction = predict(model, req);
@@ -125,7 +119,8 @@ async function step(model: ConversationModel, real: ConversationReal, req: Reque
       ? assignRequest(real.conversationId, req.body, req.key)
       : resolveRequest(real.target, real.conversationId, req.body, req.key),
   );
-  if (!x.response) real.rec.discard(`${CUT_PREFIX}${label()} at step ${real.steps}: ${describeAnswer(x)}`);
+  // A step spgate gave up on cuts the sequence (recorder.ts cutBy); a reset is the server's and stays a finding.
+  if (!x.response) return real.rec.require(false, `an answer to ${label()} at step ${real.steps}`, () => describeAnswer(x), [x]);
   const data = x.response.json && typeof x.response.json === 'object' ? (x.response.json as Record<string, unknown>) : undefined;
   const status = statusOf(x);
   const shown = shownState(x);
@@ -231,46 +226,18 @@ export async function runConversationModel(ctx: SuiteContext, options: Conversat
   const focus = new Set(options.focus);
   // Taken before the property: running out of data skips the check instead of failing a run.
   const id = await writableConversation(ctx);
-  const cuts: string[] = [];
-  const outcome = await runProperty(
+  return runProperty(
     ctx,
     arb,
     async (cmds, rec) => {
-      try {
-        const first = await observe(rec, id, null);
-        const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp, values };
-        await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
-      } catch (err) {
-        // An unanswered read-back (observe's 200 required) cuts the sequence like an unanswered step.
-        const unanswered = rec.exchanges.find((x) => !x.response);
-        const why =
-          err instanceof CaseDiscard && err.why.startsWith(CUT_PREFIX)
-            ? err.why
-            : err instanceof CheckAbort && unanswered
-              ? `${CUT_PREFIX}${describeAnswer(unanswered)}`
-              : undefined;
-        if (why === undefined) throw err;
-        cuts.push(why);
-        rec.discard(why);
-      }
-      // fast-check's own printing: a sequence reads as its commands.
+      // An unanswered read-back (observe's 200 required) is judged like an unanswered step.
+      const first = await observe(rec, id, null);
+      const real: ConversationReal = { target: ctx.target, rec, conversationId: id, focus, steps: 0, madeUp: values.madeUp, values };
+      await fc.asyncModelRun(() => ({ model: initialModel(first.state, types, first.x.response?.json), real }), cmds);
     },
-    { describe: (t) => fc.stringify(t) },
+    // fast-check's own printing: a sequence reads as its commands. A busy server times out the retries that
+    // wait on their first request's key, and those are the sequences the check exists for: any cut keeps it
+    // from passing.
+    { describe: (t) => fc.stringify(t), maxCut: 0 },
   );
-  return judgedWhole(outcome, cuts);
-}
-
-/**
- * A property that passed although sequences were cut (unanswered requests) judged only the ones left: the
- * cut ones may be exactly those that would have shown a fault, so the check is inconclusive, never passed.
- * A failure found stays a failure (cuts during shrinking are only discarded candidates).
- */
-export function judgedWhole(outcome: CheckOutcome, cuts: readonly string[]): CheckOutcome {
-  if (outcome.status === 'failed' || outcome.status === 'skipped' || cuts.length === 0) return outcome;
-  return {
-    status: 'inconclusive',
-    cases: outcome.cases,
-    reason: `${cuts.length} of ${outcome.cases} generated sequences were ${cuts[0]!}${cuts.length > 1 ? ' (and more)' : ''}; a cut sequence judged nothing`,
-    remedy: 'rerun when the deployment answers within the client timeout, or raise timeouts.requestMs in the target file',
-  };
 }

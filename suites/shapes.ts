@@ -11,7 +11,7 @@ import type { Exchange } from '../src/client/exchange.js';
 import { defineSuite, type CheckOutcome, type SuiteContext } from '../src/conformance/suite.js';
 import { runProperty } from '../src/conformance/property.js';
 import type { ClauseViolation } from '../src/checks/envelope.js';
-import { assignValues, resolveRequest } from './model/requests.js';
+import { assignValues, resolveRequest, uniqueSlug } from './model/requests.js';
 import { jsonObject, describeAnswer, fromViolation, runCase, statusOf } from '../src/conformance/recorder.js';
 import { storedAttachment } from '../src/conformance/data.js';
 import { listedKeys } from './model/status-list.js';
@@ -234,20 +234,20 @@ export default defineSuite({
           // A pool collection edited since the seed answers its first update as stale: passed over for the next.
           const {
             xs: [x],
-          } = await firstUpdate(ctx, async (col) => [
-            await ctx.send({
-              method: 'PUT',
-              path: `/authoring/collections/${encodeURIComponent(col.id)}`,
-              role: 'helpDelegated',
-              headers: { 'idempotency-key': `spgate-shape-${(ctx.fc.seed >>> 0).toString(36)}-${col.id}-${col.revision}`.slice(0, 128) },
-              json: {
-                name: 'Spgate shapes',
-                slug: `spgate-shapes-${ctx.fc.seed >>> 0}`,
-                description: 'shape check',
-                expectedRevision: col.revision,
-              },
-            }),
-          ]);
+          } = await firstUpdate(ctx, async (col) => {
+            // A slug no earlier run left on another collection (a Help Center may keep slugs unique), and a key
+            // of its own: a fixed slug per seed was refused (409) on the next run that updated another collection.
+            const slug = uniqueSlug(ctx.fc.seed, 'spgate-shapes');
+            return [
+              await ctx.send({
+                method: 'PUT',
+                path: `/authoring/collections/${encodeURIComponent(col.id)}`,
+                role: 'helpDelegated',
+                headers: { 'idempotency-key': `spgate-shape-${slug}-${col.id}`.slice(0, 128) },
+                json: { name: 'Spgate shapes', slug, description: 'shape check', expectedRevision: col.revision },
+              }),
+            ];
+          });
           // A refusal shows no collection: the update's required-ness and validation are not shown (4.9), and a
           // pool collection may have moved on (409), so a refused update judges nothing of the shape.
           const s = statusOf(x!);

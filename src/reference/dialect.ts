@@ -172,7 +172,7 @@ export const DIALECTS = {
     ...DEFAULT,
     name: 'strict-inputs',
     description:
-      'validates slugs and assignees (422), trims names, sanitises descriptions, renumbers positions, omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
+      'validates slugs and assignees (422), trims names, sanitises descriptions, renumbers positions, keeps slugs unique per workspace (409), omits empty optional fields, 204 for a DELETE of an unknown customer, replays the current state, { statuses: [{ slug, category }] }, chats list as { object, data }, charges only accepted requests',
     statuses: { ...DEFAULT.statuses, bodyValidation: 422 },
     strict: {
       slugs: true,
@@ -186,7 +186,7 @@ export const DIALECTS = {
       chargeOnlyAccepted: true,
       renumberPositions: true,
       sanitiseDescriptions: true,
-      uniqueSlugs: false,
+      uniqueSlugs: true,
     },
     limiter: { model: 'sliding-window', read: 600, write: 150, windowSeconds: 4 },
   },

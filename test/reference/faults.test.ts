@@ -56,12 +56,20 @@ async function uniqueCustomer(extra: Record<string, unknown> = {}): Promise<{ id
   const c = (await h.fx('/customers', 'POST', { customers: [{ externalId, ...extra }] })).json.data[0];
   return { id: c.id, externalId };
 }
+/**
+ * A collection update. The probes' placeholder slug 'a' becomes one of the collection's own (strict-inputs keeps
+ * slugs unique per workspace: a second collection given 'a' would be refused 409 help.slug_taken).
+ */
 const put = (
   id: string,
   body: unknown,
   role: 'admin' | 'helpDelegated' | 'revoked' | 'memberDelegated' = 'helpDelegated',
   key = idemKey(),
-) => h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json: body, headers: { 'idempotency-key': key } });
+) => {
+  const json =
+    (body as { slug?: unknown }).slug === 'a' ? { ...(body as object), slug: `a-${id.replace(/[^a-z0-9]/gi, '').toLowerCase()}` } : body;
+  return h.api(`/authoring/collections/${id}`, { method: 'PUT', role, json, headers: { 'idempotency-key': key } });
+};
 let crowded: string | undefined;
 /** The keys of a status or priority list, in the default shape or the named one (dialect namedKeyLists). */
 const listed = (r: {
@@ -429,14 +437,14 @@ const PROBES: Record<FaultName, () => Promise<boolean>> = {
   'idempotency-before-auth': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const key = idemKey();
-    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    const body = { name: 'a', slug: 'a', expectedRevision: col.revision };
     await put(col.id, body, 'helpDelegated', key);
     return (await put(col.id, body, 'revoked', key)).status === 200;
   },
   'idempotency-revoked-own-replay': async () => {
     const col = (await h.fx('/collections', 'POST', {})).json.data;
     const key = idemKey();
-    const body = { name: 'a', slug: `a${key.slice(0, 8).toLowerCase()}`, expectedRevision: col.revision };
+    const body = { name: 'a', slug: 'a', expectedRevision: col.revision };
     await put(col.id, body, 'helpDelegated', key);
     await h.fx('/keys/helpDelegated/revoke', 'POST');
     try {

@@ -67,6 +67,51 @@ export function createClient(opts: ClientOptions): HttpClient {
     return pool;
   };
 
+  /** One try of a request: its answer (or transport error) into `raw`. */
+  const attemptOnce = async (req: Attempt): Promise<void> => {
+    const { url, spec, raw, how, elapsed, headers, body } = req;
+    const controller = new AbortController();
+    inflight.add(controller);
+    const timeoutMs = spec.timeoutMs ?? s.timeoutMs;
+    const overall = setTimeout(
+      () => controller.abort(new ClientAbort('timeout', `no complete response within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    let bodyTimer: NodeJS.Timeout | undefined;
+    try {
+      const res = await poolFor(url.origin).request({
+        origin: url.origin,
+        method: raw.request.method as Dispatcher.HttpMethod,
+        path: url.pathname + url.search,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      raw.timings.headers = elapsed();
+      const response: RawResponse = {
+        status: res.statusCode,
+        headers: collectHeaders(res.headers),
+        text: '',
+        bodyBytes: 0,
+        complete: false,
+      };
+      raw.response = response;
+      bodyTimer = setTimeout(
+        () => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)),
+        s.bodyTimeoutMs,
+      );
+      if (how.countBody) await countBody(res.body, response);
+      else await readBody(res.body, s.maxBodyBytes, response);
+    } catch (err) {
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
+      raw.error = classifyTransportError(reason instanceof ClientAbort ? reason : err);
+    } finally {
+      clearTimeout(overall);
+      clearTimeout(bodyTimer);
+      inflight.delete(controller);
+    }
+  };
+
   const perform = async (
     url: URL,
     spec: Omit<RequestSpec, 'path'>,
@@ -126,45 +171,17 @@ export function createClient(opts: ClientOptions): HttpClient {
     else if (s.signal?.aborted) raw.error = { kind: 'aborted', message: 'request aborted' };
     if (raw.error) return finish();
 
-    const controller = new AbortController();
-    inflight.add(controller);
-    const timeoutMs = spec.timeoutMs ?? s.timeoutMs;
-    const overall = setTimeout(
-      () => controller.abort(new ClientAbort('timeout', `no complete response within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    let bodyTimer: NodeJS.Timeout | undefined;
-    try {
-      const res = await poolFor(url.origin).request({
-        origin: url.origin,
-        method: raw.request.method as Dispatcher.HttpMethod,
-        path: url.pathname + url.search,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      raw.timings.headers = elapsed();
-      const response: RawResponse = {
-        status: res.statusCode,
-        headers: collectHeaders(res.headers),
-        text: '',
-        bodyBytes: 0,
-        complete: false,
-      };
-      raw.response = response;
-      bodyTimer = setTimeout(
-        () => controller.abort(new ClientAbort('timeout', `body not complete within ${s.bodyTimeoutMs} ms`)),
-        s.bodyTimeoutMs,
-      );
-      if (how.countBody) await countBody(res.body, response);
-      else await readBody(res.body, s.maxBodyBytes, response);
-    } catch (err) {
-      const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
-      raw.error = classifyTransportError(reason instanceof ClientAbort ? reason : err);
-    } finally {
-      clearTimeout(overall);
-      clearTimeout(bodyTimer);
-      inflight.delete(controller);
+    // A keep-alive connection the server closes as the request goes out (it answered the one before and
+    // then closed, without Connection: close) cuts the request before any answer: what the server did is
+    // not the request's fault, so a request safe to send again is sent once more, on a new connection, as
+    // browsers and Go's net/http do (RFC 9110 §9.2.2: idempotent methods; here also an Idempotency-Key).
+    // A server that resets every time still shows the reset.
+    for (let attempt = 0; ; attempt++) {
+      await attemptOnce({ url, spec, raw, how, elapsed, headers, body });
+      const cut = (raw.error as RawExchange['error'])?.kind === 'reset' && !raw.response;
+      if (attempt > 0 || !cut || !replayable(raw.request.method, headers)) break;
+      if (closed || s.signal?.aborted) break;
+      raw.error = undefined;
     }
     return finish();
   };
@@ -269,6 +286,24 @@ export function createClient(opts: ClientOptions): HttpClient {
 }
 
 /** How perform treats one call beyond sending it. */
+/** What one try of a request needs. */
+interface Attempt {
+  url: URL;
+  spec: Omit<RequestSpec, 'path'>;
+  raw: RawExchange;
+  how: Perform;
+  elapsed: () => number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** Whether a request may be sent again after its connection was cut before any answer (RFC 9110 §9.2.2, or an Idempotency-Key). */
+export function replayable(method: string, headers: Record<string, string>): boolean {
+  return IDEMPOTENT.has(method.toUpperCase()) || headers['idempotency-key'] !== undefined;
+}
+
 interface Perform {
   /** Sees the unredacted call before it is recorded (sendForSignedUrl's one look at a signed URL). */
   onRaw?: (raw: RawExchange) => void;

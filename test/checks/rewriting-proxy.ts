@@ -83,6 +83,11 @@ export async function startRewritingProxy(upstream: string, hook: ProxyHook): Pr
       res.end(String(err));
     });
   });
+  return listening(server);
+}
+
+/** Starts `server` on a loopback port: its API base URL (`/v1`), and a close that drops open connections. */
+export async function listening(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

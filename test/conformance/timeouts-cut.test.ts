@@ -7,7 +7,6 @@
  * server's doing) is still a finding. The one rule (recorder.ts cutBy) is also checked without a network.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange } from '../../src/client/exchange.js';
@@ -22,6 +21,7 @@ import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { runConformance } from '../support/conformance.js';
 import { verdict } from '../support/proxied-conformance.js';
+import { listening } from '../checks/rewriting-proxy.js';
 
 /** The target's request timeout: short so held requests cost little, long enough for a loopback answer. */
 const REQUEST_MS = 500;
@@ -78,16 +78,7 @@ async function startHoldingProxy(upstream: string, rule: Rule): Promise<{ url: s
       res.end(text);
     })().catch(() => req.socket.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listening(server);
 }
 
 let server: RunningReferenceServer;

@@ -13,11 +13,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { FAULTS, FAULT_NAMES, startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
+import { FAULTS, startReferenceServer, type FaultName, type RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
-import { loadProfile } from '../../src/load/profile.js';
-import { runProfile } from '../../src/load/run.js';
-import { CHECK_FAULTS } from '../../test/conformance/check-faults.js';
+import {
+  CHECK_FAULT_BUDGETS as BUDGETS,
+  CHECK_FAULTS,
+  NEEDS_WINDOW_ROOM,
+  SMALL_READ,
+  SMALL_READ_BUDGET,
+  roomInWindow,
+} from '../../test/conformance/check-faults.js';
+import { LOAD_FAULTS, runLoadWith } from '../../test/load/support/load-faults.js';
 import { runConformance } from '../../test/support/conformance.js';
 
 const args = process.argv.slice(2);
@@ -27,16 +33,8 @@ const only = opt('--only');
 const jsonOut = opt('--json');
 const withLoad = !args.includes('--no-load');
 
-// As test/conformance/every-check.test.ts: reads never wait, the write budget small enough to drive.
-const BUDGETS = { read: 1_000_000, write: 300, windowSeconds: 5 };
-const SMALL_READ_BUDGET = new Set(['limits.429-read']);
-const NEEDS_WINDOW_ROOM = new Set(['limits.remaining-decreases', 'limits.classes-isolated']);
 const SEED = 7;
 const RUNS = 5;
-
-// As test/load/faults.test.ts.
-const LOAD_FAULTS = FAULT_NAMES.filter((f) => FAULTS[f].by !== 'conformance' && (f.startsWith('ratelimit-') || f.startsWith('request-id')));
-const LONG_WINDOW = new Set<string>(['ratelimit-over-admit', 'ratelimit-retry-after-short']);
 
 interface Case {
   name: string;
@@ -45,12 +43,6 @@ interface Case {
 
 let main: RunningReferenceServer;
 let smallRead: RunningReferenceServer;
-
-async function roomInWindow(): Promise<void> {
-  const w = BUDGETS.windowSeconds * 1000;
-  const left = w - (Date.now() % w);
-  if (left < 3000) await new Promise((r) => setTimeout(r, left + 20));
-}
 
 /** One check alone, with `faults` on: "caught", or its status and reason. */
 async function checkVerdict(id: string, faults: FaultName[]): Promise<string> {
@@ -73,17 +65,9 @@ async function checkVerdict(id: string, faults: FaultName[]): Promise<string> {
 
 /** One load fault under class-isolation: "caught" when its clause is a finding, else what was found. */
 async function loadVerdict(fault: FaultName): Promise<string> {
-  const long = LONG_WINDOW.has(fault);
-  const budgets = long ? { read: 90, write: 45, windowSeconds: 3 } : { read: 40, write: 20, windowSeconds: 1 };
-  const ref = await startReferenceServer({ port: 0, seed: 11, budgets, faults: [fault] });
-  try {
-    const target = targetFromInput(ref.target, 'embedded');
-    const { findings } = await runProfile({ target, profile: loadProfile('class-isolation'), durationOverride: long ? 6.5 : 2.6 });
-    if (findings.some((f) => f.clause === FAULTS[fault].catches)) return 'caught';
-    return `missed (found: ${[...new Set(findings.map((f) => f.clause))].join(', ') || 'nothing'})`;
-  } finally {
-    await ref.close();
-  }
+  const { findings } = await runLoadWith([fault]);
+  if (findings.some((f) => f.clause === FAULTS[fault].catches)) return 'caught';
+  return `missed (found: ${[...new Set(findings.map((f) => f.clause))].join(', ') || 'nothing'})`;
 }
 
 const cases: Case[] = [
@@ -117,7 +101,7 @@ async function round(label: string): Promise<Map<string, string>> {
 }
 
 main = await startReferenceServer({ seed: 1, budgets: BUDGETS });
-smallRead = await startReferenceServer({ seed: 1, budgets: { ...BUDGETS, read: 300 } });
+smallRead = await startReferenceServer({ seed: 1, budgets: { ...BUDGETS, read: SMALL_READ } });
 const results: Array<{ label: string; verdicts: Map<string, string> }> = [];
 try {
   results.push({ label: 'quiet', verdicts: await round('quiet') });

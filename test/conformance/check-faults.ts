@@ -125,3 +125,22 @@ export const CHECK_FAULTS: Readonly<Record<string, FaultName | readonly FaultNam
   'limits.429': 'ratelimit-no-retry-after',
   'limits.429-read': 'ratelimit-no-retry-after',
 };
+
+/**
+ * How a check runs under its fault (every-check.test.ts, worlds-faults, bench/matrix/faults-under-load.ts):
+ * reads never wait, and the write budget stays small enough for limits.429 to drive it to a 429.
+ */
+export const CHECK_FAULT_BUDGETS = { read: 1_000_000, write: 300, windowSeconds: 5 } as const;
+/** Checks that drive the read budget to a 429 run on a server whose read budget they can spend. */
+export const SMALL_READ_BUDGET: ReadonlySet<string> = new Set(['limits.429-read']);
+/** The read budget of that server. */
+export const SMALL_READ = 300;
+/** Checks that compare RateLimit-Reset over about a second: they start with at least 3 s left in the window. */
+export const NEEDS_WINDOW_ROOM: ReadonlySet<string> = new Set(['limits.remaining-decreases', 'limits.classes-isolated']);
+
+/** Waits, if needed, until the current rate-limit window (aligned to multiples of its length) has 3 s left. */
+export async function roomInWindow(windowSeconds: number = CHECK_FAULT_BUDGETS.windowSeconds): Promise<void> {
+  const w = windowSeconds * 1000;
+  const left = w - (Date.now() % w);
+  if (left < 3000) await new Promise((r) => setTimeout(r, left + 20));
+}

@@ -9,29 +9,16 @@ import { startReferenceServer, type RunningReferenceServer } from '../../src/ref
 import type { Target } from '../../src/target/schema.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { SUITES } from '../../suites/index.js';
-import { CHECK_FAULTS } from './check-faults.js';
+import { CHECK_FAULT_BUDGETS, CHECK_FAULTS, NEEDS_WINDOW_ROOM, SMALL_READ, SMALL_READ_BUDGET, roomInWindow } from './check-faults.js';
 
-// Reads never wait; the write budget stays small enough for limits.429 to drive it to a 429.
-const BUDGETS = { read: 1_000_000, write: 300, windowSeconds: 5 };
-/** Checks that drive the read budget to a 429 run on a server whose read budget they can spend. */
-const SMALL_READ_BUDGET = new Set(['limits.429-read']);
 const SEED = 7;
 const RUNS = 5;
-/** Checks that compare RateLimit-Reset over about a second: they start with at least 3 s left in the window. */
-const NEEDS_WINDOW_ROOM = new Set(['limits.remaining-decreases', 'limits.classes-isolated']);
-
-/** Waits, if needed, until the current rate-limit window (aligned to multiples of its length) has 3 s left. */
-async function roomInWindow(): Promise<void> {
-  const w = BUDGETS.windowSeconds * 1000;
-  const left = w - (Date.now() % w);
-  if (left < 3000) await new Promise((r) => setTimeout(r, left + 20));
-}
 
 let main: RunningReferenceServer;
 let smallRead: RunningReferenceServer;
 beforeAll(async () => {
-  main = await startReferenceServer({ seed: 1, budgets: BUDGETS });
-  smallRead = await startReferenceServer({ seed: 1, budgets: { ...BUDGETS, read: 300 } });
+  main = await startReferenceServer({ seed: 1, budgets: CHECK_FAULT_BUDGETS });
+  smallRead = await startReferenceServer({ seed: 1, budgets: { ...CHECK_FAULT_BUDGETS, read: SMALL_READ } });
 });
 afterAll(async () => {
   await main.close();

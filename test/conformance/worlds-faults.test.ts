@@ -16,18 +16,11 @@ import { runConformance } from '../support/conformance.js';
 import { FAULTS, type FaultName } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { startWorldServer } from '../support/world-server.js';
-import { CHECK_FAULTS } from './check-faults.js';
+import { CHECK_FAULTS, roomInWindow } from './check-faults.js';
 import { FAULT_GROUPS, JUDGED_FAULTS, SHOWN_BESIDE_CLAUSE, type FaultGroup } from './support/world-fault-groups.js';
 import { SUITES } from '../../suites/index.js';
 
 const WORLDS = ['busy', 'drifting=0'];
-
-/** Waits, if needed, until the current rate-limit window (aligned to multiples of its length) has 3 s left. */
-async function roomInWindow(windowSeconds: number): Promise<void> {
-  const w = windowSeconds * 1000;
-  const left = w - (Date.now() % w);
-  if (left < 3000) await new Promise((r) => setTimeout(r, left + 20));
-}
 
 async function run(group: FaultGroup, checks: string[], fixturesApi: boolean): Promise<ConformanceOutcome> {
   const ws = await startWorldServer({ seed: 7, worlds: WORLDS, faults: group.faults, fixturesApi, budgets: group.budgets });

@@ -1,32 +1,9 @@
 import { describe, expect, it, type ExpectStatic } from 'vitest';
-import { FAULTS, FAULT_NAMES, startReferenceServer, type FaultName } from '../../src/reference/index.js';
-import { targetFromInput } from '../../src/target/resolve.js';
-import { loadProfile } from '../../src/load/profile.js';
-import { runProfile } from '../../src/load/run.js';
+import { FAULTS, type FaultName } from '../../src/reference/index.js';
+import { LOAD_FAULTS, WINDOW_JUDGED, runLoadWith as runWith } from './support/load-faults.js';
 
-// Every fault the load side must catch: the rate-limit ones plus the per-response header ones.
-const LOAD_FAULTS = FAULT_NAMES.filter((f) => FAULTS[f].by !== 'conformance' && (f.startsWith('ratelimit-') || f.startsWith('request-id')));
-
-// Faults judged over whole windows need windows long enough to see a refill on both sides, and a
-// Retry-After that can be seconds shorter than the wait: 3 s windows for those, 1 s for the rest.
-const LONG_WINDOW = new Set<string>(['ratelimit-over-admit', 'ratelimit-retry-after-short']);
-/** Faults whose clause is judged over whole windows (admissions per window, restores, waits). */
-const WINDOW_JUDGED = new Set<string>([...LONG_WINDOW, 'ratelimit-early-429', 'ratelimit-no-restore', 'ratelimit-shared-classes']);
 const OVER_WINDOWS = LOAD_FAULTS.filter((f) => WINDOW_JUDGED.has(f));
 const PER_RESPONSE = LOAD_FAULTS.filter((f) => !WINDOW_JUDGED.has(f));
-
-async function runWith(faults: FaultName[]) {
-  const long = faults.some((f) => LONG_WINDOW.has(f));
-  const budgets = long ? { read: 90, write: 45, windowSeconds: 3 } : { read: 40, write: 20, windowSeconds: 1 };
-  const ref = await startReferenceServer({ port: 0, seed: 11, budgets, faults });
-  try {
-    const target = targetFromInput(ref.target, 'embedded');
-    // class-isolation exhausts writes and reads under budget: both classes, 429s and restores all show up.
-    return await runProfile({ target, profile: loadProfile('class-isolation'), durationOverride: long ? 6.5 : 2.6 });
-  } finally {
-    await ref.close();
-  }
-}
 
 describe('load-side faults are caught', () => {
   it('covers every load fault of the catalogue', () => {

@@ -5,7 +5,7 @@
  */
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../../src/reference/faults.js';
 import { SUITES } from '../../../suites/index.js';
-import { CHECK_FAULTS } from '../check-faults.js';
+import { CHECK_FAULT_BUDGETS as BUDGETS, CHECK_FAULTS, NEEDS_WINDOW_ROOM, SMALL_READ, SMALL_READ_BUDGET } from '../check-faults.js';
 
 /** Every fault a conformance suite must catch (`by` 'conformance' or 'both'), derived from the fault table. */
 export const JUDGED_FAULTS: FaultName[] = FAULT_NAMES.filter((f) => FAULTS[f].by === 'conformance' || FAULTS[f].by === 'both');
@@ -28,12 +28,6 @@ export const SHOWN_BESIDE_CLAUSE: Partial<Record<FaultName, string[]>> = {
   'ratelimit-remaining-negative': ['limits.429', 'limits.429-read'],
 };
 
-// as in every-check.test.ts: reads never wait; the write budget stays small enough for limits.429 to reach a 429
-const BUDGETS = { read: 1_000_000, write: 300, windowSeconds: 5 };
-/** Checks that drive the read budget to a 429 need a read budget they can spend. */
-const SMALL_READ_BUDGET = new Set(['limits.429-read']);
-/** Checks that compare RateLimit-Reset over about a second start with at least 3 s left in the window. */
-const NEEDS_WINDOW_ROOM = new Set(['limits.remaining-decreases', 'limits.classes-isolated']);
 /**
  * Reset in milliseconds shows in limits.remaining-decreases by Reset falling faster than time over two answers
  * 1.1 s apart; a window ending between them hides it. An hour's window (as suite-faults-limits.test.ts) ends
@@ -55,7 +49,7 @@ export interface FaultGroup {
 
 function group(faults: FaultName[], checks: string[], each: boolean): FaultGroup {
   const hourly = faults.some((f) => ONE_HOUR.includes(f));
-  const read = checks.some((c) => SMALL_READ_BUDGET.has(c)) ? 300 : BUDGETS.read;
+  const read = checks.some((c) => SMALL_READ_BUDGET.has(c)) ? SMALL_READ : BUDGETS.read;
   const windowRoom = !hourly && checks.some((c) => NEEDS_WINDOW_ROOM.has(c));
   const key = `${faults.join(' + ')}${read === BUDGETS.read ? '' : ' (small read budget)'}${windowRoom ? ' (window room)' : ''}${hourly ? ' (one-hour window)' : ''}`;
   const budgets = { ...BUDGETS, read, windowSeconds: hourly ? 3600 : BUDGETS.windowSeconds };

@@ -16,7 +16,8 @@ import { estimateBudget, type BudgetEstimate, type ProbeSample } from './budget-
 import { PROBE_DEFAULTS, PROBE_MAX_REQUESTS, runProbe } from './budget-probe.js';
 import { needsBudget, type BudgetEntry, type ClassBudget, type PlanBudgets } from './budgets.js';
 import { planProfile, type Plan, type PlannedRoute } from './plan.js';
-import { sleepUnlessAborted, createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
+import { createProbeSender, ProbePacer, type ProbeSender } from './probe-sender.js';
+import { sleepUnlessAborted } from '../sleep.js';
 import type { Profile } from './profile.js';
 
 /** The clause of a stated budget contradicted by the headers (the analyzer reports the same id after a run). */

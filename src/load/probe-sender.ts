@@ -4,6 +4,7 @@
  * body and a fresh Idempotency-Key as in the run), paced under caps.maxRps, each bounded by the plan's
  * request timeout. Only the RateLimit-* headers are kept; bodies are read and dropped, nothing is logged.
  */
+import { sleepUnlessAborted } from '../sleep.js';
 import { createDispatcher } from '../client/transport.js';
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../target/schema.js';
@@ -31,20 +32,6 @@ export class ProbePacer {
 export interface ProbeSender {
   io: ProbeIO;
   close(): Promise<void>;
-}
-
-/** Sleeps ms, resolving early (not rejecting) when the signal aborts. */
-export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** A ProbeIO sending `route` to the target. */

@@ -5,6 +5,7 @@
  * and the results document — which the CLI prints, writes once and turns into the exit code
  * (src/run/exit-code.ts).
  */
+import { sleepUnlessAborted } from '../sleep.js';
 import { availableParallelism } from 'node:os';
 import type { Profile } from '../load/profile.js';
 import { runProfile, type LoadProgress } from '../load/run.js';
@@ -163,17 +164,5 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
 }
 
 function sleepUntil(epochMs: number, signal: AbortSignal): Promise<void> {
-  const wait = epochMs - Date.now();
-  if (wait <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, wait);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+  return sleepUnlessAborted(epochMs - Date.now(), signal);
 }

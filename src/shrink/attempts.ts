@@ -3,6 +3,7 @@
  * full again (from its headers, see budget-wait.ts), replay, check the attempt really started full (else
  * wait and try again, three times at most), analyze. Shared by `spgate shrink` and `spgate replay --times`.
  */
+import { sleepUnlessAborted } from '../sleep.js';
 import type { HttpClient } from '../client/types.js';
 import { SpgateError } from '../errors.js';
 import { analyzeRateLimits } from '../ratelimit/analyze.js';
@@ -57,7 +58,7 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
         `${fullAt.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`,
       );
     }
-    await sleep(wait, opts.signal);
+    await sleepUnlessAborted(wait, opts.signal);
     return wait;
   };
 
@@ -123,17 +124,4 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
       }
     },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

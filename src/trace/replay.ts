@@ -3,6 +3,7 @@
  * open-model: each request goes out at its own offset (divided by speed) whether or not earlier ones have
  * answered, as in the run that produced the trace.
  */
+import { sleepUnlessAborted } from '../sleep.js';
 import type { HttpClient } from '../client/types.js';
 import type { Exchange } from '../client/exchange.js';
 import { KEY_ROLES, type KeyRole, type Target } from '../target/schema.js';
@@ -48,7 +49,7 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
     }
     const due = (rec.t - t0) / opts.speed;
     const wait = due - (performance.now() - start);
-    if (wait > 1) await sleep(wait, opts.signal);
+    if (wait > 1) await sleepUnlessAborted(wait, opts.signal);
     const sentAt = performance.now() - start;
     sendErrors.push(sentAt - due);
     const role = roleFor(rec.key, opts.target);
@@ -103,18 +104,4 @@ function toRecord(orig: TraceRecord, x: Exchange, sentAt: number, role: KeyRole)
   if (typeof code === 'string') r.errorCode = code;
   if (x.error) r.error = `${x.error.kind}: ${x.error.message}`;
   return r;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }

@@ -28,6 +28,11 @@ export interface ShrinkHint {
   violation: RateLimitViolation | undefined;
   /** The analyzer's window for the violation's budget, ms (null when unknown). */
   windowMs: number | null;
+  /**
+   * The latest reproducing attempt of the current schedule, send by send (index i is send i): when it
+   * went out (the violation's clock) and its status. Absent when the attempt skipped a send.
+   */
+  attempt?: ReadonlyArray<{ t: number; status: number }> | undefined;
 }
 
 /** Strictly smaller: fewer sends; as many over a shorter span; or as many, as long, with fewer keys or routes. */
@@ -67,7 +72,7 @@ export function* shrinkCandidates(
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
   if (h0.violation) {
-    for (const shape of fittedShapes(current, h0.violation, signature)) yield* propose(shape.schedule, shape.step);
+    for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt)) yield* propose(shape.schedule, shape.step);
   }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();

@@ -4,8 +4,10 @@
  * more was admitted than any limiter of that budget admits; for a rise, the pair). A limiter bug is nearly
  * always shown by a handful of requests inside that stretch: several counters each admitting their own
  * budget, Remaining jumping between counters, an early 429 in a full window. So the shapes are, smallest
- * first: the cited requests alone; the violation's class inside its stretch; the whole stretch. Times keep
- * their offsets (each attempt starts from a full budget). Pure.
+ * first: the cited requests alone; for over-admission, the smallest count above the bound (the interval's
+ * admitted requests up to the first one over it, then up to each later cited one, then all of them: the
+ * refused ones in between show nothing); the violation's class inside its stretch; the whole stretch.
+ * Times keep their offsets (each attempt starts from a full budget). Pure.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import type { Send } from './schedule.js';
@@ -18,8 +20,16 @@ export interface Shape {
 
 const EPS = 0.001;
 
-/** The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`. */
-export function fittedShapes(current: readonly Send[], v: RateLimitViolation, signature: ViolationSignature): Shape[] {
+/**
+ * The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`.
+ * `attempt` is the latest reproducing attempt of `current`, send by send (candidates.ts ShrinkHint).
+ */
+export function fittedShapes(
+  current: readonly Send[],
+  v: RateLimitViolation,
+  signature: ViolationSignature,
+  attempt?: ReadonlyArray<{ t: number; status: number }>,
+): Shape[] {
   const cited = v.samples.map((s) => s.t);
   if (cited.length === 0) return [];
   const from = Math.min(v.window?.start ?? Infinity, ...cited);
@@ -42,6 +52,7 @@ export function fittedShapes(current: readonly Send[], v: RateLimitViolation, si
   for (const t of cited) if (dueBy(t) >= 0) picked.add(dueBy(t));
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
+  for (const shape of admittedInInterval(current, v, attempt)) add(shape.schedule, shape.step);
   if (signature.class !== undefined)
     add(
       stretch.filter((x) => x.class === signature.class),
@@ -49,4 +60,36 @@ export function fittedShapes(current: readonly Send[], v: RateLimitViolation, si
     );
   add(stretch, "only the violation's stretch");
   return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
+}
+
+/**
+ * Over-admission is shown by the admissions inside its interval alone: more than any legitimate limiter
+ * admits there. The analyzer cites the first admission over the bound and a few after it (and the
+ * interval's first: rules/admission-bound.ts, rules/window-admission.ts), so the admitted requests from the interval's start up to each cited
+ * one are counts just above the bound, the smallest first; then every admission of the interval. Refused
+ * requests in between are dropped (a limiter that counts them admits no less without them).
+ */
+function admittedInInterval(
+  current: readonly Send[],
+  v: RateLimitViolation,
+  attempt?: ReadonlyArray<{ t: number; status: number }>,
+): Shape[] {
+  if (v.rule !== '8.ratelimit.over-admission' || !v.window || !attempt || attempt.length !== current.length) return [];
+  const { start, end } = v.window;
+  const admitted = (i: number): boolean => attempt[i]!.status > 0 && attempt[i]!.status !== 429;
+  const upTo = (t: number): Send[] =>
+    current.filter((x, i) => admitted(i) && x.class === v.class && attempt[i]!.t >= start - EPS && attempt[i]!.t <= t + EPS);
+  const cited = v.samples.map((s) => s.t).sort((a, b) => a - b);
+  const out: Shape[] = [];
+  cited.forEach((t, k) => {
+    const s = upTo(t);
+    if (s.length >= 2)
+      out.push({
+        schedule: s,
+        step: `the ${s.length} admitted requests of the over-admission's interval up to its cited response ${k + 1}`,
+      });
+  });
+  const all = upTo(end);
+  out.push({ schedule: all, step: `the ${all.length} admitted requests of the over-admission's interval` });
+  return out;
 }

@@ -153,6 +153,8 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
       (v) => v.rule === opts.signature.rule && (opts.signature.class === undefined || v.class === opts.signature.class),
     ),
     windowMs: windowOf(best.analysis, opts.signature),
+    // An attempt's records are in send order, one per send unless one was skipped.
+    attempt: best.records.length === best.schedule.length ? best.records.map((r) => ({ t: r.t, status: r.status })) : undefined,
   });
   const gen = shrinkCandidates(opts.schedule, opts.signature, hint);
   let stopped: SearchResult['stopped'] = 'done';

@@ -124,4 +124,32 @@ describe('fittedShapes', () => {
     expect(seen[0]!.length).toBe(2);
     expect(next.value.length).toBe(2);
   });
+
+  it('over-admission: the admitted requests of the interval up to the first over the bound come first (the smallest count above it)', () => {
+    // Two counters behind one port, 20 per 3 s each, 60 reads/s for 6 s: 40 admitted at the start of each
+    // window, the rest refused. The analyzer's interval holds 80 admissions where at most 61 are legitimate;
+    // it cites the first, the first over the bound (the 62nd) and a few after.
+    const initial = Array.from({ length: 360 }, (_, i) => read(Math.round((i * 1000) / 60)));
+    const admittedAt = (t: number) => t % 3000 < 667;
+    const attempt = initial.map((x) => ({ t: x.t + 2, status: admittedAt(x.t) ? 200 : 429 }));
+    const inside = attempt.filter((a) => a.status === 200 && a.t >= 2);
+    const v = {
+      rule: '8.ratelimit.over-admission',
+      class: 'read' as const,
+      message: '',
+      window: { start: 2, end: 3700 },
+      samples: [inside[0]!, inside[61]!, inside[62]!, inside[63]!, inside[79]!],
+    };
+    const shapes = fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt);
+    expect(shapes[0]!.step).toBe('only the 5 requests the violation cites');
+    expect(shapes[1]!.step).toBe("the 62 admitted requests of the over-admission's interval up to its cited response 2");
+    expect(shapes[1]!.schedule.every((x) => admittedAt(x.t))).toBe(true);
+    expect(shapes[1]!.schedule.filter((x) => x.t >= 3000)).toHaveLength(22);
+    expect(shapes.map((s) => s.schedule.length)).toEqual([5, 62, 63, 64, 80, ...shapes.slice(5).map((s) => s.schedule.length)]);
+    // Without the attempt's statuses (or for another rule) only the generic fitted shapes are proposed.
+    expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }).some((s) => s.step.includes('admitted'))).toBe(false);
+    expect(fittedShapes(initial, { ...v, rule: 'r' }, { rule: 'r', class: 'read' }, attempt).some((s) => s.step.includes('admitted'))).toBe(
+      false,
+    );
+  });
 });

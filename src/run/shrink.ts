@@ -118,7 +118,20 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
     let bestAttemptMs = 0;
     const reserve = () => o.times * bestAttemptMs;
     try {
-      const runner = createAttemptRunner({ client, target, maxWaitMs: o.maxWait * 1000, signal: o.signal, known: records });
+      // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
+      // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
+      // window the trace itself spans is trusted for that (a limiter whose Reset counts ms announces a
+      // window a thousand times too long), and never beyond --max-wait.
+      const own = before.classes.find((c) => c.class === signature.class && (signature.key === undefined || c.key === signature.key));
+      const spreadMs = (own?.windowSeconds ?? 0) * 1000;
+      const runner = createAttemptRunner({
+        client,
+        target,
+        maxWaitMs: o.maxWait * 1000,
+        signal: o.signal,
+        known: records,
+        ...(spreadMs > 0 && spreadMs <= spanMs(scheduleOf(records)) && spreadMs <= o.maxWait * 1000 ? { phaseSpreadMs: spreadMs } : {}),
+      });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
       search = await searchMinimal({

@@ -37,6 +37,25 @@ export interface AttemptRunnerOptions {
   signal?: AbortSignal;
   /** Records of the original trace: they tell whether a budget's Reset counts ms (then waits are read in ms). */
   known?: readonly TraceRecord[];
+  /**
+   * The window of the budget the attempts are about (ms): each attempt then starts a further part of it
+   * after the budget is full, the parts spread evenly over the window (PHASES), so attempts land at every
+   * phase of a limiter's windows rather than just after one of its resets.
+   */
+  phaseSpreadMs?: number;
+}
+
+/**
+ * Where in the window each attempt starts: the golden-ratio sequence, frac(n / φ), which covers [0, 1)
+ * evenly for any number of attempts (0, 0.62, 0.24, 0.85, 0.47, …). An attempt that waits for the budget
+ * starts just after a window refilled; a limiter whose windows run on its own clock (a store per replica,
+ * each resetting on its own timer) shows a bug only at some phases of them, and back-to-back attempts at
+ * one phase would all reproduce or all miss together: a smaller schedule kept on four lucky attempts then
+ * reproduced 4/10 in the final measurement. Spread over the window, each attempt samples the phases as a
+ * user running the reproduction at any moment would.
+ */
+export function phaseAt(n: number): number {
+  return (n * 0.6180339887498949) % 1;
 }
 
 export interface AttemptRunner {
@@ -47,6 +66,7 @@ export interface AttemptRunner {
 export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
   const msReset = opts.known ? msResetBudgets(opts.known) : new Set<string>();
   let fullAt: { at: number; what: string } | undefined;
+  let started = 0;
 
   const waitForBudget = async (): Promise<number> => {
     if (!fullAt) return 0;
@@ -68,6 +88,11 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
       let waitedMs = 0;
       for (let tries = 1; ; tries++) {
         waitedMs += await waitForBudget();
+        if (opts.phaseSpreadMs) {
+          const extra = phaseAt(started++) * opts.phaseSpreadMs;
+          await sleepUnlessAborted(extra, opts.signal);
+          waitedMs += extra;
+        }
         if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
         const out = await replayTrace(asRecords(schedule), {
           client: opts.client,

@@ -33,6 +33,8 @@ export interface ShrinkHint {
    * went out (the violation's clock) and its status. Absent when the attempt skipped a send.
    */
   attempt?: ReadonlyArray<{ t: number; status: number }> | undefined;
+  /** The Limit the violation's budget announces (null when unknown). */
+  limit?: number | null;
 }
 
 /** Strictly smaller: fewer sends; as many over a shorter span; or as many, as long, with fewer keys or routes. */
@@ -71,8 +73,11 @@ export function* shrinkCandidates(
 
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
+  // The fewest sends that can still show it, when a kept fitted shape tells (a count just above the bound).
+  let fewest = 0;
   if (h0.violation) {
-    for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt)) yield* propose(shape.schedule, shape.step);
+    for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null))
+      if (yield* propose(shape.schedule, shape.step)) fewest = shape.spare !== undefined ? shape.schedule.length - shape.spare : 0;
   }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();
@@ -126,11 +131,12 @@ export function* shrinkCandidates(
     );
   }
   // 5. Delta debugging: drop one of n chunks; after a success retry at n − 1, else double n.
+  // A cut that leaves fewer sends than a kept fitted shape needs is known not to reproduce: not tried.
   let n = 2;
   while (current.length >= 2 && n <= Math.min(MAX_CHUNKS, current.length)) {
     let removed = false;
     const size = Math.ceil(current.length / n);
-    for (let i = 0; i < n && !removed; i++) {
+    for (let i = 0; i < n && !removed && current.length - size >= fewest; i++) {
       const from = i * size;
       if (from >= current.length) break;
       const kept = [...current.slice(0, from), ...current.slice(from + size)];

@@ -6,16 +6,22 @@
  * budget, Remaining jumping between counters, an early 429 in a full window. So the shapes are, smallest
  * first: the cited requests alone; for over-admission, the smallest count above the bound (the interval's
  * admitted requests up to the first one over it, then up to each later cited one, then all of them: the
- * refused ones in between show nothing); the violation's class inside its stretch; the whole stretch.
+ * refused ones in between show nothing; and one more than twice the Limit sent at once); the violation's class inside its stretch; the whole stretch.
  * Times keep their offsets (each attempt starts from a full budget). Pure.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import type { Send } from './schedule.js';
 import type { ViolationSignature } from './signature.js';
+import { BOUND_TOLERANCE } from '../ratelimit/bounds.js';
 
 export interface Shape {
   schedule: Send[];
   step: string;
+  /**
+   * At most this many of its sends can go before what the violation counts falls under its bound (a count
+   * just above the bound): a cut of more is known not to reproduce and is not tried.
+   */
+  spare?: number;
 }
 
 const EPS = 0.001;
@@ -29,6 +35,7 @@ export function fittedShapes(
   v: RateLimitViolation,
   signature: ViolationSignature,
   attempt?: ReadonlyArray<{ t: number; status: number }>,
+  limit: number | null = null,
 ): Shape[] {
   const cited = v.samples.map((s) => s.t);
   if (cited.length === 0) return [];
@@ -41,10 +48,10 @@ export function fittedShapes(
   };
   const stretch = current.slice(Math.max(0, dueBy(from)), dueBy(to) + 1);
   const shapes: Shape[] = [];
-  const add = (schedule: Send[], step: string): void => {
+  const add = (schedule: Send[], step: string, spare?: number): void => {
     if (schedule.length === 0 || schedule.length >= current.length) return;
     if (shapes.some((s) => s.schedule.length === schedule.length)) return;
-    shapes.push({ schedule, step });
+    shapes.push({ schedule, step, ...(spare !== undefined ? { spare } : {}) });
   };
   // An attempt's sends go out at or after their offsets, never before: a cited response's request is the
   // latest send due at or before the time it went out.
@@ -52,7 +59,7 @@ export function fittedShapes(
   for (const t of cited) if (dueBy(t) >= 0) picked.add(dueBy(t));
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
-  for (const shape of admittedInInterval(current, v, attempt)) add(shape.schedule, shape.step);
+  for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
   if (signature.class !== undefined)
     add(
       stretch.filter((x) => x.class === signature.class),
@@ -72,7 +79,8 @@ export function fittedShapes(
 function admittedInInterval(
   current: readonly Send[],
   v: RateLimitViolation,
-  attempt?: ReadonlyArray<{ t: number; status: number }>,
+  attempt: ReadonlyArray<{ t: number; status: number }> | undefined,
+  limit: number | null,
 ): Shape[] {
   if (v.rule !== '8.ratelimit.over-admission' || !v.window || !attempt || attempt.length !== current.length) return [];
   const { start, end } = v.window;
@@ -80,16 +88,30 @@ function admittedInInterval(
   const upTo = (t: number): Send[] =>
     current.filter((x, i) => admitted(i) && x.class === v.class && attempt[i]!.t >= start - EPS && attempt[i]!.t <= t + EPS);
   const cited = v.samples.map((s) => s.t).sort((a, b) => a - b);
+  const all = upTo(end);
   const out: Shape[] = [];
+  // The k-th cited response (from 0) is at most k admissions past the first one over the bound.
   cited.forEach((t, k) => {
     const s = upTo(t);
-    if (s.length >= 2)
+    if (s.length >= 2 && s.length < all.length)
       out.push({
         schedule: s,
         step: `the ${s.length} admitted requests of the over-admission's interval up to its cited response ${k + 1}`,
+        spare: k,
       });
   });
-  const all = upTo(end);
   out.push({ schedule: all, step: `the ${all.length} admitted requests of the over-admission's interval` });
+  // At one moment no limiter admits more than twice its Limit (a window's worth just before a refill and
+  // one just after, bounds.ts): one more than the bound at once shows it with the fewest requests, though
+  // the recorded pace never sent that many so close together.
+  const burst = limit !== null && limit > 0 ? 2 * limit + BOUND_TOLERANCE + 1 : Infinity;
+  if (all.length >= burst) {
+    const t0 = all[0]!.t;
+    out.push({
+      schedule: all.slice(0, burst).map((x) => ({ ...x, t: t0 })),
+      step: `the first ${burst} admitted requests of the over-admission's interval, sent at once (twice the Limit and more)`,
+      spare: 0,
+    });
+  }
   return out;
 }

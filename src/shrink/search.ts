@@ -64,9 +64,14 @@ class Stop extends Error {
   }
 }
 
+/** The violation's budget in the analysis. */
+function classOf(a: RateLimitAnalysis, s: ViolationSignature): RateLimitAnalysis['classes'][number] | undefined {
+  return a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
+}
+
 /** Window of the violation's budget in the analysis, ms. */
 function windowOf(a: RateLimitAnalysis, s: ViolationSignature): number | null {
-  const c = a.classes.find((x) => x.class === s.class && (s.key === undefined || x.key === s.key)) ?? a.classes[0];
+  const c = classOf(a, s);
   return c?.windowSeconds != null ? c.windowSeconds * 1000 : null;
 }
 
@@ -155,6 +160,7 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     windowMs: windowOf(best.analysis, opts.signature),
     // An attempt's records are in send order, one per send unless one was skipped.
     attempt: best.records.length === best.schedule.length ? best.records.map((r) => ({ t: r.t, status: r.status })) : undefined,
+    limit: classOf(best.analysis, opts.signature)?.observedLimit ?? null,
   });
   const gen = shrinkCandidates(opts.schedule, opts.signature, hint);
   let stopped: SearchResult['stopped'] = 'done';

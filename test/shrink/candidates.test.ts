@@ -146,6 +146,24 @@ describe('fittedShapes', () => {
     expect(shapes[1]!.schedule.every((x) => admittedAt(x.t))).toBe(true);
     expect(shapes[1]!.schedule.filter((x) => x.t >= 3000)).toHaveLength(22);
     expect(shapes.map((s) => s.schedule.length)).toEqual([5, 62, 63, 64, 80, ...shapes.slice(5).map((s) => s.schedule.length)]);
+    // Once the count just above the bound is kept, no cut that leaves fewer than it needs is tried.
+    const seen: number[] = [];
+    const gen = shrinkCandidates(initial, { rule: v.rule, class: 'read' }, () => ({ violation: v, windowMs: 3000, attempt }));
+    let next = gen.next();
+    while (!next.done) {
+      seen.push(next.value.schedule.length);
+      next = gen.next(next.value.schedule.length >= 62 && next.value.schedule.every((x) => admittedAt(x.t)));
+    }
+    expect(seen.slice(0, 2)).toEqual([5, 62]);
+    expect(seen.slice(2).every((n) => n >= 61)).toBe(true);
+    expect(next.value).toHaveLength(62);
+    // With the budget's Limit known, one more than twice it sent at once comes first (a stuck or
+    // per-replica counter admitting it all shows it with the fewest requests).
+    const withLimit = fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt, 20);
+    expect(withLimit[1]!.step).toBe(
+      "the first 42 admitted requests of the over-admission's interval, sent at once (twice the Limit and more)",
+    );
+    expect(new Set(withLimit[1]!.schedule.map((x) => x.t)).size).toBe(1);
     // Without the attempt's statuses (or for another rule) only the generic fitted shapes are proposed.
     expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }).some((s) => s.step.includes('admitted'))).toBe(false);
     expect(fittedShapes(initial, { ...v, rule: 'r' }, { rule: 'r', class: 'read' }, attempt).some((s) => s.step.includes('admitted'))).toBe(

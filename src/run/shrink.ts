@@ -111,12 +111,13 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       rate: { reproduced: 0, attempts: 0 },
       errors: [],
     };
-    // --max-time bounds the whole command: the search stops early enough for the final measurement of
-    // its best schedule, priced at what one attempt of that schedule took (its wait for a budget included).
+    // --max-time bounds the whole command: the search stops early enough for two final measurements (of
+    // its best schedule and, should that prove less reliable, of the one kept before it), priced at what
+    // one attempt of the best schedule took, its wait for a budget included and its phase at the latest.
     const end = started + o.maxTime * 1000;
     let lastAttemptMs = 0;
     let bestAttemptMs = 0;
-    const reserve = () => o.times * bestAttemptMs;
+    const reserve = () => 2 * o.times * bestAttemptMs;
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
@@ -124,13 +125,14 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       // window a thousand times too long), and never beyond --max-wait.
       const own = before.classes.find((c) => c.class === signature.class && (signature.key === undefined || c.key === signature.key));
       const spreadMs = (own?.windowSeconds ?? 0) * 1000;
+      const phaseSpreadMs = spreadMs > 0 && spreadMs <= spanMs(scheduleOf(records)) && spreadMs <= o.maxWait * 1000 ? spreadMs : undefined;
       const runner = createAttemptRunner({
         client,
         target,
         maxWaitMs: o.maxWait * 1000,
         signal: o.signal,
         known: records,
-        ...(spreadMs > 0 && spreadMs <= spanMs(scheduleOf(records)) && spreadMs <= o.maxWait * 1000 ? { phaseSpreadMs: spreadMs } : {}),
+        ...(phaseSpreadMs !== undefined ? { phaseSpreadMs } : {}),
       });
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
@@ -144,7 +146,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         attempt: async (s) => {
           const t0 = performance.now();
           const a = await runner.run(s);
-          lastAttemptMs = performance.now() - t0;
+          lastAttemptMs = performance.now() - t0 - a.phaseMs + (phaseSpreadMs ?? 0);
           if (bestAttemptMs === 0) bestAttemptMs = lastAttemptMs;
           return a;
         },

@@ -25,8 +25,10 @@ export interface Attempt {
   sendErrors: number[];
   /** Requests sent, including attempts repeated because the budget was not full. */
   sent: number;
-  /** Ms spent waiting for the budget before this attempt. */
+  /** Ms spent waiting for the budget before this attempt (its phase part included). */
   waitedMs: number;
+  /** The part of waitedMs spent reaching its phase of the window (phaseSpreadMs). */
+  phaseMs: number;
 }
 
 export interface AttemptRunnerOptions {
@@ -86,12 +88,14 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
     async run(schedule) {
       let sent = 0;
       let waitedMs = 0;
+      let phaseMs = 0;
       for (let tries = 1; ; tries++) {
         waitedMs += await waitForBudget();
         if (opts.phaseSpreadMs) {
           const extra = phaseAt(started++) * opts.phaseSpreadMs;
           await sleepUnlessAborted(extra, opts.signal);
           waitedMs += extra;
+          phaseMs += extra;
         }
         if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
         const out = await replayTrace(asRecords(schedule), {
@@ -145,6 +149,7 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
           sendErrors: out.sendErrors,
           sent,
           waitedMs,
+          phaseMs,
         };
       }
     },

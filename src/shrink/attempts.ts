@@ -41,7 +41,7 @@ export interface AttemptRunnerOptions {
   known?: readonly TraceRecord[];
   /**
    * The window of the budget the attempts are about (ms): each attempt then starts a further part of it
-   * after the budget is full, the parts spread evenly over the window (PHASES), so attempts land at every
+   * after the budget is full, the parts spread evenly over the window (phaseAt), so attempts land at every
    * phase of a limiter's windows rather than just after one of its resets.
    */
   phaseSpreadMs?: number;

@@ -4,10 +4,11 @@
  * more was admitted than any limiter of that budget admits; for a rise, the pair). A limiter bug is nearly
  * always shown by a handful of requests inside that stretch: several counters each admitting their own
  * budget, Remaining jumping between counters, an early 429 in a full window. So the shapes are, smallest
- * first: the cited requests alone; for over-admission, the smallest count above the bound (the interval's
- * admitted requests up to the first one over it, then up to each later cited one, then all of them: the
- * refused ones in between show nothing; and one more than twice the Limit sent at once); the violation's class inside its stretch; the whole stretch.
- * Times keep their offsets (each attempt starts from a full budget). Pure.
+ * first: the cited requests alone; for over-admission, the smallest count above the bound (one more than
+ * twice the Limit sent at once; the interval's admitted requests up to the first one over the bound, then
+ * up to each later cited one, then all of them: the refused ones in between show nothing); the violation's
+ * class inside its stretch; the whole stretch. Times keep their offsets (each attempt starts from a full
+ * budget), but for the burst. Pure.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import type { Send } from './schedule.js';
@@ -72,9 +73,10 @@ export function fittedShapes(
 /**
  * Over-admission is shown by the admissions inside its interval alone: more than any legitimate limiter
  * admits there. The analyzer cites the first admission over the bound and a few after it (and the
- * interval's first: rules/admission-bound.ts, rules/window-admission.ts), so the admitted requests from the interval's start up to each cited
- * one are counts just above the bound, the smallest first; then every admission of the interval. Refused
- * requests in between are dropped (a limiter that counts them admits no less without them).
+ * interval's first: rules/admission-bound.ts, rules/window-admission.ts), so the admitted requests from
+ * the interval's start up to each cited one are counts just above the bound, the smallest first; then
+ * every admission of the interval. Refused requests in between are dropped (a limiter that counts them
+ * admits no less without them).
  */
 function admittedInInterval(
   current: readonly Send[],

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -14,6 +15,8 @@ export default defineConfig({
     // the run, 56 s so). Sound because no test replaces a module or a global for the files after it:
     // test/structure/test-isolation.test.ts keeps it so.
     isolate: false,
+    // The longest files start first, on a fresh clone too (test/support/sequencer.ts).
+    sequence: { sequencer: LongFirstSequencer },
     // No retry: a test that fails on timing judges what the clock decides, not what the code guarantees;
     // such a test is fixed, never retried.
     retry: 0,

@@ -18,7 +18,8 @@ import { fidelityOf } from '../shrink/fidelity.js';
 import { scheduleProfile } from '../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../shrink/schedule.js';
 import { fullAgainAt, msResetBudgets } from '../shrink/budget-wait.js';
-import { asOftenAs, searchMinimal, type SearchResult } from '../shrink/search.js';
+import { searchMinimal, type SearchResult } from '../shrink/search.js';
+import { measureFinal } from '../shrink/final.js';
 import { wilson } from '../shrink/acceptance.js';
 import { reproductionScript } from '../shrink/script-out.js';
 import { describeSignature, pickSignature, shows, type ViolationSignature } from '../shrink/signature.js';
@@ -111,13 +112,14 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       rate: { reproduced: 0, attempts: 0 },
       errors: [],
     };
-    // --max-time bounds the whole command: the search stops early enough for two final measurements (of
-    // its best schedule and, should that prove less reliable, of the one kept before it), priced at what
-    // one attempt of the best schedule took, its wait for a budget included and its phase at the latest.
+    // --max-time bounds the whole command: the search stops early enough for the final measurement of its
+    // best schedule, priced at what one attempt of it took, its wait for a budget included and its phase
+    // at the latest. A best schedule that proves less reliable is dropped after its first misses too many
+    // (below), so most of that time is left for the one kept before it.
     const end = started + o.maxTime * 1000;
     let lastAttemptMs = 0;
     let bestAttemptMs = 0;
-    const reserve = () => 2 * o.times * bestAttemptMs;
+    const reserve = () => o.times * bestAttemptMs;
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
@@ -156,36 +158,32 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           o.note(`  [best ${best.schedule.length} requests, ${left.toFixed(0)} s left] ${line}`);
         },
       });
-      // The final rate, over --times attempts of the minimal schedule (skipped once interrupted). A
-      // schedule that proves to reproduce less often than the original did (a window-phase bug kept by
-      // luck in a few attempts) is dropped for the one kept before it.
-      for (let i = search.kept.length - 1; i >= 0 && !o.signal.aborted; i--) {
-        const cand = search.kept[i]!;
-        final = { rate: { reproduced: 0, attempts: 0 }, errors: [] };
-        for (let k = 0; k < o.times && !o.signal.aborted; k++) {
-          if (performance.now() > end) {
-            final.cut = true;
-            break;
-          }
-          let a: Attempt;
-          try {
-            a = await runner.run(cand.schedule);
-          } catch (err) {
-            if (err instanceof SpgateError && err.code === 'SPGATE_ERR_ABORTED') break;
-            throw err;
-          }
-          final.errors.push(...a.sendErrors);
-          final.rate.attempts += 1;
-          if (shows(a.analysis, signature)) {
-            final.rate.reproduced += 1;
-            final.last = a;
-          }
-        }
-        chosen = cand;
-        if (o.signal.aborted || final.cut || asOftenAs(final.rate, search.original.rate) || i === 0) break;
-        o.note(
-          `  the ${cand.schedule.length}-request schedule reproduced ${final.rate.reproduced}/${final.rate.attempts}, less often than the original: back to the ${search.kept[i - 1]!.schedule.length}-request one`,
-        );
+      // The final rate, over --times attempts of the minimal schedule, backing off along the kept ones
+      // while one reproduces less often than the original did (src/shrink/final.ts).
+      if (!o.signal.aborted) {
+        const kept = search.kept;
+        const m = await measureFinal<Attempt>({
+          kept,
+          original: search.original.rate,
+          times: o.times,
+          pastDeadline: () => performance.now() > end,
+          attempt: async (i) => {
+            if (o.signal.aborted) return undefined;
+            try {
+              const a = await runner.run(kept[i]!.schedule);
+              return { shows: shows(a.analysis, signature), outcome: a, sendErrors: a.sendErrors };
+            } catch (err) {
+              if (err instanceof SpgateError && err.code === 'SPGATE_ERR_ABORTED') return undefined;
+              throw err;
+            }
+          },
+          onDrop: (i, rate) =>
+            o.note(
+              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[i - 1]!.schedule.length}-request one`,
+            ),
+        });
+        chosen = kept[m.index];
+        final = { rate: m.rate, errors: m.errors, ...(m.last ? { last: m.last } : {}), ...(m.cut ? { cut: true } : {}) };
       }
     } finally {
       await client.close();

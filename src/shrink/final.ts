@@ -1,0 +1,65 @@
+/**
+ * The final measurement of a shrink, apart from any I/O: the best schedule is replayed `times` times; one
+ * that proves to reproduce less often than the original did (a bug kept on a few lucky attempts) is
+ * dropped for the schedule kept before it, and so on back to the original. A schedule is dropped as soon
+ * as its misses leave it no way to reach the original's rate, so the time goes to the one before it; the
+ * original, the last resort, is measured in full. Stops, keeping what it has, at the deadline or an
+ * interrupt.
+ */
+import { asOftenAs, type Rate } from './search.js';
+
+export interface FinalOptions<A> {
+  /** The schedules kept by the search, the original first and the best last. */
+  kept: readonly unknown[];
+  /** The original's rate, which the final one must match (asOftenAs). */
+  original: Rate;
+  times: number;
+  /** One attempt of kept[index]: whether it showed the violation; undefined when interrupted. */
+  attempt(index: number): Promise<{ shows: boolean; outcome: A; sendErrors: readonly number[] } | undefined>;
+  /** True once no attempt may start (--max-time). */
+  pastDeadline(): boolean;
+  /** A kept schedule dropped for the one before it, with the rate that dropped it. */
+  onDrop?(index: number, rate: Rate): void;
+}
+
+export interface Final<A> {
+  /** Index into kept of the schedule handed over. */
+  index: number;
+  rate: Rate;
+  /** The last attempt that showed the violation. */
+  last?: A;
+  errors: number[];
+  /** The deadline stopped the measurement before `times` attempts. */
+  cut?: boolean;
+  interrupted?: boolean;
+}
+
+/** Measures the best schedule, backing off along `kept` while one reproduces less often than the original. */
+export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
+  let final: Final<A> = { index: o.kept.length - 1, rate: { reproduced: 0, attempts: 0 }, errors: [] };
+  for (let i = o.kept.length - 1; i >= 0; i--) {
+    final = { index: i, rate: { reproduced: 0, attempts: 0 }, errors: [] };
+    for (let k = 0; k < o.times; k++) {
+      if (o.pastDeadline()) {
+        final.cut = true;
+        break;
+      }
+      const a = await o.attempt(i);
+      if (!a) {
+        final.interrupted = true;
+        break;
+      }
+      final.errors.push(...a.sendErrors);
+      final.rate.attempts += 1;
+      if (a.shows) {
+        final.rate.reproduced += 1;
+        final.last = a.outcome;
+      }
+      const atBest = { reproduced: final.rate.reproduced + o.times - final.rate.attempts, attempts: o.times };
+      if (i > 0 && !asOftenAs(atBest, o.original)) break;
+    }
+    if (final.interrupted || final.cut || asOftenAs(final.rate, o.original) || i === 0) break;
+    o.onDrop?.(i, final.rate);
+  }
+  return final;
+}

@@ -1,0 +1,61 @@
+/** The final measurement's policy (src/shrink/final.ts), driven by scripted attempt outcomes. */
+import { describe, expect, it } from 'vitest';
+import { measureFinal } from '../../src/shrink/final.js';
+import type { Rate } from '../../src/shrink/search.js';
+
+/** kept[i] reproduces on the attempts `script[i]` marks true (cycled); counts the attempts each got. */
+function run(script: boolean[][], original: Rate, opts: { times?: number; deadlineAfter?: number } = {}) {
+  const tries = script.map(() => 0);
+  const drops: string[] = [];
+  let total = 0;
+  const final = measureFinal<string>({
+    kept: script,
+    original,
+    times: opts.times ?? 10,
+    pastDeadline: () => opts.deadlineAfter !== undefined && total >= opts.deadlineAfter,
+    attempt: async (i) => {
+      const n = tries[i]!++;
+      total++;
+      const s = script[i]!;
+      return { shows: s[n % s.length]!, outcome: `${i}:${n}`, sendErrors: [1] };
+    },
+    onDrop: (i, r) => drops.push(`${i} at ${r.reproduced}/${r.attempts}`),
+  });
+  return final.then((f) => ({ ...f, tries, drops }));
+}
+
+describe('measureFinal', () => {
+  it('hands over the best schedule when it reproduces as often as the original', async () => {
+    const f = await run([[true], [true]], { reproduced: 3, attempts: 3 });
+    expect({ index: f.index, rate: f.rate, tries: f.tries, last: f.last, errors: f.errors.length }).toEqual({
+      index: 1,
+      rate: { reproduced: 10, attempts: 10 },
+      tries: [0, 10],
+      last: '1:9',
+      errors: 10,
+    });
+  });
+
+  it('drops a best schedule at its second miss (3 of 3 needs 9 of 10), and measures the one before it', async () => {
+    const f = await run([[true], [true], [false, true, false, true]], { reproduced: 3, attempts: 3 });
+    expect(f.drops).toEqual(['2 at 1/3']);
+    expect(f.tries).toEqual([0, 10, 3]);
+    expect({ index: f.index, rate: f.rate }).toEqual({ index: 1, rate: { reproduced: 10, attempts: 10 } });
+  });
+
+  it('holds a less reliable original to its own rate: 2 of 3 allows four misses in ten', async () => {
+    const f = await run([[true], [true, true, false]], { reproduced: 2, attempts: 3 });
+    expect({ index: f.index, rate: f.rate, drops: f.drops }).toEqual({ index: 1, rate: { reproduced: 7, attempts: 10 }, drops: [] });
+  });
+
+  it('measures the original, the last resort, in full whatever it misses', async () => {
+    const f = await run([[false, true], [false]], { reproduced: 3, attempts: 3 });
+    expect(f.drops).toEqual(['1 at 0/2']);
+    expect({ index: f.index, rate: f.rate, tries: f.tries }).toEqual({ index: 0, rate: { reproduced: 5, attempts: 10 }, tries: [10, 2] });
+  });
+
+  it('stops at the deadline and says so, keeping what it measured', async () => {
+    const f = await run([[true], [true]], { reproduced: 3, attempts: 3 }, { deadlineAfter: 4 });
+    expect({ index: f.index, rate: f.rate, cut: f.cut }).toEqual({ index: 1, rate: { reproduced: 4, attempts: 4 }, cut: true });
+  });
+});

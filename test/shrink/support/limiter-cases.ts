@@ -12,7 +12,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile, parseProfile, type ProfileInput } from '../../../src/load/profile.js';
 import { runProfile } from '../../../src/load/run.js';
 import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
@@ -365,4 +365,16 @@ export async function shrinkCase(c: Case): Promise<void> {
   } finally {
     await env.close();
   }
+}
+
+/** The cases of one test file (test/shrink/limiters-N.test.ts), run at once, and the table printed after. */
+export function describeLimiterFile(file: Case['file']): void {
+  afterAll(() => process.stdout.write(tableText()));
+  describe.concurrent('spgate shrink against misconfigured limiters', () => {
+    it.each(CASES.filter((c) => c.file === file))(
+      '$name: small, reproduces ≥ 9/10, regression profile and script fail then pass',
+      { timeout: 600_000 },
+      shrinkCase,
+    );
+  });
 }

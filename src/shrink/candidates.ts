@@ -59,10 +59,13 @@ export function* shrinkCandidates(
 ): Generator<Candidate, Send[], boolean | undefined> {
   let current = rebase(initial);
   const tried = new Set<string>([scheduleKey(current)]);
+  // The fewest sends that can still show it, once a kept fitted shape tells (a count just above the bound):
+  // a candidate with fewer is known not to reproduce and is not proposed.
+  let fewest = 0;
   // Yields the candidate if new and smaller; returns whether it was accepted.
   function* propose(schedule: Send[], step: string): Generator<Candidate, boolean, boolean | undefined> {
     const s = rebase(schedule);
-    if (s.length === 0 || !isSmaller(s, current)) return false;
+    if (s.length === 0 || s.length < fewest || !isSmaller(s, current)) return false;
     const k = scheduleKey(s);
     if (tried.has(k)) return false;
     tried.add(k);
@@ -73,8 +76,6 @@ export function* shrinkCandidates(
 
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
-  // The fewest sends that can still show it, when a kept fitted shape tells (a count just above the bound).
-  let fewest = 0;
   if (h0.violation) {
     for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null))
       if (yield* propose(shape.schedule, shape.step)) fewest = shape.spare !== undefined ? shape.schedule.length - shape.spare : 0;
@@ -131,12 +132,11 @@ export function* shrinkCandidates(
     );
   }
   // 5. Delta debugging: drop one of n chunks; after a success retry at n − 1, else double n.
-  // A cut that leaves fewer sends than a kept fitted shape needs is known not to reproduce: not tried.
   let n = 2;
   while (current.length >= 2 && n <= Math.min(MAX_CHUNKS, current.length)) {
     let removed = false;
     const size = Math.ceil(current.length / n);
-    for (let i = 0; i < n && !removed && current.length - size >= fewest; i++) {
+    for (let i = 0; i < n && !removed; i++) {
       const from = i * size;
       if (from >= current.length) break;
       const kept = [...current.slice(0, from), ...current.slice(from + size)];

@@ -45,8 +45,13 @@ export function createClient(opts: ClientOptions): HttpClient {
   };
   s.signal?.addEventListener('abort', onClientAbort, { once: true });
 
-  const poolFor = (origin: string): Dispatcher => {
-    let pool = pools.get(origin);
+  /**
+   * The connections of one origin. `fresh`: a pool apart whose every request goes out with Connection:
+   * close, so each one it sends is the first on a new connection (attemptOnce).
+   */
+  const poolFor = (origin: string, fresh = false): Dispatcher => {
+    const id = fresh ? `fresh ${origin}` : origin;
+    let pool = pools.get(id);
     if (!pool) {
       // The target's TLS options and proxy apply to every origin this client reaches (API and fixtures API).
       pool = createDispatcher(
@@ -62,7 +67,7 @@ export function createClient(opts: ClientOptions): HttpClient {
         },
         { ...(s.tls ? { tls: s.tls } : {}), ...(s.env ? { env: s.env } : {}) },
       );
-      pools.set(origin, pool);
+      pools.set(id, pool);
     }
     return pool;
   };
@@ -78,14 +83,19 @@ export function createClient(opts: ClientOptions): HttpClient {
       timeoutMs,
     );
     let bodyTimer: NodeJS.Timeout | undefined;
+    // A request that may not be sent again (perform) goes out on a connection of its own: a reused
+    // keep-alive connection can be one the server is closing as the request arrives, and that cut would be
+    // the request's only answer. A new connection is never one the server closed before it was used.
+    const fresh = !replayable(raw.request.method, headers);
     try {
-      const res = await poolFor(url.origin).request({
+      const res = await poolFor(url.origin, fresh).request({
         origin: url.origin,
         method: raw.request.method as Dispatcher.HttpMethod,
         path: url.pathname + url.search,
         headers,
         body,
         signal: controller.signal,
+        ...(fresh ? { reset: true } : {}),
       });
       raw.timings.headers = elapsed();
       const response: RawResponse = {
@@ -175,7 +185,8 @@ export function createClient(opts: ClientOptions): HttpClient {
     // then closed, without Connection: close) cuts the request before any answer: what the server did is
     // not the request's fault, so a request safe to send again is sent once more, on a new connection, as
     // browsers and Go's net/http do (RFC 9110 §9.2.2: idempotent methods; here also an Idempotency-Key).
-    // A server that resets every time still shows the reset.
+    // Any other request went out on a new connection of its own (attemptOnce), so its reset is the
+    // server's. A server that resets every time still shows the reset.
     for (let attempt = 0; ; attempt++) {
       await attemptOnce({ url, spec, raw, how, elapsed, headers, body });
       const cut = (raw.error as RawExchange['error'])?.kind === 'reset' && !raw.response;

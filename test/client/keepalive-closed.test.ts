@@ -3,7 +3,8 @@
  * then dropped the connection without Connection: close: idle timeouts, request caps per connection, a
  * proxy's recycling) cuts that request before any answer. The client sends a request that is safe to send
  * again once more, on a new connection: idempotent methods (RFC 9110 §9.2.2) and any request carrying an
- * Idempotency-Key. Any other request shows the reset, and so does a server that resets every time.
+ * Idempotency-Key. Any other request is never sent twice: it goes out on a new connection of its own, so no
+ * such cut can reach it. A server that resets every time still shows the reset.
  * Deterministic: each connection answers its first request and drops the connection at the second.
  */
 import { createServer, type Server } from 'node:http';
@@ -60,12 +61,21 @@ describe('a keep-alive connection the server drops as the next request arrives',
     expect(s.seen()).toBe(1 + 3 * 2);
   });
 
-  it('a POST without an Idempotency-Key is not sent again: the reset shows', async () => {
+  it('a POST without an Idempotency-Key is never sent twice: it goes out on a new connection of its own, answered', async () => {
     const s = await dropping(1);
     client = createClient({ baseUrl: s.url, secrets: {}, connections: 1 });
     expect(outcome(await client.send({ method: 'GET', path: '/a' }))).toBe(200);
+    expect(outcome(await client.send({ method: 'POST', path: '/b', json: { a: 1 } }))).toBe(200);
+    expect(outcome(await client.send({ method: 'POST', path: '/c', json: { a: 2 } }))).toBe(200);
+    // each request reached the server once: the GET on the shared connection, each POST on its own
+    expect(s.seen()).toBe(3);
+  });
+
+  it('a POST without an Idempotency-Key that the server resets shows the reset, sent once', async () => {
+    const s = await dropping(0);
+    client = createClient({ baseUrl: s.url, secrets: {}, connections: 1 });
     expect(outcome(await client.send({ method: 'POST', path: '/b', json: { a: 1 } }))).toBe('reset');
-    expect(s.seen()).toBe(2);
+    expect(s.seen()).toBe(1);
   });
 
   it('a server that drops every request still shows the reset, after one more try', async () => {

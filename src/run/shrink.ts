@@ -113,13 +113,14 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       errors: [],
     };
     // --max-time bounds the whole command: the search stops early enough for the final measurement of its
-    // best schedule, priced at what one attempt of it took, its wait for a budget included and its phase
-    // at the latest. A best schedule that proves less reliable is dropped after its first misses too many
-    // (below), so most of that time is left for the one kept before it.
+    // best schedule and of the one kept before it (should the best prove less reliable: it is dropped at
+    // its first misses too many, src/shrink/final.ts), each priced at what one attempt of it took, its wait
+    // for a budget included and its phase at the latest. While the original is the best, only it.
     const end = started + o.maxTime * 1000;
     let lastAttemptMs = 0;
     let bestAttemptMs = 0;
-    const reserve = () => o.times * bestAttemptMs;
+    let beforeBestMs = 0;
+    const reserve = () => o.times * (bestAttemptMs + beforeBestMs);
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
@@ -153,7 +154,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           return a;
         },
         onStep: (line, best) => {
-          if (line.startsWith('kept')) bestAttemptMs = lastAttemptMs;
+          if (line.startsWith('kept')) [beforeBestMs, bestAttemptMs] = [bestAttemptMs, lastAttemptMs];
           const left = Math.max(0, (end - performance.now()) / 1000);
           o.note(`  [best ${best.schedule.length} requests, ${left.toFixed(0)} s left] ${line}`);
         },

@@ -95,7 +95,7 @@ const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const 
 export const CASES: Case[] = [
   {
     name: 'express-rate-limit, a store per replica, two replicas behind one port',
-    maxTime: 180,
+    maxTime: 240,
     file: 1,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',
@@ -106,7 +106,7 @@ export const CASES: Case[] = [
   },
   {
     name: 'rate-limiter-flexible, a store per replica, two replicas behind one port',
-    maxTime: 180,
+    maxTime: 240,
     file: 2,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',

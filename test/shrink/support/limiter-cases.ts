@@ -92,7 +92,7 @@ function perReplicaCase(
 
 const ONE_SECOND = { read: { limit: 20, windowSeconds: 1 }, write: { limit: 6, windowSeconds: 1 } };
 const READS = { routes: [{ route: 'me' as const }, { route: 'statuses' as const }] };
-export const CASES: Case[] = [
+const CASES: Case[] = [
   {
     name: 'express-rate-limit, a store per replica, two replicas behind one port',
     maxTime: 240,
@@ -199,10 +199,10 @@ export const CASES: Case[] = [
 ];
 
 /** The table, one row per case run in this file; printed, never asserted on (times measure the shared machine). */
-export const table: string[] = [];
+const table: string[] = [];
 
 /** The table's header and rows, for a file's afterAll to print. */
-export function tableText(): string {
+function tableText(): string {
   return ['misconfiguration | original requests | shrunk requests | reproduced | shrink time | script', ...table].join('\n') + '\n';
 }
 
@@ -222,7 +222,7 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
  * smaller schedules reproduced less often than the original in the final measurement and the shrink fell
  * back to the original (red twice in a row; each failing case passed alone, 80 → 15 requests, 10/10).
  */
-export async function shrinkCase(c: Case): Promise<void> {
+async function shrinkCase(c: Case): Promise<void> {
   const env = await c.start();
   try {
     const dir = tempDir('spgate-shrink-');

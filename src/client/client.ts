@@ -85,8 +85,9 @@ export function createClient(opts: ClientOptions): HttpClient {
     let bodyTimer: NodeJS.Timeout | undefined;
     // A request that may not be sent again (perform) goes out on a connection of its own: a reused
     // keep-alive connection can be one the server is closing as the request arrives, and that cut would be
-    // the request's only answer. A new connection is never one the server closed before it was used.
-    const fresh = !replayable(raw.request.method, headers);
+    // the request's only answer. A new connection is never one the server closed before it was used. The
+    // resend of a cut request goes out the same way: another pooled connection, idle as long, may be closing too.
+    const fresh = req.fresh === true || !replayable(raw.request.method, headers);
     try {
       const res = await poolFor(url.origin, fresh).request({
         origin: url.origin,
@@ -185,10 +186,11 @@ export function createClient(opts: ClientOptions): HttpClient {
     // then closed, without Connection: close) cuts the request before any answer: what the server did is
     // not the request's fault, so a request safe to send again is sent once more, on a new connection, as
     // browsers and Go's net/http do (RFC 9110 §9.2.2: idempotent methods; here also an Idempotency-Key).
+    // The resend goes out on a connection of its own, never on another pooled one idle as long.
     // Any other request went out on a new connection of its own (attemptOnce), so its reset is the
     // server's. A server that resets every time still shows the reset.
     for (let attempt = 0; ; attempt++) {
-      await attemptOnce({ url, spec, raw, how, elapsed, headers, body });
+      await attemptOnce({ url, spec, raw, how, elapsed, headers, body, fresh: attempt > 0 });
       const cut = (raw.error as RawExchange['error'])?.kind === 'reset' && !raw.response;
       if (attempt > 0 || !cut || !replayable(raw.request.method, headers)) break;
       if (closed || s.signal?.aborted) break;
@@ -306,6 +308,8 @@ interface Attempt {
   elapsed: () => number;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  /** On a new connection of its own (Connection: close), whatever the method: the resend of a cut request. */
+  fresh?: boolean;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);

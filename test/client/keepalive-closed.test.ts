@@ -22,11 +22,14 @@ afterEach(async () => {
 });
 
 /** A server whose connections answer `answered` requests each and drop the connection at the next one. */
-async function dropping(answered: number): Promise<{ url: string; seen: () => number }> {
+async function dropping(answered: number): Promise<{ url: string; seen: () => number; closing: () => string[] }> {
   const perSocket = new WeakMap<Socket, number>();
   let seen = 0;
+  // the requests that came with Connection: close (on a connection of their own)
+  const closing: string[] = [];
   server = createServer((req, res) => {
     seen++;
+    if (req.headers.connection === 'close') closing.push(`${req.method} ${req.url}`);
     const n = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, n);
     if (n > answered) {
@@ -38,7 +41,7 @@ async function dropping(answered: number): Promise<{ url: string; seen: () => nu
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, seen: () => seen };
+  return { url: `http://127.0.0.1:${port}`, seen: () => seen, closing: () => [...closing] };
 }
 
 const outcome = (x: { response?: { status: number }; error?: { kind: string } }) => x.response?.status ?? x.error?.kind;
@@ -57,8 +60,27 @@ describe('a keep-alive connection the server drops as the next request arrives',
       got.push(outcome(await client.send(spec)));
     }
     expect(got).toEqual([200, 200, 200, 200]);
-    // the first request on the first connection, then each later one twice: dropped, then answered anew
-    expect(s.seen()).toBe(1 + 3 * 2);
+    // /a answered on the first connection; /b dropped there, then answered on a connection of its own
+    // (closed after it); /c answered as the first request of a new pooled connection; /d dropped there and
+    // answered on a connection of its own
+    expect(s.seen()).toBe(6);
+    expect(s.closing()).toEqual(['GET /b', 'POST /d']);
+  });
+
+  it('the resend goes out on a new connection of its own, not on another pooled one the server drops too', async () => {
+    const s = await dropping(1);
+    client = createClient({ baseUrl: s.url, secrets: {}, connections: 2 });
+    // two connections, each answered once and now idle: the next request on either is dropped
+    expect(
+      await Promise.all([client.send({ method: 'GET', path: '/a' }), client.send({ method: 'GET', path: '/b' })]).then((xs) =>
+        xs.map(outcome),
+      ),
+    ).toEqual([200, 200]);
+    expect(outcome(await client.send({ method: 'GET', path: '/c' }))).toBe(200);
+    // dropped on a pooled connection, then answered on a connection of its own: another pooled one, idle as
+    // long, would drop it again
+    expect(s.seen()).toBe(2 + 2);
+    expect(s.closing()).toEqual(['GET /c']);
   });
 
   it('a POST without an Idempotency-Key is never sent twice: it goes out on a new connection of its own, answered', async () => {

@@ -19,7 +19,7 @@ import { scheduleProfile } from '../shrink/profile-out.js';
 import { scheduleOf, spanMs } from '../shrink/schedule.js';
 import { fullAgainAt, msResetBudgets } from '../shrink/budget-wait.js';
 import { searchMinimal, type SearchResult } from '../shrink/search.js';
-import { measureFinal } from '../shrink/final.js';
+import { finalReserveMs, measureFinal } from '../shrink/final.js';
 import { wilson } from '../shrink/acceptance.js';
 import { reproductionScript } from '../shrink/script-out.js';
 import { describeSignature, pickSignature, shows, type ViolationSignature } from '../shrink/signature.js';
@@ -113,14 +113,14 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
       errors: [],
     };
     // --max-time bounds the whole command: the search stops early enough for the final measurement of its
-    // best schedule and of the one kept before it (should the best prove less reliable: it is dropped at
-    // its first misses too many, src/shrink/final.ts), each priced at what one attempt of it took, its wait
-    // for a budget included and its phase at the latest. While the original is the best, only it.
+    // best schedule and of the two kept before it (should the best prove less reliable: it is dropped at its
+    // first misses too many, src/shrink/final.ts), each priced at its longest attempt, its wait for a budget
+    // included and its phase at the latest. While the original is measured, at its longest attempt so far.
     const end = started + o.maxTime * 1000;
-    let lastAttemptMs = 0;
-    let bestAttemptMs = 0;
-    let beforeBestMs = 0;
-    const reserve = () => o.times * (bestAttemptMs + beforeBestMs);
+    /** The longest attempt of each kept schedule, the original first; and of the schedule being judged. */
+    const keptMs: number[] = [];
+    let judgedMs = 0;
+    const reserve = () => finalReserveMs(keptMs.length > 0 ? keptMs : [judgedMs], o.times);
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
@@ -149,12 +149,12 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         attempt: async (s) => {
           const t0 = performance.now();
           const a = await runner.run(s);
-          lastAttemptMs = performance.now() - t0 - a.phaseMs + (phaseSpreadMs ?? 0);
-          if (bestAttemptMs === 0) bestAttemptMs = lastAttemptMs;
+          judgedMs = Math.max(judgedMs, performance.now() - t0 - a.phaseMs + (phaseSpreadMs ?? 0));
           return a;
         },
         onStep: (line, best) => {
-          if (line.startsWith('kept')) [beforeBestMs, bestAttemptMs] = [bestAttemptMs, lastAttemptMs];
+          if (line.startsWith('kept') || line.startsWith('original')) keptMs.push(judgedMs);
+          judgedMs = 0;
           const left = Math.max(0, (end - performance.now()) / 1000);
           o.note(`  [best ${best.schedule.length} requests, ${left.toFixed(0)} s left] ${line}`);
         },

@@ -63,3 +63,19 @@ export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
   }
   return final;
 }
+
+/**
+ * Schedules a final measurement may have to measure in full: the best, and the two kept before it should
+ * the best and the next prove less reliable. Marginal schedules kept on a few lucky attempts tend to come
+ * in runs at the end of a search (a store per replica behind a random balancer dropped 18 → 20 → 29), and
+ * with two in the reserve the third was cut at 5 of 10 on a loaded machine.
+ */
+export const FINAL_LEVELS = 3;
+
+/**
+ * Time to keep for the final measurement, ms: `times` attempts of each of the last FINAL_LEVELS kept
+ * schedules, each priced at the longest attempt of it seen (`keptMs`, the original first).
+ */
+export function finalReserveMs(keptMs: readonly number[], times: number): number {
+  return times * keptMs.slice(-FINAL_LEVELS).reduce((a, b) => a + b, 0);
+}

@@ -1,6 +1,6 @@
 /** The final measurement's policy (src/shrink/final.ts), driven by scripted attempt outcomes. */
 import { describe, expect, it } from 'vitest';
-import { measureFinal } from '../../src/shrink/final.js';
+import { FINAL_LEVELS, finalReserveMs, measureFinal } from '../../src/shrink/final.js';
 import type { Rate } from '../../src/shrink/search.js';
 
 /** kept[i] reproduces on the attempts `script[i]` marks true (cycled); counts the attempts each got. */
@@ -57,5 +57,33 @@ describe('measureFinal', () => {
   it('stops at the deadline and says so, keeping what it measured', async () => {
     const f = await run([[true], [true]], { reproduced: 3, attempts: 3 }, { deadlineAfter: 4 });
     expect({ index: f.index, rate: f.rate, cut: f.cut }).toEqual({ index: 1, rate: { reproduced: 4, attempts: 4 }, cut: true });
+  });
+
+  it('the reserve prices the last three kept schedules at their longest attempt', () => {
+    expect(FINAL_LEVELS).toBe(3);
+    expect(finalReserveMs([9000, 2500, 3000, 2000], 10)).toBe(10 * (2500 + 3000 + 2000));
+    expect(finalReserveMs([9000], 10)).toBe(90_000);
+  });
+
+  it('within the reserve, a best and the schedule before it dropping (as seen: 18 at 4/6, 20 at 3/5) leave the third a whole measurement', async () => {
+    const attemptsReserved = finalReserveMs([1, 1, 1, 1], 10);
+    const f = await run(
+      [[true], [true], [true, true, false, true, false], [true, true, false, true, true, false]],
+      { reproduced: 3, attempts: 3 },
+      { deadlineAfter: attemptsReserved },
+    );
+    expect({ index: f.index, rate: f.rate, cut: f.cut, drops: f.drops }).toEqual({
+      index: 1,
+      rate: { reproduced: 10, attempts: 10 },
+      cut: undefined,
+      drops: ['3 at 4/6', '2 at 3/5'],
+    });
+    // two schedules' worth of reserve (as before) cut the third at 9 of 10
+    const two = await run(
+      [[true], [true], [true, true, false, true, false], [true, true, false, true, true, false]],
+      { reproduced: 3, attempts: 3 },
+      { deadlineAfter: 20 },
+    );
+    expect({ index: two.index, cut: two.cut, attempts: two.rate.attempts }).toEqual({ index: 1, cut: true, attempts: 9 });
   });
 });

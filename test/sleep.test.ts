@@ -7,8 +7,9 @@ describe('sleepUnlessAborted', () => {
   it('removes its abort listener when the timer fires: a thousand waits on one signal hold none', async () => {
     const c = new AbortController();
     for (let i = 0; i < 1000; i++) await sleepUnlessAborted(i % 50 === 0 ? 1 : 0, c.signal);
-    const waits = Array.from({ length: 20 }, () => sleepUnlessAborted(1, c.signal));
-    expect(getEventListeners(c.signal, 'abort')).toHaveLength(20);
+    // Eight at once, under Node's warning at eleven listeners on one signal (a full test run printed it).
+    const waits = Array.from({ length: 8 }, () => sleepUnlessAborted(1, c.signal));
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(8);
     await Promise.all(waits);
     expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
   });

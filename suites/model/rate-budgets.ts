@@ -86,45 +86,52 @@ export function foreignFall(xs: readonly Exchange[]): string | undefined {
  */
 export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', probe: RequestSpec, spend: RequestSpec): Promise<void> {
   const other = spent === 'read' ? 'write' : 'read';
-  // Two back-to-back reads first: they show how much the other class's Remaining moves without this
-  // check's spending (other traffic on the key, replicas that each count their own share).
-  const a0 = await rec.send(probe);
-  const a = await rec.send(probe);
-  const xs: Exchange[] = [];
-  for (let i = 0; i < SPENT; i++) xs.push(await rec.send(spend));
-  const b = await rec.send(probe);
-  const unread = [a0, a, ...xs, b].find((x) => remainingOf(x) === undefined);
-  if (unread) {
-    cannotJudge(
-      rec,
-      `an answer was not accepted with a readable RateLimit-Remaining (${describeAnswer(unread)})`,
-      'fixtures.ids.conversationId: a conversation the second connection may assign',
+  // A window that turns while the check spends gives its class's budget back, so the spent requests may
+  // not lower their own Remaining (96 then 96, on a clean server, one run in a few dozen): the
+  // measurement is taken once more, then most likely inside one window.
+  for (let round = 0; ; round++) {
+    // Two back-to-back reads first: they show how much the other class's Remaining moves without this
+    // check's spending (other traffic on the key, replicas that each count their own share).
+    const a0 = await rec.send(probe);
+    const a = await rec.send(probe);
+    const xs: Exchange[] = [];
+    for (let i = 0; i < SPENT; i++) xs.push(await rec.send(spend));
+    const b = await rec.send(probe);
+    const unread = [a0, a, ...xs, b].find((x) => remainingOf(x) === undefined);
+    if (unread) {
+      cannotJudge(
+        rec,
+        `an answer was not accepted with a readable RateLimit-Remaining (${describeAnswer(unread)})`,
+        'fixtures.ids.conversationId: a conversation the second connection may assign',
+      );
+      return;
+    }
+    const noise = remainingOf(a0)! - remainingOf(a)!;
+    if (noise < 0 || noise > 1) {
+      cannotJudge(
+        rec,
+        `the ${other} class's RateLimit-Remaining moved by ${-noise} between two back-to-back requests (${remainingOf(a0)} then ${remainingOf(a)}): other traffic on the key, or replicas counting apart, would hide what spending ${spent}s does`,
+        'keys.secondConnection: a key no other traffic uses',
+      );
+      return;
+    }
+    const spentFell = remainingOf(xs[0]!)! - remainingOf(xs[xs.length - 1]!)!;
+    if (spentFell < 1) {
+      if (round === 0) continue;
+      cannotJudge(
+        rec,
+        `${SPENT} accepted ${spent}s did not lower their own class's RateLimit-Remaining (${remainingOf(xs[0]!)} then ${remainingOf(xs[xs.length - 1]!)}), twice, so nothing shows they were charged`,
+      );
+      return;
+    }
+    const fell = remainingOf(a)! - remainingOf(b)!;
+    rec.expect(
+      fell < 1 + Math.ceil(SPENT / 2),
+      `the ${other} class's RateLimit-Remaining to fall by at most 1 (its own second request) while ${SPENT} ${spent}s were admitted (their own Remaining fell by ${spentFell})`,
+      () =>
+        `${other} Remaining ${remainingOf(a)} then ${remainingOf(b)}: fell by ${fell}, as if the ${spent}s were charged to the ${other} budget`,
+      [a0, a, xs[0]!, xs[xs.length - 1]!, b],
     );
     return;
   }
-  const noise = remainingOf(a0)! - remainingOf(a)!;
-  if (noise < 0 || noise > 1) {
-    cannotJudge(
-      rec,
-      `the ${other} class's RateLimit-Remaining moved by ${-noise} between two back-to-back requests (${remainingOf(a0)} then ${remainingOf(a)}): other traffic on the key, or replicas counting apart, would hide what spending ${spent}s does`,
-      'keys.secondConnection: a key no other traffic uses',
-    );
-    return;
-  }
-  const spentFell = remainingOf(xs[0]!)! - remainingOf(xs[xs.length - 1]!)!;
-  if (spentFell < 1) {
-    cannotJudge(
-      rec,
-      `${SPENT} accepted ${spent}s did not lower their own class's RateLimit-Remaining (${remainingOf(xs[0]!)} then ${remainingOf(xs[xs.length - 1]!)}), so nothing shows they were charged`,
-    );
-    return;
-  }
-  const fell = remainingOf(a)! - remainingOf(b)!;
-  rec.expect(
-    fell < 1 + Math.ceil(SPENT / 2),
-    `the ${other} class's RateLimit-Remaining to fall by at most 1 (its own second request) while ${SPENT} ${spent}s were admitted (their own Remaining fell by ${spentFell})`,
-    () =>
-      `${other} Remaining ${remainingOf(a)} then ${remainingOf(b)}: fell by ${fell}, as if the ${spent}s were charged to the ${other} budget`,
-    [a0, a, xs[0]!, xs[xs.length - 1]!, b],
-  );
 }

@@ -92,3 +92,44 @@ describe('without a readable RateLimit-Limit or Remaining', () => {
     );
   });
 });
+
+describe('a window that turns while classes-isolated spends', () => {
+  // Windows of ten minutes: no real window turns during a run, only the ones the proxy makes.
+  const turned = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 600 } }));
+  /**
+   * The spent reads of classes-isolated's second half (after the first half's 6 spent writes and the second
+   * half's 2 write probes) answer a constant Remaining, as when a window turns while they are spent: for
+   * the first `rounds` × 6 of them.
+   */
+  const turning =
+    (rounds: number): ProxyHook =>
+    async (req, forward) => {
+      const a = await forward();
+      if (req.method !== 'GET') {
+        writes.n++;
+        return a;
+      }
+      if (writes.n < 8 || writes.reads >= 6 * rounds) return a;
+      writes.reads++;
+      return { ...a, headers: { ...a.headers, 'ratelimit-remaining': '96' } };
+    };
+  const writes = { n: 0, reads: 0 };
+
+  it('classes-isolated measures once more when a window turned while it spent, and judges (passed)', async () => {
+    Object.assign(writes, { n: 0, reads: 0 });
+    const out = await turned.run(turning(1), { checks: ['limits.classes-isolated'], runs: 1 });
+    expect(writes.reads).toBe(6);
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)).toEqual({ 'limits.classes-isolated': 'passed' });
+  });
+
+  it('classes-isolated is inconclusive when the spent requests lower their Remaining in neither round', async () => {
+    Object.assign(writes, { n: 0, reads: 0 });
+    const out = await turned.run(turning(2), { checks: ['limits.classes-isolated'], runs: 1 });
+    expect(writes.reads).toBe(12);
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(
+      /^inconclusive: 6 accepted reads did not lower their own class's RateLimit-Remaining \(96 then 96\), twice/,
+    );
+  });
+});

@@ -184,11 +184,11 @@ export function createClient(opts: ClientOptions): HttpClient {
 
     // A keep-alive connection the server closes as the request goes out (it answered the one before and
     // then closed, without Connection: close) cuts the request before any answer: what the server did is
-    // not the request's fault, so a request safe to send again is sent once more, on a new connection, as
-    // browsers and Go's net/http do (RFC 9110 §9.2.2: idempotent methods; here also an Idempotency-Key).
-    // The resend goes out on a connection of its own, never on another pooled one idle as long.
-    // Any other request went out on a new connection of its own (attemptOnce), so its reset is the
-    // server's. A server that resets every time still shows the reset.
+    // not the request's fault, so a request safe to send again is sent once more, as browsers and Go's
+    // net/http do (RFC 9110 §9.2.2: idempotent methods; here also an Idempotency-Key), on a connection of
+    // its own (attemptOnce), never on another pooled one idle as long. Any other request
+    // went out on a new connection of its own in the first place, so its reset is the server's. A server
+    // that resets every time still shows the reset.
     for (let attempt = 0; ; attempt++) {
       await attemptOnce({ url, spec, raw, how, elapsed, headers, body, fresh: attempt > 0 });
       const cut = (raw.error as RawExchange['error'])?.kind === 'reset' && !raw.response;

@@ -82,7 +82,8 @@ export function foreignFall(xs: readonly Exchange[]): string | undefined {
  * reads it again: with its own budget it falls by at most the second probe itself, a window that rolled
  * over only raises it. Fails when it fell by half the spent requests or more (a shared budget falls by
  * all of them). Cannot judge unless every answer was accepted with a readable Remaining and the spent
- * requests lowered their own class's Remaining (else nothing shows they were charged).
+ * requests lowered their own class's Remaining (else nothing shows they were charged; measured once more
+ * first, for a window that turned while they were spent).
  */
 export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', probe: RequestSpec, spend: RequestSpec): Promise<void> {
   const other = spent === 'read' ? 'write' : 'read';

@@ -41,7 +41,8 @@ export interface RewritingProxy {
 
 const HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'host']);
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request's whole body. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return Buffer.concat(chunks);

@@ -6,23 +6,17 @@
  * zero findings (the client sends a request safe to repeat once more, and one that is not on a connection
  * of its own: src/client/client.ts), while a plain client through the same proxy does see the resets.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Pool, request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
-import { listening } from '../checks/rewriting-proxy.js';
+import { listening, readBody } from '../checks/rewriting-proxy.js';
 import { runConformance } from '../support/conformance.js';
 import { prng } from '../support/prng.js';
 import { LIMITS_BUDGETS, startServer } from './support/fault-run.js';
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** A proxy to `upstream` that closes each client connection 2–6 ms after it fell idle; counts the closes. */
 async function startIdleClosingProxy(upstream: string): Promise<{ url: string; closedIdle: () => number; close(): Promise<void> }> {

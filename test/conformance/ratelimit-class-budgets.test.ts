@@ -96,6 +96,8 @@ describe('without a readable RateLimit-Limit or Remaining', () => {
 describe('a window that turns while classes-isolated spends', () => {
   // Windows of ten minutes: no real window turns during a run, only the ones the proxy makes.
   const turned = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 600 } }));
+  /** Requests the proxy has seen in the current run: writes, and the spent reads it rewrote. */
+  const writes = { n: 0, reads: 0 };
   /**
    * The spent reads of classes-isolated's second half (after the first half's 6 spent writes and the second
    * half's 2 write probes) answer a constant Remaining, as when a window turns while they are spent: for
@@ -113,7 +115,6 @@ describe('a window that turns while classes-isolated spends', () => {
       writes.reads++;
       return { ...a, headers: { ...a.headers, 'ratelimit-remaining': '96' } };
     };
-  const writes = { n: 0, reads: 0 };
 
   it('classes-isolated measures once more when a window turned while it spent, and judges (passed)', async () => {
     Object.assign(writes, { n: 0, reads: 0 });

@@ -6,7 +6,7 @@
  * (and still fails under its fault), a property whose every run is cut is inconclusive, and a reset (the
  * server's doing) is still a finding. The one rule (recorder.ts cutBy) is also checked without a network.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange } from '../../src/client/exchange.js';
@@ -21,7 +21,7 @@ import { targetFromInput } from '../../src/target/resolve.js';
 import type { TargetFileInput } from '../../src/target/schema.js';
 import { runConformance } from '../support/conformance.js';
 import { verdict } from '../support/proxied-conformance.js';
-import { listening } from '../checks/rewriting-proxy.js';
+import { listening, readBody } from '../checks/rewriting-proxy.js';
 
 /** The target's request timeout: short so held requests cost little, long enough for a loopback answer. */
 const REQUEST_MS = 500;
@@ -30,12 +30,6 @@ const HOLD_CAP_MS = 3 * REQUEST_MS;
 
 type Treatment = 'pass' | 'hold' | 'reset';
 type Rule = (method: string, path: string, body: string) => Treatment;
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** A loopback proxy to `upstream` that forwards every request and holds or resets the answers `rule` picks. */
 async function startHoldingProxy(upstream: string, rule: Rule): Promise<{ url: string; close(): Promise<void> }> {

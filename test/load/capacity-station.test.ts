@@ -99,9 +99,9 @@ describe('capacity is what the target served within the SLO, never the arrival r
     if (result.generator!.saturated) expect(cap.lowerBound).toBe(true);
     // Three processes (two generators and the station) beside the suite's other files on two cores: the
     // answers are also late for reasons the station's measured holds do not show (its event loop, the
-    // socket queues), so the SLO can truly break below 85 % of what the holds allow (194 where the floor was 228,
-    // and 296 where it was 297, seen with no generator saturated). Half of it still catches a judgement that credits nothing,
-    // or only the ramp's start (a quarter of the capacity).
+    // socket queues), so the SLO can truly break below 85 % of what the holds allow (194 where the floor
+    // was 228, and 296 where it was 297, with no generator saturated). Half of it still catches a
+    // judgement that credits nothing, or only the ramp's start (a quarter of the capacity).
     else expect(cap.rps!).toBeGreaterThanOrEqual((await station.realizedRps()) * 0.5);
   }, 120_000);
 });

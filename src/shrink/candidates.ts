@@ -3,7 +3,7 @@
  * and is told whether each one still reproduced (then it becomes the current schedule). First the shapes
  * that fit the violation, from the requests the analyzer cites (fitted.ts): the cited requests alone, the
  * violation's class inside its stretch, the stretch. Then the generic steps, cheapest and largest first: cut the schedule after the violation, start
- * it one window before the violation, drop
+ * it one window before the violation (each only when it takes away enough to be worth its attempts), drop
  * the class the violation is not about, one key role, one route per class, then delta debugging (drop
  * one of n equal chunks, n doubling up to MAX_CHUNKS), then merge long gaps. Every proposal is strictly
  * smaller (fewer sends, or as many over a shorter span, or fewer keys/routes) and none is proposed twice.
@@ -85,10 +85,8 @@ export function* shrinkCandidates(
   const cited = h1.violation?.samples.map((x) => x.t) ?? [];
   if (cited.length > 0) {
     const last = Math.max(...cited);
-    yield* propose(
-      current.filter((x) => x.t <= last + 0.001),
-      'cut after the violation',
-    );
+    const cut = current.filter((x) => x.t <= last + 0.001);
+    if (worthACut(cut, current)) yield* propose(cut, 'cut after the violation');
   }
   // 2. Start one window before the violation, then at its window (the budget is full at every attempt's start).
   const h2 = hint();
@@ -97,13 +95,8 @@ export function* shrinkCandidates(
     const first = Math.min(...v2.samples.map((x) => x.t), v2.window?.start ?? Infinity);
     const W = h2.windowMs ?? 1000;
     for (const from of [first - 2 * W, first - W, v2.window?.start ?? first, first]) {
-      if (
-        yield* propose(
-          current.filter((x) => x.t >= from - 0.001),
-          `start ${((first - from) / 1000).toFixed(1)} s before the violation`,
-        )
-      )
-        break;
+      const cut = current.filter((x) => x.t >= from - 0.001);
+      if (worthACut(cut, current) && (yield* propose(cut, `start ${((first - from) / 1000).toFixed(1)} s before the violation`))) break;
     }
   }
   // 3. The other class, when the violation is about one.
@@ -155,6 +148,18 @@ export function* shrinkCandidates(
   });
   yield* propose(merged, `gaps longer than ${gap} ms merged`);
   return current;
+}
+
+/**
+ * Whether a cut of the schedule's ends takes away enough to be worth its attempts: at least delta
+ * debugging's finest chunk (1/MAX_CHUNKS) of the sends or of the span. A smaller one is left to delta
+ * debugging, which tries it among larger cuts: judged on its own, a cut of 2 sends from 160 cost four
+ * attempts of the whole schedule (23 s of a per-replica search) and gained nothing.
+ */
+export function worthACut(cut: readonly Send[], current: readonly Send[]): boolean {
+  const fewer = current.length - cut.length;
+  const shorter = spanMs(current) - spanMs(cut);
+  return fewer * MAX_CHUNKS >= current.length || shorter * MAX_CHUNKS >= spanMs(current);
 }
 
 function withKey(x: Send, key: string): Send {

@@ -1,6 +1,6 @@
 /** The pure search strategy: driven by a model of a limiter bug, it finds the small schedule and never repeats itself. */
 import { describe, expect, it } from 'vitest';
-import { shrinkCandidates, isSmaller, MAX_CHUNKS } from '../../src/shrink/candidates.js';
+import { shrinkCandidates, isSmaller, MAX_CHUNKS, worthACut } from '../../src/shrink/candidates.js';
 import { fittedShapes } from '../../src/shrink/fitted.js';
 import { scheduleKey, type Send } from '../../src/shrink/schedule.js';
 
@@ -63,6 +63,38 @@ describe('shrinkCandidates', () => {
     expect(final).toEqual(initial);
     // ddmin: 2 + 4 + 8 chunks, never finer; plus the class/cut steps that apply.
     expect(seen.filter((s) => s.length < 40).length).toBeLessThanOrEqual(2 + 4 + MAX_CHUNKS + 2);
+  });
+
+  it('cuts at the ends only when they take away at least the finest chunk: a trim of 2 sends from 160 is left to delta debugging', () => {
+    const initial = Array.from({ length: 160 }, (_, i) => read(i * 25));
+    const steps = (at: number) => {
+      const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({
+        violation: {
+          rule: 'r',
+          class: 'read',
+          message: '',
+          samples: [
+            { t: at, status: 200 },
+            { t: at + 25, status: 200 },
+          ],
+        },
+        windowMs: 1000,
+      }));
+      const seen: string[] = [];
+      for (let next = gen.next(); !next.done && seen.length < 8; next = gen.next(false)) seen.push(next.value.step);
+      return seen.filter((s) => !s.startsWith('only')).slice(0, 3);
+    };
+    // Near the start: starting at the violation drops 2 sends and 50 ms of 3,975; cutting after it is worth it.
+    // (Its halves are the same schedule once rebased: the second is not proposed again.)
+    expect(steps(50)).toEqual(['cut after the violation', 'drop requests 1–80 of 160', 'drop requests 1–40 of 160']);
+    expect(worthACut(initial.slice(2), initial)).toBe(false);
+    expect(worthACut(initial.slice(20), initial)).toBe(true);
+    // Half-way: both ends are worth a cut; the start one window before the violation, then at it (two
+    // windows before is the whole schedule).
+    expect(steps(2000)).toEqual(['cut after the violation', 'start 1.0 s before the violation', 'start 0.0 s before the violation']);
+    // A few sends over a long idle head: the span alone makes the cut worth it.
+    const head = [read(0), read(1500), ...Array.from({ length: 40 }, (_, i) => read(3000 + i * 25))];
+    expect(worthACut(head.slice(2), head)).toBe(true);
   });
 
   it('merges long idle gaps when the bug does not need them', () => {

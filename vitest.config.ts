@@ -22,8 +22,9 @@ export default defineConfig({
     // No retry: a test that fails on timing judges what the clock decides, not what the code guarantees;
     // such a test is fixed, never retried.
     retry: 0,
-    // Every spgate child a test starts runs this run's compiled sources, not the sources through tsx again.
-    globalSetup: ['./test/support/compiled-cli.ts'],
+    // Every spgate child a test starts runs this run's compiled sources, not the sources through tsx again;
+    // every temporary folder of the run is made under one directory, removed at its end.
+    globalSetup: ['./test/support/temp-root.ts', './test/support/compiled-cli.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

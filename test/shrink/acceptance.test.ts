@@ -38,6 +38,49 @@ describe('the sequential acceptance rule', () => {
   it('spends few attempts where the decision is clear: a never-reproducing schedule costs one, a sure one four', () => {
     expect(simulate(0.97, 0).attempts).toBe(1);
     expect(simulate(0.97, 1).attempts).toBe(4);
+    // The table of docs/rate-limits.md: attempts spent on a candidate as good as the original, and half as good.
+    for (const [held, good, half] of [
+      [0.97, 3.8, 1.8],
+      [0.9, 4.8, 3.5],
+    ] as const) {
+      expect(simulate(held, held).attempts).toBeCloseTo(good, 1);
+      expect(simulate(held, held / 2).attempts).toBeCloseTo(half, 1);
+    }
+  });
+
+  it('stops once acceptance is out of reach in the attempts left: the same decisions as running on to maxAttempts, fewer attempts', () => {
+    // Wald's test run on to its bounds or maxAttempts, written out here as the reference.
+    const full = (held: number, outcomes: boolean[]): { decision: string; attempts: number } => {
+      const [hit, miss] = [Math.log(2), Math.log((1 - held) / (1 - held / 2))];
+      const [up, down] = [Math.log((1 - DEFAULT_RULE.beta) / DEFAULT_RULE.alpha), Math.log(DEFAULT_RULE.beta / (1 - DEFAULT_RULE.alpha))];
+      let llr = 0;
+      for (let n = 1; n <= DEFAULT_RULE.maxAttempts; n++) {
+        llr += outcomes[n - 1] ? hit : miss;
+        if (llr >= up) return { decision: 'accept', attempts: n };
+        if (llr <= down) return { decision: 'reject', attempts: n };
+      }
+      return { decision: 'reject', attempts: DEFAULT_RULE.maxAttempts };
+    };
+    const rnd = mulberry32(11);
+    let saved = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const held = i % 2 ? 0.97 : 0.9;
+      const p = [0.5, 0.8, 0.9, 0.97][i % 4]!;
+      const outcomes = Array.from({ length: DEFAULT_RULE.maxAttempts }, () => rnd() < p);
+      const t = new SequentialTest(held);
+      let d = t.decision();
+      while (d === 'continue') d = t.record(outcomes[t.rate().attempts]!);
+      const ref = full(held, outcomes);
+      expect({ decision: d, held, outcomes }).toEqual({ decision: ref.decision, held, outcomes });
+      expect(t.rate().attempts).toBeLessThanOrEqual(ref.attempts);
+      saved += ref.attempts - t.rate().attempts;
+    }
+    expect(saved).toBeGreaterThan(0);
+    // Held to 97 %: a miss after one reproduction decides at once (it used to take all 8 attempts, 7 of 8
+    // reproduced and still rejected).
+    const t = new SequentialTest(0.97);
+    t.record(true);
+    expect(t.record(false)).toBe('reject');
   });
 
   it('holds candidates to the original rate, at least the 90 % worth handing over, at most 97 %', () => {

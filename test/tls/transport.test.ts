@@ -10,7 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bypassed, createDispatcher, proxyAuthorization, proxyFor, tlsConnectOptions } from '../../src/client/transport.js';
+import { rootCertificates } from 'node:tls';
+import {
+  bypassed,
+  createDispatcher,
+  proxyAuthorization,
+  proxyFor,
+  tlsConnectOptions,
+  tlsContextOptions,
+} from '../../src/client/transport.js';
 import { Http1Connection } from '../../src/load/http1-connection.js';
 import { endpointOf } from '../../src/load/socket-requests.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
@@ -86,9 +94,14 @@ describe('connection options for the load engines', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('adds the extra CA to the system roots instead of replacing them', () => {
+  it('adds the extra CA to the system roots instead of replacing them, in one secure context made once', () => {
+    const c = tlsContextOptions(tls);
+    expect(Array.isArray(c.ca) && c.ca.length).toBe(rootCertificates.length + 1);
+    expect(c.ca).toEqual(expect.arrayContaining([...rootCertificates]));
+    expect(c.cert).toContain('BEGIN CERTIFICATE');
     const o = tlsConnectOptions(tls);
-    expect(Array.isArray(o.ca) && o.ca.length).toBeGreaterThan(1);
+    expect(o.secureContext).toBeDefined();
+    expect(tlsConnectOptions(tls).secureContext).toBe(o.secureContext);
     expect(o.rejectUnauthorized).toBe(true);
     expect(tlsConnectOptions(Tls.parse({ insecureSkipVerify: true })).rejectUnauthorized).toBe(false);
   });

@@ -27,9 +27,24 @@ const LEAKS: Array<[RegExp, string]> = [
   [/\b(globalThis|global)\.[A-Za-z_$]+\s*=[^=]/, 'sets a global'],
 ];
 
+/**
+ * The global setups of vitest.config.ts: they run in vitest's main process before the workers fork, so
+ * what they set (TMPDIR: test/support/temp-root.ts) is the whole run's, the same for every worker and file.
+ */
+function globalSetups(): Set<string> {
+  const config = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8');
+  const list = /globalSetup:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? '';
+  return new Set([...list.matchAll(/'([^']+)'/g)].map((m) => relative(ROOT, resolve(ROOT, m[1]!))));
+}
+
 describe('test files leave the shared worker as they found it', () => {
   const here = relative(ROOT, fileURLToPath(import.meta.url));
-  const files = testSources(join(ROOT, 'test')).filter((f) => relative(ROOT, f) !== here);
+  const setups = globalSetups();
+  const files = testSources(join(ROOT, 'test')).filter((f) => relative(ROOT, f) !== here && !setups.has(relative(ROOT, f)));
+
+  it('reads the global setups from vitest.config.ts', () => {
+    expect([...setups]).toEqual(expect.arrayContaining(['test/support/temp-root.ts', 'test/support/compiled-cli.ts']));
+  });
 
   it('no file replaces a module, a global or an environment variable', () => {
     const found: string[] = [];

@@ -89,6 +89,23 @@ describe('redaction property', () => {
     );
   });
 
+  it('a response body that spells the key in \\u escapes is redacted in its parsed JSON too; one with nothing to redact is kept as parsed', () => {
+    const secret = 'pk_admin_0123456789';
+    const escaped = [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const raw = (text: string): RawExchange => ({
+      id: 'x1',
+      request: { method: 'GET', url: 'http://h/v1/me', headers: { authorization: `Bearer ${secret}` }, bodyBytes: 0, keyRole: 'admin' },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, text, bodyBytes: text.length, complete: true },
+      timings: { start: 0, total: 1 },
+    });
+    const hidden = recordExchange(raw(`{"data":{"note":"${escaped}","${escaped}":1}}`), createRedactor({ admin: secret }));
+    expect(hidden.response!.body).not.toContain(secret);
+    expect(JSON.stringify(hidden.response!.json)).not.toContain(secret);
+    expect(hidden.response!.json).toEqual({ data: { note: '<redacted>', '<redacted>': 1 } });
+    const plain = recordExchange(raw('{"data":{"id":"cus_1","tags":["a"]}}'), createRedactor({ admin: secret }));
+    expect(plain.response!.json).toEqual({ data: { id: 'cus_1', tags: ['a'] } });
+  });
+
   it('redactJson removes the secret from every key and value at any depth', () => {
     fc.assert(
       fc.property(

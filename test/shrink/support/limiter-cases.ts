@@ -44,11 +44,8 @@ export interface Case {
   maxTime?: number;
   /** Which of the four test files runs it (test/shrink/limiters-N.test.ts): a long case beside a short one. */
   file: 1 | 2 | 3 | 4;
-  /**
-   * Faulty and fixed targets. `fixed` starts a server of its own (its checks then run beside the faulty
-   * one's), unless `sameServer`: it switches the faulty server's fault off, after the faulty checks.
-   */
-  start(): Promise<{ faulty: Target; fixed: () => Promise<Target>; sameServer?: boolean; close: () => Promise<void> }>;
+  /** Faulty and fixed targets; `fix` may switch the same server. */
+  start(): Promise<{ faulty: Target; fixed: () => Promise<Target>; close: () => Promise<void> }>;
 }
 
 const misconfig = (name: string) => MISCONFIGS.find((m) => m.name.startsWith(name))!;
@@ -195,7 +192,6 @@ const CASES: Case[] = [
           s.setFaults([]);
           return target;
         },
-        sameServer: true,
         close: () => s.close(),
       };
     },
@@ -217,75 +213,6 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout });
     });
   });
-}
-
-type Started = Awaited<ReturnType<Case['start']>>;
-
-/**
- * Against the faulty limiter: the standalone script shows the violation (in one of three runs: which
- * replica answers is not the client's choice; rules it does not judge print the evidence and say so), and
- * the regression profile fails, naming the rule.
- */
-async function faultyChecks(
-  c: Case,
-  env: Started,
-  out: {
-    original: { requests: number };
-    minimal: { requests: number; rate: { reproduced: number; attempts: number } };
-    seconds: number;
-    stopped: string;
-  },
-  scriptPath: string,
-  profile: ReturnType<typeof loadProfile>,
-  settle: () => Promise<unknown>,
-): Promise<void> {
-  const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
-  const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
-  let shown = { code: -1, stdout: '' };
-  for (let i = 0; i < 3 && shown.code !== 1; i++) {
-    await settle();
-    shown = await runScript(scriptPath, keyEnv);
-    if (!judged) break;
-  }
-  // The script's own criterion is simpler than the analyzer's: against the faulty limiter it either shows
-  // the violation (exit 1) or says it is not shown / not judged (exit 0), never errs; test/shrink/
-  // script-out.test.ts proves its criteria against limiters made for them. The table records which.
-  expect({ code: shown.code === 0 || shown.code === 1, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({
-    code: true,
-    verdict: expect.stringMatching(judged ? /^(VIOLATION|not shown|  #)/ : /does not judge/),
-  });
-  expect(shown.stdout).toContain('\tRemaining\tReset\t');
-  table.push(
-    `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
-  );
-  // A reproduction starts from a full budget: one window and the rounding of Reset after the last attempt.
-  await settle();
-  const bad = await runProfile({ target: env.faulty, profile });
-  expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({
-    status: 'failed',
-    rules: expect.arrayContaining([c.rule]),
-  });
-}
-
-/** Against the fixed limiter: the regression profile passes and the script shows no violation. */
-async function fixedChecks(
-  env: Started,
-  scriptPath: string,
-  profile: ReturnType<typeof loadProfile>,
-  settle: () => Promise<unknown>,
-): Promise<void> {
-  // The same server's budget was just spent by the faulty checks; a server of its own starts full.
-  if (env.sameServer) await settle();
-  const fixedTarget = await env.fixed();
-  const good = await runProfile({ target: fixedTarget, profile });
-  expect({
-    status: good.result.status,
-    violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
-    thresholds: good.result.thresholds.filter((t) => !t.ok),
-  }).toEqual({ status: 'passed', violations: [], thresholds: [] });
-  await settle();
-  const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);
-  expect({ code: clean.code, shown: clean.stdout.includes('VIOLATION') }).toEqual({ code: 0, shown: false });
 }
 
 /**
@@ -392,16 +319,49 @@ async function shrinkCase(c: Case): Promise<void> {
     }
     const settle = () => new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
 
-    // The checks of the handed-over files: against the faulty limiter, and against the fixed one. A fixed
-    // limiter on a server of its own is checked beside the faulty one (each waits only for its own budgets);
-    // a fault switched off on the same server is checked after.
-    const profile = loadProfile(profilePath);
-    const checks = [() => faultyChecks(c, env, out, scriptPath, profile, settle), () => fixedChecks(env, scriptPath, profile, settle)];
-    if (env.sameServer) for (const check of checks) await check();
-    else {
-      const settled = await Promise.allSettled(checks.map((check) => check()));
-      for (const r of settled) if (r.status === 'rejected') throw r.reason;
+    // The standalone script: shows the violation against the faulty limiter (in one of three runs: which
+    // replica answers is not the client's choice), not against the fixed one; rules it does not judge
+    // print the evidence and say so.
+    const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
+    const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
+    let shown = { code: -1, stdout: '' };
+    for (let i = 0; i < 3 && shown.code !== 1; i++) {
+      await settle();
+      shown = await runScript(scriptPath, keyEnv);
+      if (!judged) break;
     }
+    // The script's own criterion is simpler than the analyzer's: against the faulty limiter it either shows
+    // the violation (exit 1) or says it is not shown / not judged (exit 0), never errs; test/shrink/
+    // script-out.test.ts proves its criteria against limiters made for them. The table records which.
+    expect({ code: shown.code === 0 || shown.code === 1, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({
+      code: true,
+      verdict: expect.stringMatching(judged ? /^(VIOLATION|not shown|  #)/ : /does not judge/),
+    });
+    expect(shown.stdout).toContain('\tRemaining\tReset\t');
+    table.push(
+      `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
+    );
+
+    // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
+    // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
+    const profile = loadProfile(profilePath);
+    await settle();
+    const bad = await runProfile({ target: env.faulty, profile });
+    expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({
+      status: 'failed',
+      rules: expect.arrayContaining([c.rule]),
+    });
+    await settle();
+    const fixedTarget = await env.fixed();
+    const good = await runProfile({ target: fixedTarget, profile });
+    expect({
+      status: good.result.status,
+      violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
+      thresholds: good.result.thresholds.filter((t) => !t.ok),
+    }).toEqual({ status: 'passed', violations: [], thresholds: [] });
+    await settle();
+    const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);
+    expect({ code: clean.code, shown: clean.stdout.includes('VIOLATION') }).toEqual({ code: 0, shown: false });
   } finally {
     await env.close();
   }

@@ -77,7 +77,7 @@ export function* shrinkCandidates(
   // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
   const h0 = hint();
   if (h0.violation) {
-    for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null))
+    for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null, h0.windowMs))
       if (yield* propose(shape.schedule, shape.step)) fewest = shape.spare !== undefined ? shape.schedule.length - shape.spare : 0;
   }
   // 1. Nothing after the violation's last cited response matters to it.

@@ -28,8 +28,10 @@ export interface Shape {
 const EPS = 0.001;
 
 /**
- * The fitted shapes of `current` for the violation, smallest first, each strictly smaller than `current`.
- * `attempt` is the latest reproducing attempt of `current`, send by send (candidates.ts ShrinkHint).
+ * The fitted shapes of `current` for the violation, each strictly smaller than `current`: the cited
+ * requests and the counts above the bound, smallest first; then the stretch with the window before it
+ * (`windowMs`, the analyzer's window), the violation's class in its stretch, the stretch. `attempt` is the
+ * latest reproducing attempt of `current`, send by send (candidates.ts ShrinkHint).
  */
 export function fittedShapes(
   current: readonly Send[],
@@ -37,6 +39,7 @@ export function fittedShapes(
   signature: ViolationSignature,
   attempt?: ReadonlyArray<{ t: number; status: number }>,
   limit: number | null = null,
+  windowMs: number | null = null,
 ): Shape[] {
   const cited = v.samples.map((s) => s.t);
   if (cited.length === 0) return [];
@@ -61,13 +64,21 @@ export function fittedShapes(
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
   for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
+  const counted = shapes.splice(0).sort((a, b) => a.schedule.length - b.schedule.length);
+  // The stretch with the window before it, then the stretch: a window's worth of requests shows a bug of
+  // windows aligned to the clock only at the phases where the limiter's window falls as it did in the trace
+  // (the reference server's early 429: a one-window schedule kept on four lucky attempts failed the final
+  // measurement and left only the original to back off to); two windows' worth holds a whole window at
+  // every phase, so it is kept first and is what the final measurement backs off to.
+  if (windowMs !== null && windowMs > 0)
+    add(current.slice(Math.max(0, dueBy(from - windowMs)), dueBy(to) + 1), "the violation's stretch and the window before it");
   if (signature.class !== undefined)
     add(
       stretch.filter((x) => x.class === signature.class),
       `only the ${signature.class} requests of the violation's stretch`,
     );
   add(stretch, "only the violation's stretch");
-  return shapes.sort((a, b) => a.schedule.length - b.schedule.length);
+  return [...counted, ...shapes];
 }
 
 /**

@@ -82,16 +82,25 @@ describe('shrinkCandidates', () => {
       }));
       const seen: string[] = [];
       for (let next = gen.next(); !next.done && seen.length < 8; next = gen.next(false)) seen.push(next.value.step);
-      return seen.filter((s) => !s.startsWith('only')).slice(0, 3);
+      return seen.filter((s) => /^(cut|start|drop|the violation's stretch and)/.test(s)).slice(0, 3);
     };
     // Near the start: starting at the violation drops 2 sends and 50 ms of 3,975; cutting after it is worth it.
     // (Its halves are the same schedule once rebased: the second is not proposed again.)
-    expect(steps(50)).toEqual(['cut after the violation', 'drop requests 1–80 of 160', 'drop requests 1–40 of 160']);
+    // (Here the fitted two-window shape is that same cut: it is proposed once.)
+    expect(steps(50)).toEqual([
+      "the violation's stretch and the window before it",
+      'drop requests 1–80 of 160',
+      'drop requests 1–40 of 160',
+    ]);
     expect(worthACut(initial.slice(2), initial)).toBe(false);
     expect(worthACut(initial.slice(20), initial)).toBe(true);
-    // Half-way: both ends are worth a cut; the start one window before the violation, then at it (two
-    // windows before is the whole schedule).
-    expect(steps(2000)).toEqual(['cut after the violation', 'start 1.0 s before the violation', 'start 0.0 s before the violation']);
+    // Half-way: the fitted two-window shape first; then both ends are worth a cut (two windows before the
+    // violation is the whole schedule).
+    expect(steps(2000)).toEqual([
+      "the violation's stretch and the window before it",
+      'cut after the violation',
+      'start 1.0 s before the violation',
+    ]);
     // A few sends over a long idle head: the span alone makes the cut worth it.
     const head = [read(0), read(1500), ...Array.from({ length: 40 }, (_, i) => read(3000 + i * 25))];
     expect(worthACut(head.slice(2), head)).toBe(true);
@@ -130,6 +139,30 @@ describe('fittedShapes', () => {
     expect(shapes[0]!.schedule.map((x) => x.t)).toEqual([1000, 1100]);
     expect(shapes[1]!.schedule.map((x) => x.t)).toEqual([1000, 1050, 1100, 1150, 1200, 1250, 1300, 1350, 1400]);
     expect(shapes[2]!.schedule.some((x) => x.class === 'write')).toBe(true);
+  });
+
+  it('with the window known, the stretch and the window before it come before the one-window stretch, so a lucky one-window keep has two windows to fall back to', () => {
+    const initial = Array.from({ length: 80 }, (_, i) => read(i * 50));
+    const v = { rule: 'r', class: 'read' as const, message: '', window: { start: 2000, end: 2950 }, samples: [{ t: 2900, status: 429 }] };
+    const shapes = fittedShapes(initial, v, { rule: 'r', class: 'read' }, undefined, null, 1000);
+    expect(shapes.map((s) => s.step)).toEqual([
+      'only the 1 requests the violation cites',
+      "the violation's stretch and the window before it",
+      "only the read requests of the violation's stretch",
+    ]);
+    expect([shapes[1]!.schedule[0]!.t, shapes[1]!.schedule.length]).toEqual([1000, 40]);
+    expect([shapes[2]!.schedule[0]!.t, shapes[2]!.schedule.length]).toEqual([2000, 20]);
+    // Driven: both are kept in turn, so the kept chain holds the two-window schedule under the one-window one.
+    const kept: number[] = [];
+    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({ violation: v, windowMs: 1000 }));
+    for (let next = gen.next(); !next.done; ) {
+      const ok = next.value.schedule.length >= 20;
+      if (ok) kept.push(next.value.schedule.length);
+      next = gen.next(ok);
+    }
+    expect(kept.slice(0, 2)).toEqual([40, 20]);
+    // Without the window, as before: no two-window shape.
+    expect(fittedShapes(initial, v, { rule: 'r', class: 'read' }).some((s) => s.step.includes('window before'))).toBe(false);
   });
 
   it('a bug shown by the two cited requests shrinks to them in the first step', () => {

@@ -6,9 +6,10 @@
  * budget, Remaining jumping between counters, an early 429 in a full window. So the shapes are, smallest
  * first: the cited requests alone; for over-admission, the smallest count above the bound (one more than
  * twice the Limit sent at once; the interval's admitted requests up to the first one over the bound, then
- * up to each later cited one, then all of them: the refused ones in between show nothing); the violation's
- * class inside its stretch; the whole stretch. Times keep their offsets (each attempt starts from a full
- * budget), but for the burst. Pure.
+ * up to each later cited one, then all of them: the refused ones in between show nothing); then the
+ * stretch with the window before it (before the one-window shapes, so that one kept after it has it to
+ * back off to), the violation's class inside its stretch, the whole stretch. Times keep their offsets
+ * (each attempt starts from a full budget), but for the burst. Pure.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import type { Send } from './schedule.js';

@@ -1,11 +1,17 @@
 /** The pure search strategy: driven by a model of a limiter bug, it finds the small schedule and never repeats itself. */
 import { describe, expect, it } from 'vitest';
-import { shrinkCandidates, isSmaller, MAX_CHUNKS, worthACut } from '../../src/shrink/candidates.js';
+import { shrinkCandidates, isSmaller, MAX_CHUNKS, worthACut, type ShrinkHint } from '../../src/shrink/candidates.js';
 import { fittedShapes } from '../../src/shrink/fitted.js';
 import { scheduleKey, type Send } from '../../src/shrink/schedule.js';
 
 const read = (t: number, path = '/me', key = 'admin'): Send => ({ t, class: 'read', method: 'GET', path, key });
 const write = (t: number): Send => ({ t, class: 'write', method: 'POST', path: '/conversations/{conversationId}/assign', key: 'admin' });
+
+/** A hint: a violation citing two admitted reads at these times, 1 s windows. */
+const citing = (a: number, b: number): ShrinkHint => ({
+  violation: { rule: 'r', class: 'read', message: '', samples: [a, b].map((t) => ({ t, status: 200 })) },
+  windowMs: 1000,
+});
 
 /** Drives the generator with `reproduces`; returns the final schedule and every candidate seen. */
 function drive(initial: Send[], reproduces: (s: Send[]) => boolean, violationAt?: [number, number]) {
@@ -68,18 +74,7 @@ describe('shrinkCandidates', () => {
   it('cuts at the ends only when they take away at least the finest chunk: a trim of 2 sends from 160 is left to delta debugging', () => {
     const initial = Array.from({ length: 160 }, (_, i) => read(i * 25));
     const steps = (at: number) => {
-      const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({
-        violation: {
-          rule: 'r',
-          class: 'read',
-          message: '',
-          samples: [
-            { t: at, status: 200 },
-            { t: at + 25, status: 200 },
-          ],
-        },
-        windowMs: 1000,
-      }));
+      const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => citing(at, at + 25));
       const seen: string[] = [];
       for (let next = gen.next(); !next.done && seen.length < 8; next = gen.next(false)) seen.push(next.value.step);
       return seen.filter((s) => /^(cut|start|drop|the violation's stretch and)/.test(s)).slice(0, 3);
@@ -169,18 +164,7 @@ describe('fittedShapes', () => {
     const initial = Array.from({ length: 80 }, (_, i) => read(i * 25));
     const pair = (s: Send[]) => s.some((x) => x.t === 0) && s.length >= 2 && s.some((x) => x.t === 25);
     const seen: Send[][] = [];
-    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => ({
-      violation: {
-        rule: 'r',
-        class: 'read',
-        message: '',
-        samples: [
-          { t: 500, status: 200 },
-          { t: 526, status: 200 },
-        ],
-      },
-      windowMs: 1000,
-    }));
+    const gen = shrinkCandidates(initial, { rule: 'r', class: 'read' }, () => citing(500, 526));
     let next = gen.next();
     while (!next.done) {
       seen.push(next.value.schedule);

@@ -35,7 +35,7 @@ function pem(path: string): string {
   return text;
 }
 
-const contextCache = new Map<string, SecureContext>();
+const contextCache = new Map<string, SecureContext | undefined>();
 
 /**
  * The secure context of a tls block's CAs and client certificate, made once per process: given as `ca`
@@ -44,16 +44,12 @@ const contextCache = new Map<string, SecureContext>();
  * adds neither (Node's default context then).
  */
 function secureContextOf(tls: Tls): SecureContext | undefined {
-  const cas = caFiles(tls);
-  const mtls = tls.cert !== undefined && tls.key !== undefined;
-  if (cas.length === 0 && !mtls) return undefined;
-  const key = JSON.stringify([cas, mtls ? [tls.cert, tls.key] : []]);
-  let context = contextCache.get(key);
-  if (context === undefined) {
-    context = createSecureContext(tlsContextOptions(tls));
-    contextCache.set(key, context);
+  const key = JSON.stringify([caFiles(tls), tls.cert, tls.key]);
+  if (!contextCache.has(key)) {
+    const options = tlsContextOptions(tls);
+    contextCache.set(key, options.ca === undefined && options.cert === undefined ? undefined : createSecureContext(options));
   }
-  return context;
+  return contextCache.get(key);
 }
 
 /** What the secure context of a tls block holds: the system's roots and the extra CAs; the client certificate and key. */

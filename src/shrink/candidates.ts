@@ -2,11 +2,13 @@
  * The search strategy of `spgate shrink`, apart from any I/O: a generator that proposes smaller schedules
  * and is told whether each one still reproduced (then it becomes the current schedule). First the shapes
  * that fit the violation, from the requests the analyzer cites (fitted.ts): the cited requests alone, the
- * violation's class inside its stretch, the stretch. Then the generic steps, cheapest and largest first: cut the schedule after the violation, start
- * it one window before the violation (each only when it takes away enough to be worth its attempts), drop
- * the class the violation is not about, one key role, one route per class, then delta debugging (drop
- * one of n equal chunks, n doubling up to MAX_CHUNKS), then merge long gaps. Every proposal is strictly
- * smaller (fewer sends, or as many over a shorter span, or fewer keys/routes) and none is proposed twice.
+ * counts above an over-admission's bound, the stretch with the window before it, the violation's class
+ * inside its stretch, the stretch. Then the generic steps, cheapest and largest first: cut the schedule
+ * after the violation, start it one window before the violation (each only when it takes away enough to
+ * be worth its attempts), drop the class the violation is not about, one key role, one route per class,
+ * then delta debugging (drop one of n equal chunks, n doubling up to MAX_CHUNKS), then merge long gaps.
+ * Every proposal is strictly smaller (fewer sends, or as many over a shorter span, or fewer keys/routes)
+ * and none is proposed twice.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import { rebase, scheduleKey, spanMs, type Send } from './schedule.js';
@@ -74,7 +76,7 @@ export function* shrinkCandidates(
     return ok;
   }
 
-  // 0. Shapes that fit the violation, smallest first; each tried from the current schedule.
+  // 0. Shapes that fit the violation, in fitted.ts's order; each tried from the current schedule.
   const h0 = hint();
   if (h0.violation) {
     for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null, h0.windowMs))

@@ -65,7 +65,7 @@ export function fittedShapes(
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
   for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
-  const counted = shapes.splice(0).sort((a, b) => a.schedule.length - b.schedule.length);
+  const counted = shapes.length;
   // The stretch with the window before it, then the stretch: a window's worth of requests shows a bug of
   // windows aligned to the clock only at the phases where the limiter's window falls as it did in the trace
   // (the reference server's early 429: a one-window schedule kept on four lucky attempts failed the final
@@ -79,7 +79,8 @@ export function fittedShapes(
       `only the ${signature.class} requests of the violation's stretch`,
     );
   add(stretch, "only the violation's stretch");
-  return [...counted, ...shapes];
+  // The cited requests and the counts, smallest first; the stretch shapes after them, in the order above.
+  return [...shapes.slice(0, counted).sort((a, b) => a.schedule.length - b.schedule.length), ...shapes.slice(counted)];
 }
 
 /**

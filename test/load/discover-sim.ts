@@ -77,10 +77,15 @@ export function noHeaders(): SimLimiter {
   return { take: () => ({ status: 200 }) };
 }
 
-/** A ProbeIO over a simulated limiter: each request takes rttMs of simulated time. */
-export function simIO(limiter: SimLimiter, startMs = 0, rttMs = 3): ProbeIO & { sent: () => number; clock: () => number } {
+/**
+ * A ProbeIO over a simulated limiter: each request takes rttMs of simulated time. Requests sent together
+ * reach the limiter spreadMs apart (a loaded client writes a burst's requests one after another).
+ */
+export function simIO(limiter: SimLimiter, startMs = 0, rttMs = 3, spreadMs = 0): ProbeIO & { sent: () => number; clock: () => number } {
   let now = startMs;
   let sent = 0;
+  let launchedAt = Number.NaN;
+  let together = 0;
   return {
     now: () => now,
     async sleep(ms) {
@@ -89,10 +94,13 @@ export function simIO(limiter: SimLimiter, startMs = 0, rttMs = 3): ProbeIO & { 
     async send() {
       const n = ++sent;
       const launch = now;
+      together = launch === launchedAt ? together + 1 : 0;
+      launchedAt = launch;
+      const lag = together * spreadMs;
       // Concurrent sends launch at the same instant and reach the limiter in order, a few µs apart.
       await Promise.resolve();
-      const a = limiter.take(launch + rttMs / 2 + (n % 1000) * 0.001);
-      now = Math.max(now, launch + rttMs);
+      const a = limiter.take(launch + rttMs / 2 + lag + (n % 1000) * 0.001);
+      now = Math.max(now, launch + rttMs + lag);
       return a;
     },
     sent: () => sent,

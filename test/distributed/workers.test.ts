@@ -48,7 +48,7 @@ describe('spgate load --workers (real CLI, embedded reference server)', () => {
     const r = await runCli(['load', '--profile', profileFile(dir, 1), '--workers', '2', '--json', json, '--trace', trace], {
       timeoutMs: 90_000,
     });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(stackFrames(r.stdout + r.stderr)).toEqual([]);
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     const p = doc.load[0]!;

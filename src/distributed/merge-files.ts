@@ -11,6 +11,7 @@ import { streamTrace } from '../trace/reader.js';
 import type { TraceRecord } from '../trace/record.js';
 import { createTraceWriter } from '../trace/writer.js';
 import { readResults } from '../results/io.js';
+import { mergeSkewMs } from './clock.js';
 import { TraceFold } from './merge-fold.js';
 import { checkShardSet, mergedDurationMs, mergeProfile, offsetOf, shiftRecord, type ShardInput, type ShardSet } from './merge.js';
 import type { FindingRecord, ProfileResult, Results } from '../results/schema.js';
@@ -61,7 +62,11 @@ export async function mergeShardFiles(opts: MergeFilesOptions): Promise<MergedFi
   for (const p of opts.paths) inputs.push(await readShard(p));
   const set = checkShardSet(inputs, opts.missingWhy);
   const first = inputs.find((i) => i.shard.index === set.shards[0]!.shard.index)!;
-  const fold = new TraceFold({ expected: first.shard.expected, strict: first.shard.strict }, mergedDurationMs(set));
+  const fold = new TraceFold(
+    { expected: first.shard.expected, strict: first.shard.strict },
+    mergedDurationMs(set),
+    mergeSkewMs(set.shards.map((s) => s.shard.clock)),
+  );
   const writer = opts.traceOut ? createTraceWriter(opts.traceOut) : undefined;
   const streams = set.shards.map((s) => ({
     index: s.shard.index,

@@ -25,10 +25,15 @@ export class TraceFold {
   readonly perShard = new Map<number, number>();
   private readonly fold: RunFold;
 
-  /** `durationMs`: the merged run's length (the Remaining series' bucket is chosen from it, as a single run's). */
+  /**
+   * `durationMs`: the merged run's length (the Remaining series' bucket is chosen from it, as a single
+   * run's); `skewMs`: how far the shards' clocks may disagree (clock.ts), by which every response's
+   * interval is widened for the rate-limit analysis.
+   */
   constructor(
     analysis: OnlineAnalyzeOptions | undefined,
     readonly durationMs: number,
+    private readonly skewMs = 0,
   ) {
     const windowSeconds = Object.fromEntries(Object.entries(analysis?.expected ?? {}).map(([c, e]) => [c, e?.windowSeconds]));
     this.verifier = new MergedVerifier(windowSeconds);
@@ -50,7 +55,14 @@ export class TraceFold {
     this.verifier.add(shard, seq, r);
     // The timeline's latency (per-second percentiles, the capacity judgement) in the live run's view: from
     // the intended send time where the record carries one (open model), so the queue's lag is in it.
-    this.fold.add(r.class, r.status, received, traceLatency(r), r, r.status === 0 ? undefined : recordToSample(r, offsetMs), watermark);
+    const sample = r.status === 0 ? undefined : recordToSample(r, offsetMs);
+    if (sample && this.skewMs > 0) {
+      sample.sentAt -= this.skewMs;
+      sample.receivedAt += this.skewMs;
+    }
+    // Sends are widened alike, so the watermark (a send time) moves with them.
+    const mark = watermark !== undefined ? watermark - this.skewMs : undefined;
+    this.fold.add(r.class, r.status, received, traceLatency(r), r, sample, mark);
   }
 
   /** The most rate-limit samples held at once (bounded by the analyzer's chunk, not by the run's length). */

@@ -107,36 +107,20 @@ function requireShare(total: number, shard: ShardSpec, what: string): number {
   return splitInteger(total, shard.count, shard.index);
 }
 
-/** What a shard's result records for `merge`: which slice, when its clock started, and which run (never a key). */
-export function shardRecord(shard: ShardSpec, startedAtEpochMs: number, profileArg: string, target: Target): ShardRecord {
+/**
+ * What a shard's result records for `merge`: which slice, when its clock started and on which machine's
+ * clock (clock.ts), and which run (never a key).
+ */
+export function shardRecord(shard: ShardSpec, startedAtEpochMs: number, profileArg: string, target: Target, clock?: string): ShardRecord {
   const rl = target.assumptions.rateLimit;
   return {
     index: shard.index,
     count: shard.count,
     startedAtEpochMs,
+    ...(clock !== undefined ? { clock } : {}),
     profile: profileArg,
     target: { name: target.name, baseUrl: stripUserInfo(target.baseUrl) },
     expected: { ...(rl.read ? { read: { ...rl.read } } : {}), ...(rl.write ? { write: { ...rl.write } } : {}) },
     strict: target.assumptions.strict,
   };
-}
-
-/**
- * The epoch time (ms, sub-millisecond) of a run's clock origin, learnt from its progress ticks: each tick
- * says how long the run has been going, so origin = now − elapsed. More exact than the run's `startedAt`
- * (whole ms, taken before the engine set up its connections), which matters when shards' responses are
- * interleaved on one clock for the rate-limit analysis. Falls back to `startedAt` for runs with no tick.
- */
-export class ClockOrigin {
-  private origin: number | undefined;
-
-  /** Call from onProgress with Progress.elapsed (seconds). The latest tick wins (an engine may restart its clock before sending). */
-  observe(elapsedSeconds: number): void {
-    this.origin = performance.timeOrigin + performance.now() - elapsedSeconds * 1000;
-  }
-
-  /** The origin, or `fallbackMs` when no tick came. */
-  epochMs(fallbackMs: number): number {
-    return this.origin ?? fallbackMs;
-  }
 }

@@ -145,6 +145,11 @@ export class LoadRecorder {
     this.origin = performance.now();
   }
 
+  /** Epoch ms (sub-millisecond) of the clock's origin: t = 0 of the run's trace and timeline. */
+  get originEpochMs(): number {
+    return performance.timeOrigin + this.origin;
+  }
+
   /** ms since the run started. */
   now(): number {
     return performance.now() - this.origin;

@@ -43,10 +43,21 @@ export interface RunProfileOptions {
 
 export type { LoadProgress };
 
+/** What one load run gives back: its result, its findings, and where its clock starts. */
+export interface ProfileRun {
+  result: ProfileResult;
+  findings: FindingRecord[];
+  /**
+   * Epoch ms (sub-millisecond) of t = 0 of the run's trace: a shard records it, so `merge` places every
+   * shard's responses on one clock (a millisecond off is enough to misorder responses of a shared budget).
+   */
+  originEpochMs: number;
+}
+
 const ENGINES: Record<'closed' | 'open', Engine> = { closed: runClosed, open: runOpen };
 
 /** Runs one load profile against a target. Throws only for configuration errors (nothing sent then). */
-export async function runProfile(opts: RunProfileOptions): Promise<{ result: ProfileResult; findings: FindingRecord[] }> {
+export async function runProfile(opts: RunProfileOptions): Promise<ProfileRun> {
   const { target, profile } = opts;
   const filePlan = planProfile(profile, target, opts.durationOverride);
   // A proxy variable that is not a URL is one line (SPGATE_ERR_PROXY_INVALID) before anything is sent.
@@ -111,6 +122,7 @@ export async function runProfile(opts: RunProfileOptions): Promise<{ result: Pro
   const done = withBudgetFindings(out, budgetFindings);
   return {
     ...done,
+    originEpochMs: rec.originEpochMs,
     findings: withLoadRerun(done.findings, {
       profile: opts.profileRef ?? profile.name,
       targetSource: target.source,

@@ -200,6 +200,11 @@ export const ShardRecord = z.object({
   count: z.number().int().positive(),
   /** Epoch ms of the shard's clock origin (t = 0 of its timeline and trace). */
   startedAtEpochMs: z.number(),
+  /**
+   * Which machine's clock startedAtEpochMs was read from (a hash of its host name and boot, never the name):
+   * shards on one clock merge exactly; across machines the clocks agree only as well as they are synced.
+   */
+  clock: z.string().optional(),
   /** The profile as named on the command line (built-in name or file). */
   profile: z.string(),
   /** Which deployment: name and base URL, never a key. */

@@ -8,8 +8,9 @@
 import { sleepUnlessAborted } from '../sleep.js';
 import { availableParallelism } from 'node:os';
 import type { Profile } from '../load/profile.js';
-import { runProfile, type LoadProgress } from '../load/run.js';
-import { ClockOrigin, shardProfile, shardRecord, shardTarget, type ShardSpec } from '../distributed/shard.js';
+import { runProfile, type LoadProgress, type ProfileRun } from '../load/run.js';
+import { clockId } from '../distributed/clock.js';
+import { shardProfile, shardRecord, shardTarget, type ShardSpec } from '../distributed/shard.js';
 import { autoWorkers, placeOf } from '../distributed/auto-workers.js';
 import { runLoadWorkers, type WorkerChildArgs } from '../distributed/load-workers.js';
 import { buildResults } from '../results/build.js';
@@ -113,9 +114,8 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
   for (const w of s.whole.warnings) o.note(`warning: ${w}`);
   const shard = s.shard?.spec;
   const runId = o.runId;
-  let out: { result: ProfileResult; findings: FindingRecord[] };
+  let out: ProfileRun;
   let startedAt = new Date();
-  const clock = new ClockOrigin();
   try {
     if (o.startAt !== undefined) await sleepUntil(o.startAt, o.signal);
     startedAt = new Date();
@@ -132,10 +132,7 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
         shard: shard ? `${shard.index}/${shard.count}` : '0/1',
         warn: o.note,
       }),
-      onProgress: (p) => {
-        clock.observe(p.elapsed);
-        o.onProgress?.(p);
-      },
+      onProgress: o.onProgress,
     });
   } finally {
     await s.opened.close();
@@ -143,7 +140,7 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
   const { result, findings } = out;
   if (s.shard) {
     // What merge needs to check and align the shard, and a note that it is one.
-    result.shard = shardRecord(s.shard.spec, clock.epochMs(Date.parse(result.startedAt) || startedAt.getTime()), o.profileRef, s.whole);
+    result.shard = shardRecord(s.shard.spec, out.originEpochMs, o.profileRef, s.whole, clockId());
     result.config = { ...result.config, notes: [...s.shard.notes, ...((result.config.notes as string[] | undefined) ?? [])] };
   }
   const results = buildResults({

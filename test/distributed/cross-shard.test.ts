@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { mergeShardFiles } from '../../src/distributed/merge-files.js';
+import { CROSS_MACHINE_SKEW_MS, mergeSkewMs } from '../../src/distributed/clock.js';
 import { traceToSamples } from '../../src/trace/samples.js';
 import { LIMIT, limiterTraces, writeShard } from './support/synthetic.js';
 import { runShard } from './support/shards.js';
@@ -28,6 +29,30 @@ describe('rate-limit analysis across shards', () => {
     const admitted = traces.flat().filter((r) => r.status === 200).length;
     expect(merged.result.rateLimit.classes[0]!.admitted).toBe(admitted);
     expect(merged.result.totals.byStatus['200']).toBe(admitted);
+  });
+
+  it('shards on different machines: clocks that disagree by a few ms are tolerated, not read as counters jumping', async () => {
+    // A shared limiter; the shards' sends alternate 20 ms apart. Shard 1's clock reads 25 ms late, so
+    // placed by their start times, its responses land 25 ms after they happened, past shard 0's next one.
+    const dir = mkdtempSync(join(tmpdir(), 'spgate-cross-'));
+    const [a, b] = limiterTraces('shared', 2);
+    const write = (clocks: [string, string]) =>
+      Promise.all([
+        writeShard(dir, 0, 2, a!, { originMs: 1_700_000_000_000, clock: clocks[0] }),
+        writeShard(dir, 1, 2, b!, { originMs: 1_700_000_000_025, clock: clocks[1] }),
+      ]);
+    // Said to share one clock, the shards are taken at their word: Remaining seems to jump between counters.
+    const oneClock = await mergeShardFiles({ paths: await write(['m1', 'm1']) });
+    expect(oneClock.result.rateLimit.violations.map((v) => v.rule)).toContain('8.ratelimit.remaining-rises');
+    // On two machines' clocks, each response's interval is widened by the clocks' assumed disagreement.
+    const twoClocks = await mergeShardFiles({ paths: await write(['m1', 'm2']) });
+    expect(twoClocks.result.rateLimit.violations).toEqual([]);
+    expect(twoClocks.result.status).toBe('passed');
+    expect(twoClocks.result.config.notes).toContainEqual(expect.stringContaining(`widened by ${CROSS_MACHINE_SKEW_MS} ms each way`));
+    expect(oneClock.result.config.notes).not.toContainEqual(expect.stringContaining('widened'));
+    // Shards written before they named their clock may be on any machine: widened too.
+    expect(mergeSkewMs(['m1', undefined])).toBe(CROSS_MACHINE_SKEW_MS);
+    expect(mergeSkewMs(['m1', 'm1', 'm1'])).toBe(0);
   });
 
   it('shards that started at different times are placed on one clock before the analysis', async () => {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { runProfile } from '../../../src/load/run.js';
 import type { Profile } from '../../../src/load/profile.js';
-import { ClockOrigin, shardProfile, shardRecord, shardTarget } from '../../../src/distributed/shard.js';
+import { clockId } from '../../../src/distributed/clock.js';
+import { shardProfile, shardRecord, shardTarget } from '../../../src/distributed/shard.js';
 import { newHistogram, toMicros } from '../../../src/fold/hdr.js';
 import { familyOf } from '../../../src/fold/status-family.js';
 import { RunFold } from '../../../src/fold/run-fold.js';
@@ -30,15 +31,13 @@ export async function runShard(
   const shard = { index, count };
   const sliced = shardProfile(profile, shard);
   const tracePath = join(dir, `shard-${index}.ndjson`);
-  const clock = new ClockOrigin();
-  const { result, findings } = await runProfile({
+  const { result, findings, originEpochMs } = await runProfile({
     target: shardTarget(target, shard),
     profile: sliced.profile,
     durationOverride: durationS,
     tracePath,
-    onProgress: (p) => clock.observe(p.elapsed),
   });
-  result.shard = shardRecord(shard, clock.epochMs(Date.parse(result.startedAt)), profile.name, target);
+  result.shard = shardRecord(shard, originEpochMs, profile.name, target, clockId());
   const json = join(dir, `shard-${index}.json`);
   await writeResults(json, resultsOf(result, findings, target));
   return json;

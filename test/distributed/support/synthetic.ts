@@ -73,7 +73,7 @@ export async function writeShard(
   index: number,
   count: number,
   records: TraceRecord[],
-  opts: { originMs?: number; profile?: string; baseUrl?: string; name?: string } = {},
+  opts: { originMs?: number; profile?: string; baseUrl?: string; name?: string; clock?: string } = {},
 ): Promise<string> {
   const trace = join(dir, `shard-${index}.ndjson`);
   writeFileSync(trace, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -90,6 +90,8 @@ export async function writeShard(
     index,
     count,
     startedAtEpochMs: opts.originMs ?? 1_700_000_000_000,
+    // One machine's clock unless a test says otherwise (shards on several clocks merge with a tolerance).
+    clock: opts.clock ?? 'synthetic-clock',
     profile: opts.profile ?? 'synthetic',
     target: { name: opts.name ?? 'synthetic', baseUrl },
     expected: { read: { limit: LIMIT, windowSeconds: 1 } },

@@ -13,7 +13,7 @@
 import type { RateLimitViolation } from '../results/schema.js';
 import { rebase, scheduleKey, spanMs, type Send } from './schedule.js';
 import type { ViolationSignature } from './signature.js';
-import { fittedShapes } from './fitted.js';
+import { fittedShapes, type AttemptSend } from './fitted.js';
 import { ROUTE_CLASSES } from '../spec/routes.js';
 
 /** Delta debugging stops at this many chunks: finer cuts cost an attempt each and rarely matter to a limiter. */
@@ -32,9 +32,10 @@ export interface ShrinkHint {
   windowMs: number | null;
   /**
    * The latest reproducing attempt of the current schedule, send by send (index i is send i): when it
-   * went out (the violation's clock) and its status. Absent when the attempt skipped a send.
+   * went out (the violation's clock), its status and how long its answer took. Absent when the attempt
+   * skipped a send.
    */
-  attempt?: ReadonlyArray<{ t: number; status: number }> | undefined;
+  attempt?: ReadonlyArray<AttemptSend> | undefined;
   /** The Limit the violation's budget announces (null when unknown). */
   limit?: number | null;
 }

@@ -6,15 +6,23 @@
  * budget, Remaining jumping between counters, an early 429 in a full window. So the shapes are, smallest
  * first: the cited requests alone; for over-admission, the smallest count above the bound (one more than
  * twice the Limit sent at once; the interval's admitted requests up to the first one over the bound, then
- * up to each later cited one, then all of them: the refused ones in between show nothing); then the
+ * up to each later cited one, then all of them: the refused ones in between show nothing); for an early
+ * 429, the window's admissions up to it close together, with one request a window later; then the
  * stretch with the window before it (before the one-window shapes, so that one kept after it has it to
  * back off to), the violation's class inside its stretch, the whole stretch. Times keep their offsets
- * (each attempt starts from a full budget), but for the burst. Pure.
+ * (each attempt starts from a full budget), but for the burst and the early 429's window. Pure.
  */
 import type { RateLimitViolation } from '../results/schema.js';
 import type { Send } from './schedule.js';
 import type { ViolationSignature } from './signature.js';
 import { BOUND_TOLERANCE } from '../ratelimit/bounds.js';
+
+/** One send of the latest reproducing attempt: when it went out (the violation's clock), its status, its answer's time. */
+export interface AttemptSend {
+  t: number;
+  status: number;
+  latency?: number;
+}
 
 export interface Shape {
   schedule: Send[];
@@ -38,7 +46,7 @@ export function fittedShapes(
   current: readonly Send[],
   v: RateLimitViolation,
   signature: ViolationSignature,
-  attempt?: ReadonlyArray<{ t: number; status: number }>,
+  attempt?: ReadonlyArray<AttemptSend>,
   limit: number | null = null,
   windowMs: number | null = null,
 ): Shape[] {
@@ -65,6 +73,8 @@ export function fittedShapes(
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
   for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
+  const early = earlyRefusal(current, v, attempt, limit, windowMs);
+  if (early) add(early.schedule, early.step);
   const counted = shapes.length;
   // The stretch with the window before it, then the stretch: a window's worth of requests shows a bug of
   // windows aligned to the clock only at the phases where the limiter's window falls as it did in the trace
@@ -84,6 +94,60 @@ export function fittedShapes(
 }
 
 /**
+ * An early 429 (under-admission: refused in a fixed window that admitted less than its budget) is shown by
+ * the window's admissions up to it, from a full budget, all inside one window: the first request alone,
+ * then the others and the refused one at once as soon as its answer is in (the analyzer counts a request in
+ * the trace's first window only when sent after the first answer arrived), then one request a window later,
+ * whose refill shows the windows. At the recorded pace, the window's requests fall into one of the
+ * limiter's windows only at some phases of its clock; close together they do at nearly every phase. As
+ * many as the budget at once is what any limiter admits from full, so a correct one shows nothing.
+ */
+function earlyRefusal(
+  current: readonly Send[],
+  v: RateLimitViolation,
+  attempt: ReadonlyArray<AttemptSend> | undefined,
+  limit: number | null,
+  windowMs: number | null,
+): Shape | undefined {
+  if (v.rule !== '8.ratelimit.under-admission' || !v.window || !attempt || attempt.length !== current.length) return undefined;
+  const cited = v.samples.filter((s) => s.status === 429);
+  if (windowMs === null || windowMs <= 0 || cited.length === 0) return undefined;
+  // The first cited refusal (a rule may cite the admitted response that reported budget left, too).
+  const refusedAt = Math.min(...cited.map((s) => s.t));
+  const inWindow = (i: number): boolean =>
+    current[i]!.class === v.class && attempt[i]!.t >= v.window!.start - EPS && attempt[i]!.t <= refusedAt + EPS && attempt[i]!.status > 0;
+  const admitted: number[] = [];
+  let refused = -1;
+  for (let i = 0; i < current.length; i++) {
+    if (!inWindow(i)) continue;
+    if (attempt[i]!.status === 429) {
+      refused = i;
+      break;
+    }
+    admitted.push(i);
+  }
+  // More than the budget at once is refused by a correct limiter too.
+  if (refused < 0 || admitted.length === 0 || (limit !== null && admitted.length + 1 > limit)) return undefined;
+  // The rest go once the first answer is in: four times the slowest answer of the window, and at least
+  // 50 ms (an answer on a new connection, or on a loaded machine, takes tens of ms); at most a quarter
+  // of the window, beyond which the first and the rest are too often in different windows.
+  const slowest = Math.max(0, ...[...admitted, refused].map((i) => attempt[i]!.latency ?? 0));
+  const gap = Math.min(Math.max(50, 4 * slowest), windowMs / 4);
+  const t0 = current[admitted[0]!]!.t;
+  const at = (i: number, t: number): Send => ({ ...current[i]!, t });
+  const schedule = [
+    at(admitted[0]!, t0),
+    ...admitted.slice(1).map((i) => at(i, t0 + gap)),
+    at(refused, t0 + gap),
+    at(refused, t0 + gap + windowMs + 50),
+  ];
+  return {
+    schedule,
+    step: `the early 429 and the ${admitted.length} admissions before it in one window, close together, and one request a window later`,
+  };
+}
+
+/**
  * Over-admission is shown by the admissions inside its interval alone: more than any legitimate limiter
  * admits there. The analyzer cites the first admission over the bound and a few after it (and the
  * interval's first: rules/admission-bound.ts, rules/window-admission.ts), so the admitted requests from
@@ -94,7 +158,7 @@ export function fittedShapes(
 function admittedInInterval(
   current: readonly Send[],
   v: RateLimitViolation,
-  attempt: ReadonlyArray<{ t: number; status: number }> | undefined,
+  attempt: ReadonlyArray<AttemptSend> | undefined,
   limit: number | null,
 ): Shape[] {
   if (v.rule !== '8.ratelimit.over-admission' || !v.window || !attempt || attempt.length !== current.length) return [];

@@ -159,7 +159,10 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
     ),
     windowMs: windowOf(best.analysis, opts.signature),
     // An attempt's records are in send order, one per send unless one was skipped.
-    attempt: best.records.length === best.schedule.length ? best.records.map((r) => ({ t: r.t, status: r.status })) : undefined,
+    attempt:
+      best.records.length === best.schedule.length
+        ? best.records.map((r) => ({ t: r.t, status: r.status, latency: r.latency }))
+        : undefined,
     limit: classOf(best.analysis, opts.signature)?.observedLimit ?? null,
   });
   const gen = shrinkCandidates(opts.schedule, opts.signature, hint);

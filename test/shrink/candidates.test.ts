@@ -219,4 +219,46 @@ describe('fittedShapes', () => {
       false,
     );
   });
+
+  it("an early 429: the window's admissions up to it, close together, then one request a window later", () => {
+    // The reference server's early 429: 10 per 1 s, but 8 admitted per window; 20 reads/s for 4 s. The
+    // analyzer cites the response that still reported budget left and the 429s after it.
+    const initial = Array.from({ length: 80 }, (_, i) => read(i * 50));
+    const attempt = initial.map((x) => ({ t: x.t + 1, status: x.t % 1000 < 400 ? 200 : 429, latency: 3 }));
+    const v = {
+      rule: '8.ratelimit.under-admission',
+      class: 'read' as const,
+      message: '',
+      window: { start: 1, end: 952 },
+      samples: [attempt[7]!, attempt[8]!, attempt[9]!],
+    };
+    const shape = (limit: number | null, a: typeof attempt | undefined = attempt, rule = v.rule) =>
+      fittedShapes(initial, { ...v, rule }, { rule, class: 'read' }, a, limit, 1000).find((s) => s.step.includes('early 429'));
+    const s = shape(10)!;
+    expect(s.step).toBe('the early 429 and the 8 admissions before it in one window, close together, and one request a window later');
+    // The first alone; the other seven and the 429's request once its answer is in (4 × 3 ms, at least 50 ms); one more 1.05 s on.
+    expect(s.schedule.map((x) => x.t)).toEqual([0, ...Array<number>(8).fill(50), 1100]);
+    // Tried right after the cited requests: the smallest shape but theirs.
+    expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt, 10, 1000)[1]!.step).toBe(s.step);
+    // Slow answers push the rest later, but never past a quarter of the window.
+    expect(
+      shape(
+        10,
+        attempt.map((a) => ({ ...a, latency: 40 })),
+      )!.schedule[1]!.t,
+    ).toBe(160);
+    expect(
+      shape(
+        10,
+        attempt.map((a) => ({ ...a, latency: 400 })),
+      )!.schedule[1]!.t,
+    ).toBe(250);
+    // Not when the requests at once would be more than the budget (a correct limiter refuses those too),
+    // without the attempt's statuses, or for another rule.
+    expect(shape(8)).toBeUndefined();
+    expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }, undefined, 10, 1000).some((x) => x.step.includes('early 429'))).toBe(
+      false,
+    );
+    expect(shape(10, attempt, '8.ratelimit.over-admission')).toBeUndefined();
+  });
 });

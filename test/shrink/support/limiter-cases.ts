@@ -181,10 +181,12 @@ const CASES: Case[] = [
     rule: '8.ratelimit.under-admission',
     class: 'read',
     budget: 10,
-    windowSeconds: 1,
+    // 2 s windows: the shape that shows an early 429 sends the window's first request alone and the rest 50 ms
+    // later, at once; a window's end falls between them at 1 in 40 phases of 2 s windows (1 in 20 of 1 s ones).
+    windowSeconds: 2,
     record: { duration: 4, classes: { read: { routes: [{ route: 'me' }], rate: 20 } } },
     start: async () => {
-      const s = await startReferenceServer({ faults: ['ratelimit-early-429'], budgets: { read: 10, write: 5, windowSeconds: 1 } });
+      const s = await startReferenceServer({ faults: ['ratelimit-early-429'], budgets: { read: 10, write: 5, windowSeconds: 2 } });
       const target = targetFromInput(s.describe({ budgets: false }), 'reference');
       return {
         faulty: target,

@@ -93,18 +93,9 @@ export function estimateBudget(samples: readonly ProbeSample[]): BudgetEstimate 
   }
   if (usable.length === 0) return { ok: false, reason: 'no response with integral RateLimit-Remaining and RateLimit-Reset', evidence };
 
-  const token = tokenEvidence(usable, L, [...evidence]);
-  const window = windowEstimate(usable, L, [...evidence]);
-  if (!token) return window;
-  // A burst that straddles a fixed window's end mixes two windows' answers; ordered by Remaining, they look
-  // like Reset growing as the budget is spent, and the token arithmetic then disagrees with itself. A window
-  // that refilled when announced, with Reset then at its largest, is the stronger evidence, unless that
-  // largest Reset is 1 s: a token bucket refilling a unit in under a second says 1 after every refill too.
-  if (token.ok && token.confidence === 'low' && window.ok && window.confidence === 'high' && window.windowSeconds > 1) {
-    window.evidence.push(`token-bucket evidence set aside: ${token.evidence.slice(evidence.length).join('; ')}`);
-    return window;
-  }
-  return token;
+  const token = tokenEvidence(usable, L, evidence);
+  if (token) return token;
+  return windowEstimate(usable, L, evidence);
 }
 
 /**

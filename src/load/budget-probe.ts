@@ -62,11 +62,15 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
   };
   const budgetLeft = (): boolean => samples.length < o.maxRequests && !aborted();
   // n requests at once: sent one by one, a burst spends one unit per round trip, which a token bucket
-  // refilling faster than that never shows. Answers are ordered as the limiter counted them (Remaining).
+  // refilling faster than that never shows. Answers are ordered as the limiter counted them (countedOrder).
   const batch = async (n: number): Promise<ProbeSample[]> => {
+    const before = samples[samples.length - 1];
     const rs = await Promise.all(Array.from({ length: n }, () => io.send()));
     const t = io.now() - start;
-    const out = rs.map((r) => ({ ...r, t })).sort((a, b) => (intOf(b.remaining) ?? -1) - (intOf(a.remaining) ?? -1));
+    const out = countedOrder(
+      rs.map((r) => ({ ...r, t })),
+      before,
+    );
     samples.push(...out);
     return out;
   };
@@ -149,6 +153,26 @@ export async function runProbe(io: ProbeIO, o: ProbeOptions): Promise<ProbeOutco
     after = await take(true);
   }
   return refilled(before, after) ? { samples } : { samples, note: 'no refill seen at the announced time' };
+}
+
+/**
+ * A burst's answers in the order the limiter counted them: by Remaining, falling. Unless the burst
+ * straddled a window's end: an answer with no less Remaining than the response before the burst (each
+ * request takes a unit, so budget came back) was counted after a refill, and so was every answer with a
+ * Reset as long as its; answers with a shorter Reset were counted before the refill, in the old window. One
+ * counter never gives that (more budget left means sooner full), so a token bucket's answers keep their
+ * order. Without the split, two windows' answers interleave and look like a token bucket's Reset growing as
+ * its budget is spent.
+ */
+export function countedOrder(answers: ProbeSample[], before: ProbeSample | undefined): ProbeSample[] {
+  const sorted = [...answers].sort((a, b) => (intOf(b.remaining) ?? -1) - (intOf(a.remaining) ?? -1));
+  const prev = before ? intOf(before.remaining) : undefined;
+  if (prev === undefined || sorted.some((x) => intOf(x.reset) === undefined || intOf(x.remaining) === undefined)) return sorted;
+  const refills = sorted.filter((x) => intOf(x.remaining)! >= prev).map((x) => intOf(x.reset)!);
+  if (refills.length === 0) return sorted;
+  const newWindow = Math.min(...refills);
+  const old = sorted.filter((x) => intOf(x.reset)! < newWindow);
+  return old.length === 0 ? sorted : [...old, ...sorted.filter((x) => intOf(x.reset)! >= newWindow)];
 }
 
 function refilled(before: ProbeSample, after: ProbeSample): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runProbe, PROBE_MAX_REQUESTS } from '../../src/load/budget-probe.js';
-import { estimateBudget } from '../../src/load/budget-estimate.js';
+import { countedOrder, runProbe, PROBE_MAX_REQUESTS } from '../../src/load/budget-probe.js';
+import { estimateBudget, type ProbeSample } from '../../src/load/budget-estimate.js';
 import { fixedWindow, noHeaders, simIO, slidingLog, tokenBucket, type SimLimiter } from './discover-sim.js';
 
 const opts = { burst: 5, burstMax: 12, maxWaitMs: 65_000, maxRequests: PROBE_MAX_REQUESTS };
@@ -42,10 +42,29 @@ describe('budget probe over simulated limiters', () => {
     for (let phase = 0; phase < W * 1000; phase += 11) {
       const r = await probe(fixedWindow(L, W, phase, Math.floor(L / 3)), {}, 0, 3, 40);
       expect(r.estimate, `phase ${phase}`).toMatchObject({ ok: true, limit: L, windowSeconds: W, model: 'window' });
-      if (r.estimate.evidence.some((e) => e.startsWith('token-bucket evidence set aside'))) straddled++;
+      if (r.samples.some((s, i) => i > 0 && s.t === r.samples[i - 1]!.t && Number(s.remaining) > Number(r.samples[i - 1]!.remaining)))
+        straddled++;
     }
-    // Some phases did straddle the window's end and look like a token bucket (else this shows nothing).
+    // Some bursts did straddle the window's end: a refill inside one burst (else this shows nothing).
     expect(straddled).toBeGreaterThan(0);
+  });
+
+  it("a burst's answers in the order they were counted: a straddled window's end splits them by Reset; a token bucket's keep theirs", () => {
+    const a = (remaining: number, reset: number): ProbeSample => ({
+      t: 30,
+      status: 200,
+      limit: '20',
+      remaining: String(remaining),
+      reset: String(reset),
+    });
+    const before: ProbeSample = { t: 4, status: 200, limit: '20', remaining: '18', reset: '1' };
+    // Two in the old window (Reset 1), two after its end (Reset 3): by Remaining alone they would interleave.
+    const straddled = countedOrder([a(19, 3), a(17, 1), a(18, 3), a(16, 1)], before);
+    expect(straddled.map((x) => `${x.remaining}/${x.reset}`)).toEqual(['17/1', '16/1', '19/3', '18/3']);
+    // One window whose Reset ticked down during the burst: by Remaining.
+    expect(countedOrder([a(16, 1), a(17, 2), a(15, 1)], before).map((x) => x.remaining)).toEqual(['17', '16', '15']);
+    // A token bucket that got a unit back: more left, sooner full; by Remaining.
+    expect(countedOrder([a(17, 2), a(18, 1), a(16, 2)], before).map((x) => x.remaining)).toEqual(['18', '17', '16']);
   });
 
   it('a fixed window already exhausted before the probe (first answer a 429) is still learned', async () => {

@@ -284,13 +284,13 @@ async function shrinkCase(c: Case): Promise<void> {
       stopped: string;
       violation: { rule: string; class: string };
     };
-    expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
-    expect(out.minimal.rate.attempts).toBe(10);
     // The search's progress lines (counts and steps, no body or key) say why, should a bound below fail.
     const steps = `shrink progress:\n${run.stderr
       .split('\n')
       .filter((l) => l.startsWith('  '))
       .join('\n')}`;
+    expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
+    expect(out.minimal.rate.attempts, steps).toBe(10);
     expect(out.minimal.rate.reproduced, steps).toBeGreaterThanOrEqual(9);
     // Never longer than the original: the search only takes a schedule that is strictly smaller (fewer
     // sends, or as many over a shorter span). A few windows is what a finished search usually reaches, but

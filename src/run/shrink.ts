@@ -178,9 +178,9 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
               throw err;
             }
           },
-          onDrop: (i, rate) =>
+          onDrop: (i, rate, next) =>
             o.note(
-              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[i - 1]!.schedule.length}-request one`,
+              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[next]!.schedule.length}-request one${next < i - 1 ? ` (two drops in a row: halfway back to the original)` : ''}`,
             ),
         });
         chosen = kept[m.index];

@@ -349,15 +349,20 @@ async function shrinkCase(c: Case): Promise<void> {
       `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
     );
 
-    // The regression profile: fails while the bug is there (naming the rule), passes once fixed.
-    // A reproduction starts from a full budget: one window and the rounding of Reset after the shrink's last attempt.
+    // The regression profile: fails while the bug is there, every run, naming the rule (per replica: in one
+    // of three runs at most; behind a random balancer, counters per replica show as a rise of Remaining in
+    // most runs and as a 429 while another replica reported budget left in others: CI once saw under-
+    // admission alone); passes once fixed. A reproduction starts from a full budget: one window and the
+    // rounding of Reset after the shrink's last attempt.
     const profile = loadProfile(profilePath);
-    await settle();
-    const bad = await runProfile({ target: env.faulty, profile });
-    expect({ status: bad.result.status, rules: bad.result.rateLimit.violations.map((v) => v.rule) }).toMatchObject({
-      status: 'failed',
-      rules: expect.arrayContaining([c.rule]),
-    });
+    const seen: string[][] = [];
+    for (let i = 0; i < (perReplica ? 3 : 1) && !seen.some((rules) => rules.includes(c.rule)); i++) {
+      await settle();
+      const bad = await runProfile({ target: env.faulty, profile });
+      expect(bad.result.status, `run ${i + 1}`).toBe('failed');
+      seen.push(bad.result.rateLimit.violations.map((v) => v.rule));
+    }
+    expect(seen.flat()).toContain(c.rule);
     await settle();
     const fixedTarget = await env.fixed();
     const good = await runProfile({ target: fixedTarget, profile });

@@ -142,8 +142,11 @@ describe.concurrent("a load finding's printed re-run line", () => {
   let faulty: RunningReferenceServer;
   let dir: string;
   beforeAll(async () => {
-    // A small budget in short windows, so a 3-s run crosses it; same seed, same keys on both servers.
-    const budgets = { read: 40, write: 20, windowSeconds: 2 };
+    // A small budget in short windows, so a 3-s run crosses it in two whole windows at least: under a
+    // starved machine (CI: 57 responses in one second) a window's edges blur and over-admission is judged
+    // only on requests certainly inside it, so one whole window could go unjudged. Same seed, same keys on
+    // both servers.
+    const budgets = { read: 40, write: 20, windowSeconds: 1 };
     clean = await startReferenceServer({ seed: 78, budgets });
     faulty = await startReferenceServer({ seed: 78, budgets, faults: ['ratelimit-over-admit'] });
     dir = mkdtempSync(join(tmpdir(), 'spgate-load-rerun-'));

@@ -33,7 +33,7 @@ export class TraceFold {
   constructor(
     analysis: OnlineAnalyzeOptions | undefined,
     readonly durationMs: number,
-    private readonly skewMs = 0,
+    readonly skewMs = 0,
   ) {
     const windowSeconds = Object.fromEntries(Object.entries(analysis?.expected ?? {}).map(([c, e]) => [c, e?.windowSeconds]));
     this.verifier = new MergedVerifier(windowSeconds);

@@ -10,7 +10,6 @@ import { SpgateError } from '../errors.js';
 import { compare, evaluateThreshold, parseThreshold, type ThresholdContext, type ThresholdOutcome } from '../fold/threshold.js';
 import { combineGenerators } from '../fold/generator-verdict.js';
 import { profileResult } from '../fold/profile-result.js';
-import { mergeSkewMs } from './clock.js';
 import { MergedHistograms } from './merge-hdr.js';
 import { violationFindings } from '../load/findings.js';
 import type { TraceFold } from './merge-fold.js';
@@ -140,7 +139,7 @@ export function mergeProfile(set: ShardSet, fold: TraceFold): { result: ProfileR
     ...((first.result.config.notes as string[] | undefined) ?? []).filter((n) => !n.startsWith('shard ')),
     `merged from ${set.shards.length} of ${set.count} shards; the configuration shown is shard ${first.shard.index}'s (each ran its share)`,
   ];
-  const skew = mergeSkewMs(set.shards.map((s) => s.shard.clock));
+  const skew = fold.skewMs;
   if (skew > 0)
     notes.push(
       `the shards ran on more than one machine's clock (or did not say which): for the rate-limit analysis every response's send-to-answer interval is widened by ${skew} ms each way (clocks assumed to agree within ${skew} ms)`,

@@ -41,7 +41,7 @@ export interface Final<A> {
 export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
   let final: Final<A> = { index: o.kept.length - 1, rate: { reproduced: 0, attempts: 0 }, errors: [] };
   let drops = 0;
-  for (let i = o.kept.length - 1; i >= 0; i = drops < 2 ? i - 1 : Math.floor(i / 2)) {
+  for (let i = o.kept.length - 1; i >= 0; ) {
     final = { index: i, rate: { reproduced: 0, attempts: 0 }, errors: [] };
     for (let k = 0; k < o.times; k++) {
       if (o.pastDeadline()) {
@@ -64,7 +64,10 @@ export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
     }
     if (final.interrupted || final.cut || asOftenAs(final.rate, o.original) || i === 0) break;
     drops += 1;
-    o.onDrop?.(i, final.rate, drops < 2 ? i - 1 : Math.floor(i / 2));
+    // One level back, then halfway to the original once two were dropped in a row.
+    const next = drops < 2 ? i - 1 : Math.floor(i / 2);
+    o.onDrop?.(i, final.rate, next);
+    i = next;
   }
   return final;
 }

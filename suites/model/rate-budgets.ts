@@ -81,9 +81,11 @@ export function foreignFall(xs: readonly Exchange[]): string | undefined {
  * Reads the other class's Remaining (`probe`), spends SPENT accepted requests of `spent` class (`spend`),
  * reads it again: with its own budget it falls by at most the second probe itself, a window that rolled
  * over only raises it. Fails when it fell by half the spent requests or more (a shared budget falls by
- * all of them). Cannot judge unless every answer was accepted with a readable Remaining and the spent
- * requests lowered their own class's Remaining (else nothing shows they were charged; measured once more
- * first, for a window that turned while they were spent).
+ * all of them). Cannot judge unless every answer was accepted with a readable Remaining, the other class's
+ * Remaining moved by at most the one request between its two first reads, and the spent requests lowered
+ * their own class's Remaining (else nothing shows they were charged). A window that turned during the
+ * measurement (a rise between the first reads, spent requests that did not lower their own Remaining) gets
+ * it taken once more.
  */
 export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', probe: RequestSpec, spend: RequestSpec): Promise<void> {
   const other = spent === 'read' ? 'write' : 'read';
@@ -108,6 +110,9 @@ export async function classesIsolated(rec: Recorder, spent: 'read' | 'write', pr
       return;
     }
     const noise = remainingOf(a0)! - remainingOf(a)!;
+    // A rise between the two reads is a window that turned (or tokens given back) between them: measured
+    // once more, then most likely inside one window (23 then 29, on a clean server under a loaded machine).
+    if (noise < 0 && round === 0) continue;
     if (noise < 0 || noise > 1) {
       cannotJudge(
         rec,

@@ -95,7 +95,8 @@ describe('without a readable RateLimit-Limit or Remaining', () => {
 
 describe('a window that turns while classes-isolated spends', () => {
   // Windows of ten minutes: no real window turns during a run, only the ones the proxy makes.
-  const turned = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 50, windowSeconds: 600 } }));
+  // Budgets that the block's five runs (a dozen writes each) do not exhaust.
+  const turned = proxiedReference(() => startReferenceServer({ seed: 3, budgets: { read: 200, write: 200, windowSeconds: 600 } }));
   /** Requests the proxy has seen in the current run: writes, and the spent reads it rewrote. */
   const writes = { n: 0, reads: 0 };
   /**
@@ -122,6 +123,37 @@ describe('a window that turns while classes-isolated spends', () => {
     expect(writes.reads).toBe(6);
     expect(out.findings).toEqual([]);
     expect(verdicts(out)).toEqual({ 'limits.classes-isolated': 'passed' });
+  });
+
+  /**
+   * The reads of /me numbered in `low` (from 1) answer Remaining 3, as if a window turned right after each:
+   * the next read rises. Read 1 is the run's preflight; a round of the check's first half then reads twice,
+   * spends six writes and reads once, so reads 2 and 5 are each round's first read.
+   */
+  const lowOnReads =
+    (low: number[], seen: { reads: number }): ProxyHook =>
+    async (req, forward) => {
+      const a = await forward();
+      if (req.method !== 'GET' || !req.path.startsWith('/me')) return a;
+      seen.reads++;
+      return low.includes(seen.reads) ? { ...a, headers: { ...a.headers, 'ratelimit-remaining': '3' } } : a;
+    };
+
+  it('classes-isolated measures once more when a window turned between its two first reads (a rise), and judges', async () => {
+    const seen = { reads: 0 };
+    const out = await turned.run(lowOnReads([2], seen), { checks: ['limits.classes-isolated'], runs: 1 });
+    // The preflight, two rounds of the first half (3 reads each), one of the second (6 spent reads).
+    expect(seen.reads).toBe(13);
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)).toEqual({ 'limits.classes-isolated': 'passed' });
+  });
+
+  it('classes-isolated is inconclusive when the other class rose between its two first reads in both rounds', async () => {
+    const out = await turned.run(lowOnReads([2, 5], { reads: 0 }), { checks: ['limits.classes-isolated'], runs: 1 });
+    expect(out.findings).toEqual([]);
+    expect(verdicts(out)['limits.classes-isolated']).toMatch(
+      /^inconclusive: the read class's RateLimit-Remaining moved by \d+ between two back-to-back requests \(3 then \d+\)/,
+    );
   });
 
   it('classes-isolated is inconclusive when the spent requests lower their Remaining in neither round', async () => {

@@ -17,6 +17,11 @@ export interface Station {
   nominalRps: number;
   /** concurrency·1000 / the mean hold measured so far. */
   realizedRps(): Promise<number>;
+  /**
+   * When the station's process stood still (its 10 ms tick came 50 ms late or more): it served nothing
+   * then, which its measured holds do not show. Epoch ms of the start, and how long.
+   */
+  stalls(): Promise<{ atEpochMs: number; ms: number }[]>;
   /** A target of the station with the admin key, and `pool` more keys of the admin role (keys.admin.pool). */
   target(pool?: number): Target;
   close(): Promise<void>;
@@ -75,7 +80,16 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-process.on('message', () => process.send({ served, meanHold: served ? held / served : holdMs }));
+// Its own stalls (a machine starved of CPU stops the whole process, accept and timers alike): a 10 ms tick
+// that came 50 ms late or more, as [epoch ms the tick was due from, ms late].
+const stalls = [];
+let tick = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  if (now - tick - 10 >= 50) stalls.push([performance.timeOrigin + tick, now - tick - 10]);
+  tick = now;
+}, 10);
+process.on('message', () => process.send({ served, meanHold: served ? held / served : holdMs, stalls }));
 `;
 
 /**
@@ -98,14 +112,16 @@ export async function startStation(
     child.once('exit', (code) => reject(new Error(`station exited (${code})`)));
   });
   const url = `http://127.0.0.1:${port}/v1`;
+  const stats = () =>
+    new Promise<{ meanHold: number; stalls: [number, number][] }>((resolve) => {
+      child.once('message', (m) => resolve(m as { meanHold: number; stalls: [number, number][] }));
+      child.send('stats');
+    });
   return {
     url,
     nominalRps: (concurrency * 1000) / holdMs,
-    realizedRps: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (m) => resolve((concurrency * 1000) / (m as { meanHold: number }).meanHold));
-        child.send('stats');
-      }),
+    realizedRps: async () => (concurrency * 1000) / (await stats()).meanHold,
+    stalls: async () => (await stats()).stalls.map(([atEpochMs, ms]) => ({ atEpochMs, ms })),
     target: (pool = 0) =>
       targetFromInput({ baseUrl: url, keys: { admin: { key: STATION_KEY, ...(pool > 0 ? { pool: stationPool(pool) } : {}) } } }, 'station'),
     close: () =>

@@ -24,7 +24,15 @@ export const DRIVE_BOUND: Record<DrivenClass, number> = { read: 1500, write: 600
 /** How a drive ended (an Inconclusive is thrown when it can judge neither). */
 export type DriveOutcome =
   | { kind: 'refused'; refused: Exchange; sent: Exchange[] }
-  | { kind: 'over-admitted'; admitted: Exchange[]; others: number; budget: number };
+  | {
+      kind: 'over-admitted';
+      admitted: Exchange[];
+      others: number;
+      /** The most any correct limiter admits before the first answer's Reset (see driveToRefusal). */
+      budget: number;
+      /** Why that is the most, in words. */
+      basis: string;
+    };
 
 /** An accepted request of the class, sent with the second connection's key. */
 export function acceptedRequest(cls: DrivenClass, conversationId: string): RequestSpec {
@@ -44,9 +52,13 @@ function boundOf(ctx: SuiteContext, cls: DrivenClass): number {
 }
 
 /**
- * Sends `request` until a 429 or the bound: the budget the first answer announces (Remaining + 1) plus two,
- * then, when the budget may have come back during the drive (a window rolled over, a bucket refilled), on
- * to the bound. Over-admission is claimed only within the first answer's Reset and only from accepted answers.
+ * Sends `request` until a 429 or the bound: the most a correct limiter admits before the first answer's
+ * Reset, plus two, then, when the budget may have come back during the drive (a window rolled over, a
+ * bucket refilled), on to the bound. Over-admission is claimed only within the first answer's Reset and only
+ * from accepted answers. That most is the budget the first answer leaves (Remaining + 1) where it is the
+ * whole Limit; where the key had spent part of it before the drive, a sliding window or a token bucket gives
+ * that part back as it ages, well before Reset (when the budget is whole again), so the most is the Limit
+ * (a fixed window that admits past its Remaining then goes unjudged: the spec names no model).
  */
 export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, request: RequestSpec): Promise<DriveOutcome> {
   const batchSize = cls === 'read' ? 16 : 8;
@@ -74,6 +86,8 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
   if (!remaining?.ok)
     inconclusive(`no usable RateLimit-Remaining on the first ${cls} answer to size the drive (reported by limits.headers)`);
   const budget = remaining.value + 1;
+  const limit = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Limit') : undefined;
+  const most = limit?.ok && limit.value > budget ? limit.value : budget;
   const cap = boundOf(ctx, cls);
   if (budget + 2 > cap) {
     inconclusive(
@@ -92,7 +106,8 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
   };
   // Small concurrent batches keep the drive well inside one window.
   // One over the budget is the 429; one more leaves room for a write answered by something in front of the limiter.
-  while (sent.length < budget + 2 && !refused) await batch(Math.min(batchSize, budget + 2 - sent.length));
+  const upTo = Math.min(most + 2, cap);
+  while (sent.length < upTo && !refused) await batch(Math.min(batchSize, upTo - sent.length));
   const firstReset = first.response ? parseIntHeader(first.response.headers, 'RateLimit-Reset') : undefined;
   const mayHaveRefilled = !firstReset?.ok || (Date.now() - started) / 1000 + 1 >= firstReset.value;
   // Budget given back during a slow drive is no over-admission, and the 429 is still to come: drive on.
@@ -107,10 +122,20 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
   }
   const admitted = sent.filter(accepted);
   const others = sent.length - admitted.length;
-  if (admitted.length <= budget) {
+  if (admitted.length <= most && others > 0) {
     inconclusive(
-      `no 429 in ${sent.length} ${cls} requests, but ${others} of them were not accepted (first: ${describeAnswer(sent.find((x) => !accepted(x))!)}), so only ${admitted.length} were shown charged (the budget allowed ${budget})`,
+      `no 429 in ${sent.length} ${cls} requests, but ${others} of them were not accepted (first: ${describeAnswer(sent.find((x) => !accepted(x))!)}), so only ${admitted.length} were shown charged (the budget allowed ${most})`,
     );
   }
-  return { kind: 'over-admitted', admitted, others, budget };
+  if (admitted.length <= most) {
+    inconclusive(
+      `no 429 in ${sent.length} ${cls} requests: the key had spent ${most - budget} of its Limit of ${most} before the drive, which a sliding window or a token bucket gives back before Reset, and Limit + 2 requests are above the ${cap}-request bound of this check`,
+      `keys.secondConnection: a key no other traffic uses, whose ${cls} budget is at most ${cap - 2}`,
+    );
+  }
+  const basis =
+    most > budget
+      ? `the Limit (${most}), though ${remaining.value} remained: what the key spent before may come back before Reset in a sliding window or a token bucket`
+      : `the ${budget} remaining`;
+  return { kind: 'over-admitted', admitted, others, budget: most, basis };
 }

@@ -62,13 +62,16 @@ export function* shrinkCandidates(
 ): Generator<Candidate, Send[], boolean | undefined> {
   let current = rebase(initial);
   const tried = new Set<string>([scheduleKey(current)]);
-  // The fewest sends that can still show it, once a kept fitted shape tells (a count just above the bound):
-  // a candidate with fewer is known not to reproduce and is not proposed.
-  let fewest = 0;
+  // The fewest sends that can still show it, once a kept fitted shape tells (a count just above the bound
+  // over that shape's span): a candidate with fewer over as long a span is known not to reproduce and is
+  // not proposed. Over a shorter span the bound is lower (no limiter admits more in less time), so fewer may
+  // still exceed it: a cut at either end of a kept count at the recorded pace (142 over 3.4 s of a limit
+  // of 20 per 1 s; the first 71 over 1.7 s still exceed it).
+  let fewest = { sends: 0, spanMs: 0 };
   // Yields the candidate if new and smaller; returns whether it was accepted.
   function* propose(schedule: Send[], step: string): Generator<Candidate, boolean, boolean | undefined> {
     const s = rebase(schedule);
-    if (s.length === 0 || s.length < fewest || !isSmaller(s, current)) return false;
+    if (s.length === 0 || (s.length < fewest.sends && spanMs(s) >= fewest.spanMs) || !isSmaller(s, current)) return false;
     const k = scheduleKey(s);
     if (tried.has(k)) return false;
     tried.add(k);
@@ -81,7 +84,8 @@ export function* shrinkCandidates(
   const h0 = hint();
   if (h0.violation) {
     for (const shape of fittedShapes(current, h0.violation, signature, h0.attempt, h0.limit ?? null, h0.windowMs))
-      if (yield* propose(shape.schedule, shape.step)) fewest = shape.spare !== undefined ? shape.schedule.length - shape.spare : 0;
+      if (yield* propose(shape.schedule, shape.step))
+        fewest = shape.spare !== undefined ? { sends: current.length - shape.spare, spanMs: spanMs(current) } : { sends: 0, spanMs: 0 };
   }
   // 1. Nothing after the violation's last cited response matters to it.
   const h1 = hint();

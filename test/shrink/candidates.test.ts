@@ -195,16 +195,20 @@ describe('fittedShapes', () => {
     expect(shapes[1]!.schedule.every((x) => admittedAt(x.t))).toBe(true);
     expect(shapes[1]!.schedule.filter((x) => x.t >= 3000)).toHaveLength(22);
     expect(shapes.map((s) => s.schedule.length)).toEqual([5, 62, 63, 64, 80, ...shapes.slice(5).map((s) => s.schedule.length)]);
-    // Once the count just above the bound is kept, no cut that leaves fewer than it needs is tried.
-    const seen: number[] = [];
+    // Once the count just above the bound is kept, no cut that leaves fewer than it needs over as long a
+    // span is tried; cuts at its ends (shorter spans, lower bounds) still are.
+    const seen: Array<{ n: number; span: number }> = [];
     const gen = shrinkCandidates(initial, { rule: v.rule, class: 'read' }, () => ({ violation: v, windowMs: 3000, attempt }));
     let next = gen.next();
     while (!next.done) {
-      seen.push(next.value.schedule.length);
-      next = gen.next(next.value.schedule.length >= 62 && next.value.schedule.every((x) => admittedAt(x.t)));
+      const s = next.value.schedule;
+      seen.push({ n: s.length, span: s[s.length - 1]!.t - s[0]!.t });
+      next = gen.next(s.length >= 62 && s.every((x) => admittedAt(x.t)));
     }
-    expect(seen.slice(0, 2)).toEqual([5, 62]);
-    expect(seen.slice(2).every((n) => n >= 61)).toBe(true);
+    expect(seen.slice(0, 2).map((x) => x.n)).toEqual([5, 62]);
+    const kept = seen[1]!.span;
+    expect(seen.slice(2).filter((x) => x.n < 61 && x.span >= kept)).toEqual([]);
+    expect(seen.slice(2).some((x) => x.n < 61 && x.span < kept)).toBe(true);
     expect(next.value).toHaveLength(62);
     // With the budget's Limit known, one more than twice it sent at once comes first (a stuck or
     // per-replica counter admitting it all shows it with the fewest requests).

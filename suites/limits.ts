@@ -216,7 +216,7 @@ async function driven(ctx: SuiteContext, cls: DrivenClass, request: RequestSpec)
       if (d.kind === 'over-admitted') {
         t.add({
           clause: '8.ratelimit.over-admission',
-          expected: `HTTP 429 before the first answer's Reset, after at most ${d.budget} ${cls}s admitted (${d.basis})`,
+          expected: `HTTP 429 before the first answer's Reset, after at most ${d.most} ${cls}s admitted (${d.basis})`,
           actual: `${d.admitted.length} ${cls}s admitted${d.others ? ` (and ${d.others} not accepted)` : ''}`,
           exchanges: d.admitted.slice(-2),
         });

@@ -29,7 +29,7 @@ export type DriveOutcome =
       admitted: Exchange[];
       others: number;
       /** The most any correct limiter admits before the first answer's Reset (see driveToRefusal). */
-      budget: number;
+      most: number;
       /** Why that is the most, in words. */
       basis: string;
     };
@@ -137,5 +137,5 @@ export async function driveToRefusal(ctx: SuiteContext, cls: DrivenClass, reques
     most > budget
       ? `the Limit (${most}), though ${remaining.value} remained: what the key spent before may come back before Reset in a sliding window or a token bucket`
       : `the ${budget} remaining`;
-  return { kind: 'over-admitted', admitted, others, budget: most, basis };
+  return { kind: 'over-admitted', admitted, others, most, basis };
 }

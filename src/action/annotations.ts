@@ -25,6 +25,8 @@ export function allAnnotations(r: Results): Annotation[] {
   for (const p of r.load) {
     for (const t of p.thresholds)
       if (!t.ok) out.push({ level: 'error', title: `threshold ${t.expression} (${p.name})`, message: `breached: ${thresholdLine(t)}` });
+      else if (t.notJudged !== undefined)
+        out.push({ level: 'notice', title: `threshold ${t.expression} (${p.name})`, message: thresholdLine(t) });
   }
   for (const g of groupFindings(r.findings)) {
     out.push({

@@ -55,7 +55,14 @@ export interface ProfileParts {
 export function profileResult(p: ProfileParts): { result: ProfileResult; findings: FindingRecord[] } {
   const { tally, findings, points } = p;
   const seconds = Math.max(p.durationMs / 1000, 1e-3);
-  const ctx = thresholdContext({ ...p.figures, tally, findings, seconds, ...(p.generator ? { generator: p.generator } : {}) });
+  const ctx = thresholdContext({
+    ...p.figures,
+    tally,
+    findings,
+    seconds,
+    rateLimitSeries: p.rateLimitSeries,
+    ...(p.generator ? { generator: p.generator } : {}),
+  });
   const thresholds = p.thresholds(ctx);
   const status: ProfileResult['status'] = p.aborted
     ? 'aborted'

@@ -1,9 +1,10 @@
 /**
  * The one ThresholdContext of a load run, from its folded figures: latency from the run's histograms,
  * counts and the error rate from its status tally, `ratelimit.violations` from its findings, rps over its
- * duration. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
+ * duration, whether a budget was spent from its Remaining series. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
  */
-import type { FindingRecord, RouteClass, StatusFamily } from '../results/schema.js';
+import type { FindingRecord, ProfileResult, RouteClass, StatusFamily } from '../results/schema.js';
+import { budgetSpent } from './budget-spent.js';
 import { generatorMetric, type GeneratorLike, type LatencyMetric, type ThresholdContext } from './threshold.js';
 import type { StatusTally } from './tally.js';
 
@@ -29,6 +30,8 @@ export interface FoldFigures {
   seconds: number;
   /** The generator's own lag and verdict (a merge: the worst of the shards'), when measured. */
   generator?: GeneratorLike;
+  /** RateLimit-Remaining per class in time buckets: whether the run spent a budget (budget-spent.ts). */
+  rateLimitSeries?: ProfileResult['rateLimitSeries'];
 }
 
 /** Rate-limit violations, as the `ratelimit.violations` threshold counts them: findings of a rate-limit clause. */
@@ -65,5 +68,6 @@ export function thresholdContext(f: FoldFigures): ThresholdContext {
     // Throughput is answers other than 429 (src/fold/throughput.ts): refusals are not work done.
     rps: (cls) => (f.tally.count('completed', cls) - f.tally.count('429', cls)) / f.seconds,
     generator: (metric) => generatorMetric(f.generator, metric),
+    ...(f.rateLimitSeries ? { budgetSpent: (cls?: RouteClass) => budgetSpent(f.rateLimitSeries, cls) } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * Parsing and evaluation are pure; the load engine supplies a ThresholdContext built from its run.
  */
 import { STATUS_FAMILIES, type RouteClass, type StatusFamily } from '../results/schema.js';
+import type { BudgetSpent } from './budget-spent.js';
 
 export type ThresholdOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type LatencyMetric = 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'min';
@@ -154,6 +155,8 @@ export interface ThresholdContext {
   rps(cls?: RouteClass): number;
   /** A generator metric (generatorMetric); absent or null when the run measured none. */
   generator?(metric: GeneratorMetric): number | null;
+  /** Whether the run spent a class's budget (of any class when none is named); absent when not known. */
+  budgetSpent?(cls?: RouteClass): BudgetSpent;
 }
 
 /** Compares with the operator; exported for the property tests. */
@@ -178,6 +181,8 @@ export interface ThresholdOutcome {
   expression: string;
   ok: boolean;
   actual: string;
+  /** Why the run could not judge it and what would let it (then `ok` is true: it does not fail the run). */
+  notJudged?: string;
 }
 
 /** Evaluates one parsed threshold against a run. A latency threshold with no data holds vacuously. */
@@ -190,7 +195,9 @@ export function evaluateThreshold(t: Threshold, ctx: ThresholdContext): Threshol
     }
     case 'count': {
       const v = ctx.count(t.metric, t.class);
-      return { expression: t.expression, ok: compare(v, t.op, t.value), actual: String(v) };
+      const ok = compare(v, t.op, t.value);
+      const unspent = !ok && t.metric === '429' && v === 0 ? unspentBudget(t.class, ctx) : undefined;
+      return { expression: t.expression, ok: ok || unspent !== undefined, actual: String(v), ...(unspent ? { notJudged: unspent } : {}) };
     }
     case 'rate': {
       if (t.metric === 'rps') {
@@ -209,6 +216,18 @@ export function evaluateThreshold(t: Threshold, ctx: ThresholdContext): Threshol
       return { expression: t.expression, ok: compare(v, t.op, t.value), actual };
     }
   }
+}
+
+/**
+ * A threshold that asks for refusals (`read.429 > 0`) and saw none is judged only when the run spent the
+ * budget: a 429 came or RateLimit-Remaining reached 0 (fold/budget-spent.ts). Otherwise no limiter would
+ * have refused, and the reason it could not be judged; undefined when it is judged (or nothing is known).
+ */
+function unspentBudget(cls: RouteClass | undefined, ctx: ThresholdContext): string | undefined {
+  const b = ctx.budgetSpent?.(cls);
+  if (!b || b.spent !== false) return undefined;
+  const which = cls ? `the ${cls} budget` : 'no budget';
+  return `not judged: the run never spent ${which} (lowest RateLimit-Remaining ${b.lowest}, no 429), so no limiter had cause to refuse; more connections or a higher rate, a higher caps.maxRps, or a key with a smaller budget would let it judge`;
 }
 
 function round(v: number): number {

@@ -99,6 +99,7 @@ export function findingGroupLines(findings: readonly FindingRecord[], indent = '
 
 /** "✓ read.p95 < 250 (actual 12.3)" — one line per threshold. */
 export function thresholdLine(t: ThresholdResult): string {
+  if (t.notJudged !== undefined) return `? ${t.expression} (actual ${ciText(t.actual)}; ${ciText(t.notJudged)})`;
   return `${t.ok ? '✓' : '✗'} ${t.expression} (actual ${ciText(t.actual)})`;
 }
 

@@ -87,7 +87,7 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
   );
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   out.push(
-    `| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.inconclusive} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total} | ${rules}${n.violations ? ` (in ${n.violations} windows)` : ''} |`,
+    `| ${n.checks.total} | ${n.checks.passed} | ${n.checks.failed} | ${n.checks.warned} | ${n.checks.inconclusive} | ${n.checks.skipped} | ${n.checks.error} | ${n.findings.error} errors, ${n.findings.warning} warnings | ${n.thresholds.failed} of ${n.thresholds.total}${n.thresholds.notJudged ? ` (${n.thresholds.notJudged} not judged)` : ''} | ${rules}${n.violations ? ` (in ${n.violations} windows)` : ''} |`,
     '',
   );
 
@@ -142,9 +142,10 @@ export function buildMarkdown(r: Results, opts: MarkdownOptions = {}): string {
     );
     for (const p of r.load) {
       const breached = p.thresholds.filter((t) => !t.ok).length;
+      const unjudged = p.thresholds.filter((t) => t.notJudged !== undefined).length;
       const broken = ruleViolations(r.findings, p.name);
       out.push(
-        `| ${mdText(p.name, 60)} | ${p.status} | ${fmtInt(p.totals.completed)} | ${fmtRps(p.throughput.meanRps)} | ${fmtRps(p.throughput.peakRps)} | ${fmtMs(profileP50(p))} | ${fmtMs(profileP99(p))} | ${fmtInt(count429(p.totals.byStatus))} | ${fmtInt(p.totals.errors)} | ${p.thresholds.length - breached}/${p.thresholds.length} held | ${broken}${p.rateLimit.violations.length ? ` (${p.rateLimit.violations.length} windows)` : ''} |`,
+        `| ${mdText(p.name, 60)} | ${p.status} | ${fmtInt(p.totals.completed)} | ${fmtRps(p.throughput.meanRps)} | ${fmtRps(p.throughput.peakRps)} | ${fmtMs(profileP50(p))} | ${fmtMs(profileP99(p))} | ${fmtInt(count429(p.totals.byStatus))} | ${fmtInt(p.totals.errors)} | ${p.thresholds.length - breached - unjudged}/${p.thresholds.length} held${unjudged ? `, ${unjudged} not judged` : ''} | ${broken}${p.rateLimit.violations.length ? ` (${p.rateLimit.violations.length} windows)` : ''} |`,
       );
     }
     out.push('');

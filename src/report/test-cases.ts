@@ -89,14 +89,17 @@ function profileCases(p: ProfileResult): Case[] {
     classname,
     name: `threshold ${t.expression}`,
     timeSeconds: 0,
-    outcome: t.ok
-      ? { kind: 'passed' }
-      : {
-          kind: 'failure',
-          message: `${t.expression} breached: actual ${ciText(t.actual)}`,
-          type: 'threshold',
-          body: `expression: ${t.expression}\nactual: ${t.actual}`,
-        },
+    outcome:
+      t.notJudged !== undefined
+        ? { kind: 'skipped', message: ciText(t.notJudged) }
+        : t.ok
+          ? { kind: 'passed' }
+          : {
+              kind: 'failure',
+              message: `${t.expression} breached: actual ${ciText(t.actual)}`,
+              type: 'threshold',
+              body: `expression: ${t.expression}\nactual: ${t.actual}`,
+            },
   }));
   const classes = new Set<string>(p.rateLimit.classes.map((c) => c.class));
   for (const v of p.rateLimit.violations) classes.add(v.class ?? 'all');

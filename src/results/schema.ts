@@ -186,8 +186,11 @@ export type RateLimitAnalysis = z.infer<typeof RateLimitAnalysis>;
 
 export const ThresholdResult = z.object({
   expression: z.string(),
+  /** Held, or not judged (notJudged): a threshold the run could not judge does not fail it. */
   ok: z.boolean(),
   actual: z.string(),
+  /** Why the run could not judge the threshold and what would let it (e.g. `read.429 > 0` when no budget was spent). */
+  notJudged: z.string().optional(),
 });
 export type ThresholdResult = z.infer<typeof ThresholdResult>;
 

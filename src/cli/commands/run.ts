@@ -84,7 +84,7 @@ export const runCommand: SpgateCommand = {
         '',
         `verdict: ${r.verdict.toUpperCase()}${r.meta.aborted ? ` (${r.meta.abortReason ?? 'aborted'})` : ''}`,
         `checks: ${n.checks.total} · passed ${n.checks.passed} · failed ${n.checks.failed} · warned ${n.checks.warned} · inconclusive ${n.checks.inconclusive} · skipped ${n.checks.skipped} · errored ${n.checks.error}`,
-        `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total} · rate-limit rules broken ${r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0)}${n.violations ? ` (in ${n.violations} windows)` : ''}`,
+        `findings: ${n.findings.error} errors, ${n.findings.warning} warnings · thresholds breached ${n.thresholds.failed}/${n.thresholds.total}${n.thresholds.notJudged ? ` (${n.thresholds.notJudged} not judged)` : ''} · rate-limit rules broken ${r.load.reduce((sum, p) => sum + ruleViolations(r.findings, p.name), 0)}${n.violations ? ` (in ${n.violations} windows)` : ''}`,
         ...r.load.map(
           (p) =>
             `load ${p.name}: ${p.status} · ${p.totals.completed} requests · ${p.throughput.meanRps.toFixed(0)}/s mean · ${p.totals.byStatus['429'] ?? 0} × 429`,

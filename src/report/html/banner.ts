@@ -35,6 +35,6 @@ export function summaryTiles(r: Results): SafeHtml {
   <div class="tiles">
     ${tile('checks', n.checks.total)}${tile('passed', n.checks.passed)}${tile('failed', n.checks.failed, n.checks.failed > 0)}${tile('warned', n.checks.warned)}${tile('inconclusive', n.checks.inconclusive, n.checks.inconclusive > 0 && r.meta.failOnInconclusive === true)}${tile('skipped', n.checks.skipped)}${tile('errored', n.checks.error, n.checks.error > 0)}
     ${tile('findings (errors)', n.findings.error, n.findings.error > 0)}${tile('findings (warnings)', n.findings.warning)}
-    ${tile('thresholds breached', `${n.thresholds.failed}/${n.thresholds.total}`, n.thresholds.failed > 0)}${tile(`rate-limit rules broken${n.violations ? ` (in ${n.violations} windows)` : ''}`, rules, n.violations > 0)}
+    ${tile(`thresholds breached${n.thresholds.notJudged ? ` (${n.thresholds.notJudged} not judged)` : ''}`, `${n.thresholds.failed}/${n.thresholds.total}`, n.thresholds.failed > 0)}${tile(`rate-limit rules broken${n.violations ? ` (in ${n.violations} windows)` : ''}`, rules, n.violations > 0)}
   </div></section>`;
 }

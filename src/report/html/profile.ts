@@ -17,7 +17,10 @@ function chartFigure(c: ChartSpec): SafeHtml {
 function thresholdsTable(p: ProfileResult): SafeHtml {
   if (p.thresholds.length === 0) return html`<p class="muted">No thresholds were set for this profile.</p>`;
   return html`<table><thead><tr><th>Result</th><th>Threshold</th><th>Actual</th></tr></thead><tbody>
-  ${p.thresholds.map((t) => html`<tr><td><span class="badge ${t.ok ? 'ok' : 'breached'}">${t.ok ? 'held' : 'breached'}</span></td><td class="mono">${t.expression}</td><td>${t.actual}</td></tr>`)}
+  ${p.thresholds.map((t) => {
+    const [badge, word] = t.notJudged !== undefined ? ['inconclusive', 'not judged'] : t.ok ? ['ok', 'held'] : ['breached', 'breached'];
+    return html`<tr><td><span class="badge ${badge}">${word}</span></td><td class="mono">${t.expression}</td><td>${t.actual}${t.notJudged !== undefined ? html`<br><span class="muted">${t.notJudged}</span>` : ''}</td></tr>`;
+  })}
   </tbody></table>`;
 }
 

@@ -1,0 +1,75 @@
+/**
+ * `read.429 > 0` against a budget the run cannot spend: four closed-loop connections of `read-budget`
+ * against a budget of a million per second (a staging budget of thousands over the network is the same).
+ * No limiter had cause to refuse, so the threshold is not judged: the run passes and every output says
+ * "not judged" with why. Against a limiter that lets Remaining reach 0 and still admits (a proxy turning
+ * its 429s into 200s), the same threshold is judged and breached.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference/index.js';
+import { startRewritingProxy, type RewritingProxy } from '../checks/rewriting-proxy.js';
+import { runCli } from '../support/cli.js';
+import { tempDir, writeJson } from '../support/target-file.js';
+
+let big: RunningReferenceServer;
+let small: RunningReferenceServer;
+let proxy: RewritingProxy;
+beforeAll(async () => {
+  big = await startReferenceServer({ port: 0, budgets: { read: 1_000_000, write: 100_000, windowSeconds: 1 } });
+  small = await startReferenceServer({ port: 0, budgets: { read: 20, write: 5, windowSeconds: 1 } });
+  // A limiter that does not enforce: Remaining reaches 0, and the refusals go out as admissions.
+  proxy = await startRewritingProxy(small.target.baseUrl, async (_req, forward) => {
+    const a = await forward();
+    return a.status === 429 ? { status: 200, headers: a.headers, json: { id: 'me' } } : a;
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await big?.close();
+  await small?.close();
+});
+
+/** `spgate load --profile read-budget` for 2 s against `input`, every report in a fresh directory. */
+async function readBudget(input: object) {
+  const dir = tempDir('spgate-unspent-');
+  const target = writeJson(dir, 'target.json', input);
+  const out = join(dir, 'out');
+  const run = await runCli(['load', '--profile', 'read-budget', '--target', target, '--duration', '2', '--out', out], {
+    timeoutMs: 60_000,
+  });
+  const read = (pattern: RegExp) => readFileSync(join(out, readdirSync(out).find((f) => pattern.test(f))!), 'utf8');
+  return { run, read };
+}
+
+describe.concurrent('read.429 > 0', () => {
+  it('is not judged when the run never spent the budget: exit 0, and every report says why', async () => {
+    const { run, read } = await readBudget(big.describe());
+    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 0, stderr: [] });
+    expect(run.stdout).toMatch(
+      /\? read\.429 > 0 \(actual 0; not judged: the run never spent the read budget \(lowest RateLimit-Remaining \d+, no 429\)/,
+    );
+    const results = JSON.parse(read(/^results\.json$/)) as { verdict: string; load: Array<{ status: string; thresholds: unknown[] }> };
+    expect(results.verdict).toBe('passed');
+    expect(results.load[0]!.status).toBe('passed');
+    expect(results.load[0]!.thresholds).toContainEqual(
+      expect.objectContaining({ expression: 'read.429 > 0', ok: true, actual: '0', notJudged: expect.stringMatching(/^not judged/) }),
+    );
+    // The others are judged as ever.
+    expect(results.load[0]!.thresholds.filter((t) => (t as { notJudged?: string }).notJudged === undefined)).toHaveLength(3);
+    expect(read(/\.xml$/)).toMatch(
+      /<testcase [^>]*name="threshold read\.429 &gt; 0"[^>]*>\s*<skipped message="not judged: the run never spent/,
+    );
+    expect(read(/\.md$/)).toContain('3/4 held, 1 not judged');
+    expect(read(/\.html$/)).toContain('<span class="badge inconclusive">not judged</span>');
+  });
+
+  it('is judged and breached when Remaining reached 0 and no 429 came', async () => {
+    const { run, read } = await readBudget({ ...small.describe(), baseUrl: proxy.url });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ read.429 > 0 (actual 0)');
+    const results = JSON.parse(read(/^results\.json$/)) as { load: Array<{ thresholds: unknown[] }> };
+    expect(results.load[0]!.thresholds).toContainEqual({ expression: 'read.429 > 0', ok: false, actual: '0' });
+  });
+});

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetSpent } from '../../src/fold/budget-spent.js';
 import { evaluateThreshold, parseThreshold, type ThresholdContext } from '../../src/fold/threshold.js';
 import type { ProfileResult } from '../../src/results/schema.js';
+import { computeVerdict, countResults } from '../../src/results/verdict.js';
 
 type Series = NonNullable<ProfileResult['rateLimitSeries']>;
 const series = (read: Series['read'], write: Series['write'] = []): Series => ({ bucketMs: 100, read, write });
@@ -84,5 +85,25 @@ describe('a threshold that asks for refusals', () => {
     expect(evaluate('read.429 > 5', spentNot)).toEqual({ expression: 'read.429 > 5', ok: false, actual: '3' });
     expect(evaluate('read.429 == 0', ctx(series([[0, 800, 999, 0]])))).toEqual({ expression: 'read.429 == 0', ok: true, actual: '0' });
     expect(evaluate('read.5xx > 0', ctx(series([[0, 800, 999, 0]])))).toEqual({ expression: 'read.5xx > 0', ok: false, actual: '0' });
+  });
+});
+
+describe('the verdict of a run with a threshold not judged', () => {
+  it('passes, and fails only when the gate asks every check to judge (--fail-on-inconclusive)', () => {
+    const load = [
+      {
+        status: 'passed',
+        thresholds: [
+          { expression: '5xx == 0', ok: true, actual: '0' },
+          { expression: 'read.429 > 0', ok: true, actual: '0', notJudged: 'not judged: the run never spent the read budget' },
+        ],
+        rateLimit: { violations: [] },
+      },
+    ] as unknown as ProfileResult[];
+    const run = (failOnInconclusive: boolean) =>
+      computeVerdict({ checks: [], findings: [], errors: [], load, meta: { aborted: false, failOnInconclusive } });
+    expect(countResults({ checks: [], findings: [], load }).thresholds).toEqual({ ok: 1, failed: 0, notJudged: 1, total: 2 });
+    expect(run(false)).toBe('passed');
+    expect(run(true)).toBe('failed');
   });
 });

@@ -120,7 +120,9 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
     /** The longest attempt of each kept schedule, the original first; and of the schedule being judged. */
     const keptMs: number[] = [];
     let judgedMs = 0;
-    const reserve = () => finalReserveMs(keptMs.length > 0 ? keptMs : [judgedMs], o.times);
+    // The original's own estimate counts toward its final measurement (src/shrink/final.ts): its reserve is
+    // for the rest of it; while it is measured, for all of it.
+    const reserve = () => (keptMs.length > 0 ? finalReserveMs(keptMs, o.times, o.attempts) : finalReserveMs([judgedMs], o.times));
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a

@@ -62,10 +62,32 @@ describe('measureFinal', () => {
     expect(f.tries).toEqual([0, 10, 10, 0, 0, 2, 4]);
   });
 
-  it('measures the original, the last resort, in full whatever it misses', async () => {
+  it('measures the original, the last resort, in full whatever it misses, its own estimate counted in', async () => {
+    // Its three estimate attempts (3 of 3) are not a lucky keep: seven more make its ten.
     const f = await run([[false, true], [false]], { reproduced: 3, attempts: 3 });
     expect(f.drops).toEqual(['1 at 0/2']);
-    expect({ index: f.index, rate: f.rate, tries: f.tries }).toEqual({ index: 0, rate: { reproduced: 5, attempts: 10 }, tries: [10, 2] });
+    expect({ index: f.index, rate: f.rate, tries: f.tries }).toEqual({ index: 0, rate: { reproduced: 6, attempts: 10 }, tries: [7, 2] });
+    // With nothing kept, the original's final rate is its estimate and the attempts the rest of `times` took.
+    const alone = await run([[true, false]], { reproduced: 2, attempts: 3 });
+    expect({ index: alone.index, rate: alone.rate, tries: alone.tries }).toEqual({
+      index: 0,
+      rate: { reproduced: 6, attempts: 10 },
+      tries: [7],
+    });
+  });
+
+  it('a back-off to the original fits where its full ten would not (CI: 62 kept on 4 of 4, dropped at 5 of 7, the original cut at 9)', async () => {
+    // Attempts priced alike: the reserve of the original and one keep is 7 + 10; the keep dropped after 7.
+    const reserve = finalReserveMs([1, 1], 10, 3);
+    expect(reserve).toBe(17);
+    const f = await run([[true], [true, false, true, true, true, true, false]], { reproduced: 3, attempts: 3 }, { deadlineAfter: reserve });
+    expect({ index: f.index, rate: f.rate, cut: f.cut, drops: f.drops, tries: f.tries }).toEqual({
+      index: 0,
+      rate: { reproduced: 10, attempts: 10 },
+      cut: undefined,
+      drops: ['1 at 5/7'],
+      tries: [7, 7],
+    });
   });
 
   it('stops at the deadline and says so, keeping what it measured', async () => {
@@ -77,6 +99,10 @@ describe('measureFinal', () => {
     expect(FINAL_LEVELS).toBe(3);
     expect(finalReserveMs([9000, 2500, 3000, 2000], 10)).toBe(10 * (2500 + 3000 + 2000));
     expect(finalReserveMs([9000], 10)).toBe(90_000);
+    // The original's own estimate counts toward its final rate: its reserve is for the rest of its ten.
+    expect(finalReserveMs([9000], 10, 3)).toBe(63_000);
+    expect(finalReserveMs([9000, 2500, 3000], 10, 3)).toBe(7 * 9000 + 10 * (2500 + 3000));
+    expect(finalReserveMs([9000, 2500, 3000, 2000], 10, 3)).toBe(10 * (2500 + 3000 + 2000));
   });
 
   it('within the reserve, a best and the schedule before it dropping (as seen: 18 at 4/6, 20 at 3/5) leave the third a whole measurement', async () => {

@@ -29,7 +29,8 @@ export interface Shape {
   step: string;
   /**
    * At most this many of its sends can go before what the violation counts falls under its bound (a count
-   * just above the bound): a cut of more is known not to reproduce and is not tried.
+   * just above the bound), or before it reproduces at fewer phases of the limiter's windows (the early
+   * 429's one more): a cut of more is not tried.
    */
   spare?: number;
 }
@@ -74,7 +75,7 @@ export function fittedShapes(
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
   for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
   const early = earlyRefusal(current, v, attempt, limit, windowMs);
-  if (early) add(early.schedule, early.step);
+  if (early) add(early.schedule, early.step, early.spare);
   const counted = shapes.length;
   // The stretch with the window before it, then the stretch: a window's worth of requests shows a bug of
   // windows aligned to the clock only at the phases where the limiter's window falls as it did in the trace
@@ -99,8 +100,9 @@ export function fittedShapes(
  * then the others and the refused one at once as soon as its answer is in (the analyzer counts a request in
  * the trace's first window only when sent after the first answer arrived), then one request a window later,
  * whose refill shows the windows. At the recorded pace, the window's requests fall into one of the
- * limiter's windows only at some phases of its clock; close together they do at nearly every phase. As
- * many as the budget at once is what any limiter admits from full, so a correct one shows nothing.
+ * limiter's windows only at some phases of its clock; close together they do at nearly every phase, and
+ * with one request more than the window admitted, at every phase. As many as the budget at once is what
+ * any limiter admits from full, so a correct one shows nothing.
  */
 function earlyRefusal(
   current: readonly Send[],
@@ -135,15 +137,23 @@ function earlyRefusal(
   const gap = Math.min(Math.max(50, 4 * slowest), windowMs / 4);
   const t0 = current[admitted[0]!]!.t;
   const at = (i: number, t: number): Send => ({ ...current[i]!, t });
+  // One request more than the window admitted, where the budget allows it (a correct limiter admits the
+  // window's requests from full): a window's end between the first and the rest (gap/W of the phases: the
+  // reference server's early 429 missed 4 attempts in 30 at 200 ms of 2 s windows) then leaves the rest more
+  // than the limiter admits, refused in a window of their own; it missed none. A cut of it would reproduce
+  // at fewer phases, which a sequential test cannot tell from all: `spare` 0 keeps it.
+  const more = limit === null || admitted.length + 2 <= limit ? [at(refused, t0 + gap)] : [];
   const schedule = [
     at(admitted[0]!, t0),
     ...admitted.slice(1).map((i) => at(i, t0 + gap)),
     at(refused, t0 + gap),
+    ...more,
     at(refused, t0 + gap + windowMs + 50),
   ];
   return {
     schedule,
-    step: `the early 429 and the ${admitted.length} admissions before it in one window, close together, and one request a window later`,
+    step: `the early 429 and the ${admitted.length} admissions before it in one window, close together${more.length ? ', with one more' : ''}, and one request a window later`,
+    spare: 0,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The one ThresholdContext of a load run, from its folded figures: latency from the run's histograms,
  * counts and the error rate from its status tally, `ratelimit.violations` from its findings, rps over its
- * duration, whether a budget was spent from its Remaining series. A live run, local workers and a merge of shards evaluate thresholds through it alike. Pure.
+ * duration, whether a budget was spent from its Remaining series. A live run, local workers and a merge of
+ * shards evaluate thresholds through it alike. Pure.
  */
 import type { FindingRecord, ProfileResult, RouteClass, StatusFamily } from '../results/schema.js';
 import { budgetSpent } from './budget-spent.js';

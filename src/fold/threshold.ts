@@ -227,7 +227,9 @@ function unspentBudget(cls: RouteClass | undefined, ctx: ThresholdContext): stri
   const b = ctx.budgetSpent?.(cls);
   if (!b || b.spent !== false) return undefined;
   const which = cls ? `the ${cls} budget` : 'no budget';
-  return `not judged: the run never spent ${which} (lowest RateLimit-Remaining ${b.lowest}, no 429), so no limiter had cause to refuse; more connections or a higher rate, a higher caps.maxRps, or a key with a smaller budget would let it judge`;
+  const judge = 'more connections or a higher rate, a higher caps.maxRps, or a key with a smaller budget would let it judge';
+  const seen = `lowest RateLimit-Remaining ${b.lowest}, no 429`;
+  return `not judged: the run never spent ${which} (${seen}), so no limiter had cause to refuse; ${judge}`;
 }
 
 function round(v: number): number {

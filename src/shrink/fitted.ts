@@ -152,7 +152,9 @@ function earlyRefusal(
   ];
   return {
     schedule,
-    step: `the early 429 and the ${admitted.length} admissions before it in one window, close together${more.length ? ', with one more' : ''}, and one request a window later`,
+    step: `the early 429 and the ${admitted.length} admissions before it in one window, close together${
+      more.length ? ', with one more' : ''
+    }, and one request a window later`,
     spare: 0,
   };
 }

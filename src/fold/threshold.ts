@@ -226,7 +226,7 @@ export function evaluateThreshold(t: Threshold, ctx: ThresholdContext): Threshol
 function unspentBudget(cls: RouteClass | undefined, ctx: ThresholdContext): string | undefined {
   const b = ctx.budgetSpent?.(cls);
   if (!b || b.spent !== false) return undefined;
-  const which = cls ? `the ${cls} budget` : 'no budget';
+  const which = cls ? `the ${cls} budget` : 'any budget';
   const judge = 'more connections or a higher rate, a higher caps.maxRps, or a key with a smaller budget would let it judge';
   const seen = `lowest RateLimit-Remaining ${b.lowest}, no 429`;
   return `not judged: the run never spent ${which} (${seen}), so no limiter had cause to refuse; ${judge}`;

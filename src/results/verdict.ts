@@ -40,8 +40,9 @@ export function countResults(r: Pick<Results, 'checks' | 'findings' | 'load'>): 
 /**
  * aborted beats everything (the data is partial); run-level errors (target unreachable, a phase that
  * crashed) make it `error`; any failed/errored check, error-severity finding (a rate-limit violation is one,
- * with its basis' severity), breached threshold or failed profile makes it `failed`, and so does an inconclusive check or a threshold not judged when the gate asks
- * for every check to judge (meta.failOnInconclusive). Warnings (failing `assumed` checks) do not fail a run.
+ * with its basis' severity), breached threshold or failed profile makes it `failed`, and so does an
+ * inconclusive check or a threshold not judged when the gate asks for every check to judge
+ * (meta.failOnInconclusive). Warnings (failing `assumed` checks) do not fail a run.
  */
 export function computeVerdict(
   r: Pick<Results, 'checks' | 'findings' | 'load' | 'errors'> & { meta: { aborted: boolean; failOnInconclusive?: boolean | undefined } },

@@ -137,12 +137,12 @@ function earlyRefusal(
   const gap = Math.min(Math.max(50, 4 * slowest), windowMs / 4);
   const t0 = current[admitted[0]!]!.t;
   const at = (i: number, t: number): Send => ({ ...current[i]!, t });
-  // One request more than the window admitted, where the budget allows it (a correct limiter admits the
-  // window's requests from full): a window's end between the first and the rest (gap/W of the phases: the
+  // One request more than the window admitted, where the known budget allows it (a correct limiter admits
+  // the window's requests from full): a window's end between the first and the rest (gap/W of the phases: the
   // reference server's early 429 missed 4 attempts in 30 at 200 ms of 2 s windows) then leaves the rest more
   // than the limiter admits, refused in a window of their own; it missed none. A cut of it would reproduce
   // at fewer phases, which a sequential test cannot tell from all: `spare` 0 keeps it.
-  const more = limit === null || admitted.length + 2 <= limit ? [at(refused, t0 + gap)] : [];
+  const more = limit !== null && admitted.length + 2 <= limit ? [at(refused, t0 + gap)] : [];
   const schedule = [
     at(admitted[0]!, t0),
     ...admitted.slice(1).map((i) => at(i, t0 + gap)),

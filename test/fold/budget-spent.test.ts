@@ -65,6 +65,7 @@ describe('a threshold that asks for refusals', () => {
     expect(out).toMatchObject({ ok: true, actual: '0' });
     expect(out.notJudged).toMatch(/^not judged: the run never spent the read budget \(lowest RateLimit-Remaining 4630, no 429\)/);
     expect(out.notJudged).toContain('caps.maxRps');
+    expect(evaluate('429 > 0', ctx(series([[0, 10, 20, 0]]))).notJudged).toMatch(/^not judged: the run never spent any budget /);
     for (const e of ['read.429 >= 1', 'read.429 != 0', '429 > 0'])
       expect(evaluate(e, ctx(series([[0, 10, 20, 0]]))).notJudged).toBeDefined();
   });

@@ -98,7 +98,11 @@ describe('--metrics prometheus-rw into a real Prometheus', () => {
       ],
       { timeoutMs: 60_000 },
     );
-    expect(r.stderr).not.toContain('spgate: metrics:');
+    // A periodic push has the interval (1 s) to be answered, and a starved machine once answered one late:
+    // warned once, the run goes on (pushes are cumulative; the final one has FINAL_PUSH_MS). What must hold
+    // is no other metrics error, and the counts below equal the results (the final push landed).
+    const metricsErrors = r.stderr.split('\n').filter((l) => l.startsWith('spgate: metrics:') && !l.includes(': no answer in time — '));
+    expect(metricsErrors).toEqual([]);
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     expectVerdictExit(r.code, doc.verdict, r.stderr);
     expect(doc.meta.runId).toBe(runId);

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { SpgateError } from '../errors.js';
-import type { KeyRole } from '../target/schema.js';
+import type { KeyName } from '../target/schema.js';
 import { VERSION } from '../version.js';
 import type { Exchange } from './exchange.js';
 import { parseJsonBody, recordExchange, type RawExchange, type RawResponse } from './record.js';
@@ -126,7 +126,7 @@ export function createClient(opts: ClientOptions): HttpClient {
   const perform = async (
     url: URL,
     spec: Omit<RequestSpec, 'path'>,
-    role: KeyRole | null | undefined,
+    role: KeyName | null | undefined,
     how: Perform = {},
   ): Promise<Exchange> => {
     const id = `x${++seq}`;

@@ -1,5 +1,5 @@
 /** The client's public interface. Implemented in client.ts on undici; everything else depends only on this. */
-import type { KeyRole, Tls } from '../target/schema.js';
+import type { KeyName, Tls } from '../target/schema.js';
 import type { Exchange } from './exchange.js';
 import type { SignedUrl } from './signed-url.js';
 
@@ -14,8 +14,11 @@ export interface RequestSpec {
   json?: unknown;
   /** Raw body, sent as is (for oversize and malformed bodies). */
   rawBody?: string | Uint8Array;
-  /** Key role for `Authorization: Bearer <key>`; null sends no Authorization; a raw header wins. */
-  role?: KeyRole | null;
+  /**
+   * Key for `Authorization: Bearer <key>`: a role's key, or a key of its pool (`role.pool[i]`); null sends no
+   * Authorization; a raw header wins.
+   */
+  role?: KeyName | null;
   /** Raw Authorization header value (for wrong schemes and bogus keys). */
   authorization?: string;
   /** Overall timeout in ms (default from client options). */
@@ -24,8 +27,8 @@ export interface RequestSpec {
 
 export interface ClientOptions {
   baseUrl: string;
-  /** Secrets by role: used for Authorization and for redaction. */
-  secrets: Partial<Record<KeyRole, string>>;
+  /** Secrets by key name (roles and pool keys): used for Authorization and for redaction. */
+  secrets: Partial<Record<KeyName, string>>;
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;

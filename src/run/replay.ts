@@ -81,6 +81,8 @@ export interface ReplayRunOptions {
   maxWaitMs: number;
   traceOut?: string | undefined;
   json?: string | undefined;
+  /** A progress line for stderr (with times: which keys the attempts take turns over). */
+  note?: (line: string) => void;
 }
 
 /** How a replay ended: N attempts (`repeated`) or one pass at the trace's timing (`once`). */
@@ -105,7 +107,7 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayEnd> {
     if (o.times !== undefined) {
       try {
         const sig = before.violations.length > 0 ? pickSignature(before, o.rule).signature : undefined;
-        const runner = createAttemptRunner({ client, target, maxWaitMs: o.maxWaitMs, known: records });
+        const runner = createAttemptRunner({ client, target, maxWaitMs: o.maxWaitMs, known: records, ...(o.note ? { note: o.note } : {}) });
         const rep = await repeatReplay(records, o.times, sig, (s) => runner.run(s));
         if (writer) {
           for (const r of rep.last.records) writer.write(r);

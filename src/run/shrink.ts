@@ -137,6 +137,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         maxWaitMs: o.maxWait * 1000,
         signal: o.signal,
         known: records,
+        note: (line) => o.note(`  ${line}`),
         ...(phaseSpreadMs !== undefined ? { phaseSpreadMs } : {}),
       });
       const original = scheduleOf(records);

@@ -1,7 +1,9 @@
 /**
- * Runs a schedule against the live target as one attempt: wait until the budgets the last attempt used are
- * full again (from its headers, see budget-wait.ts), replay, check the attempt really started full (else
- * wait and try again, three times at most), analyze. Shared by `spgate shrink` and `spgate replay --times`.
+ * Runs a schedule against the live target as one attempt: wait until the budgets the last attempt on the same
+ * keys used are full again (from its headers, see budget-wait.ts), replay, check the attempt really started
+ * full (else wait and try again, three times at most), analyze. Where the target gives the schedule's roles
+ * key pools, attempts take turns over the keys (key-slots.ts), so an attempt waits only for a budget its keys
+ * spent. Shared by `spgate shrink` and `spgate replay --times`.
  */
 import { sleepUnlessAborted } from '../sleep.js';
 import type { HttpClient } from '../client/types.js';
@@ -12,7 +14,9 @@ import type { Target } from '../target/schema.js';
 import type { TraceRecord } from '../trace/record.js';
 import { replayTrace } from '../trace/replay.js';
 import { traceToSamples } from '../trace/samples.js';
+import { roleFor } from '../trace/replay.js';
 import { fullAgainAt, msResetBudgets, notStartedFull, resetUnits } from './budget-wait.js';
+import { keySlots } from './key-slots.js';
 import { asRecords, type Send } from './schedule.js';
 
 /** Attempts that did not start from a full budget are repeated this often before giving up. */
@@ -45,6 +49,8 @@ export interface AttemptRunnerOptions {
    * phase of a limiter's windows rather than just after one of its resets.
    */
   phaseSpreadMs?: number;
+  /** A progress line: which keys the attempts take turns over, and when they stop (counts and names, never a key). */
+  note?: (line: string) => void;
 }
 
 /**
@@ -64,33 +70,70 @@ export interface AttemptRunner {
   run(schedule: readonly Send[]): Promise<Attempt>;
 }
 
-/** A runner that remembers when the budgets it used are full again; attempts are sequential. */
+/**
+ * A runner that remembers, per key slot, when the budgets it used are full again; attempts are sequential,
+ * each on the slot whose budgets are full soonest. Should an attempt on a fresh key not start full, the pool's
+ * keys do not have budgets of their own (a limiter keyed by workspace or address): the turns stop, and every
+ * later attempt waits for every budget the earlier ones spent.
+ */
 export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
   const msReset = opts.known ? msResetBudgets(opts.known) : new Set<string>();
-  let fullAt: { at: number; what: string } | undefined;
+  /** When each slot's budgets are full again (performance.now() ms), and what said so. */
+  const fullAt = new Map<number, { at: number; what: string }>();
+  let turns = true;
+  let announced = false;
   let started = 0;
 
-  const waitForBudget = async (): Promise<number> => {
-    if (!fullAt) return 0;
-    const wait = fullAt.at - performance.now();
+  /** The slot whose budgets are full soonest (a slot never used is full now); the lowest on a tie. */
+  const pickSlot = (count: number): number => {
+    let best = 0;
+    for (let slot = 1; slot < count; slot++) if ((fullAt.get(slot)?.at ?? 0) < (fullAt.get(best)?.at ?? 0)) best = slot;
+    return best;
+  };
+
+  const waitForBudget = async (slot: number): Promise<number> => {
+    const full = fullAt.get(slot);
+    if (!full) return 0;
+    const wait = full.at - performance.now();
     if (wait <= 0) return 0;
     if (wait > opts.maxWaitMs) {
       throw new SpgateError(
         'SPGATE_ERR_BUDGET_NOT_REFILLED',
-        `${fullAt.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`,
+        `${full.what}: ${(wait / 1000).toFixed(1)} s away, beyond --max-wait ${opts.maxWaitMs / 1000} s`,
       );
     }
     await sleepUnlessAborted(wait, opts.signal);
     return wait;
   };
 
+  /** The turns stop: slot 0 from now on, full once every budget any slot spent is. */
+  const stopTurns = (why: string): void => {
+    turns = false;
+    let latest: { at: number; what: string } | undefined;
+    for (const f of fullAt.values()) if (!latest || f.at > latest.at) latest = f;
+    fullAt.clear();
+    if (latest) fullAt.set(0, latest);
+    opts.note?.(`${why}: the attempts no longer take turns over the pool's keys`);
+  };
+
   return {
     async run(schedule) {
+      const slots = keySlots(
+        opts.target,
+        schedule.map((x) => roleFor(x.key, opts.target)),
+      );
+      if (!announced && turns && slots.count > 1) {
+        opts.note?.(
+          `the attempts take turns over the pool's keys (${slots.described}), each a budget of its own: none waits for the last one's`,
+        );
+      }
+      announced = true;
       let sent = 0;
       let waitedMs = 0;
       let phaseMs = 0;
       for (let tries = 1; ; tries++) {
-        waitedMs += await waitForBudget();
+        const slot = turns ? pickSlot(slots.count) : 0;
+        waitedMs += await waitForBudget(slot);
         if (opts.phaseSpreadMs) {
           const extra = phaseAt(started++) * opts.phaseSpreadMs;
           await sleepUnlessAborted(extra, opts.signal);
@@ -98,10 +141,12 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
           phaseMs += extra;
         }
         if (opts.signal?.aborted) throw new SpgateError('SPGATE_ERR_ABORTED', 'interrupted while waiting for the budget');
+        const fresh = turns && slot > 0 && !fullAt.has(slot);
         const out = await replayTrace(asRecords(schedule), {
           client: opts.client,
           target: opts.target,
           speed: 1,
+          keyFor: (role) => slots.keyFor(slot, role),
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
         sent += out.records.length;
@@ -131,12 +176,13 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
           );
         }
         const l = full.latest!;
-        fullAt = {
+        fullAt.set(slot, {
           at: out.originMs + full.atMs,
           what: `the ${l.budget} budget is full again ${l.claimSeconds} ${l.unit === 'ms' ? 'ms (Reset counts ms)' : 's'} after its last response`,
-        };
+        });
         const notFull = notStartedFull(out.records);
         if (notFull.length > 0 && !opts.signal?.aborted) {
+          if (fresh) stopTurns(`the ${notFull.join(' and ')} budget was not full on a key never used before`);
           if (tries < START_TRIES) continue;
           throw new SpgateError(
             'SPGATE_ERR_BUDGET_NOT_REFILLED',

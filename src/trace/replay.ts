@@ -6,7 +6,7 @@
 import { sleepUnlessAborted } from '../sleep.js';
 import type { HttpClient } from '../client/types.js';
 import type { Exchange } from '../client/exchange.js';
-import { KEY_ROLES, type KeyRole, type Target } from '../target/schema.js';
+import { KEY_ROLES, type KeyName, type KeyRole, type Target } from '../target/schema.js';
 import { fillTemplate, placeholderValues, replayBody } from './fill.js';
 import type { TraceRecord } from './record.js';
 
@@ -18,6 +18,8 @@ export interface ReplayOptions {
   /** Called with every new record as it arrives (the trace writer). */
   onRecord?: (r: TraceRecord) => void;
   signal?: AbortSignal;
+  /** The key each role's requests go out with (default the role's own; shrink attempts take turns over a pool). */
+  keyFor?: (role: KeyRole) => KeyName;
 }
 
 export interface ReplayOutcome {
@@ -55,11 +57,13 @@ export async function replayTrace(records: readonly TraceRecord[], opts: ReplayO
     const role = roleFor(rec.key, opts.target);
     const json = replayBody(rec.method, rec.path);
     pending.push(
-      opts.client.send({ method: rec.method, path: filled.path, role, ...(json === undefined ? {} : { json }) }).then((x) => {
-        const r = toRecord(rec, x, sentAt, role);
-        out.push(r);
-        opts.onRecord?.(r);
-      }),
+      opts.client
+        .send({ method: rec.method, path: filled.path, role: opts.keyFor?.(role) ?? role, ...(json === undefined ? {} : { json }) })
+        .then((x) => {
+          const r = toRecord(rec, x, sentAt, role);
+          out.push(r);
+          opts.onRecord?.(r);
+        }),
     );
   }
   await Promise.all(pending);

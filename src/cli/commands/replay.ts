@@ -69,6 +69,7 @@ export const replayCommand: SpgateCommand = {
       rule: typeof args.rule === 'string' ? args.rule : undefined,
       traceOut: typeof args.traceOut === 'string' ? args.traceOut : undefined,
       json: typeof args.json === 'string' ? args.json : undefined,
+      note: (line) => process.stderr.write(`${line}\n`),
     });
     const { target } = end;
     const against = target.source === 'embedded' ? 'the embedded reference server' : target.baseUrl;

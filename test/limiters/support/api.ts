@@ -5,8 +5,16 @@
  * Written from the spec, not from src/reference: a second, independent implementation.
  */
 
-/** The one API key these servers accept. */
+/** The API key these servers accept, the workspace's first. */
 export const API_KEY = 'pk_test_limiters_0123456789abcdef';
+
+/**
+ * More keys of the same workspace (a target file's `pool`): each limits on its own budget, since limiterKey
+ * keys the limiter by the Authorization header, as an API keyed by workspace key does.
+ */
+export const POOL_KEYS = ['pk_test_limiters_pool0_0123456789', 'pk_test_limiters_pool1_0123456789', 'pk_test_limiters_pool2_0123456789'];
+
+const ACCEPTED = new Set([API_KEY, ...POOL_KEYS].map((k) => `Bearer ${k}`));
 
 /** Fixture ids every server knows, as a target file names them (fixtures.ids). */
 export const FIXTURE_IDS = {
@@ -195,7 +203,7 @@ const ROUTES: Array<[string, RegExp, Handler]> = [
 
 /** Answers one /v1 request: 401 without the key, the route's answer, or 404 route.not_found. */
 export function handleApi(req: ApiRequest): ApiResponse {
-  if (req.authorization !== `Bearer ${API_KEY}`)
+  if (!ACCEPTED.has(req.authorization ?? ''))
     return { status: 401, body: errorBody('auth.invalid_key', 'bad or missing API key', req.requestId) };
   for (const [method, re, h] of ROUTES) {
     if (method !== req.method) continue;

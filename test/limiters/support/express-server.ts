@@ -16,6 +16,8 @@ export interface ExpressOptions {
   sharedStore?: boolean;
   /** Misconfiguration: the window written as seconds into `windowMs` (3 meaning 3 s is 3 ms). */
   windowInSecondsAsMs?: boolean;
+  /** Legitimate: the budget is the workspace's, shared by all its keys (the spec does not say per key). */
+  perWorkspace?: boolean;
 }
 
 function limiter(b: Budget, opts: ExpressOptions): RateLimitRequestHandler {
@@ -24,7 +26,7 @@ function limiter(b: Budget, opts: ExpressOptions): RateLimitRequestHandler {
     limit: b.limit,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    keyGenerator: (req) => limiterKey(req.headers.authorization),
+    keyGenerator: (req) => (opts.perWorkspace ? 'workspace' : limiterKey(req.headers.authorization)),
     handler: (_req, res) => {
       const id = String(res.getHeader('X-Request-Id'));
       res.status(429).json(errorBody('rate_limit.exceeded', 'rate limit exceeded', id));

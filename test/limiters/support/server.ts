@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import type { Target } from '../../../src/target/schema.js';
-import { API_KEY, FIXTURE_IDS } from './api.js';
+import { API_KEY, FIXTURE_IDS, POOL_KEYS } from './api.js';
 
 export interface Budget {
   limit: number;
@@ -43,13 +43,16 @@ export async function listenLoopback(server: Server): Promise<LimitedServer> {
   };
 }
 
-/** The target for a limiter server: no assumptions.rateLimit, so budgets are unstated. */
-export function targetFor(name: string, url: string): Target {
+/**
+ * The target for a limiter server: no assumptions.rateLimit, so budgets are unstated. With `pool`, the admin
+ * role has the server's other keys as its pool (each its own budget).
+ */
+export function targetFor(name: string, url: string, opts: { pool?: boolean } = {}): Target {
   return targetFromInput(
     {
       name,
       baseUrl: url,
-      keys: { admin: { key: API_KEY } },
+      keys: { admin: { key: API_KEY, ...(opts.pool ? { pool: POOL_KEYS } : {}) } },
       allowWrites: true,
       fixtures: { ids: { ...FIXTURE_IDS, message: { ...FIXTURE_IDS.message }, completedTurn: { ...FIXTURE_IDS.completedTurn } } },
     },

@@ -137,7 +137,7 @@ export async function searchMinimal(opts: SearchOptions): Promise<SearchResult> 
   const held = heldRate(first.rate);
   const rule = opts.rule ?? DEFAULT_RULE;
   opts.onStep?.(
-    `original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces half as often`,
+    `original: ${opts.schedule.length} requests, reproduced ${first.rate.reproduced}/${first.rate.attempts}; a candidate is kept when it reproduces as often (${Math.round(held * 100)} %), at ${Math.round(rule.alpha * 100)} % risk of keeping one that reproduces ${Math.round(rule.h0Share * 100)} % as often`,
     original,
   );
   /** The sequential test of one candidate: attempts until it decides (acceptance.ts). */

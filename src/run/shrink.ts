@@ -183,7 +183,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           },
           onDrop: (i, rate, next) =>
             o.note(
-              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[next]!.schedule.length}-request one${next < i - 1 ? ` (two drops in a row: halfway back to the original)` : ''}`,
+              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[next]!.schedule.length}-request one${next < i - 1 ? ` (three drops in a row: halfway back to the original)` : ''}`,
             ),
         });
         chosen = kept[m.index];

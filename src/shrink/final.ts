@@ -1,11 +1,15 @@
 /**
  * The final measurement of a shrink, apart from any I/O: the best schedule is replayed `times` times; one
  * that proves to reproduce less often than the original did (a bug kept on a few lucky attempts) is
- * dropped for the schedule kept before it. After two drops in a row, the search's last keeps were a run of
- * lucky ones (they come in runs: a store per replica kept 40, 30, 25, 20 and 15 requests on four
- * reproductions each, and each then reproduced 8 in 10 or less), so the measurement jumps halfway back to
- * the original rather than spending up to `times` attempts on each of them (that run was cut by
- * --max-time six attempts into the 80-request schedule). A schedule is dropped as soon as its misses
+ * dropped for the schedule kept before it. The search's time reserve holds the best and the two kept before
+ * it (FINAL_LEVELS), so two drops in a row still step back one level at a time. After three, the search's
+ * last keeps were a run of lucky ones (they came in runs while the acceptance rule was looser: a store per
+ * replica kept 40, 30, 25, 20 and 15 requests on four reproductions each, and each then reproduced 8 in 10
+ * or less), so the measurement jumps halfway back to the original rather than spending up to `times`
+ * attempts on each of them (that run was cut by --max-time six attempts into the 80-request schedule).
+ * Halfway after two drops was too far once keeps needed seven reproductions: a store per replica dropped 20
+ * (2 of 4) and 30 (7 of 9) and jumped to 60 requests, where the 40 kept before 30 would likely have held.
+ * A schedule is dropped as soon as its misses
  * leave it no way to reach the original's rate; the original, the last resort, is measured in full, its
  * own rate estimate counted in: those attempts were not picked for their luck (the original is the user's
  * trace, not a schedule kept on a few reproductions), so they are a fresh measurement as much as any, and
@@ -70,8 +74,8 @@ export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
     }
     if (final.interrupted || final.cut || asOftenAs(final.rate, o.original) || i === 0) break;
     drops += 1;
-    // One level back, then halfway to the original once two were dropped in a row.
-    const next = drops < 2 ? i - 1 : Math.floor(i / 2);
+    // One level back, then halfway to the original once three were dropped in a row.
+    const next = drops < FINAL_LEVELS ? i - 1 : Math.floor(i / 2);
     o.onDrop?.(i, final.rate, next);
     i = next;
   }

@@ -48,18 +48,29 @@ describe('measureFinal', () => {
     expect({ index: f.index, rate: f.rate, drops: f.drops }).toEqual({ index: 1, rate: { reproduced: 7, attempts: 10 }, drops: [] });
   });
 
-  it('after two drops in a row, jumps halfway back to the original instead of measuring each lucky keep in turn', async () => {
+  it('after three drops in a row, jumps halfway back to the original instead of measuring each lucky keep in turn', async () => {
     // As a store per replica gave (CI, rate-limiter-flexible): 160 → 80 → 40 → 30 → 25 → 20 → 15, each kept
     // on 4 of 4; in the final 15 reproduced 2 of 4, 20 0 of 2, 25, 30 and 40 about 8 in 10, 80 every time.
+    // Two drops step back one level each (the reserve holds the best and the two before it).
     const eightInTen = [true, true, true, true, false, true, true, true, true, false];
     const f = await run([[true], [true], eightInTen, eightInTen, eightInTen, [false], [true, false, true, false]], {
       reproduced: 3,
       attempts: 3,
     });
-    expect(f.drops).toEqual(['6 at 2/4', '5 at 0/2 -> 2', '2 at 8/10']);
+    expect(f.drops).toEqual(['6 at 2/4', '5 at 0/2', '4 at 8/10 -> 2', '2 at 8/10']);
     expect({ index: f.index, rate: f.rate }).toEqual({ index: 1, rate: { reproduced: 10, attempts: 10 } });
-    // 36 attempts where one level at a time took 54 (25 and 30 measured too).
-    expect(f.tries).toEqual([0, 10, 10, 0, 0, 2, 4]);
+    // 36 attempts where one level at a time took 46 (30 measured too).
+    expect(f.tries).toEqual([0, 10, 10, 0, 10, 2, 4]);
+  });
+
+  it('two drops in a row step back to the third schedule, which the reserve holds (20 at 2 of 4, 30 at 7 of 9: 40, not 60)', async () => {
+    // As a store per replica gave with seven reproductions to keep: 160 → 80 → 60 → 50 → 40 → 30 → 20.
+    const f = await run([[true], [true], [true], [true], [true], [true, true, false, true, true, true, true, true, false], [true, false]], {
+      reproduced: 3,
+      attempts: 3,
+    });
+    expect(f.drops).toEqual(['6 at 2/4', '5 at 7/9']);
+    expect({ index: f.index, rate: f.rate }).toEqual({ index: 4, rate: { reproduced: 10, attempts: 10 } });
   });
 
   it('measures the original, the last resort, in full whatever it misses, its own estimate counted in', async () => {

@@ -3,11 +3,13 @@
  * them the one staging actually has, a store per replica behind one port, where which replica answers is
  * not the client's choice — and a reference server limiter fault, a trace recorded from an open-model run is
  * shrunk by the real CLI against the live target. The minimal schedule must be at most a quarter of the
- * original's requests and a few windows long, reproduce at least 9 times in 10, its regression profile must
- * fail on the faulty limiter and pass on the correct one, and the standalone bash + curl script must show
- * the violation against the faulty limiter and not against the fixed one. The cases are split over four
- * test files (test/shrink/limiters-*.test.ts), two each, so vitest's workers share them: their time is mostly
- * spent waiting for budgets.
+ * original's requests (half behind a random balancer, where the search's path is chance), reproduce at
+ * least 9 times in 10, its regression profile must fail on the faulty limiter and pass on the correct one,
+ * and the standalone bash + curl script must show the violation against the faulty limiter and not against
+ * the fixed one. The cases are split over four test files (test/shrink/limiters-*.test.ts), two each, so
+ * vitest's workers share them: their time is mostly spent waiting for budgets and windows. The per-replica
+ * and fastify cases give the shrink a key pool (three more keys, each its own budget), which its attempts
+ * take turns over; the others have one key, and each attempt waits for the budget the last one spent.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { readTrace } from '../../../src/trace/reader.js';
 import { traceToSamples } from '../../../src/trace/samples.js';
 import { startReferenceServer } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
-import type { Target } from '../../../src/target/schema.js';
+import { KEY_ROLES, type Target } from '../../../src/target/schema.js';
 import { SCRIPT_JUDGES } from '../../../src/shrink/script-out.js';
 import { runCli } from '../../support/cli.js';
 import { tempDir, writeJson } from '../../support/target-file.js';
@@ -44,20 +46,30 @@ export interface Case {
   maxTime?: number;
   /** Which of the four test files runs it (test/shrink/limiters-N.test.ts): a long case beside a short one. */
   file: 1 | 2 | 3 | 4;
+  /** Behind a random balancer: whether a schedule reproduces is chance (which replica answers), so is the search's path. */
+  randomBalancer?: true;
   /** Faulty and fixed targets; `fix` may switch the same server. */
   start(): Promise<{ faulty: Target; fixed: () => Promise<Target>; close: () => Promise<void> }>;
 }
 
 const misconfig = (name: string) => MISCONFIGS.find((m) => m.name.startsWith(name))!;
 
-/** A limiter-library case: the misconfigured server, and the same library configured correctly. */
-function libraryCase(prefix: string, correct: (b: (typeof MISCONFIGS)[number]['budgets']) => Promise<LimitedServer>): Case['start'] {
+/**
+ * A limiter-library case: the misconfigured server, and the same library configured correctly. With `pool`,
+ * the faulty target's admin role has a pool of three more keys (each its own budget), which the shrink's
+ * attempts take turns over (src/shrink/key-slots.ts).
+ */
+function libraryCase(
+  prefix: string,
+  correct: (b: (typeof MISCONFIGS)[number]['budgets']) => Promise<LimitedServer>,
+  opts: { pool?: boolean } = {},
+): Case['start'] {
   return async () => {
     const m = misconfig(prefix);
     const bad = await m.start(m.budgets);
     let good: LimitedServer | undefined;
     return {
-      faulty: targetFor('faulty', bad.url),
+      faulty: targetFor('faulty', bad.url, opts),
       fixed: async () => targetFor('fixed', (good = await correct(m.budgets)).url),
       close: async () => {
         await bad.close();
@@ -67,7 +79,7 @@ function libraryCase(prefix: string, correct: (b: (typeof MISCONFIGS)[number]['b
   };
 }
 
-/** A store per replica, two replicas behind one port: the limiter bug staging has. */
+/** A store per replica, two replicas behind one port: the limiter bug staging has. The faulty target has a key pool (above). */
 function perReplicaCase(
   start: (
     budgets: { read: { limit: number; windowSeconds: number }; write: { limit: number; windowSeconds: number } },
@@ -80,7 +92,7 @@ function perReplicaCase(
     const bad = await startRoundRobinProxy([await start(budgets, 'a'), await start(budgets, 'b')], pick);
     let good: LimitedServer | undefined;
     return {
-      faulty: targetFor('faulty', bad.url),
+      faulty: targetFor('faulty', bad.url, { pool: true }),
       fixed: async () => targetFor('fixed', (good = await start(budgets, 'a')).url),
       close: async () => {
         await bad.close();
@@ -97,6 +109,7 @@ const CASES: Case[] = [
     name: 'express-rate-limit, a store per replica, two replicas behind one port',
     maxTime: 240,
     file: 1,
+    randomBalancer: true,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',
     budget: 20,
@@ -108,6 +121,7 @@ const CASES: Case[] = [
     name: 'rate-limiter-flexible, a store per replica, two replicas behind one port',
     maxTime: 240,
     file: 2,
+    randomBalancer: true,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',
     budget: 15,
@@ -137,11 +151,11 @@ const CASES: Case[] = [
     budget: 20,
     windowSeconds: 3,
     record: { duration: 6, classes: { read: { ...READS, rate: 60 } } },
-    // Its 3 s windows make each attempt the longest of the table (about 6 s with the wait for a full budget
-    // and the phase spread); the smallest count above the bound is kept in the first few steps (360 → 62–64)
-    // and the rest of the search only shaves routes and gaps: 200 s keeps that.
+    // Its 3 s windows make each attempt the longest of the table (about 5 s with the phase spread, the key
+    // pool saving the wait for a full budget); the smallest count above the bound is kept in the first few
+    // steps (360 → 62, about a minute in) and the rest of the search only shaves routes and gaps.
     maxTime: 200,
-    start: libraryCase('@fastify/rate-limit', (budgets) => startFastifyServer({ budgets })),
+    start: libraryCase('@fastify/rate-limit', (budgets) => startFastifyServer({ budgets }), { pool: true }),
   },
   {
     name: 'rate-limiter-flexible, Reset in ms',
@@ -253,7 +267,12 @@ async function shrinkCase(c: Case): Promise<void> {
       if (analyzeRateLimits(traceToSamples(await readTrace(original))).violations.some((v) => v.rule === c.rule)) break;
       await new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
     }
-    const keys = Object.fromEntries(Object.entries(env.faulty.secrets).map(([role, key]) => [role, { key }]));
+    const keys = Object.fromEntries(
+      KEY_ROLES.filter((role) => env.faulty.secrets[role] !== undefined).map((role) => {
+        const pool = (env.faulty.pools[role] ?? []).slice(1).map((name) => env.faulty.secrets[name]!);
+        return [role, { key: env.faulty.secrets[role], ...(pool.length ? { pool } : {}) }];
+      }),
+    );
     const targetFile = writeJson(dir, 'target.json', {
       name: 'faulty',
       baseUrl: env.faulty.baseUrl,
@@ -312,19 +331,14 @@ async function shrinkCase(c: Case): Promise<void> {
     // reproduces as often as the original. Which phases attempts land at is the open part of issue 34.
     expect(out.minimal.spanMs).toBeLessThanOrEqual(out.original.spanMs);
     expect(out.stopped).toMatch(/^(time|done)$/);
-    // The per-replica cases behind a random balancer are probabilistic: their bound is the original (and so
-    // is a search the clock stopped, as above).
     const perReplica = c.name.includes('a store per replica');
-    if (!perReplica && out.stopped === 'done') expect(out.minimal.requests, steps).toBeLessThanOrEqual(4 * c.budget);
-    // Issue 34 asks for a quarter of the original or less: met by every deterministic case here, not yet by
-    // every run of the probabilistic per-replica ones (160 → 38 and 160 → 78 seen); the table says which.
-    // A store per replica behind a random balancer can also end at the original: a kept schedule that
-    // reproduced by luck in the search (its attempts all at a few similar window phases) and then missed in
-    // the final measurement falls back, possibly down to the original; that is the
-    // open part of issue 34, and what is handed over must still reproduce 9 in 10 (above), with its script
-    // and regression profile (below).
-    if (perReplica) expect(out.minimal.requests, steps).toBeLessThanOrEqual(out.original.requests);
-    else expect(out.minimal.requests, steps).toBeLessThan(out.original.requests);
+    if (!c.randomBalancer && out.stopped === 'done') expect(out.minimal.requests, steps).toBeLessThanOrEqual(4 * c.budget);
+    // Issue 34's bound, a quarter of the original or less, holds every deterministic case. Behind a random
+    // balancer which replica answers is chance, and so is the search's path: with the key pool and keeps on
+    // seven reproductions, six runs gave 160 → 20 to 40 and one 160 → 60 (a final measurement that dropped
+    // two lucky keeps and, then, jumped halfway back); their bound is half the original, the table says which.
+    if (c.randomBalancer) expect(out.minimal.requests, steps).toBeLessThanOrEqual(out.original.requests / 2);
+    else expect(out.minimal.requests, steps).toBeLessThanOrEqual(out.original.requests / 4);
     expect(run.stdout).toContain(`Re-run: spgate replay ${minPath} --target ${targetFile} --times 10 --rule ${c.rule}`);
     for (const text of [
       run.stdout,

@@ -171,6 +171,10 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           original: search.original.rate,
           times: o.times,
           pastDeadline: () => performance.now() > end,
+          // A level measured whole at its longest attempt, and the original's rest after it.
+          fits: (j) =>
+            performance.now() + o.times * (keptMs[j] ?? Infinity) + (j > 0 ? finalReserveMs(keptMs.slice(0, 1), o.times, o.attempts) : 0) <=
+            end,
           attempt: async (i) => {
             if (o.signal.aborted) return undefined;
             try {
@@ -183,7 +187,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           },
           onDrop: (i, rate, next) =>
             o.note(
-              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[next]!.schedule.length}-request one${next < i - 1 ? ` (three drops in a row: halfway back to the original)` : ''}`,
+              `  the ${kept[i]!.schedule.length}-request schedule reproduced ${rate.reproduced}/${rate.attempts}, less often than the original can be: back to the ${kept[next]!.schedule.length}-request one${next < i - 1 ? ` (three drops in a row, and no time to measure each: halfway back to the original)` : ''}`,
             ),
         });
         chosen = kept[m.index];

@@ -8,7 +8,10 @@
  * or less), so the measurement jumps halfway back to the original rather than spending up to `times`
  * attempts on each of them (that run was cut by --max-time six attempts into the 80-request schedule).
  * Halfway after two drops was too far once keeps needed seven reproductions: a store per replica dropped 20
- * (2 of 4) and 30 (7 of 9) and jumped to 60 requests, where the 40 kept before 30 would likely have held.
+ * (2 of 4) and 30 (7 of 9) and jumped to 60 requests, where the 40 kept before 30 would likely have held;
+ * and while the clock allows a whole measurement of the next level (`fits`), even a third drop steps back one
+ * level (CI: 25, 30 and 40 dropped at 2/4, 2/4 and 6/8, then the jump skipped the 60 kept before them for
+ * 80, half the original, with 89 s of --max-time left).
  * A schedule is dropped as soon as its misses
  * leave it no way to reach the original's rate; the original, the last resort, is measured in full, its
  * own rate estimate counted in: those attempts were not picked for their luck (the original is the user's
@@ -29,6 +32,12 @@ export interface FinalOptions<A> {
   attempt(index: number): Promise<{ shows: boolean; outcome: A; sendErrors: readonly number[] } | undefined>;
   /** True once no attempt may start (--max-time). */
   pastDeadline(): boolean;
+  /**
+   * Whether the clock still allows a whole measurement of kept[index] and then of the original's rest
+   * (should kept[index] be dropped too): past the reserve's levels, the back-off then still steps one level
+   * at a time instead of jumping halfway. Absent: never.
+   */
+  fits?(index: number): boolean;
   /** A kept schedule dropped, with the rate that dropped it, for kept[next]. */
   onDrop?(index: number, rate: Rate, next: number): void;
 }
@@ -74,8 +83,9 @@ export async function measureFinal<A>(o: FinalOptions<A>): Promise<Final<A>> {
     }
     if (final.interrupted || final.cut || asOftenAs(final.rate, o.original) || i === 0) break;
     drops += 1;
-    // One level back, then halfway to the original once three were dropped in a row.
-    const next = drops < FINAL_LEVELS ? i - 1 : Math.floor(i / 2);
+    // One level back, then halfway to the original once three were dropped in a row, unless the clock still
+    // allows the next level in full.
+    const next = drops < FINAL_LEVELS || o.fits?.(i - 1) ? i - 1 : Math.floor(i / 2);
     o.onDrop?.(i, final.rate, next);
     i = next;
   }

@@ -4,7 +4,7 @@ import { FINAL_LEVELS, finalReserveMs, measureFinal } from '../../src/shrink/fin
 import type { Rate } from '../../src/shrink/search.js';
 
 /** kept[i] reproduces on the attempts `script[i]` marks true (cycled); counts the attempts each got. */
-function run(script: boolean[][], original: Rate, opts: { times?: number; deadlineAfter?: number } = {}) {
+function run(script: boolean[][], original: Rate, opts: { times?: number; deadlineAfter?: number; fits?: (i: number) => boolean } = {}) {
   const tries = script.map(() => 0);
   const drops: string[] = [];
   let total = 0;
@@ -20,6 +20,7 @@ function run(script: boolean[][], original: Rate, opts: { times?: number; deadli
       return { shows: s[n % s.length]!, outcome: `${i}:${n}`, sendErrors: [1] };
     },
     onDrop: (i, r, next) => drops.push(`${i} at ${r.reproduced}/${r.attempts}${next === i - 1 ? '' : ` -> ${next}`}`),
+    ...(opts.fits ? { fits: opts.fits } : {}),
   });
   return final.then((f) => ({ ...f, tries, drops }));
 }
@@ -61,6 +62,18 @@ describe('measureFinal', () => {
     expect({ index: f.index, rate: f.rate }).toEqual({ index: 1, rate: { reproduced: 10, attempts: 10 } });
     // 36 attempts where one level at a time took 46 (30 measured too).
     expect(f.tries).toEqual([0, 10, 10, 0, 10, 2, 4]);
+  });
+
+  it('past three drops, still one level at a time while the clock allows each in full (CI: 25, 30, 40 dropped; 60 held, not 80)', async () => {
+    // 160 → 80 → 60 → 40 → 30 → 25, kept on 7 of 7 each; in the final 25 and 30 reproduced 2 of 4, 40 6 of 8.
+    const script = [[true], [true], [true], [true, true, false, true, true, true, false], [true, false], [true, false]];
+    const roomy = await run(script, { reproduced: 3, attempts: 3 }, { fits: () => true });
+    expect(roomy.drops).toEqual(['5 at 2/4', '4 at 2/4', '3 at 5/7']);
+    expect({ index: roomy.index, rate: roomy.rate }).toEqual({ index: 2, rate: { reproduced: 10, attempts: 10 } });
+    // Without the time for the 60-request one, the jump as before.
+    const short = await run(script, { reproduced: 3, attempts: 3 }, { fits: () => false });
+    expect(short.drops).toEqual(['5 at 2/4', '4 at 2/4', '3 at 5/7 -> 1']);
+    expect(short.index).toBe(1);
   });
 
   it('two drops in a row step back to the third schedule, which the reserve holds (20 at 2 of 4, 30 at 7 of 9: 40, not 60)', async () => {

@@ -321,6 +321,10 @@ async function shrinkCase(c: Case): Promise<void> {
       .filter((l) => l.startsWith('  '))
       .join('\n')}`;
     expect(out.violation).toMatchObject({ rule: c.rule, class: c.class });
+    // With a key pool the attempts take turns over it (each key its own budget: none stops them); without, not.
+    const turns = "  the attempts take turns over the pool's keys (admin: 4 keys)";
+    expect(run.stderr.includes(turns), steps).toBe((env.faulty.pools.admin?.length ?? 1) > 1);
+    expect(run.stderr, steps).not.toContain('no longer take turns');
     expect(out.minimal.rate.attempts, steps).toBe(10);
     expect(out.minimal.rate.reproduced, steps).toBeGreaterThanOrEqual(9);
     // Never longer than the original: the search only takes a schedule that is strictly smaller (fewer

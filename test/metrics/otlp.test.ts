@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { smallBudgetTarget } from './support/small-budgets.js';
+import { metricsErrorsOf } from './support/push-warnings.js';
 import { Results } from '../../src/results/schema.js';
 import { LABELS, METRICS } from '../../src/metrics/names.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
@@ -105,7 +106,8 @@ describe('--metrics otlp=URL (OpenTelemetry SDK, OTLP/HTTP protobuf)', () => {
       ],
       { timeoutMs: 60_000 },
     );
-    expect(r.stderr).not.toContain('spgate: metrics:');
+    // A periodic push answered late is warned once and allowed (support/push-warnings.ts); no other error.
+    expect(metricsErrorsOf(r.stderr)).toEqual([]);
     const doc = Results.parse(JSON.parse(readFileSync(json, 'utf8')));
     // The exit code is the run's verdict (a loaded machine may breach a latency threshold; not what is tested here).
     expect(r.code, r.stderr).toBe(doc.verdict === 'passed' ? 0 : 1);

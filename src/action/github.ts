@@ -65,7 +65,7 @@ export function spgateArgs(i: ActionInputs): { argv: string[]; reportDir: string
   } else if (i.profile || i.thresholds.length) {
     throw new Error(`inputs profile and thresholds go with command load, not ${i.command}`);
   }
-  if (i.failOnInconclusive && i.command !== 'load') argv.push('--fail-on-inconclusive');
+  if (i.failOnInconclusive) argv.push('--fail-on-inconclusive');
   argv.push('--out', i.out, ...i.args);
   return { argv, reportDir: i.command === 'run' ? join(i.out, 'latest') : i.out };
 }

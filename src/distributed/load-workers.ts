@@ -43,6 +43,8 @@ export interface LoadWorkersOptions {
   profile: Profile;
   count: number;
   duration?: number | undefined;
+  /** --fail-on-inconclusive: a threshold not judged fails the merged run. */
+  failOnInconclusive?: boolean | undefined;
   /** The parent's open target (closed here once the merge is done: an embedded server serves the children until then). */
   opened: { target: Target; close(): Promise<void> };
   /** Why this count, when chosen automatically. */
@@ -104,6 +106,7 @@ export async function runLoadWorkers(
     const merged = await mergeShardFiles({ paths: present.map((w) => w.json), traceOut: o.children.traceOut, missingWhy });
     merged.first.meta.target = { name: target.name, baseUrl: target.baseUrl, embedded: target.source === 'embedded' };
     const results = mergedResults(merged, 'load', {
+      ...(o.failOnInconclusive ? { failOnInconclusive: true } : {}),
       aborted: o.signal.aborted,
       abortReason: o.abortReason(),
       secrets: Object.values(target.secrets).filter((s): s is string => typeof s === 'string'),

@@ -11,7 +11,7 @@ import type { MergedFiles } from './merge-files.js';
 export function mergedResults(
   m: MergedFiles,
   command: string,
-  extra: { aborted?: boolean; abortReason?: string | undefined; secrets?: string[] } = {},
+  extra: { aborted?: boolean; abortReason?: string | undefined; secrets?: string[]; failOnInconclusive?: boolean } = {},
 ): Results {
   const aborted = extra.aborted === true || m.result.status === 'aborted';
   const notes = m.result.merged?.missing.length ? [m.result.error ?? 'incomplete'] : [];
@@ -30,5 +30,6 @@ export function mergedResults(
     load: [m.result],
     errors: m.result.error ? [m.result.error] : [],
     secrets: extra.secrets,
+    ...(extra.failOnInconclusive ? { failOnInconclusive: true } : {}),
   });
 }

@@ -81,6 +81,8 @@ export interface LoadRunOptions {
   /** The run id the results (and live metrics) carry, when known (a live-metrics run always has one). */
   runId?: string | undefined;
   metrics: MetricsOptions;
+  /** --fail-on-inconclusive: a threshold the run could not judge (a budget never spent) fails it. */
+  failOnInconclusive?: boolean | undefined;
   /** What local workers are given besides the profile (their own --metrics, thresholds, target file...). */
   children: WorkerChildArgs;
   signal: AbortSignal;
@@ -104,6 +106,7 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
       profile: s.profile,
       count: s.workers,
       duration: o.duration,
+      failOnInconclusive: o.failOnInconclusive,
       opened: s.opened,
       why: s.why,
       children: o.children,
@@ -156,6 +159,7 @@ export async function runLoad(s: LoadSetup, o: LoadRunOptions): Promise<LoadEnd>
     exchanges: [],
     load: [result],
     errors: result.error ? [result.error] : [],
+    ...(o.failOnInconclusive ? { failOnInconclusive: true } : {}),
   });
   return { result, findings, results };
 }

@@ -14,10 +14,13 @@ import { runCli } from '../support/cli.js';
 import { tempDir, writeJson } from '../support/target-file.js';
 
 let big: RunningReferenceServer;
+/** The same budget for the --fail-on-inconclusive run: the cases run at once, and a key shared by two runs is spent by both. */
+let big2: RunningReferenceServer;
 let small: RunningReferenceServer;
 let proxy: RewritingProxy;
 beforeAll(async () => {
   big = await startReferenceServer({ port: 0, budgets: { read: 1_000_000, write: 100_000, windowSeconds: 1 } });
+  big2 = await startReferenceServer({ port: 0, budgets: { read: 1_000_000, write: 100_000, windowSeconds: 1 } });
   // Four per 2 s: the four connections' first requests spend it, however slowly a loaded machine answers
   // (with 20 per 1 s, a run beside other test files once answered too slowly to spend it, and rightly said
   // "not judged").
@@ -31,15 +34,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await big?.close();
+  await big2?.close();
   await small?.close();
 });
 
 /** `spgate load --profile read-budget` for 2 s against `input`, every report in a fresh directory. */
-async function readBudget(input: object) {
+async function readBudget(input: object, extra: string[] = []) {
   const dir = tempDir('spgate-unspent-');
   const target = writeJson(dir, 'target.json', input);
   const out = join(dir, 'out');
-  const run = await runCli(['load', '--profile', 'read-budget', '--target', target, '--duration', '2', '--out', out], {
+  const run = await runCli(['load', '--profile', 'read-budget', '--target', target, '--duration', '2', '--out', out, ...extra], {
     timeoutMs: 60_000,
   });
   const read = (pattern: RegExp) => readFileSync(join(out, readdirSync(out).find((f) => pattern.test(f))!), 'utf8');
@@ -49,7 +53,10 @@ async function readBudget(input: object) {
 describe.concurrent('read.429 > 0', () => {
   it('is not judged when the run never spent the budget: exit 0, and every report says why', async () => {
     const { run, read } = await readBudget(big.describe());
-    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }).toEqual({ code: 0, stderr: [] });
+    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('spgate:')) }, run.stdout).toEqual({
+      code: 0,
+      stderr: [],
+    });
     expect(run.stdout).toMatch(
       /\? read\.429 > 0 \(actual 0; not judged: the run never spent the read budget \(lowest RateLimit-Remaining \d+, no 429\)/,
     );
@@ -66,6 +73,14 @@ describe.concurrent('read.429 > 0', () => {
     );
     expect(read(/\.md$/)).toContain('3/4 held, 1 not judged');
     expect(read(/\.html$/)).toContain('<span class="badge inconclusive">not judged</span>');
+  });
+
+  it('fails the run under --fail-on-inconclusive, as an inconclusive check does', async () => {
+    const { run, read } = await readBudget(big2.describe(), ['--fail-on-inconclusive']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/\? read\.429 > 0 \(actual 0; not judged: /);
+    const results = JSON.parse(read(/^results\.json$/)) as { verdict: string; meta: { failOnInconclusive?: boolean } };
+    expect({ verdict: results.verdict, gate: results.meta.failOnInconclusive }).toEqual({ verdict: 'failed', gate: true });
   });
 
   it('is judged and breached when Remaining reached 0 and no 429 came', async () => {

@@ -92,6 +92,11 @@ export const loadCommand: SpgateCommand = {
         type: 'boolean',
         default: false,
         describe: 'print the plan (requests per class, rate, duration, caps applied) and send nothing',
+      })
+      .option('fail-on-inconclusive', {
+        type: 'boolean',
+        default: false,
+        describe: 'a threshold the run could not judge (a budget it never spent) fails the run (exit 1)',
       }),
   run: async (args) => {
     const metrics = parseMetricsOptions(args.metrics, args.metricsInterval);
@@ -146,6 +151,7 @@ export const loadCommand: SpgateCommand = {
         tracePath,
         runId,
         metrics,
+        failOnInconclusive: args.failOnInconclusive === true,
         children: {
           profileRef: String(args.profile),
           thresholds,

@@ -24,14 +24,19 @@ export const mergeCommand: SpgateCommand = {
       })
       .option('json', { type: 'string', describe: 'write the merged results document to this file' })
       .option('out', { type: 'string', describe: 'write results.json and reports into this directory' })
-      .option('trace', { type: 'string', describe: 'also write the merged trace (one clock) as NDJSON to this file' }),
+      .option('trace', { type: 'string', describe: 'also write the merged trace (one clock) as NDJSON to this file' })
+      .option('fail-on-inconclusive', {
+        type: 'boolean',
+        default: false,
+        describe: 'a threshold the merged run could not judge (a budget it never spent) fails it (exit 1)',
+      }),
   run: async (args) => {
     const paths = ((args.results as unknown[] | undefined) ?? []).map(String);
     if (paths.length === 0) throw new SpgateError('SPGATE_ERR_USAGE', 'name at least one shard results file');
     const merged = await mergeShardFiles({ paths, traceOut: args.trace as string | undefined });
     process.stdout.write(summaryLines(merged.result, merged.findings).join('\n') + '\n');
     if (merged.result.merged?.missing.length) process.stderr.write(`spgate: ${merged.result.error}\n`);
-    const results = mergedResults(merged, 'merge');
+    const results = mergedResults(merged, 'merge', args.failOnInconclusive === true ? { failOnInconclusive: true } : {});
     return exitCode(results, { renderCode: await writeOutputs(results, args) });
   },
 };

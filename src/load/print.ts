@@ -44,7 +44,10 @@ export function summaryLines(r: ProfileResult, findings: FindingRecord[]): strin
   }
   for (const c of r.rateLimit.classes) {
     out.push(
-      `  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}`,
+      `  rate limit ${c.class}: observed limit ${c.observedLimit ?? '?'} · window ${c.windowSeconds ?? '?'}s · ${c.model} · admitted ${c.admitted} · refused ${c.refused}` +
+        (c.spentByOthers
+          ? ` · others spend this budget (Remaining fell ${c.spentByOthers} times by more than this run's requests): 429s and a low Remaining not judged`
+          : ''),
     );
   }
   const vs = r.rateLimit.violations;

@@ -91,6 +91,11 @@ export function explain(a: Omit<ClassAnalysis, 'explanation'>, ctx: Pick<BudgetC
   parts.push(`${a.admitted} admitted`, `${a.refused} refused`);
   if (a.dialects && a.dialects.some((d) => d !== 'spec'))
     parts.push(`headers: ${a.dialects.join(', ')} dialect${a.dialects.length === 1 ? '' : 's'}`);
+  if (a.spentByOthers) {
+    parts.push(
+      `Remaining fell ${a.spentByOthers} times by more than this run's requests: others spend this budget (or the limiter counts a request more than once), so its 429s and low Remaining were not judged (under-admission, reset-restores, retry-after-honoured); a key of its own would let them be`,
+    );
+  }
   return parts.join('; ');
 }
 

@@ -87,6 +87,8 @@ interface Budget {
   maxReset: number | null;
   /** Samples analysed under each model (new samples of each chunk). */
   models: Map<Model, number>;
+  /** Falls of Remaining beyond the run's requests, summed over chunks (one in a carried tail may count twice). */
+  spentByOthers: number;
   /** Samples since the last chunk. */
   fresh: number;
   /** Global indexes of the budget's last two held samples (-1: none): a run of identical refusals is folded there. */
@@ -376,6 +378,7 @@ export class OnlineRateLimitAnalyzer {
             limits: new Map(),
             maxReset: null,
             models: new Map(),
+            spentByOthers: 0,
             fresh: 0,
             lastHeld: -1,
             prevHeld: -1,
@@ -487,6 +490,7 @@ export class OnlineRateLimitAnalyzer {
       const b = this.budgets.get(budgetId(c.key, c.class));
       if (!b) continue;
       b.models.set(c.model, (b.models.get(c.model) ?? 0) + b.fresh);
+      b.spentByOthers += c.spentByOthers ?? 0;
       const { budgetSource, statedLimit, statedWindowSeconds, observedWindowSeconds, dialects, windowSeconds } = c;
       // The window is the widest any chunk inferred, as the whole stream's inference would see the widest Reset.
       const widest = windowSeconds === null ? (b.latest?.windowSeconds ?? null) : Math.max(windowSeconds, b.latest?.windowSeconds ?? 0);
@@ -580,6 +584,7 @@ export class OnlineRateLimitAnalyzer {
       windowSeconds,
       model,
       windows: b.rows,
+      ...(b.spentByOthers > 0 ? { spentByOthers: b.spentByOthers } : {}),
     };
     const note = b.rowsLeftOut > 0 ? `; ${b.rowsLeftOut} more windows not listed` : '';
     return { ...s, explanation: explain(s, { model }) + note };

@@ -167,6 +167,12 @@ export const RateLimitClassAnalysis = z.object({
   /** Inferred windows (ms since start) and what was admitted in each. */
   windows: z.array(z.object({ start: z.number(), end: z.number(), admitted: z.number().int(), refused: z.number().int() })),
   explanation: z.string(),
+  /**
+   * Falls of Remaining beyond the run's own requests (src/ratelimit/unexplained-falls.ts), when there were
+   * two or more and no several counters: others spent the budget, and a 429 or a low Remaining was not held
+   * against the limiter.
+   */
+  spentByOthers: z.number().int().optional(),
   /** Which budget drove the analysis: the stated one (target file / options) or the announced one. */
   budgetSource: z.enum(['stated', 'observed']).optional(),
   /** The stated budget, when one was given. */

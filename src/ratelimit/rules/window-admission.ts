@@ -11,8 +11,11 @@ import { segmentSpan } from '../segments.js';
 import type { ViolationSink } from '../sink.js';
 import { classify, sharesBudget } from './claims.js';
 
-/** Reports windows that admitted more than the budget, or refused before the budget was used. */
-export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): void {
+/**
+ * Reports windows that admitted more than the budget, or (with `judgeRefusals`) refused before the budget
+ * was used: not when requests the run never saw spent the budget (unexplained-falls.ts).
+ */
+export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink, judgeRefusals = true): void {
   const L = ctx.limit;
   if (ctx.model !== 'fixed-window' || L === null) return;
   const segs = ctx.segments;
@@ -43,6 +46,7 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink): v
         message: `${admitted.length} requests admitted in one window of a budget of ${L}`,
       });
     }
+    if (!judgeRefusals) return;
     const refused = seg.samples.filter((c) => c.refused && certainlyIn(c));
     if (refused.length === 0) return;
     let maxRem = -1;

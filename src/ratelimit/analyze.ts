@@ -105,9 +105,9 @@ export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOpti
     const falls = unexplainedFalls(ctx);
     const rising = checkRemainingRises(ctx, sink, falls);
     const stuck = checkRemainingStuck(ctx, sink);
-    // Remaining fell, more than once, by more than the run's own requests (and no several counters were
-    // shown): requests the run never saw spent the budget, other clients on a shared staging key or budget.
-    // A 429 or a low Remaining is then no evidence against the limiter: the rules that read them so (a
+    // Remaining fell by more than the run's own requests (and no several counters, over-admission or stuck
+    // Remaining were shown): requests the run never saw spent the budget, other clients on a shared staging
+    // key or budget. A 429 or a low Remaining is then no evidence against the limiter: the rules that read them so (a
     // refusal before the budget was used, a budget not back when Reset said, a 429 after Retry-After) are
     // not judged, and the summary says so (spentByOthers). Two loads on one key of the reference server
     // failed reset-restores three times before this. Only falls inside the span where no sample is missing

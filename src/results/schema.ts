@@ -169,8 +169,8 @@ export const RateLimitClassAnalysis = z.object({
   explanation: z.string(),
   /**
    * Falls of Remaining beyond the run's own requests (src/ratelimit/unexplained-falls.ts), when there were
-   * two or more and no several counters: others spent the budget, and a 429 or a low Remaining was not held
-   * against the limiter.
+   * any and no several counters: others spent the budget, and a 429 or a low Remaining was not held against
+   * the limiter.
    */
   spentByOthers: z.number().int().optional(),
   /** Which budget drove the analysis: the stated one (target file / options) or the announced one. */

@@ -12,11 +12,11 @@
  * most about α, one as good as the original rejected with probability at most about β. Not half as often:
  * the final measurement holds the result to the original's rate less one attempt in ten, and against a
  * store per replica the search kept schedules reproducing 2 to 8 times in 10 on four reproductions each
- * (0.8⁴ = 41 %), which the final measurement then dropped, backing off to a schedule half the original. Attempts are spent
- * where the decision is close: a schedule that never reproduces is rejected on its first miss, a clearly
- * good one accepted after a few reproductions, a borderline one measured up to `maxAttempts` (then
- * rejected: undecided is not accepted), and no further than the attempts left can still bring it to
- * acceptance. Pure.
+ * (0.8⁴ = 41 %), which the final measurement then dropped, backing off to a schedule half the original.
+ * Attempts are spent where the decision is close: a schedule that never reproduces is rejected on its first
+ * miss, a clearly good one accepted after a few reproductions, a borderline one measured up to
+ * `maxAttempts` (then rejected: undecided is not accepted), and no further than the attempts left can still
+ * bring it to acceptance. Pure.
  */
 
 /** One measured rate: reproductions out of attempts. */

@@ -9,15 +9,14 @@
  * attempts on each of them (that run was cut by --max-time six attempts into the 80-request schedule).
  * Halfway after two drops was too far once keeps needed seven reproductions: a store per replica dropped 20
  * (2 of 4) and 30 (7 of 9) and jumped to 60 requests, where the 40 kept before 30 would likely have held;
- * and while the clock allows a whole measurement of the next level (`fits`), even a third drop steps back one
- * level (CI: 25, 30 and 40 dropped at 2/4, 2/4 and 6/8, then the jump skipped the 60 kept before them for
- * 80, half the original, with 89 s of --max-time left).
- * A schedule is dropped as soon as its misses
- * leave it no way to reach the original's rate; the original, the last resort, is measured in full, its
- * own rate estimate counted in: those attempts were not picked for their luck (the original is the user's
- * trace, not a schedule kept on a few reproductions), so they are a fresh measurement as much as any, and
- * a back-off to it costs `times` less those attempts (CI: @fastify/rate-limit per replica kept 62 requests
- * on 4 of 4, dropped it at 5 of 7, and --max-time cut the original's ten at nine).
+ * and while the clock allows a whole measurement of the next level (`fits`), even a third drop steps back
+ * one level (CI: 25, 30 and 40 dropped at 2/4, 2/4 and 6/8, then the jump skipped the 60 kept before them
+ * for 80, half the original, with 89 s of --max-time left). A schedule is dropped as soon as its misses
+ * leave it no way to reach the original's rate; the original, the last resort, is measured in full, its own
+ * rate estimate counted in: those attempts were not picked for their luck (the original is the user's
+ * trace, not a schedule kept on a few reproductions), so they are a fresh measurement as much as any, and a
+ * back-off to it costs `times` less those attempts (CI: @fastify/rate-limit per replica kept 62 requests on
+ * 4 of 4, dropped it at 5 of 7, and --max-time cut the original's ten at nine).
  * Stops, keeping what it has, at the deadline or an interrupt.
  */
 import { asOftenAs, type Rate } from './search.js';

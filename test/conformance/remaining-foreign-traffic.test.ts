@@ -63,25 +63,38 @@ describe('limits.remaining-decreases and other traffic on the key', () => {
     const ref = proxiedReference(() =>
       startReferenceServer({ seed: 4, dialect: 'token-bucket', budgets: { read: 200, write: 50, windowSeconds: 2 } }),
     );
+    /** What the check's own GET /me answers showed, in order: RateLimit-Remaining of each. */
+    const ownRemaining: number[] = [];
     /** Two requests of another client just before each of the check's own, then 60 ms (6 tokens) of refill. */
     const burstThenRefill: ProxyHook = async (req, forward) => {
       if (req.path !== '/me') return forward();
       await forward();
       await forward();
       const own = await forward();
+      ownRemaining.push(Number(own.headers['ratelimit-remaining']));
       await new Promise((r) => setTimeout(r, 60));
       return own;
     };
 
-    it('other traffic the refill hides: no reset-restores finding, and no pass', async () => {
+    it('other traffic the refill hides: no reset-restores finding, and never a pass it did not judge', async () => {
       await freshWindow(ref.server.fixturesUrl);
+      ownRemaining.length = 0;
       const out = await ref.run(burstThenRefill, { checks: [CHECK], runs: 1 });
       expect(out.findings).toEqual([]);
-      // Remaining never falls here (each of the check's requests finds its charge and the others' given back),
-      // so the check cannot pass. Which reason it gives is the clock's: the budget short at the server's claims
-      // by other counts than the check's own, or (when the refill outran the others' requests at a claim on a
-      // loaded machine) a sequence that may have met a refill.
-      expect(verdicts(out)[CHECK]).toMatch(
+      const v = verdicts(out)[CHECK]!;
+      // Usually each of the check's requests finds its own charge and the others' given back, so Remaining does not
+      // fall between them and the budget is short at the server's claims by other counts than the check's own:
+      // inconclusive. Which reason it gives is the clock's (a refill that outran the others' requests at a claim
+      // on a loaded machine leaves a sequence that may have met a refill). On a starved machine the bucket can
+      // also give back between the others' requests and the check's own: then a sequence shows Remaining falling
+      // (a real fall, which a stuck counter never shows) and a look after a claim finds the budget full (the
+      // claim held). That pass is judged, and this test holds it to having seen both.
+      if (v === 'passed') {
+        expect(ownRemaining).toContain(199);
+        expect(ownRemaining.some((r, i) => i > 0 && r < ownRemaining[i - 1]!)).toBe(true);
+        return;
+      }
+      expect(v).toMatch(
         /^inconclusive: (the budget was (short at the server's claims|not full) .*other traffic on the key|RateLimit-Remaining did not fall)/,
       );
       expect(out.checks[0]!.remedy).toMatch(/admin key no other client uses|longer than 2 s/);

@@ -103,7 +103,9 @@ export function* shrinkCandidates(
     const W = h2.windowMs ?? 1000;
     for (const from of [first - 2 * W, first - W, v2.window?.start ?? first, first]) {
       const cut = current.filter((x) => x.t >= from - 0.001);
-      if (worthACut(cut, current) && (yield* propose(cut, `start ${((first - from) / 1000).toFixed(1)} s before the violation`))) break;
+      // The violation's window may start after a cited request (an early 429 cites the answer of the window before).
+      const step = from > first ? "start at the violation's window" : `start ${((first - from) / 1000).toFixed(1)} s before the violation`;
+      if (worthACut(cut, current) && (yield* propose(cut, step))) break;
     }
   }
   // 3. The other class, when the violation is about one.

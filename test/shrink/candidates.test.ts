@@ -242,25 +242,26 @@ describe('fittedShapes', () => {
     expect(s.step).toBe(
       'the early 429 and the 8 admissions before it in one window, close together, with one more, and one request a window later',
     );
-    // The first alone; the other seven, the 429's request and one more once its answer is in (4 × 3 ms, at
-    // least 50 ms); one more 1.05 s on. A cut of the ones at once is not tried (spare 0): it would reproduce
-    // at fewer phases of the windows.
-    expect(s.schedule.map((x) => x.t)).toEqual([0, ...Array<number>(9).fill(50), 1100]);
+    // The first alone; the other seven, the 429's request and one more a quarter of the window later (with one
+    // more, a window's end between them does not matter, and a first answer read late rarely does); one more
+    // 1.05 s on. A cut of the ones at once is not tried (spare 0): it would reproduce at fewer phases.
+    expect(s.schedule.map((x) => x.t)).toEqual([0, ...Array<number>(9).fill(250), 1300]);
     expect(s.spare).toBe(0);
-    // Without room for the one more under the budget (a correct limiter must admit them all), the 429's request alone.
+    // Without room for the one more under the budget (a correct limiter must admit them all), the 429's request
+    // alone, once the first answer is in: four times the slowest answer (3 ms), at least 50 ms.
     expect(shape(9)!.schedule.map((x) => x.t)).toEqual([0, ...Array<number>(8).fill(50), 1100]);
     // Tried right after the cited requests: the smallest shape but theirs.
     expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt, 10, 1000)[1]!.step).toBe(s.step);
-    // Slow answers push the rest later, but never past a quarter of the window.
+    // There, slow answers push the rest later, but never past a quarter of the window.
     expect(
       shape(
-        10,
+        9,
         attempt.map((a) => ({ ...a, latency: 40 })),
       )!.schedule[1]!.t,
     ).toBe(160);
     expect(
       shape(
-        10,
+        9,
         attempt.map((a) => ({ ...a, latency: 400 })),
       )!.schedule[1]!.t,
     ).toBe(250);

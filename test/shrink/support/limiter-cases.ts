@@ -195,8 +195,8 @@ const CASES: Case[] = [
     rule: '8.ratelimit.under-admission',
     class: 'read',
     budget: 20,
-    // The shape that shows an early 429 sends the window's first request alone and the rest 50 ms or more
-    // later, at once, one more than the window admitted: should a window's end fall between them (gap/W of the
+    // The shape that shows an early 429 sends the window's first request alone and the rest a quarter of the
+    // window later, at once, one more than the window admitted: should a window's end fall between them (gap/W of the
     // phases: 9/10 in two of the last four runs of the suite with a budget of 10), the rest are refused in a
     // window of their own. The analyzer may count the first request in that window too, so the budget is 20
     // (16 admitted + 1 is at most the Limit less its tolerance of 2; with 10, 8 + 1 is not). 2 s windows: Reset

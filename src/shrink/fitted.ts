@@ -73,7 +73,7 @@ export function fittedShapes(
   for (const t of cited) if (dueBy(t) >= 0) picked.add(dueBy(t));
   const citedOnly = current.filter((_x, i) => picked.has(i));
   add(citedOnly, `only the ${citedOnly.length} requests the violation cites`);
-  for (const shape of admittedInInterval(current, v, attempt, limit)) add(shape.schedule, shape.step, shape.spare);
+  for (const shape of admittedInInterval(current, v, attempt, limit, windowMs)) add(shape.schedule, shape.step, shape.spare);
   const early = earlyRefusal(current, v, attempt, limit, windowMs);
   if (early) add(early.schedule, early.step, early.spare);
   const counted = shapes.length;
@@ -178,12 +178,35 @@ function admittedInInterval(
   v: RateLimitViolation,
   attempt: ReadonlyArray<AttemptSend> | undefined,
   limit: number | null,
+  windowMs: number | null = null,
 ): Shape[] {
   if (v.rule !== '8.ratelimit.over-admission' || !v.window || !attempt || attempt.length !== current.length) return [];
   const { start, end } = v.window;
   const admitted = (i: number): boolean => attempt[i]!.status > 0 && attempt[i]!.status !== 429;
-  const upTo = (t: number): Send[] =>
-    current.filter((x, i) => admitted(i) && x.class === v.class && attempt[i]!.t >= start - EPS && attempt[i]!.t <= t + EPS);
+  // An admission after refused ones came after a refill, and at the recorded pace within one request period of
+  // it: replayed, a first request answered a little late (a new connection, a loaded machine) starts a window
+  // that much later, and the admission lands before its refill, refused (CI: @fastify/rate-limit per replica,
+  // the 62 admitted requests of 3 s windows reproduced 0/1 and 3/5 where they had 10/10). So from each such
+  // admission on, the sends go a tenth of the window later (at most 250 ms): a margin past the refill that
+  // lengthens the interval far less than a window.
+  const margin = windowMs !== null && windowMs > 0 ? Math.min(windowMs / 10, 250) : 0;
+  const upTo = (t: number): Send[] => {
+    const out: Send[] = [];
+    let shift = 0;
+    let refusedSince = false;
+    for (let i = 0; i < current.length; i++) {
+      const x = current[i]!;
+      if (x.class !== v.class || attempt[i]!.t < start - EPS || attempt[i]!.t > t + EPS || attempt[i]!.status <= 0) continue;
+      if (!admitted(i)) {
+        refusedSince = out.length > 0;
+        continue;
+      }
+      if (refusedSince) shift += margin;
+      refusedSince = false;
+      out.push(shift > 0 ? { ...x, t: x.t + shift } : x);
+    }
+    return out;
+  };
   const cited = v.samples.map((s) => s.t).sort((a, b) => a - b);
   const all = upTo(end);
   const out: Shape[] = [];

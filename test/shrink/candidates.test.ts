@@ -195,6 +195,13 @@ describe('fittedShapes', () => {
     expect(shapes[1]!.schedule.every((x) => admittedAt(x.t))).toBe(true);
     expect(shapes[1]!.schedule.filter((x) => x.t >= 3000)).toHaveLength(22);
     expect(shapes.map((s) => s.schedule.length)).toEqual([5, 62, 63, 64, 80, ...shapes.slice(5).map((s) => s.schedule.length)]);
+    // Knowing the window (3 s), the admissions after the refused ones go a tenth of it later, at most 250 ms:
+    // replayed, a window started a little late must not refuse them. Those before keep their times.
+    const margined = fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt, null, 3000)[1]!.schedule;
+    expect(margined.map((x) => x.t)).toEqual(shapes[1]!.schedule.map((x) => (x.t >= 3000 ? x.t + 250 : x.t)));
+    expect(fittedShapes(initial, v, { rule: v.rule, class: 'read' }, attempt, null, 1000)[1]!.schedule.at(-1)!.t).toBe(
+      shapes[1]!.schedule.at(-1)!.t + 100,
+    );
     // Once the count just above the bound is kept, no cut that leaves fewer than it needs over as long a
     // span is tried; cuts at its ends (shorter spans, lower bounds) still are.
     const seen: Array<{ n: number; span: number }> = [];

@@ -115,22 +115,27 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
     // --max-time bounds the whole command: the search stops early enough for the final measurement of its
     // best schedule and of the two kept before it (should the best prove less reliable: it is dropped at its
     // first misses too many, src/shrink/final.ts), each priced at its longest attempt, its wait for a budget
-    // included and its phase at the latest. While the original is measured, at its longest attempt so far.
+    // included and its phase at the latest (the spread in force: none once the limiter's windows proved to
+    // start with each attempt). While the original is measured, at its longest attempt so far.
     const end = started + o.maxTime * 1000;
-    /** The longest attempt of each kept schedule, the original first; and of the schedule being judged. */
+    /** The longest attempt of each kept schedule, the original first, its phase left out; and of the schedule being judged. */
     const keptMs: number[] = [];
     let judgedMs = 0;
+    /** The phase spread the next attempts wait at the latest (ms): the attempt runner's, once it exists. */
+    let spreadMs = (): number => 0;
+    const priced = (ms: readonly number[]): number[] => ms.map((x) => x + spreadMs());
     // The original's own estimate counts toward its final measurement (src/shrink/final.ts): its reserve is
     // for the rest of it; while it is measured, for all of it.
-    const reserve = () => (keptMs.length > 0 ? finalReserveMs(keptMs, o.times, o.attempts) : finalReserveMs([judgedMs], o.times));
+    const reserve = () =>
+      keptMs.length > 0 ? finalReserveMs(priced(keptMs), o.times, o.attempts) : finalReserveMs(priced([judgedMs]), o.times);
     try {
       // Attempts start at phases spread over the violation's window (attempts.ts phaseAt), so the search's
       // acceptance and the final rate measure what a user re-running it at any moment would see. Only a
       // window the trace itself spans is trusted for that (a limiter whose Reset counts ms announces a
       // window a thousand times too long), and never beyond --max-wait.
       const own = before.classes.find((c) => c.class === signature.class && (signature.key === undefined || c.key === signature.key));
-      const spreadMs = (own?.windowSeconds ?? 0) * 1000;
-      const phaseSpreadMs = spreadMs > 0 && spreadMs <= spanMs(scheduleOf(records)) && spreadMs <= o.maxWait * 1000 ? spreadMs : undefined;
+      const windowMs = (own?.windowSeconds ?? 0) * 1000;
+      const phaseSpreadMs = windowMs > 0 && windowMs <= spanMs(scheduleOf(records)) && windowMs <= o.maxWait * 1000 ? windowMs : undefined;
       const runner = createAttemptRunner({
         client,
         target,
@@ -140,6 +145,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         note: (line) => o.note(`  ${line}`),
         ...(phaseSpreadMs !== undefined ? { phaseSpreadMs } : {}),
       });
+      spreadMs = () => runner.spreadMs();
       const original = scheduleOf(records);
       o.note(`shrinking ${original.length} requests showing ${describeSignature(signature)} against ${target.baseUrl}`);
       search = await searchMinimal({
@@ -152,7 +158,7 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
         attempt: async (s) => {
           const t0 = performance.now();
           const a = await runner.run(s);
-          judgedMs = Math.max(judgedMs, performance.now() - t0 - a.phaseMs + (phaseSpreadMs ?? 0));
+          judgedMs = Math.max(judgedMs, performance.now() - t0 - a.phaseMs);
           return a;
         },
         onStep: (line, best) => {
@@ -173,7 +179,9 @@ export async function runShrink(o: ShrinkRunOptions): Promise<ShrinkEnd> {
           pastDeadline: () => performance.now() > end,
           // A level measured whole at its longest attempt, and the original's rest after it.
           fits: (j) =>
-            performance.now() + o.times * (keptMs[j] ?? Infinity) + (j > 0 ? finalReserveMs(keptMs.slice(0, 1), o.times, o.attempts) : 0) <=
+            performance.now() +
+              o.times * (priced(keptMs)[j] ?? Infinity) +
+              (j > 0 ? finalReserveMs(priced(keptMs.slice(0, 1)), o.times, o.attempts) : 0) <=
             end,
           attempt: async (i) => {
             if (o.signal.aborted) return undefined;

@@ -17,6 +17,7 @@ import { traceToSamples } from '../trace/samples.js';
 import { fullAgainAt, msResetBudgets, notStartedFull, resetUnits } from './budget-wait.js';
 import { keySlots } from './key-slots.js';
 import { asRecords, type Send } from './schedule.js';
+import { NO_WINDOW_STARTS, observeWindowStarts, windowsStartWithAttempts } from './window-starts.js';
 
 /** Attempts that did not start from a full budget are repeated this often before giving up. */
 const START_TRIES = 3;
@@ -45,7 +46,8 @@ export interface AttemptRunnerOptions {
   /**
    * The window of the budget the attempts are about (ms): each attempt then starts a further part of it
    * after the budget is full, the parts spread evenly over the window (phaseAt), so attempts land at every
-   * phase of a limiter's windows rather than just after one of its resets.
+   * phase of a limiter's windows rather than just after one of its resets. Stops once the first answers show
+   * windows that start with each attempt (window-starts.ts): then every phase is the same.
    */
   phaseSpreadMs?: number;
   /** A progress line: which keys the attempts take turns over, and when they stop (counts and names, never a key). */
@@ -67,6 +69,8 @@ export function phaseAt(n: number): number {
 
 export interface AttemptRunner {
   run(schedule: readonly Send[]): Promise<Attempt>;
+  /** The phase spread the next attempts wait (ms): phaseSpreadMs, or 0 once the windows start with each attempt (window-starts.ts). */
+  spreadMs(): number;
 }
 
 /**
@@ -82,6 +86,8 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
   let turns = true;
   let announced = false;
   let started = 0;
+  let starts = NO_WINDOW_STARTS;
+  let spread = opts.phaseSpreadMs ?? 0;
 
   /** The slot whose budgets are full soonest (a slot never used is full now); the lowest on a tie. */
   const pickSlot = (count: number): number => {
@@ -116,6 +122,7 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
   };
 
   return {
+    spreadMs: () => spread,
     async run(schedule) {
       const slots = keySlots(
         opts.target,
@@ -133,8 +140,8 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
       for (let tries = 1; ; tries++) {
         const slot = turns ? pickSlot(slots.count) : 0;
         waitedMs += await waitForBudget(slot);
-        if (opts.phaseSpreadMs) {
-          const extra = phaseAt(started++) * opts.phaseSpreadMs;
+        if (spread > 0) {
+          const extra = phaseAt(started++) * spread;
           await sleepUnlessAborted(extra, opts.signal);
           waitedMs += extra;
           phaseMs += extra;
@@ -187,6 +194,17 @@ export function createAttemptRunner(opts: AttemptRunnerOptions): AttemptRunner {
             'SPGATE_ERR_BUDGET_NOT_REFILLED',
             `the ${notFull.join(' and ')} budget was not full at the start of ${START_TRIES} attempts in a row, though each waited for the time its headers claimed`,
           );
+        }
+        if (spread > 0) {
+          const windowSeconds = spread / 1000;
+          starts = observeWindowStarts(starts, out.records, windowSeconds, msReset);
+          if (windowsStartWithAttempts(starts, windowSeconds)) {
+            spread = 0;
+            opts.note?.(
+              `the first answer of each of ${starts.own} attempts announced a whole window (RateLimit-Reset ${windowSeconds} s): ` +
+                "the limiter's windows start with each attempt, so no attempt waits for a phase of them any more",
+            );
+          }
         }
         return {
           records: out.records,

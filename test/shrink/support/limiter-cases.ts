@@ -151,10 +151,13 @@ const CASES: Case[] = [
     budget: 20,
     windowSeconds: 3,
     record: { duration: 6, classes: { read: { ...READS, rate: 60 } } },
-    // Its 3 s windows make each attempt the longest of the table (about 5 s with the phase spread, the key
-    // pool saving the wait for a full budget); the smallest count above the bound is kept in the first few
-    // steps (360 → 62, about a minute in) and the rest of the search only shaves routes and gaps.
-    maxTime: 200,
+    // Its 3 s windows make each attempt the longest of the table (about 3.5 s for the 62 requests: the key pool
+    // saves the wait for a full budget, and its windows start with each attempt, so after four attempts none
+    // waits for a phase, src/shrink/window-starts.ts); the smallest count above the bound is kept in the first
+    // few steps (360 → 62, under a minute in) and the rest of the search only shaves routes and gaps. Issue 34
+    // asks a two-window trace like this one to shrink within 2 minutes: --max-time 150 leaves the search what
+    // the final measurement's reserve (the 62 and the original's rest) does not take, and ends in about 110 s.
+    maxTime: 150,
     start: libraryCase('@fastify/rate-limit', (budgets) => startFastifyServer({ budgets }), { pool: true }),
   },
   {

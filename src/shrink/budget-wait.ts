@@ -19,7 +19,8 @@ export function budgetId(r: Pick<TraceRecord, 'key' | 'class'>): string {
   return r.key ? `${r.class} (key ${r.key})` : r.class;
 }
 
-const int = (v: string | undefined): number | null => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : null);
+/** A header's whole number (RateLimit-Reset, Retry-After, …), or null when absent or not one. */
+export const wholeNumber = (v: string | undefined): number | null => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : null);
 
 /**
  * Budgets whose RateLimit-Reset visibly counts milliseconds (it falls by the milliseconds that pass, the
@@ -70,8 +71,8 @@ export function fullAgainAt(records: readonly TraceRecord[], msReset: ReadonlySe
     seen.add(id);
     const received = r.t + r.latency;
     const unit = msReset.has(id) ? 'ms' : 's';
-    const reset = int(r.reset);
-    const retry = r.status === 429 ? int(r.retryAfter) : null;
+    const reset = wholeNumber(r.reset);
+    const retry = r.status === 429 ? wholeNumber(r.retryAfter) : null;
     for (const v of [reset, retry]) {
       if (v === null) continue;
       // Retry-After is always seconds (RFC 9110); only Reset may count ms.
@@ -96,20 +97,26 @@ export function fullAgainAt(records: readonly TraceRecord[], msReset: ReadonlySe
  */
 export function notStartedFull(records: readonly TraceRecord[]): string[] {
   const answered = records.filter((r) => r.status !== 0).sort((a, b) => a.t - b.t);
-  const first = new Map<string, TraceRecord>();
-  for (const r of answered) if (!first.has(budgetId(r))) first.set(budgetId(r), r);
   const out: string[] = [];
-  for (const [id, r] of first) {
+  for (const [id, r] of firstAnswers(answered)) {
     if (r.status === 429) {
       out.push(id);
       continue;
     }
-    const limit = int(r.limit);
-    const remaining = int(r.remaining);
+    const limit = wholeNumber(r.limit);
+    const remaining = wholeNumber(r.remaining);
     if (limit === null || remaining === null) continue;
     const received = r.t + r.latency;
     const before = answered.filter((x) => x !== r && x.t < received).length;
     if (remaining + before < limit - 1) out.push(id);
   }
   return out;
+}
+
+/** Each budget's first answer (records with a status, in send order), by budgetId. */
+export function firstAnswers(records: readonly TraceRecord[]): Map<string, TraceRecord> {
+  const first = new Map<string, TraceRecord>();
+  for (const r of [...records].filter((x) => x.status !== 0).sort((a, b) => a.t - b.t))
+    if (!first.has(budgetId(r))) first.set(budgetId(r), r);
+  return first;
 }

@@ -146,8 +146,8 @@ function earlyRefusal(
   // suite, and the search fell back to a shape twice its size). Without one more, the gap is four times the
   // slowest answer of the window and at least 50 ms, at most a quarter of the window, beyond which the first
   // and the rest are too often in different windows.
-  const slowest = Math.max(0, ...[...admitted, refused].map((i) => attempt[i]!.latency ?? 0));
-  const gap = withMore ? windowMs / 4 : Math.min(Math.max(50, 4 * slowest), windowMs / 4);
+  const slowest = (): number => Math.max(0, ...[...admitted, refused].map((i) => attempt[i]!.latency ?? 0));
+  const gap = withMore ? windowMs / 4 : Math.min(Math.max(50, 4 * slowest()), windowMs / 4);
   const more = withMore ? [at(refused, t0 + gap)] : [];
   const schedule = [
     at(admitted[0]!, t0),

@@ -14,7 +14,7 @@
  * the spread stops. One first answer with less than W (a clock's window, or a token bucket's refill of one
  * request) keeps it for good. Windows of 1 s, or a Reset counted in ms, say nothing either way. Pure.
  */
-import { budgetId } from './budget-wait.js';
+import { firstAnswers, wholeNumber } from './budget-wait.js';
 import type { TraceRecord } from '../trace/record.js';
 
 /** What the first answers of the attempts so far showed. */
@@ -47,12 +47,10 @@ export function observeWindowStarts(
   msReset: ReadonlySet<string> = new Set(),
 ): WindowStarts {
   if (s.phased || attemptsToTell(windowSeconds) === Infinity) return s;
-  const first = new Map<string, TraceRecord>();
-  for (const r of [...records].filter((x) => x.status > 0 && x.status !== 429).sort((a, b) => a.t - b.t)) {
-    const id = budgetId(r);
-    if (!msReset.has(id) && !first.has(id)) first.set(id, r);
-  }
-  const resets = [...first.values()].map((r) => (r.reset !== undefined && /^\d+$/.test(r.reset.trim()) ? Number(r.reset) : null));
+  const first = [...firstAnswers(records)].filter(([id]) => !msReset.has(id)).map(([, r]) => r);
+  // A refusal first says nothing of where its window began.
+  if (first.some((r) => r.status === 429)) return s;
+  const resets = first.map((r) => wholeNumber(r.reset));
   if (resets.length === 0 || resets.some((x) => x === null)) return s;
   if (resets.some((x) => x! < windowSeconds)) return { ...s, phased: true };
   return resets.every((x) => x === windowSeconds) ? { ...s, own: s.own + 1 } : s;

@@ -10,7 +10,7 @@ import type { BudgetContext } from '../context.js';
 import { BOUND_TOLERANCE, intervalLengths, legitimateMax } from '../bounds.js';
 import { orderedChain } from '../chain.js';
 import type { ParsedSample } from '../parsed.js';
-import { unexplainedFalls, type UnexplainedFalls } from '../unexplained-falls.js';
+import type { UnexplainedFalls } from '../unexplained-falls.js';
 import type { ViolationSink } from '../sink.js';
 import { fmt } from './claims.js';
 
@@ -23,9 +23,9 @@ interface Rise {
 /**
  * Reports a stretch in which Remaining rose by more than any refill of the budget can give back, or
  * Remaining jumping between sequences (several counters). True when either was found. `falls`: the chain's
- * unexplained falls (unexplained-falls.ts), when the caller has them.
+ * unexplained falls (unexplained-falls.ts), which the analysis also reads for spentByOthers.
  */
-export function checkRemainingRises(ctx: BudgetContext, sink: ViolationSink, falls: UnexplainedFalls = unexplainedFalls(ctx)): boolean {
+export function checkRemainingRises(ctx: BudgetContext, sink: ViolationSink, falls: UnexplainedFalls): boolean {
   const jumps = checkJumps(ctx, sink, falls);
   return checkRiseTotal(ctx, sink) || jumps;
 }

@@ -1,10 +1,12 @@
 /**
  * The standalone reproduction script (src/shrink/script-out.ts) run by bash against small loopback servers:
  * it parses, keeps the key out of its text, shows over-admission against a limiter that admits everything
- * and not against one that refuses past its budget, and prints (not judges) a rule it has no criterion for.
+ * and not against one that refuses past its budget, shows Remaining jumping between two counters and rising
+ * faster than the announced budget refills but not a fixed window's or a token bucket's refills, and prints
+ * (not judges) a rule it has no criterion for.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -22,25 +24,98 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A limiter of `limit` per 60 s that refuses past it, or (overAdmits) admits everything while saying so. */
-async function limiter(limit: number, overAdmits: boolean): Promise<string> {
-  let used = 0;
+interface Answer {
+  status: number;
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** Command lines seen holding the key while a request was being answered (curl's, had it been given the key as an argument). */
+let keyOnCommandLine: string[] = [];
+
+/** Every process's command line that holds KEY (Linux's /proc; none elsewhere). */
+function commandLinesWithKey(): string[] {
+  if (!existsSync('/proc/self/cmdline')) return [];
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return line.includes(KEY) ? [line] : [];
+      } catch {
+        return []; // the process ended meanwhile
+      }
+    });
+}
+
+/** A loopback server answering request `i` (from 1) at `now` (ms) as `answer` says, with the spec's headers. */
+async function serve(answer: (i: number, now: number) => Answer): Promise<string> {
+  let i = 0;
   server = createServer((_req, res) => {
-    used += 1;
-    const refused = !overAdmits && used > limit;
-    res.setHeader('RateLimit-Limit', String(limit));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - used)));
-    res.setHeader('RateLimit-Reset', '60');
-    res.setHeader('X-Request-Id', `req_${used}`);
-    res.statusCode = refused ? 429 : 200;
-    res.end(refused ? '{"error":{"code":"rate_limit.exceeded"}}' : '{}');
+    i += 1;
+    keyOnCommandLine.push(...commandLinesWithKey());
+    const a = answer(i, Date.now());
+    res.setHeader('RateLimit-Limit', String(a.limit));
+    res.setHeader('RateLimit-Remaining', String(a.remaining));
+    res.setHeader('RateLimit-Reset', String(a.reset));
+    res.setHeader('X-Request-Id', `req_${i}`);
+    res.statusCode = a.status;
+    res.end(a.status === 429 ? '{"error":{"code":"rate_limit.exceeded"}}' : '{}');
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
 }
 
-function script(rule: string, n: number, baseUrl: string): string {
-  const schedule: Send[] = Array.from({ length: n }, (_, i) => ({ t: i * 20, class: 'read', method: 'GET', path: '/me', key: 'admin' }));
+/** A limiter of `limit` per 60 s that refuses past it, or (overAdmits) admits everything while saying so. */
+function limiter(limit: number, overAdmits: boolean): Promise<string> {
+  return serve((used) => ({
+    status: !overAdmits && used > limit ? 429 : 200,
+    limit,
+    remaining: Math.max(0, limit - used),
+    reset: 60,
+  }));
+}
+
+/** One fixed-window counter of `limit` per `windowMs`, its window starting at a request that finds none (express-rate-limit's way). */
+function fixedWindow(limit: number, windowMs: number): (now: number) => Answer {
+  let start = -Infinity;
+  let used = 0;
+  return (now) => {
+    if (now >= start + windowMs) [start, used] = [now, 0];
+    used += 1;
+    const reset = Math.ceil((start + windowMs - now) / 1000);
+    return { status: used > limit ? 429 : 200, limit, remaining: Math.max(0, limit - used), reset };
+  };
+}
+
+/** A token bucket of `limit` refilled at `limit` per `windowMs`, Remaining rounded down. */
+function tokenBucket(limit: number, windowMs: number): (now: number) => Answer {
+  let tokens = limit;
+  let at = Date.now();
+  return (now) => {
+    tokens = Math.min(limit, tokens + ((now - at) * limit) / windowMs);
+    at = now;
+    const admitted = tokens >= 1;
+    if (admitted) tokens -= 1;
+    return {
+      status: admitted ? 200 : 429,
+      limit,
+      remaining: Math.floor(tokens),
+      reset: Math.ceil(((limit - tokens) * windowMs) / limit / 1000),
+    };
+  };
+}
+
+/** The script for `n` reads of /me, one every `periodMs` or at `offsets` (ms), with an analysis of one class. */
+function script(rule: string, n: number, baseUrl: string, { periodMs = 20, windowSeconds = 60, offsets = [] as number[] } = {}): string {
+  const schedule: Send[] = Array.from({ length: n }, (_, i) => ({
+    t: offsets[i] ?? i * periodMs,
+    class: 'read',
+    method: 'GET',
+    path: '/me',
+    key: 'admin',
+  }));
   const target = targetFromInput({ name: 't', baseUrl, keys: { admin: { key: KEY } } }, 'test');
   const analysis: RateLimitAnalysis = {
     classes: [
@@ -51,7 +126,7 @@ function script(rule: string, n: number, baseUrl: string): string {
         refused: 0,
         observedLimit: 3,
         limitConstant: true,
-        windowSeconds: 60,
+        windowSeconds,
         model: 'fixed-window',
         windows: [],
         explanation: '',
@@ -77,7 +152,12 @@ function bash(args: string[], env: Record<string, string> = {}): Promise<{ code:
 
 describe('the standalone reproduction script', () => {
   it('parses for every rule, and holds no key', async () => {
-    for (const rule of ['8.ratelimit.over-admission', '8.ratelimit.under-admission', '8.ratelimit.remaining-rises']) {
+    for (const rule of [
+      '8.ratelimit.over-admission',
+      '8.ratelimit.under-admission',
+      '8.ratelimit.remaining-rises',
+      '8.ratelimit.reset-plausible',
+    ]) {
       const path = script(rule, 4, 'http://127.0.0.1:9/v1');
       expect((await bash(['-n', path])).code).toBe(0);
       expect((await import('node:fs')).readFileSync(path, 'utf8')).not.toContain(KEY);
@@ -85,6 +165,7 @@ describe('the standalone reproduction script', () => {
   });
 
   it('shows over-admission against a limiter that admits past its budget, not against one that refuses', async () => {
+    keyOnCommandLine = [];
     const bad = await bash([script('8.ratelimit.over-admission', 8, await limiter(3, true))], { SPGATE_KEY_ADMIN: KEY });
     expect({ code: bad.code, verdict: bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')), stderr: bad.stderr }).toEqual({
       code: 1,
@@ -99,10 +180,61 @@ describe('the standalone reproduction script', () => {
       last: expect.stringContaining('not shown: 3 admitted'),
       stderr: '',
     });
+    // The key went to curl on its stdin: no command line (ps, /proc) held it while the requests were answered.
+    expect(keyOnCommandLine).toEqual([]);
+  });
+
+  // Two counters behind one port (a store per replica): the first three requests reach one, then they take
+  // turns. Each answer comes before the next request goes out (300 ms apart: the script's times include
+  // curl's start, 100 ms and more on a loaded machine), so one counter would have counted them in order;
+  // Remaining instead falls by more than was counted in between and rises at nearly every turn.
+  it('shows Remaining jumping between two counters behind one port, not a fixed window or a token bucket refilling', async () => {
+    const counters = [fixedWindow(20, 60_000), fixedWindow(20, 60_000)];
+    const jumps = await bash(
+      [script('8.ratelimit.remaining-rises', 10, await serve((i, now) => counters[i <= 3 ? 0 : (i + 1) % 2]!(now)), { periodMs: 300 })],
+      {
+        SPGATE_KEY_ADMIN: KEY,
+      },
+    );
+    expect({ code: jumps.code, verdict: jumps.stdout.split('\n').find((l) => l.startsWith('VIOLATION')), stderr: jumps.stderr }).toEqual({
+      code: 1,
+      verdict: expect.stringMatching(
+        /^VIOLATION 8\.ratelimit\.remaining-rises: Remaining jumps between counters: it fell from 19 \(#4\) to 16 \(#5\)/,
+      ),
+      stderr: '',
+    });
+    // Bursts of four, 1.2 s apart: each spends the budget and the next finds it refilled.
+    const offsets = [0, 1200, 2400].flatMap((t) => [t, t + 20, t + 40, t + 60]);
+    for (const legitimate of [fixedWindow(3, 1000), tokenBucket(3, 1000)]) {
+      await new Promise<void>((r) => server!.close(() => r()));
+      const good = await bash(
+        [script('8.ratelimit.remaining-rises', offsets.length, await serve((_i, now) => legitimate(now)), { offsets, windowSeconds: 1 })],
+        { SPGATE_KEY_ADMIN: KEY },
+      );
+      expect({ code: good.code, last: good.stdout.trim().split('\n').pop(), stderr: good.stderr }).toEqual({
+        code: 0,
+        last: expect.stringMatching(/^not shown: Remaining rose [1-9]\d* times/),
+        stderr: '',
+      });
+    }
+  });
+
+  // A limiter that announces 3 per 60 s but gives the budget back after every second request: one counter,
+  // so Remaining never falls by more than was counted, but its rises add up to more than any refill of 3 per
+  // minute gives back.
+  it('shows Remaining rising by more than any refill of the announced budget gives back', async () => {
+    const fast = await serve((i) => ({ status: 200, limit: 3, remaining: i % 2 === 1 ? 2 : 1, reset: 60 }));
+    const out = await bash([script('8.ratelimit.remaining-rises', 24, fast, { periodMs: 100 })], { SPGATE_KEY_ADMIN: KEY });
+    expect({ code: out.code, verdict: out.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) }).toEqual({
+      code: 1,
+      verdict: expect.stringMatching(
+        /^VIOLATION 8\.ratelimit\.remaining-rises: Remaining rose \d+ times by \d+ in total within \d+ ms .*no refill of 3 per 59000 ms/,
+      ),
+    });
   });
 
   it('prints a rule it has no criterion for and says so; refuses to start without the key', async () => {
-    const path = script('8.ratelimit.remaining-rises', 3, await limiter(3, false));
+    const path = script('8.ratelimit.reset-plausible', 3, await limiter(3, false));
     const out = await bash([path], { SPGATE_KEY_ADMIN: KEY });
     expect({ code: out.code, last: out.stdout.trim().split('\n').pop() }).toEqual({
       code: 0,

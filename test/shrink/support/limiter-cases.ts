@@ -361,22 +361,23 @@ async function shrinkCase(c: Case): Promise<void> {
 
     // The standalone script: shows the violation against the faulty limiter (in one of three runs: which
     // replica answers is not the client's choice), not against the fixed one; rules it does not judge
-    // print the evidence and say so.
+    // print the evidence and say so. Its criteria are simpler than the analyzer's (test/shrink/
+    // script-out.test.ts proves them against limiters made for them); here they must agree with it.
     const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
     const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
+    const runs: string[] = [];
     let shown = { code: -1, stdout: '' };
     for (let i = 0; i < 3 && shown.code !== 1; i++) {
       await settle();
       shown = await runScript(scriptPath, keyEnv);
+      runs.push(shown.stdout.trim().split('\n').pop() ?? '');
       if (!judged) break;
     }
-    // The script's own criterion is simpler than the analyzer's: against the faulty limiter it either shows
-    // the violation (exit 1) or says it is not shown / not judged (exit 0), never errs; test/shrink/
-    // script-out.test.ts proves its criteria against limiters made for them. The table records which.
-    expect({ code: shown.code === 0 || shown.code === 1, verdict: shown.stdout.trim().split('\n').pop() }).toEqual({
-      code: true,
-      verdict: expect.stringMatching(judged ? /^(VIOLATION|not shown|  #)/ : /does not judge/),
-    });
+    expect({ code: shown.code, verdicts: runs }).toEqual(
+      judged
+        ? { code: 1, verdicts: [...runs.slice(0, -1), expect.stringMatching(new RegExp(`^VIOLATION ${c.rule.replaceAll('.', '\\.')}: `))] }
+        : { code: 0, verdicts: [expect.stringMatching(/does not judge/)] },
+    );
     expect(shown.stdout).toContain('\tRemaining\tReset\t');
     searches.push(`${c.name}: ${steps}`);
     table.push(

@@ -29,7 +29,13 @@ export interface ScriptInput {
 }
 
 /** Rules the script judges; for the others it prints the evidence and says it does not judge. */
-export const SCRIPT_JUDGES = ['8.ratelimit.over-admission', '8.ratelimit.under-admission', '8.ratelimit.remaining-rises'] as const;
+export const SCRIPT_JUDGES = [
+  '8.ratelimit.over-admission',
+  '8.ratelimit.under-admission',
+  '8.ratelimit.remaining-rises',
+  '8.ratelimit.reset-plausible',
+  '8.ratelimit.classes-isolated',
+] as const;
 
 /** The environment variable holding a role's key: the target file's own `env:NAME`, else SPGATE_KEY_<ROLE>. */
 export function keyVariable(target: Target, role: string): string {
@@ -88,15 +94,15 @@ trap 'rm -rf "$dir"' EXIT
 now_ms() {
   if [ -n "\${EPOCHREALTIME-}" ]; then local t=\${EPOCHREALTIME/[.,]/}; NOW=$(( 10#$t / 1000 )); else NOW=$(( $(date +%s%N) / 1000000 )); fi
 }
-now_ms; START=$NOW
-
 # pause MS: sleeps MS milliseconds; nothing when MS is not positive.
 pause() { local f; if [ "$1" -gt 0 ]; then printf -v f '%03d' $(( $1 % 1000 )); sleep "$(( $1 / 1000 )).$f"; fi; }
 # cfg NAME VALUE: one line of curl's config (curl -K) onto CFG, the value quoted.
 cfg() { local v=\${2//\\\\/\\\\\\\\}; CFG+="$1 = \\"\${v//\\"/\\\\\\"}\\""$'\\n'; }
 # curl starts this long before its request's offset and waits for the request on its stdin: its own start,
 # 100 ms and more on a loaded machine, is then neither in the request's time nor in its measured interval.
+# The schedule starts LEAD_MS from now, so that its first requests have the lead too.
 LEAD_MS=500
+now_ms; START=$(( NOW + LEAD_MS ))
 
 # send INDEX OFFSET_MS CLASS METHOD PATH KEY [JSON_BODY]: starts curl LEAD_MS before the offset; at the
 # offset notes the time and hands curl the request (the key in curl's config on its stdin, never on a
@@ -138,7 +144,7 @@ awk -F '\\t' -v rule=${q(signature.rule)} -v cls="$CLASS" -v W="$WINDOW_S" -v SW
 function num(v) { return v ~ /^[0-9]+$/ ? v + 0 : -1 }
 function ceil(x) { return x == int(x) ? x : int(x) + 1 }
 # Every response, of any class: the requests a counter may have counted between two answers.
-{ N++; aS[N] = $2; aR[N] = $3; aAdm[N] = ($6 != 429) }
+{ N++; aS[N] = $2; aR[N] = $3; aAdm[N] = ($6 != 429); aC[N] = $4 }
 $4 == cls || cls == "" { n++; id[n] = $1; sent[n] = $2; recv[n] = $3; status[n] = $6; lim[n] = num($7); rem[n] = num($8); rs[n] = num($9) }
 END {
   if (n == 0) { print "no ${cls || ''} responses: nothing to judge"; exit 0 }
@@ -213,6 +219,41 @@ END {
     }
     printf "not shown: Remaining rose %d times along %d ordered answers within %d ms (at most %d for one counter of a %d ms window), %d fall(s) beyond the requests in between\\n", r, c, span, refills, Wms, falls
     exit 0
+  }
+  if (rule == "8.ratelimit.reset-plausible") {
+    # Criterion: Reset counts seconds, so between an answer and a request sent after it, it falls by no more
+    # than the seconds that passed from the first request going out to the second answer, plus one for
+    # rounding on each side. Reset in milliseconds falls by hundreds within a few ms.
+    for (b = 1; b <= n; b++) {
+      if (rs[b] < 0) continue
+      a = 0; for (j = 1; j <= n; j++) if (j != b && rs[j] >= 0 && recv[j] <= sent[b] && (a == 0 || recv[j] > recv[a])) a = j
+      if (a == 0) continue
+      el = recv[b] - sent[a]; allowed = ceil(el / 1000) + 2
+      if (rs[a] - rs[b] > allowed) {
+        printf "VIOLATION %s: RateLimit-Reset fell from %d (#%d) to %d (#%d) within %d ms: it does not count seconds (at most %d could pass)\\n", rule, rs[a], id[a], rs[b], id[b], el, allowed
+        exit 1
+      }
+    }
+    print "not shown: RateLimit-Reset never fell faster than the seconds that passed"; exit 0
+  }
+  if (rule == "8.ratelimit.classes-isolated") {
+    # Criterion: between an answer of this class and an admitted one sent after it, Remaining falls by at
+    # most the requests of this class under way in between (the first one excepted when it was admitted);
+    # a larger fall that as many requests of the other class account for shows one budget for both.
+    for (b = 1; b <= n; b++) {
+      if (status[b] == 429 || rem[b] < 0) continue
+      a = 0; for (j = 1; j <= n; j++) if (j != b && recv[j] <= sent[b] && (a == 0 || recv[j] > recv[a])) a = j
+      if (a == 0 || rem[a] < 0) continue
+      same = 0; other = 0
+      for (j = 1; j <= N; j++) if (aAdm[j] && aS[j] < recv[b] && aR[j] > sent[a]) { if (aC[j] == cls) same++; else other++ }
+      if (status[a] != 429) same--
+      excess = rem[a] - rem[b] - same
+      if (excess > 0 && other >= excess) {
+        printf "VIOLATION %s: %s RateLimit-Remaining fell from %d (#%d) to %d (#%d) with at most %d %s request(s) admitted in between, but %d of the other class: they share one budget\\n", rule, cls, rem[a], id[a], rem[b], id[b], same, cls, other
+        exit 1
+      }
+    }
+    printf "not shown: %s RateLimit-Remaining never fell by more than its own requests in between\\n", cls; exit 0
   }
   printf "%s: this script prints the evidence above and does not judge it; spgate analyze does\\n", rule
   exit 0

@@ -2,8 +2,9 @@
  * The standalone reproduction script (src/shrink/script-out.ts) run by bash against small loopback servers:
  * it parses, keeps the key out of its text, shows over-admission against a limiter that admits everything
  * and not against one that refuses past its budget, shows Remaining jumping between two counters and rising
- * faster than the announced budget refills but not a fixed window's or a token bucket's refills, and prints
- * (not judges) a rule it has no criterion for.
+ * faster than the announced budget refills but not a fixed window's or a token bucket's refills, shows a
+ * Reset in milliseconds and two classes sharing one budget but not a Reset in seconds or a budget per class,
+ * and prints (not judges) a rule it has no criterion for.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimitAnalysis } from '../../src/results/schema.js';
-import { reproductionScript } from '../../src/shrink/script-out.js';
+import { reproductionScript, SCRIPT_JUDGES } from '../../src/shrink/script-out.js';
 import type { Send } from '../../src/shrink/schedule.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { tempDir } from '../support/target-file.js';
@@ -50,12 +51,12 @@ function commandLinesWithKey(): string[] {
 }
 
 /** A loopback server answering request `i` (from 1) at `now` (ms) as `answer` says, with the spec's headers. */
-async function serve(answer: (i: number, now: number) => Answer): Promise<string> {
+async function serve(answer: (i: number, now: number, method: string) => Answer): Promise<string> {
   let i = 0;
-  server = createServer((_req, res) => {
+  server = createServer((req, res) => {
     i += 1;
     keyOnCommandLine.push(...commandLinesWithKey());
-    const a = answer(i, Date.now());
+    const a = answer(i, Date.now(), req.method ?? 'GET');
     res.setHeader('RateLimit-Limit', String(a.limit));
     res.setHeader('RateLimit-Remaining', String(a.remaining));
     res.setHeader('RateLimit-Reset', String(a.reset));
@@ -107,13 +108,21 @@ function tokenBucket(limit: number, windowMs: number): (now: number) => Answer {
   };
 }
 
-/** The script for `n` reads of /me, one every `periodMs` or at `offsets` (ms), with an analysis of one class. */
-function script(rule: string, n: number, baseUrl: string, { periodMs = 20, windowSeconds = 60, offsets = [] as number[] } = {}): string {
+/**
+ * The script for `n` requests, one every `periodMs` or at `offsets` (ms): reads of /me, or writes (POST
+ * /customers) where `writes` says so; the violation on reads, with an analysis of that class.
+ */
+function script(
+  rule: string,
+  n: number,
+  baseUrl: string,
+  { periodMs = 20, windowSeconds = 60, offsets = [] as number[], writes = (_i: number): boolean => false } = {},
+): string {
   const schedule: Send[] = Array.from({ length: n }, (_, i) => ({
     t: offsets[i] ?? i * periodMs,
-    class: 'read',
-    method: 'GET',
-    path: '/me',
+    ...(writes(i)
+      ? { class: 'write' as const, method: 'POST', path: '/customers' }
+      : { class: 'read' as const, method: 'GET', path: '/me' }),
     key: 'admin',
   }));
   const target = targetFromInput({ name: 't', baseUrl, keys: { admin: { key: KEY } } }, 'test');
@@ -152,12 +161,7 @@ function bash(args: string[], env: Record<string, string> = {}): Promise<{ code:
 
 describe('the standalone reproduction script', () => {
   it('parses for every rule, and holds no key', async () => {
-    for (const rule of [
-      '8.ratelimit.over-admission',
-      '8.ratelimit.under-admission',
-      '8.ratelimit.remaining-rises',
-      '8.ratelimit.reset-plausible',
-    ]) {
+    for (const rule of [...SCRIPT_JUDGES, '8.ratelimit.limit-constant']) {
       const path = script(rule, 4, 'http://127.0.0.1:9/v1');
       expect((await bash(['-n', path])).code).toBe(0);
       expect((await import('node:fs')).readFileSync(path, 'utf8')).not.toContain(KEY);
@@ -233,8 +237,57 @@ describe('the standalone reproduction script', () => {
     });
   });
 
+  // Reset in milliseconds (rate-limiter-flexible's msBeforeNext sent as it is) falls by hundreds between
+  // two answers a few ms apart; in seconds it falls by no more than the time that passed.
+  it('shows a Reset that does not count seconds, not one that does', async () => {
+    const windowEnd = Date.now() + 1000;
+    const ms = await serve((i, now) => ({ status: 200, limit: 15, remaining: 15 - i, reset: Math.max(0, windowEnd - now) }));
+    const bad = await bash([script('8.ratelimit.reset-plausible', 4, ms, { periodMs: 100, windowSeconds: 1 })], { SPGATE_KEY_ADMIN: KEY });
+    expect({ code: bad.code, verdict: bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) }).toEqual({
+      code: 1,
+      verdict: expect.stringMatching(
+        /^VIOLATION 8\.ratelimit\.reset-plausible: RateLimit-Reset fell from \d+ \(#1\) to \d+ \(#2\) within \d+ ms/,
+      ),
+    });
+    await new Promise<void>((r) => server!.close(() => r()));
+    const seconds = fixedWindow(15, 1000);
+    const good = await bash(
+      [script('8.ratelimit.reset-plausible', 4, await serve((_i, now) => seconds(now)), { periodMs: 100, windowSeconds: 1 })],
+      {
+        SPGATE_KEY_ADMIN: KEY,
+      },
+    );
+    expect({ code: good.code, last: good.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      last: 'not shown: RateLimit-Reset never fell faster than the seconds that passed',
+    });
+  });
+
+  // One budget for both classes (express-rate-limit with one store for both routers): the writes between
+  // two reads spend the read budget. A budget per class leaves the reads' Remaining to the reads.
+  it('shows the classes sharing one budget, not a budget per class', async () => {
+    const writes = (i: number) => i % 3 !== 0; // read, write, write, read, …
+    const shared = fixedWindow(20, 60_000);
+    const bad = await bash([script('8.ratelimit.classes-isolated', 7, await serve((_i, now) => shared(now)), { periodMs: 150, writes })], {
+      SPGATE_KEY_ADMIN: KEY,
+    });
+    expect({ code: bad.code, verdict: bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) }).toEqual({
+      code: 1,
+      verdict:
+        'VIOLATION 8.ratelimit.classes-isolated: read RateLimit-Remaining fell from 19 (#1) to 16 (#4) with at most 1 read request(s) admitted in between, but 2 of the other class: they share one budget',
+    });
+    await new Promise<void>((r) => server!.close(() => r()));
+    const perClass = { GET: fixedWindow(20, 60_000), POST: fixedWindow(20, 60_000) };
+    const own = await serve((_i, now, method) => perClass[method === 'POST' ? 'POST' : 'GET'](now));
+    const good = await bash([script('8.ratelimit.classes-isolated', 7, own, { periodMs: 150, writes })], { SPGATE_KEY_ADMIN: KEY });
+    expect({ code: good.code, last: good.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      last: 'not shown: read RateLimit-Remaining never fell by more than its own requests in between',
+    });
+  });
+
   it('prints a rule it has no criterion for and says so; refuses to start without the key', async () => {
-    const path = script('8.ratelimit.reset-plausible', 3, await limiter(3, false));
+    const path = script('8.ratelimit.limit-constant', 3, await limiter(3, false));
     const out = await bash([path], { SPGATE_KEY_ADMIN: KEY });
     expect({ code: out.code, last: out.stdout.trim().split('\n').pop() }).toEqual({
       code: 0,

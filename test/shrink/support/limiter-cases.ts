@@ -23,7 +23,7 @@ import { traceToSamples } from '../../../src/trace/samples.js';
 import { startReferenceServer } from '../../../src/reference/index.js';
 import { targetFromInput } from '../../../src/target/resolve.js';
 import { KEY_ROLES, type Target } from '../../../src/target/schema.js';
-import { SCRIPT_JUDGES } from '../../../src/shrink/script-out.js';
+import { SCRIPT_JUDGES } from '../../../src/shrink/script-criteria.js';
 import { runCli } from '../../support/cli.js';
 import { tempDir, writeJson } from '../../support/target-file.js';
 import { startExpressServer } from '../../limiters/support/express-server.js';
@@ -364,7 +364,7 @@ async function shrinkCase(c: Case): Promise<void> {
     // print the evidence and say so. Its criteria are simpler than the analyzer's (test/shrink/
     // script-out.test.ts proves them against limiters made for them); here they must agree with it.
     const keyEnv = { SPGATE_KEY_ADMIN: env.faulty.secrets.admin! };
-    const judged = (SCRIPT_JUDGES as readonly string[]).includes(c.rule);
+    const judged = SCRIPT_JUDGES.includes(c.rule);
     const runs: string[] = [];
     let shown = { code: -1, stdout: '' };
     for (let i = 0; i < 3 && shown.code !== 1; i++) {

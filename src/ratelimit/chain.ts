@@ -19,3 +19,10 @@ export function orderedChain(g: Group): ParsedSample[] {
   }
   return chain;
 }
+
+/** How many times Remaining rose from one response of the chain to the next (budget given back, or another counter's sequence). */
+export function risesAlong(chain: readonly ParsedSample[]): number {
+  let rises = 0;
+  for (let i = 1; i < chain.length; i++) if (chain[i]!.remaining! > chain[i - 1]!.remaining!) rises += 1;
+  return rises;
+}

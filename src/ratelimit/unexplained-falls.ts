@@ -7,7 +7,7 @@
  * rises between their sequences, remaining-rises), or a limiter counting a request more than once. Pure.
  */
 import type { BudgetContext } from './context.js';
-import { orderedChain } from './chain.js';
+import { orderedChain, risesAlong } from './chain.js';
 import { admittedPossiblyBetween } from './group.js';
 import type { ParsedSample } from './parsed.js';
 
@@ -24,16 +24,14 @@ export function unexplainedFalls(ctx: BudgetContext): UnexplainedFalls {
   const g = ctx.group;
   const chain = orderedChain(g);
   const falls: UnexplainedFalls['falls'] = [];
-  let rises = 0;
   for (let i = 1; i < chain.length; i++) {
     const a = chain[i - 1]!;
     const b = chain[i]!;
     const drop = a.remaining! - b.remaining!;
-    if (drop < 0) rises += 1;
     if (drop <= 0) continue;
     const same = admittedPossiblyBetween(g, a.sentAt, b.receivedAt) - 1;
     const others = ctx.other ? admittedPossiblyBetween(ctx.other, a.sentAt, b.receivedAt) : 0;
     if (drop - same > others) falls.push({ a, b, same });
   }
-  return { falls, rises, chain };
+  return { falls, rises: risesAlong(chain), chain };
 }

@@ -8,7 +8,7 @@
  */
 import type { BudgetContext } from '../context.js';
 import { BOUND_TOLERANCE, intervalLengths, legitimateMax } from '../bounds.js';
-import { orderedChain } from '../chain.js';
+import { orderedChain, risesAlong } from '../chain.js';
 import type { ParsedSample } from '../parsed.js';
 import type { UnexplainedFalls } from '../unexplained-falls.js';
 import type { ViolationSink } from '../sink.js';
@@ -80,9 +80,7 @@ function idleSeparated(ctx: BudgetContext, chain: readonly ParsedSample[], falls
   if (pieces.length < 2) return [];
   return pieces.map((piece) => {
     const inPiece = new Set(piece);
-    let rises = 0;
-    for (let i = 1; i < piece.length; i++) if (piece[i]!.remaining! > piece[i - 1]!.remaining!) rises += 1;
-    return { chain: piece, falls: falls.filter((x) => inPiece.has(x.a) && inPiece.has(x.b)), rises };
+    return { chain: piece, falls: falls.filter((x) => inPiece.has(x.a) && inPiece.has(x.b)), rises: risesAlong(piece) };
   });
 }
 

@@ -63,6 +63,22 @@ export function isFullRefill(g: Group, seg: Segment, limit: number): boolean {
   return b.remaining! >= limit - 1 - Math.max(0, countedFirst);
 }
 
+/**
+ * True when the refill that opened the segment gave back more than any token bucket could in the time it had:
+ * a bucket refills at most `limit` per window, and no window is shorter than `boundWindowMs` (bounds.ts), so
+ * between the lower answer (counted no earlier than it was sent) and the higher one (counted no later than it
+ * was received) it returns at most limit × Δ / boundWindowMs, and one more for the fraction of a token it held.
+ * A fixed window gives the whole budget back at its edge, however soon after it was spent.
+ */
+export function fasterThanABucket(seg: Segment, limit: number, boundWindowMs: number): boolean {
+  const ev = seg.evidence;
+  if (!ev || ev.after.remaining === null || ev.before.remaining === null) return false;
+  // What came back at least: requests counted in between are left out, which only makes it less.
+  const returned = ev.after.remaining + (ev.after.admitted ? 1 : 0) - ev.before.remaining;
+  const elapsed = ev.after.receivedAt - ev.before.sentAt;
+  return returned > (limit * elapsed) / boundWindowMs + 1;
+}
+
 /** Classifies the limiter behind one budget. `windowMs` is the expected or Reset-derived window. */
 export function classifyModel(g: Group, segments: Segment[], limit: number | null, windowMs: number | null): Model {
   if (limit === null || segments.length < 2) return 'unknown';

@@ -3,10 +3,12 @@
  * than the budget) and 8.ratelimit.under-admission (429s in a window that admitted less than the budget).
  * Windows are the refill-delimited segments; near their edges a request may belong to either window, so
  * over-admission counts only requests certainly inside, and under-admission every request possibly inside.
+ * Over-admission is judged only once a refill showed the budget coming back faster than a token bucket's.
  */
 import type { BudgetContext } from '../context.js';
 import { admittedPossiblyBetween } from '../group.js';
 import { responsesOf, type ParsedSample } from '../parsed.js';
+import { fasterThanABucket } from '../model.js';
 import { segmentSpan } from '../segments.js';
 import type { ViolationSink } from '../sink.js';
 import { classify, sharesBudget } from './claims.js';
@@ -19,6 +21,14 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink, ju
   const L = ctx.limit;
   if (ctx.model !== 'fixed-window' || L === null) return;
   const segs = ctx.segments;
+  // A correct token bucket under traffic slower than its refill is full whenever it is looked at, and reads
+  // as fixed windows; the token it gives back between two looks, counted in one of them, reads as one
+  // admission too many (a bucket of Limit 4 with a request every half second: "5 admitted in one window").
+  // So a window's admissions are judged against the budget only once some refill came faster than any
+  // bucket refills: a limiter that gives its budget back at once, which is what counting per window assumes.
+  let fast: boolean | undefined;
+  const givesBackAtOnce = (): boolean =>
+    (fast ??= ctx.boundWindowMs !== null && segs.some((seg) => fasterThanABucket(seg, ctx.announcedLimit ?? L, ctx.boundWindowMs!)));
   segs.forEach((seg, k) => {
     const next = segs[k + 1];
     const span = segmentSpan(seg);
@@ -36,7 +46,7 @@ export function checkWindowAdmission(ctx: BudgetContext, sink: ViolationSink, ju
     const certainlyIn = (c: ParsedSample): boolean =>
       (c.sentAt >= startAt || (c === after && afterAlone)) && (!next || c.receivedAt <= next.lo || (c === before && beforeAlone));
     const admitted = seg.samples.filter((c) => c.admitted && certainlyIn(c));
-    if (admitted.length > L) {
+    if (admitted.length > L && givesBackAtOnce()) {
       const over = admitted.slice(L);
       sink.add({
         rule: '8.ratelimit.over-admission',

@@ -22,6 +22,7 @@ import { parseProfile } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { targetFromInput } from '../../src/target/resolve.js';
 import { startHostileServer, type HostileServer, HUGE_BODY_BYTES } from '../support/hostile-server.js';
+import { refusingPort } from '../support/ports.js';
 
 type Outcome = { head?: Http1Head; body?: string; error?: string };
 
@@ -484,10 +485,7 @@ describe('CONNECT tunnels through an egress proxy', () => {
   });
 
   it('a proxy that does not listen fails the request naming it', async () => {
-    const gone = net.createServer();
-    await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
-    const port = (gone.address() as net.AddressInfo).port;
-    await new Promise<void>((r) => gone.close(() => r()));
+    const port = await refusingPort();
     const o = await once({
       host: 'api.staging.test',
       port: 443,

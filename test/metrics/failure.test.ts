@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorLines, runCli, stackFrames } from '../support/cli.js';
+import { refusingPort } from '../support/ports.js';
 import { Results } from '../../src/results/schema.js';
 
 const metricsLines = (stderr: string): string[] => stderr.split('\n').filter((l) => l.includes('spgate: metrics:'));
@@ -40,13 +41,6 @@ async function endpoint(behaviour: number | 'silent'): Promise<Endpoint> {
       server.close(() => resolve());
     });
   return ep;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const ep = await endpoint(200);
-  await ep.close();
-  return Number(new URL(ep.url).port);
 }
 
 let open: Endpoint[] = [];
@@ -108,7 +102,7 @@ function expectIntactResults(json: string): void {
 
 describe('a failing metrics endpoint is reported once and the run goes on', () => {
   it('unreachable (connection refused): one line, exit 0, results intact; URL credentials never shown', async () => {
-    const port = await closedPort();
+    const port = await refusingPort();
     const r = await loadWith([`prometheus-rw=http://spgate:hunter2secret@127.0.0.1:${port}/api/v1/write?token=qs-secret`]);
     expect(r.code, r.stderr).toBe(0);
     const lines = metricsLines(r.stderr);
@@ -156,7 +150,7 @@ describe('a failing metrics endpoint is reported once and the run goes on', () =
   });
 
   it('two OTLP endpoints, one refusing connections and one silent: one line each, the run bounded', async () => {
-    const port = await closedPort();
+    const port = await refusingPort();
     const silent = await endpoint('silent');
     open.push(silent);
     const r = await loadWith([`otlp=http://127.0.0.1:${port}/v1/metrics`, `otlp=${silent.url}/v1/metrics`]);

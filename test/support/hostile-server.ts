@@ -5,6 +5,7 @@
  * socket is released by close().
  */
 import net from 'node:net';
+import { refusingPort } from './ports.js';
 
 export type HostileMode =
   | 'refused'
@@ -97,7 +98,7 @@ export async function startHostileServer(mode: HostileMode): Promise<HostileServ
   };
 
   if (mode === 'refused') {
-    const port = await freePort();
+    const port = await refusingPort();
     return { url: `http://127.0.0.1:${port}/v1`, hits, close: async () => undefined };
   }
 
@@ -299,15 +300,6 @@ async function listenRaw(hits: HostileHits, handler: Handler, opts: { countHits:
         server.close(() => resolve());
       }),
   };
-}
-
-/** A loopback port that nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

@@ -6,8 +6,9 @@
  * original's requests (half behind a random balancer, where the search's path is chance), reproduce at
  * least 9 times in 10, its regression profile must fail on the faulty limiter and pass on the correct one,
  * and the standalone bash + curl script must show the violation against the faulty limiter and not against
- * the fixed one. The cases are split over four test files (test/shrink/limiters-*.test.ts), two each, so
- * vitest's workers share them: their time is mostly spent waiting for budgets and windows. The per-replica
+ * the fixed one. All eight run at once, in one vitest worker: their time is mostly spent waiting for budgets
+ * and windows (about 8 % of a core each), so they share one of the run's workers rather than hold four
+ * (test/support/sequencer.ts starts this file first, vitest.config.ts counts it in maxWorkers). The per-replica
  * and fastify cases give the shrink a key pool (three more keys, each its own budget), which its attempts
  * take turns over; the others have one key, and each attempt waits for the budget the last one spent.
  */
@@ -15,25 +16,25 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProfile, parseProfile, type ProfileInput } from '../../../src/load/profile.js';
-import { runProfile } from '../../../src/load/run.js';
-import { analyzeRateLimits } from '../../../src/ratelimit/analyze.js';
-import { readTrace } from '../../../src/trace/reader.js';
-import { traceToSamples } from '../../../src/trace/samples.js';
-import { startReferenceServer } from '../../../src/reference/index.js';
-import { targetFromInput } from '../../../src/target/resolve.js';
-import { KEY_ROLES, type Target } from '../../../src/target/schema.js';
-import { SCRIPT_JUDGES } from '../../../src/shrink/script-criteria.js';
-import { runCli } from '../../support/cli.js';
-import { tempDir, writeJson } from '../../support/target-file.js';
-import { startExpressServer } from '../../limiters/support/express-server.js';
-import { startFastifyServer } from '../../limiters/support/fastify-server.js';
-import { startFlexibleServer } from '../../limiters/support/flexible-server.js';
-import { MISCONFIGS } from '../../limiters/support/limiters.js';
-import { startRoundRobinProxy } from '../../limiters/support/proxy.js';
-import { targetFor, type LimitedServer } from '../../limiters/support/server.js';
+import { loadProfile, parseProfile, type ProfileInput } from '../../src/load/profile.js';
+import { runProfile } from '../../src/load/run.js';
+import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
+import { readTrace } from '../../src/trace/reader.js';
+import { traceToSamples } from '../../src/trace/samples.js';
+import { startReferenceServer } from '../../src/reference/index.js';
+import { targetFromInput } from '../../src/target/resolve.js';
+import { KEY_ROLES, type Target } from '../../src/target/schema.js';
+import { SCRIPT_JUDGES } from '../../src/shrink/script-criteria.js';
+import { runCli } from '../support/cli.js';
+import { tempDir, writeJson } from '../support/target-file.js';
+import { startExpressServer } from '../limiters/support/express-server.js';
+import { startFastifyServer } from '../limiters/support/fastify-server.js';
+import { startFlexibleServer } from '../limiters/support/flexible-server.js';
+import { MISCONFIGS } from '../limiters/support/limiters.js';
+import { startRoundRobinProxy } from '../limiters/support/proxy.js';
+import { targetFor, type LimitedServer } from '../limiters/support/server.js';
 
-export interface Case {
+interface Case {
   name: string;
   rule: string;
   class: 'read' | 'write';
@@ -44,8 +45,6 @@ export interface Case {
   record: Omit<ProfileInput, 'name' | 'description' | 'model'>;
   /** The shrink's --max-time (default 420 s). */
   maxTime?: number;
-  /** Which of the four test files runs it (test/shrink/limiters-N.test.ts): a long case beside a short one. */
-  file: 1 | 2 | 3 | 4;
   /** Behind a random balancer: whether a schedule reproduces is chance (which replica answers), so is the search's path. */
   randomBalancer?: true;
   /** Faulty and fixed targets; `fix` may switch the same server. */
@@ -108,7 +107,6 @@ const CASES: Case[] = [
   {
     name: 'express-rate-limit, a store per replica, two replicas behind one port',
     maxTime: 240,
-    file: 1,
     randomBalancer: true,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',
@@ -120,7 +118,6 @@ const CASES: Case[] = [
   {
     name: 'rate-limiter-flexible, a store per replica, two replicas behind one port',
     maxTime: 240,
-    file: 2,
     randomBalancer: true,
     rule: '8.ratelimit.remaining-rises',
     class: 'read',
@@ -135,7 +132,6 @@ const CASES: Case[] = [
   },
   {
     name: 'express-rate-limit, one store for read and write',
-    file: 2,
     rule: '8.ratelimit.classes-isolated',
     class: 'read',
     budget: 20,
@@ -145,7 +141,6 @@ const CASES: Case[] = [
   },
   {
     name: '@fastify/rate-limit, a store per replica, two replicas behind one port',
-    file: 3,
     rule: '8.ratelimit.over-admission',
     class: 'read',
     budget: 20,
@@ -162,7 +157,6 @@ const CASES: Case[] = [
   },
   {
     name: 'rate-limiter-flexible, Reset in ms',
-    file: 1,
     rule: '8.ratelimit.reset-plausible',
     class: 'read',
     budget: 15,
@@ -172,7 +166,6 @@ const CASES: Case[] = [
   },
   {
     name: 'rate-limiter-flexible, Remaining before the count',
-    file: 3,
     rule: '8.ratelimit.under-admission',
     class: 'write',
     budget: 5,
@@ -182,7 +175,6 @@ const CASES: Case[] = [
   },
   {
     name: 'express-rate-limit, windowMs 1',
-    file: 4,
     rule: '8.ratelimit.over-admission',
     class: 'read',
     budget: 20,
@@ -194,7 +186,6 @@ const CASES: Case[] = [
   },
   {
     name: 'reference server, fault ratelimit-early-429',
-    file: 4,
     rule: '8.ratelimit.under-admission',
     class: 'read',
     budget: 20,
@@ -222,13 +213,13 @@ const CASES: Case[] = [
   },
 ];
 
-/** The issue's table, one row per case run in this file; printed, never asserted on (times measure the shared machine). */
+/** The issue's table, one row per case; printed, never asserted on (times measure the shared machine). */
 const table: string[] = [];
 /** Each case's search, step by step (counts and rates only: no body, no key), printed under the table. */
 const searches: string[] = [];
 
 /**
- * The table's header and rows, then each case's search steps, for a file's afterAll to print: a case that
+ * The table's header and rows, then each case's search steps, for the afterAll to print: a case that
  * passes the long way (CI once took 297 s to shrink the early 429's 80 requests to 30, where a run alone
  * takes 90 s to 18) says which step went otherwise.
  */
@@ -248,10 +239,11 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
 
 /**
  * One case end to end: record, shrink, the final measurement, the script, the regression profile. Its
- * verdicts rest on timing (which window an attempt lands in), so each test file runs two cases at a time:
- * eight shrinks, their limiters and the other worker's file on two cores delayed attempts enough that the
- * smaller schedules reproduced less often than the original in the final measurement and the shrink fell
- * back to the original (red twice in a row; each failing case passed alone, 80 → 15 requests, 10/10).
+ * verdicts rest on timing (which window an attempt lands in): eight shrinks at once cost little CPU (about
+ * 8 % of a core each), but beside more busy workers on two cores they delay attempts enough that the smaller
+ * schedules reproduce less often than the original in the final measurement and the shrink falls back to the
+ * original (beside four busy workers, the per-replica case 160 → 57 measured 6/8 and fell back; beside
+ * three, as now, they pass).
  */
 async function shrinkCase(c: Case): Promise<void> {
   const env = await c.start();
@@ -414,14 +406,7 @@ async function shrinkCase(c: Case): Promise<void> {
   }
 }
 
-/** The cases of one test file (test/shrink/limiters-N.test.ts), run at once, and the table printed after. */
-export function describeLimiterFile(file: Case['file']): void {
-  afterAll(() => process.stdout.write(tableText()));
-  describe.concurrent('spgate shrink against misconfigured limiters', () => {
-    it.each(CASES.filter((c) => c.file === file))(
-      '$name: small, reproduces ≥ 9/10, regression profile and script fail then pass',
-      { timeout: 600_000 },
-      shrinkCase,
-    );
-  });
-}
+afterAll(() => process.stdout.write(tableText()));
+describe.concurrent('spgate shrink against misconfigured limiters', () => {
+  it.each(CASES)('$name: small, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 600_000 }, shrinkCase);
+});

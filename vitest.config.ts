@@ -7,12 +7,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most files wait on rate-limit windows, sockets and child processes, not the CPU: four workers on the
+    // Most files wait on rate-limit windows, sockets and child processes, not the CPU: five workers on the
     // 2-core machine keep both cores busy (vitest's default there is one; with two, a quarter of the CPU
-    // sat idle and the run took 1,070 s; with four, 600-650 s). Six took 525 s but no longer leave the
-    // timing-sensitive files room: in two runs of three at six, shrink cases' schedules stopped reproducing
-    // (42 → 42, a final 6/10) and a capacity floor was missed; at four they pass.
-    maxWorkers: 4,
+    // sat idle and the run took 1,070 s). One of the five holds the shrink limiter cases for about four
+    // minutes, mostly waiting (test/shrink/limiters.test.ts); the others work through the rest at a lower
+    // priority (test/support/priority.ts), so that the cases whose verdicts rest on timing keep their CPU:
+    // 375 s. With four, 428 s; with five and no priority, a per-replica shrink fell back to its original.
+    maxWorkers: 5,
     // Each worker imports src/ once for all the files it runs, not once per file (imports took 160 s of
     // the run, 56 s so). Sound because no test replaces a module or a global for the files after it:
     // test/structure/test-isolation.test.ts keeps it so.
@@ -24,6 +25,7 @@ export default defineConfig({
     retry: 0,
     // Every spgate child a test starts runs this run's compiled sources, not the sources through tsx again;
     // every temporary folder of the run is made under one directory, removed at its end.
+    setupFiles: ['./test/support/priority.ts'],
     globalSetup: ['./test/support/temp-root.ts', './test/support/compiled-cli.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },

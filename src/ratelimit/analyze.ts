@@ -45,6 +45,13 @@ export interface AnalyzeOptions {
    * flight at its cut, and a fall they would explain must not blame the other class for the whole chunk.
    */
   complete?: { fromMs: number; toMs: number };
+  /**
+   * The (rule, key, class) triples earlier analyses of the same run found (the online analyzer's earlier
+   * chunks); this analysis reads and adds to it. A rule that names its verdict by another's finding (a refusal
+   * the other class explains, once the classes were seen sharing one budget) then judges a chunk as the
+   * whole run: a flood's chunk that held no fall of Remaining called such a refusal a stuck counter.
+   */
+  seen?: Set<string>;
 }
 
 /** What the reset-plausibility rule finds with no window known: the Reset claims broken by visible refills. */
@@ -65,7 +72,7 @@ export function analyzeRateLimits(samples: RateLimitSample[], opts: AnalyzeOptio
  */
 export function analyzeParsed(parsed: readonly ParsedSample[], opts: AnalyzeOptions = {}): RateLimitAnalysis {
   const groups = groupSamples(parsed);
-  const sink = new ViolationSink();
+  const sink = new ViolationSink(opts.seen);
   const classes: RateLimitAnalysis['classes'] = [];
   const byId = new Map(groups.map((g) => [`${g.key}\u0000${g.class}`, g]));
   for (const g of groups) {

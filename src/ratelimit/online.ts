@@ -161,6 +161,8 @@ export class OnlineRateLimitAnalyzer {
   private maxRetryAfter = 0;
   private peak = 0;
   private chunks = 0;
+  /** The (rule, key, class) triples the chunks found so far (AnalyzeOptions.seen). */
+  private readonly seen = new Set<string>();
   private readonly maxSamples: number;
   private readonly cacheSamples: number;
   /** The smallest Limit announced or stated so far (Infinity: none). */
@@ -442,9 +444,11 @@ export class OnlineRateLimitAnalyzer {
     // Requests answered before the chunk's first sample, or still in flight at its cut, are missing from it.
     const complete = { fromMs: this.chunks > 1 ? held[0]!.raw.receivedAt : -Infinity, toMs: final ? Infinity : last - margin };
     const options = { expected: this.opts.expected, strict: this.opts.strict, complete };
-    const full = analyzeParsed(held, options);
+    const seenBefore = new Set(this.seen);
+    const full = analyzeParsed(held, { ...options, seen: this.seen });
     // The overlap's own analysis only serves to subtract occurrences of window-less rows: skipped when none.
-    const old = overlap.length && full.violations.some((v) => !v.window) ? analyzeParsed(overlap, options).violations : [];
+    const old =
+      overlap.length && full.violations.some((v) => !v.window) ? analyzeParsed(overlap, { ...options, seen: seenBefore }).violations : [];
     // Cited samples back to their global index: only the cited ones are looked up (none on a clean run).
     const cited = ViolationRows.citedKeys(full);
     const ids = new Map<string, number>();

@@ -38,11 +38,18 @@ export class ViolationSink {
   private readonly entries = new Map<string, Entry>();
   private seq = 0;
 
+  /**
+   * `seen`: the (rule, key, class) triples recorded so far, shared with earlier analyses of the same run (the
+   * online analyzer's chunks), so that has() knows what an earlier chunk found; add() adds to it.
+   */
+  constructor(private readonly seen: Set<string> = new Set()) {}
+
   /** Records one occurrence. */
   add(input: ViolationInput): void {
     const s = input.sample;
     const bucket = input.bucket ?? input.window?.start ?? 'run';
     const id = `${input.rule}|${s.key}|${s.class}|${bucket}`;
+    this.seen.add(`${input.rule}|${s.key}|${s.class}`);
     let e = this.entries.get(id);
     if (!e) {
       const v: RateLimitViolation = { rule: input.rule, class: s.class, message: input.message, samples: [] };
@@ -63,11 +70,9 @@ export class ViolationSink {
     }
   }
 
-  /** True when a violation of `rule` was recorded for the sample's key and class. */
+  /** True when a violation of `rule` was recorded for the sample's key and class (here or in an earlier chunk). */
   has(rule: ClauseId, s: ParsedSample): boolean {
-    const prefix = `${rule}|${s.key}|${s.class}|`;
-    for (const k of this.entries.keys()) if (k.startsWith(prefix)) return true;
-    return false;
+    return this.seen.has(`${rule}|${s.key}|${s.class}`);
   }
 
   /** The aggregated violations, in a deterministic order (first occurrence first). */

@@ -185,6 +185,28 @@ describe('online analysis equals batch analysis', () => {
     }
   }
 
+  // A counterexample the flood property once found (`.ci/run`, 30 Nov 2026), kept as a fixed case: a chunk
+  // holding no fall of Remaining called a refusal the write class explained a stuck counter, where the whole
+  // run had seen the classes share one budget (AnalyzeOptions.seen).
+  it('a flood against one budget shared by both classes: the same verdict as the whole run (seed 15)', () => {
+    const o: SimOptions = {
+      model: 'fixed',
+      bug: 'shared-classes',
+      limit: 8,
+      windowMs: 2000,
+      count: 2304,
+      meanGapMs: 2000 / 8 / FLOOD,
+      minLatencyMs: 1,
+      maxLatencyMs: 1,
+      reportBefore: false,
+      lazyWindows: true,
+      startOffsetMs: 0,
+      classes: ['read', 'write'],
+      seed: 15,
+    };
+    compare(o, () => ({ maxSamples: Math.floor(0.8 * FLOOD * o.limit) }));
+  });
+
   it("a flood of identical refusals is held as the run's first and last, and every response still counts", () => {
     const a = new OnlineRateLimitAnalyzer({ maxSamples: 1000 });
     // 10 admitted, then 5,000 refusals without Retry-After (a per-response finding on each one).

@@ -16,10 +16,11 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProfile, parseProfile, type ProfileInput } from '../../src/load/profile.js';
+import { parseProfile, type ProfileInput } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
 import { readTrace } from '../../src/trace/reader.js';
+import { Results, type ProfileResult } from '../../src/results/schema.js';
 import { traceToSamples } from '../../src/trace/samples.js';
 import { startReferenceServer } from '../../src/reference/index.js';
 import { targetFromInput } from '../../src/target/resolve.js';
@@ -228,6 +229,15 @@ function tableText(): string {
   return [header, ...table, ...searches].join('\n') + '\n';
 }
 
+/** `spgate load --profile PROFILE --target TARGET`, its exit code checked against its verdict; the profile's result. */
+async function regressionCheck(profilePath: string, targetFile: string, jsonPath: string): Promise<ProfileResult> {
+  const run = await runCli(['load', '--profile', profilePath, '--target', targetFile, '--json', jsonPath], { timeoutMs: 120_000 });
+  expect(run.timedOut).toBe(false);
+  const result = Results.parse(JSON.parse(readFileSync(jsonPath, 'utf8'))).load[0]!;
+  expect({ code: run.code, status: result.status }).toEqual({ code: result.status === 'passed' ? 0 : 1, status: result.status });
+  return result;
+}
+
 /** Runs the standalone script with the admin key in its variable; its exit code and output. */
 function runScript(path: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
@@ -376,27 +386,39 @@ async function shrinkCase(c: Case): Promise<void> {
       `${c.name} | ${out.original.requests} | ${out.minimal.requests} | ${out.minimal.rate.reproduced}/${out.minimal.rate.attempts} | ${out.seconds} s${out.stopped === 'done' ? '' : ` (stopped: ${out.stopped})`} | ${judged ? (shown.code === 1 ? 'shows it' : 'not shown') : 'prints it'}`,
     );
 
-    // The regression profile: fails while the bug is there, every run, naming the rule (per replica: in one
-    // of three runs at most; behind a random balancer, counters per replica show as a rise of Remaining in
-    // most runs and as a 429 while another replica reported budget left in others: CI once saw under-
-    // admission alone); passes once fixed. A reproduction starts from a full budget: one window and the
+    // The regression profile, by the command the shrink printed (`spgate load --profile`, in a process of its
+    // own, as its user runs it: in this worker, beside the other cases' limiters, the engine's sends were late
+    // enough once that a per-replica profile's three copies of a 25-request schedule that reproduced 9/10 in
+    // the shrink's own process showed nothing): fails while the bug is there, every run, naming the rule (per
+    // replica: in one of three runs at most; behind a random balancer, counters per replica show as a rise of
+    // Remaining in most runs and as a 429 while another replica reported budget left in others: CI once saw
+    // under-admission alone); passes once fixed. A reproduction starts from a full budget: one window and the
     // rounding of Reset after the shrink's last attempt.
-    const profile = loadProfile(profilePath);
+    expect(run.stdout).toContain(`Regression check: spgate load --profile ${profilePath}`);
     const seen: string[][] = [];
     for (let i = 0; i < (perReplica ? 3 : 1) && !seen.some((rules) => rules.includes(c.rule)); i++) {
       await settle();
-      const bad = await runProfile({ target: env.faulty, profile });
-      expect(bad.result.status, `run ${i + 1}`).toBe('failed');
-      seen.push(bad.result.rateLimit.violations.map((v) => v.rule));
+      const bad = await regressionCheck(profilePath, targetFile, join(dir, `check-${i}.json`));
+      expect(bad.status, `run ${i + 1}`).toBe('failed');
+      seen.push(bad.rateLimit.violations.map((v) => v.rule));
     }
     expect(seen.flat()).toContain(c.rule);
     await settle();
     const fixedTarget = await env.fixed();
-    const good = await runProfile({ target: fixedTarget, profile });
+    const fixedFile = writeJson(dir, 'fixed.json', {
+      name: 'fixed',
+      baseUrl: fixedTarget.baseUrl,
+      keys: Object.fromEntries(
+        KEY_ROLES.filter((role) => fixedTarget.secrets[role] !== undefined).map((role) => [role, { key: fixedTarget.secrets[role] }]),
+      ),
+      allowWrites: true,
+      fixtures: { ids: fixedTarget.fixtures.ids },
+    });
+    const good = await regressionCheck(profilePath, fixedFile, join(dir, 'check-fixed.json'));
     expect({
-      status: good.result.status,
-      violations: good.result.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
-      thresholds: good.result.thresholds.filter((t) => !t.ok),
+      status: good.status,
+      violations: good.rateLimit.violations.map((v) => `${v.rule}: ${v.message}`),
+      thresholds: good.thresholds.filter((t) => !t.ok),
     }).toEqual({ status: 'passed', violations: [], thresholds: [] });
     await settle();
     const clean = await runScript(scriptPath, { SPGATE_KEY_ADMIN: fixedTarget.secrets.admin! }, [fixedTarget.baseUrl]);

@@ -229,6 +229,17 @@ function tableText(): string {
   return [header, ...table, ...searches].join('\n') + '\n';
 }
 
+/** A target file for `target`: every role's key, with its pool when it has one, and the fixtures' ids. */
+function writeTargetFile(dir: string, file: string, name: string, target: Target): string {
+  const keys = Object.fromEntries(
+    KEY_ROLES.filter((role) => target.secrets[role] !== undefined).map((role) => {
+      const pool = (target.pools[role] ?? []).slice(1).map((key) => target.secrets[key]!);
+      return [role, { key: target.secrets[role], ...(pool.length ? { pool } : {}) }];
+    }),
+  );
+  return writeJson(dir, file, { name, baseUrl: target.baseUrl, keys, allowWrites: true, fixtures: { ids: target.fixtures.ids } });
+}
+
 /** `spgate load --profile PROFILE --target TARGET`, its exit code checked against its verdict; the profile's result. */
 async function regressionCheck(profilePath: string, targetFile: string, jsonPath: string): Promise<ProfileResult> {
   const run = await runCli(['load', '--profile', profilePath, '--target', targetFile, '--json', jsonPath], { timeoutMs: 120_000 });
@@ -272,19 +283,7 @@ async function shrinkCase(c: Case): Promise<void> {
       if (analyzeRateLimits(traceToSamples(await readTrace(original))).violations.some((v) => v.rule === c.rule)) break;
       await new Promise((r) => setTimeout(r, c.windowSeconds * 1000 + 1200));
     }
-    const keys = Object.fromEntries(
-      KEY_ROLES.filter((role) => env.faulty.secrets[role] !== undefined).map((role) => {
-        const pool = (env.faulty.pools[role] ?? []).slice(1).map((name) => env.faulty.secrets[name]!);
-        return [role, { key: env.faulty.secrets[role], ...(pool.length ? { pool } : {}) }];
-      }),
-    );
-    const targetFile = writeJson(dir, 'target.json', {
-      name: 'faulty',
-      baseUrl: env.faulty.baseUrl,
-      keys,
-      allowWrites: true,
-      fixtures: { ids: env.faulty.fixtures.ids },
-    });
+    const targetFile = writeTargetFile(dir, 'target.json', 'faulty', env.faulty);
     const [minPath, profilePath, jsonPath, scriptPath] = ['min.ndjson', 'repro.json', 'shrink.json', 'repro.sh'].map((f) =>
       join(dir, f),
     ) as [string, string, string, string];
@@ -405,15 +404,7 @@ async function shrinkCase(c: Case): Promise<void> {
     expect(seen.flat()).toContain(c.rule);
     await settle();
     const fixedTarget = await env.fixed();
-    const fixedFile = writeJson(dir, 'fixed.json', {
-      name: 'fixed',
-      baseUrl: fixedTarget.baseUrl,
-      keys: Object.fromEntries(
-        KEY_ROLES.filter((role) => fixedTarget.secrets[role] !== undefined).map((role) => [role, { key: fixedTarget.secrets[role] }]),
-      ),
-      allowWrites: true,
-      fixtures: { ids: fixedTarget.fixtures.ids },
-    });
+    const fixedFile = writeTargetFile(dir, 'fixed.json', 'fixed', fixedTarget);
     const good = await regressionCheck(profilePath, fixedFile, join(dir, 'check-fixed.json'));
     expect({
       status: good.status,

@@ -1,39 +1,42 @@
 /**
- * The order vitest starts test files in: the ones measured to take longest first, so that no worker is
- * left running one alone at the end. vitest's own order puts the files it has timed before longest first,
- * but on a fresh clone (CI) it has timed none and starts the largest files first. The shrink limiter cases
- * come first of all: they run side by side in one file for about four minutes, waiting on limiter windows
- * in one worker while the others work through the rest. Every other file keeps vitest's order.
+ * The order vitest starts test files in: the timed files first (test/support/timed-files.ts), each in a
+ * worker that has run nothing yet and so still has the normal priority; then the ones measured to take
+ * longest, so that no worker is left running one alone at the end. vitest's own order puts the files it has
+ * timed before longest first, but on a fresh clone (CI) it has timed none and starts the largest files
+ * first. The shrink limiter cases run side by side in one file for about five minutes, waiting on limiter
+ * windows in one worker while the others work through the rest. Every other file keeps vitest's order.
  */
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { TIMED_FILES } from './timed-files.js';
 
 /** Longest first (seconds measured in a whole `npm test` on the 2-core machine, 30 Nov 2026), by path prefix. */
 export const LONG_FIRST = [
-  'test/shrink/limiters', // 240
-  'test/shrink/cli', // 56
-  'test/robustness/hostile-cli', // 43
-  'test/conformance/worlds-all-b', // 41
+  ...TIMED_FILES.map((f) => f.replace(/\.test\.ts$/, '')), // shrink/limiters 314, compare/repeat-runs 17
+  'test/shrink/cli', // 60
+  'test/conformance/dialects-a', // 42
   'test/trace/har', // 39
-  'test/conformance/remaining-foreign-traffic', // 38
-  'test/conformance/clean', // 36
-  'test/limiters/profiles', // 36
-  'test/conformance/worlds-all-a', // 34
+  'test/conformance/worlds-all-b', // 39
+  'test/robustness/hostile-cli', // 38
+  'test/conformance/worlds-all-a', // 37
+  'test/conformance/remaining-foreign-traffic', // 37
+  'test/limiters/profiles', // 34
   'test/conformance/dialects-b', // 34
-  'test/conformance/worlds-single', // 32
-  'test/metrics/failure', // 31
-  'test/load/capacity-station', // 29
+  'test/conformance/clean', // 33
   'test/robustness/secrets', // 29
   'test/load/faults', // 29
+  'test/tls/load-tls', // 28
+  'test/load/capacity-station', // 28
   'test/conformance/dialects-profiles', // 28
-  'test/conformance/dialects-a', // 28
-  'test/tls/load-tls', // 27
-  'test/cli/init', // 27
-  'test/conformance/keepalive-closing', // 27
+  'test/metrics/failure', // 27
   'test/load/online-run', // 27
-  'test/ratelimit/foreign-traffic', // 26
   'test/conformance/worlds-all-c', // 24
-  'test/build/pack', // 23
+  'test/cli/init', // 24
+  'test/conformance/worlds-single', // 23
+  'test/conformance/keepalive-closing', // 23
+  'test/conformance/ratelimit-reset-seconds', // 22
+  'test/ratelimit/foreign-traffic', // 21
+  'test/load/framing-engines', // 20
 ];
 
 export default class LongFirstSequencer extends BaseSequencer {

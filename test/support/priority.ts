@@ -14,6 +14,14 @@ export const YIELDING_NICE = 5;
 
 beforeAll(() => {
   const path = expect.getState().testPath ?? '';
-  if (TIMED_FILES.some((f) => path.endsWith(f))) return;
+  if (TIMED_FILES.some((f) => path.endsWith(f))) {
+    // vitest forks its workers from its main process, whose priority no file changes: a timed file below it
+    // ran in a worker an earlier file had lowered, and its timing verdicts would not mean what they say.
+    if (getPriority() > getPriority(process.ppid))
+      throw new Error(
+        `${path} runs at nice ${getPriority()}, below vitest's own ${getPriority(process.ppid)}: it must start first (test/support/sequencer.ts)`,
+      );
+    return;
+  }
   if (getPriority() < YIELDING_NICE) setPriority(YIELDING_NICE);
 });

@@ -3,7 +3,9 @@
  * (at most MAX_ATTEMPTS times, with a growing pause, never past the push's deadline); any other 4xx is
  * final (the same body would be refused again). A failure rejects with a one-line reason that names the
  * status and the start of the answer, never the URL's credentials (the URL carries none: options.ts moved
- * them into a header).
+ * them into a header). A retry the deadline cuts short tells nothing new: the reason is then what the
+ * endpoint answered before (an endpoint answering 503, retried on a loaded machine, was reported as giving
+ * no answer in time when its last retry had a quarter of a second left).
  */
 import { Agent, request } from 'undici';
 
@@ -46,9 +48,10 @@ export class MetricsPoster {
   /** Sends `body` until it is accepted (2xx) or the bound is reached; rejects with a PushError. */
   async post(body: Uint8Array, extraHeaders: Record<string, string>, deadline: number): Promise<void> {
     let pause = FIRST_PAUSE_MS;
+    let before: PushError | undefined;
     for (let attempt = 1; ; attempt++) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new PushError('no answer in time', true);
+      if (left <= 0) throw before ?? new PushError('no answer in time', true);
       let failure: PushError;
       try {
         const res = await request(this.url, {
@@ -66,9 +69,12 @@ export class MetricsPoster {
         const retryable = res.statusCode >= 500 || res.statusCode === 429;
         failure = new PushError(`HTTP ${res.statusCode}${quoted ? `: ${quoted}` : ''}`, retryable);
       } catch (err) {
-        failure = new PushError(transportReason(err), true);
+        const reason = transportReason(err);
+        if (before && reason === 'no answer in time') throw before;
+        failure = new PushError(reason, true);
       }
       if (!failure.retryable || attempt >= MAX_ATTEMPTS || Date.now() + pause >= deadline) throw failure;
+      before = failure;
       await sleep(pause);
       pause *= 2;
     }

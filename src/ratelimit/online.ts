@@ -232,7 +232,13 @@ export class OnlineRateLimitAnalyzer {
    * folded into its run only once every response of its budget sent within the span the folded run would
    * cover has arrived and none of them is another kind of response (which could open a window inside the
    * span), so each refusal counts in the window row the batch analysis puts it in, however responses of
-   * several connections or shards interleave. Until then it waits (with what arrives after it).
+   * several connections or shards interleave. Nor is it folded when a response of its budget of another
+   * kind was sent between the answers of the refusal it would replace and its own: that refusal is the
+   * latest known counted before such a send, the bound on when a refill it shows came (segments.ts).
+   * Folded away, the run's first refusal, a window earlier, was all that bounded each refill of a flood:
+   * no refill looked faster than a token bucket's, and over-admission went unjudged (CI: a flood against
+   * the reference server's ratelimit-over-admit showed nothing in one run of three). Until then it waits
+   * (with what arrives after it).
    */
   push(s: RateLimitSample, watermark?: number): void {
     if (!(s.status > 0)) return;
@@ -262,10 +268,12 @@ export class OnlineRateLimitAnalyzer {
       if (this.mayFold(p, b)) {
         const lo = Math.min(b.runLo, p.sentAt);
         const hi = Math.max(b.runHi, p.sentAt);
-        if (!(this.mark > hi)) {
-          // Responses sent within the span may still arrive: wait, unless the wait grew past its bound.
+        const replaced = this.buf[b.lastHeld - this.bufStart]!.receivedAt;
+        if (!(this.mark > Math.max(hi, p.receivedAt))) {
+          // Responses sent within the span, or before this one's answer, may still arrive: wait, unless the
+          // wait grew past its bound.
           if (this.waiting.length - this.waitFrom <= Math.min(this.cacheSamples, this.maxSamples >> 2)) return;
-        } else folded = b.sentBeforeRun < lo && !this.arrivesWithin(b, lo, hi);
+        } else folded = b.sentBeforeRun < lo && !this.arrivesWithin(b, lo, hi) && !this.arrivesWithin(b, replaced, p.receivedAt, p);
       }
       this.waiting[this.waitFrom] = undefined as unknown as ParsedSample;
       this.waitFrom++;
@@ -277,12 +285,15 @@ export class OnlineRateLimitAnalyzer {
     this.waitFrom = 0;
   }
 
-  /** Whether a sample of budget `b` waiting behind the head was sent within [lo, hi]. */
-  private arrivesWithin(b: Budget, lo: number, hi: number): boolean {
+  /**
+   * Whether a sample of budget `b` waiting behind the head was sent within [lo, hi] (with `unlike`: one that is
+   * not the same refusal as it).
+   */
+  private arrivesWithin(b: Budget, lo: number, hi: number, unlike?: ParsedSample): boolean {
     for (let i = this.waitFrom + 1; i < this.waiting.length; i++) {
       if (this.waitingBudget[i] !== b) continue;
       const t = this.waiting[i]!.sentAt;
-      if (t >= lo && t <= hi) return true;
+      if (t >= lo && t <= hi && !(unlike && sameRefusal(this.waiting[i]!, unlike))) return true;
     }
     return false;
   }

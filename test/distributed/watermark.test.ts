@@ -100,6 +100,88 @@ describe('the watermark of in-flight sends', () => {
     expect(out.classes).toEqual(analyzeRateLimits(samples).classes);
   });
 
+  /**
+   * A flood against a fixed window of 10 a second that admits 13, six windows: a request every millisecond,
+   * each answered 2 ms later, so each window's first admission goes out before the last refusal of the
+   * window before it is answered. That refusal would replace the one answered before the admission went
+   * out, the latest refusal known counted before it: the refill's bound.
+   */
+  function overAdmittingFlood(): RateLimitSample[] {
+    const out: RateLimitSample[] = [];
+    for (let w = 0; w < 6; w++) {
+      for (let i = 0; i < 1000; i++) {
+        const admitted = i < 13;
+        out.push({
+          sentAt: w * 1000 + i,
+          receivedAt: w * 1000 + i + 2,
+          class: 'read',
+          status: admitted ? 200 : 429,
+          limit: '10',
+          remaining: String(admitted ? Math.max(0, 9 - i) : 0),
+          reset: '1',
+          requestId: `req_${out.length}`,
+          ...(admitted ? {} : { retryAfter: '1', errorCode: 'rate_limit.exceeded' }),
+        });
+      }
+    }
+    return out;
+  }
+
+  it("a flood's refusal answered after the next window's first admission went out does not take the place of the one before it: over-admission is still judged", () => {
+    const samples = overAdmittingFlood();
+    const overAdmission = (a: ReturnType<typeof analyzeRateLimits>) =>
+      a.violations.filter((v) => v.rule === '8.ratelimit.over-admission').map((v) => v.message);
+    const batch = analyzeRateLimits(samples);
+    // Of the 13 each window admitted, the requests at its edges may belong to either side.
+    expect(overAdmission(batch)).toEqual(Array.from({ length: 6 }, () => '11 requests admitted in one window of a budget of 10'));
+    // One chunk: the folded runs alone stand between it and the batch analysis.
+    const a = new OnlineRateLimitAnalyzer({ inFlight: 2 });
+    feed(a, samples, true);
+    const got = a.finish();
+    expect(a.peakRetained).toBeLessThan(200);
+    expect(got.classes[0]).toMatchObject({ samples: 6000, admitted: 78, refused: 5922, model: 'fixed-window' });
+    expect(overAdmission(got)).toEqual(overAdmission(batch));
+  });
+
+  it('property: a flood against a fixed window that over-admits, its refusals folded as they arrive with the watermark: over-admission wherever the batch analysis finds it', () => {
+    const opts = fc
+      .record({
+        limit: fc.integer({ min: 8, max: 20 }),
+        windows: fc.integer({ min: 4, max: 8 }),
+        maxLatencyMs: fc.integer({ min: 5, max: 60 }),
+        startOffsetMs: fc.integer({ min: 0, max: 3000 }),
+        seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      })
+      .map(
+        (r): SimOptions => ({
+          model: 'fixed',
+          bug: 'over-admit',
+          limit: r.limit,
+          windowMs: 1000,
+          count: r.windows * r.limit * 12,
+          meanGapMs: 1000 / r.limit / 12,
+          minLatencyMs: 1,
+          maxLatencyMs: r.maxLatencyMs,
+          reportBefore: false,
+          lazyWindows: false,
+          startOffsetMs: r.startOffsetMs,
+          classes: ['read'],
+          seed: r.seed,
+        }),
+      );
+    fc.assert(
+      fc.property(opts, (o) => {
+        const samples = simulate(o);
+        // With many requests in flight a window's edges are uncertain and the batch analysis may not judge it either.
+        fc.pre(analyzeRateLimits(samples).violations.some((v) => v.rule === '8.ratelimit.over-admission'));
+        const a = new OnlineRateLimitAnalyzer({ maxSamples: 1_000_000 });
+        feed(a, samples, true);
+        expect(a.finish().violations.map((v) => v.rule)).toContain('8.ratelimit.over-admission');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('waiting is bounded: a response that never seems to arrive does not make it hold more than its bound', () => {
     const a = new OnlineRateLimitAnalyzer({ maxSamples: 400, cacheSamples: 100 });
     for (let i = 0; i < 20_000; i++) {

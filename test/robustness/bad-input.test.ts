@@ -26,6 +26,7 @@ beforeAll(async () => {
   });
   f.badYaml = writeJson(dir, 'bad.yaml', 'baseUrl: [unclosed\nkeys: {}\n');
   f.garbage = writeJson(dir, 'garbage.json', 'not json at all\n{');
+  f.slowGarbage = writeJson(dir, 'slow-garbage.json', `[${'0,'.repeat(2_000_000)}x`);
   f.badProfile = writeJson(dir, 'bad-profile.json', {
     name: 'x',
     description: 'y',
@@ -118,6 +119,13 @@ const CASES: Case[] = [
     () => ['compare', f.garbage!, f.badResults!],
     'SPGATE_ERR_RESULTS_INVALID',
     () => [f.garbage!, 'line 1, column'],
+  ],
+  [
+    // The base takes longer to find bad (4 MB read before the garbage) than the head: it is still the one named.
+    'compare: both results bad, the base named',
+    () => ['compare', f.slowGarbage!, f.badResults!],
+    'SPGATE_ERR_RESULTS_INVALID',
+    () => [f.slowGarbage!],
   ],
   ['analyze: invalid trace', () => ['analyze', f.badTrace!], 'SPGATE_ERR_TRACE_INVALID', () => [f.badTrace!, ':1']],
   ['analyze: trace not JSON', () => ['analyze', f.garbage!], 'SPGATE_ERR_TRACE_INVALID', () => [f.garbage!]],

@@ -61,7 +61,10 @@ export const compareCommand: SpgateCommand = {
       if (!Number.isFinite(v) || v < 0) throw new SpgateError('SPGATE_ERR_USAGE', `--${flag} must be a non-negative number of ${unit}`);
       options[key] = v;
     }
-    const [base, head] = await Promise.all([readResults(String(args.base)), readResults(String(args.head))]);
+    // One after the other: with both files bad, the error names the base's every time (read side by side,
+    // it named whichever failed first).
+    const base = await readResults(String(args.base));
+    const head = await readResults(String(args.head));
     const c = compareResults(base, head, options);
     if (c.refused) throw new SpgateError('SPGATE_ERR_COMPARE_MISMATCH', c.refused);
     process.stdout.write(comparisonText(c));

@@ -1,10 +1,8 @@
 /**
  * Vitest setup file, run before each test file in its worker: every file but the few whose verdicts rest on
  * timing (test/support/timed-files.ts: the shrink limiter cases, the repeated load runs compare judges) runs at
- * the lowest CPU priority (nice 19), and so do the spgate children and servers it starts. Yielding to them costs
- * the rest of the suite next to nothing: they need little CPU, but at once. At nice 5, five workers' files and
- * their children still outweighed them: a per-replica shrink's kept 57 and 49 requests reproduced 7/7 in the
- * search and 2/4 and 4/6 in its final measurement, late in a busy run, and it fell back to the original. A worker is never raised again (that needs privileges); the timed
+ * a lower CPU priority (nice 5), and so do the spgate children and servers it starts. Yielding to them costs
+ * the rest of the suite next to nothing. A worker is never raised again (that needs privileges); the timed
  * files start first (test/support/sequencer.ts), each in a worker that has run nothing yet.
  */
 import { getPriority, setPriority } from 'node:os';
@@ -12,7 +10,7 @@ import { beforeAll, expect } from 'vitest';
 import { TIMED_FILES } from './timed-files.js';
 
 /** The nice value of every other file's worker. */
-export const YIELDING_NICE = 19;
+export const YIELDING_NICE = 5;
 
 beforeAll(() => {
   const path = expect.getState().testPath ?? '';

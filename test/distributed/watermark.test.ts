@@ -16,7 +16,8 @@ import type { RateLimitSample } from '../../src/ratelimit/sample.js';
 import { mergeShardFiles } from '../../src/distributed/merge-files.js';
 import { traceToSamples } from '../../src/trace/samples.js';
 import type { TraceRecord } from '../../src/trace/record.js';
-import { simulate, type SimOptions } from '../ratelimit/simulators.js';
+import type { RouteClass } from '../../src/results/schema.js';
+import { simulate, type Bug, type SimOptions } from '../ratelimit/simulators.js';
 import { writeShard } from './support/synthetic.js';
 
 /**
@@ -47,6 +48,37 @@ function crossing(): RateLimitSample[] {
     for (const at of [400, 600, 900]) s(base + at, 1, 429, 0);
   }
   return out;
+}
+
+/** A simulated fixed-window limiter (with `bug`): `windows` windows at `load` times its Limit, one request at a time per gap. */
+function fixedWindows(
+  bug: Bug,
+  r: {
+    limit: number;
+    windowMs: number;
+    windows: number;
+    load: number;
+    maxLatencyMs: number;
+    startOffsetMs: number;
+    classes: RouteClass[];
+    seed: number;
+  },
+): SimOptions {
+  return {
+    model: 'fixed',
+    bug,
+    limit: r.limit,
+    windowMs: r.windowMs,
+    count: Math.round(r.windows * r.limit * r.load),
+    meanGapMs: r.windowMs / r.limit / r.load,
+    minLatencyMs: 1,
+    maxLatencyMs: r.maxLatencyMs,
+    reportBefore: false,
+    lazyWindows: false,
+    startOffsetMs: r.startOffsetMs,
+    classes: r.classes,
+    seed: r.seed,
+  };
 }
 
 /** Every sample in response order, each with the watermark of that moment (the earliest send not yet pushed). */
@@ -152,23 +184,7 @@ describe('the watermark of in-flight sends', () => {
         startOffsetMs: fc.integer({ min: 0, max: 3000 }),
         seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
       })
-      .map(
-        (r): SimOptions => ({
-          model: 'fixed',
-          bug: 'over-admit',
-          limit: r.limit,
-          windowMs: 1000,
-          count: r.windows * r.limit * 12,
-          meanGapMs: 1000 / r.limit / 12,
-          minLatencyMs: 1,
-          maxLatencyMs: r.maxLatencyMs,
-          reportBefore: false,
-          lazyWindows: false,
-          startOffsetMs: r.startOffsetMs,
-          classes: ['read'],
-          seed: r.seed,
-        }),
-      );
+      .map((r) => fixedWindows('over-admit', { ...r, windowMs: 1000, load: 12, classes: ['read'] }));
     fc.assert(
       fc.property(opts, (o) => {
         const samples = simulate(o);
@@ -216,23 +232,7 @@ describe('the watermark of in-flight sends', () => {
         twoClasses: fc.boolean(),
         seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
       })
-      .map(
-        (r): SimOptions => ({
-          model: 'fixed',
-          bug: 'none',
-          limit: r.limit,
-          windowMs: r.windowMs,
-          count: Math.round(r.windows * r.limit * r.load),
-          meanGapMs: r.windowMs / r.limit / r.load,
-          minLatencyMs: 1,
-          maxLatencyMs: r.maxLatencyMs,
-          reportBefore: false,
-          lazyWindows: false,
-          startOffsetMs: r.startOffsetMs,
-          classes: r.twoClasses ? ['read', 'write'] : ['read'],
-          seed: r.seed,
-        }),
-      );
+      .map((r) => fixedWindows('none', { ...r, classes: r.twoClasses ? ['read', 'write'] : ['read'] }));
     fc.assert(
       fc.property(opts, (o) => {
         const samples = simulate(o);

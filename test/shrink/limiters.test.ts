@@ -7,7 +7,7 @@
  * least 9 times in 10, its regression profile must fail on the faulty limiter and pass on the correct one,
  * and the standalone bash + curl script must show the violation against the faulty limiter and not against
  * the fixed one. All eight run at once, in one vitest worker: their time is mostly spent waiting for budgets
- * and windows (about 8 % of a core each), so they share one of the run's workers rather than hold four
+ * and windows (about 8 % of a core each), so they share one of the run's workers rather than hold eight
  * (test/support/sequencer.ts starts this file first, vitest.config.ts counts it in maxWorkers). The per-replica
  * and fastify cases give the shrink a key pool (three more keys, each its own budget), which its attempts
  * take turns over; the others have one key, and each attempt waits for the budget the last one spent.
@@ -15,7 +15,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProfile, type ProfileInput } from '../../src/load/profile.js';
 import { runProfile } from '../../src/load/run.js';
 import { analyzeRateLimits } from '../../src/ratelimit/analyze.js';
@@ -263,8 +263,9 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
  * verdicts rest on timing (which window an attempt lands in): eight shrinks at once cost little CPU (about
  * 8 % of a core each), but beside more busy workers on two cores they delay attempts enough that the smaller
  * schedules reproduce less often than the original in the final measurement and the shrink falls back to the
- * original (beside four busy workers, the per-replica case 160 → 57 measured 6/8 and fell back; beside
- * three, as now, they pass).
+ * original (beside four busy workers at the same priority, the per-replica case 160 → 57 measured 6/8 and
+ * fell back). The other workers yield to this one (test/support/priority.ts), and the eight start at once
+ * (below), so that they are done before the busiest end of the run.
  */
 async function shrinkCase(c: Case): Promise<void> {
   const env = await c.start();
@@ -419,7 +420,25 @@ async function shrinkCase(c: Case): Promise<void> {
   }
 }
 
+/**
+ * Each case's run, all eight started at once before the first test: vitest runs at most five tests of a file
+ * at a time (its maxConcurrency), so with describe.concurrent three cases waited for a slot and the file
+ * took about 320 s where its longest case takes about 210. Each test awaits its own case; a case that fails
+ * first is held (caught here) until its test reports it.
+ */
+const runs = new Map<string, Promise<void>>();
+beforeAll(() => {
+  for (const c of CASES) {
+    const run = shrinkCase(c);
+    run.catch(() => undefined);
+    runs.set(c.name, run);
+  }
+});
 afterAll(() => process.stdout.write(tableText()));
-describe.concurrent('spgate shrink against misconfigured limiters', () => {
-  it.each(CASES)('$name: small, reproduces ≥ 9/10, regression profile and script fail then pass', { timeout: 600_000 }, shrinkCase);
+describe('spgate shrink against misconfigured limiters', () => {
+  it.each(CASES)(
+    '$name: small, reproduces ≥ 9/10, regression profile and script fail then pass',
+    { timeout: 600_000 },
+    (c) => runs.get(c.name)!,
+  );
 });

@@ -116,9 +116,12 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
 
   const latency: LatencyDelta[] = [];
   // A latency is timed by the generator's event loop: when that loop was itself held up (a busy machine,
-  // GC), the times it took carry that much error, and the machine is busier in one run than in the next.
-  // A change no larger than the runs' event-loop delay p99 is the machine's, not the server's: the floor.
-  const floorMs = Math.max(o.minDeltaMs, b.generator?.eventLoopDelayP99Ms ?? 0, h.generator?.eventLoopDelayP99Ms ?? 0);
+  // GC), the times it took read that much high, and the machine is busier in one run than in the next. A rise
+  // no larger than the head's event-loop delay p99 is the machine's, not the server's: the floor. The base's
+  // delay cannot make a rise (it only makes the base read high): it is the floor of an improvement. Raising
+  // both by the larger delay hid a 4.7 → 202 ms p99 behind a base whose loop had stalled 331 ms once.
+  const inflation = { base: b.generator?.eventLoopDelayP99Ms ?? 0, head: h.generator?.eventLoopDelayP99Ms ?? 0 };
+  const floorMs = Math.max(o.minDeltaMs, inflation.head);
   const baseSeries = new Map(b.latency.filter((s) => s.count > 0).map((s) => [seriesKey(s), s]));
   // Only successful responses gate: a 429's latency says nothing about the service's speed.
   for (const hs of h.latency.filter((s) => s.count > 0 && s.family === '2xx')) {
@@ -126,7 +129,7 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
     if (!bs) continue;
     const [bh, hh] = [decodeHistogram(bs.hdr), decodeHistogram(hs.hdr)];
     for (const p of COMPARED_PERCENTILES) {
-      const rule = { pct: o[p.option], floor: floorMs, minSamples: o.minSamples };
+      const rule = { pct: o[p.option], floor: o.minDeltaMs, minSamples: o.minSamples, inflation };
       const base = percentileInterval(bh, p.pct);
       const head = percentileInterval(hh, p.pct);
       const verdict = judge(base, head, rule);

@@ -28,6 +28,12 @@ export interface GateRule {
   pct: number;
   /** And the point estimates must differ by more than this, in the figure's unit. */
   floor: number;
+  /**
+   * How much each run's figure may be inflated by its own measurement (a latency timed by a generator whose
+   * event loop was held up reads high, never low): a claim that a run is worse also needs a change above
+   * that run's inflation. The other run's cannot make the claim: it only makes that run look worse too.
+   */
+  inflation?: { base: number; head: number };
   /** And both runs must have at least this many samples of the figure. */
   minSamples: number;
 }
@@ -94,17 +100,18 @@ export function judge(base: Interval, head: Interval, rule: GateRule, higherIsWo
   if (base.samples < rule.minSamples || (higherIsWorse && head.samples < rule.minSamples)) return 'not-enough-data';
   // Each claim needs one bound of each run: "head is worse" needs the side of base towards head and the
   // side of head towards base. A run too short to bound its far side can still show (or rule out) a change.
-  const apart = (worse: Interval, better: Interval): boolean | null => {
+  const apart = (worse: Interval, better: Interval, inflated: number): boolean | null => {
     const w = higherIsWorse ? worse.lower : worse.upper;
     const b = higherIsWorse ? better.upper : better.lower;
     if (w === null || b === null) return null;
+    const floor = Math.max(rule.floor, inflated);
     // Latency may rise by pct before it counts; throughput may fall by pct (a fall of 100 % never counts).
     return higherIsWorse
-      ? w > b * (1 + rule.pct / 100) && worse.value - better.value > rule.floor
-      : w < b * (1 - rule.pct / 100) && better.value - worse.value > rule.floor;
+      ? w > b * (1 + rule.pct / 100) && worse.value - better.value > floor
+      : w < b * (1 - rule.pct / 100) && better.value - worse.value > floor;
   };
-  const worse = apart(head, base);
+  const worse = apart(head, base, rule.inflation?.head ?? 0);
   if (worse === null) return 'not-enough-data';
   if (worse) return 'regression';
-  return apart(base, head) ? 'improvement' : 'no-change';
+  return apart(base, head, rule.inflation?.base ?? 0) ? 'improvement' : 'no-change';
 }

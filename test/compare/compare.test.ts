@@ -158,6 +158,31 @@ describe('compareResults', () => {
     expect(compareResults(base, head).regressions.filter((r) => r.includes('p99'))).toHaveLength(1);
   });
 
+  it('a base whose own event loop stalled hides no rise: its delay only makes the base read high', () => {
+    // CI: a clean base whose loop stalled once (p99 331 ms) against a slow-tail head (loop 20 ms), 4.7 → 202 ms.
+    const stalled = clone(base);
+    const head = clone(base);
+    const ok2xx = head.load[0]!.latency.find((s) => s.family === '2xx')!;
+    Object.assign(ok2xx, scaled(ok2xx, 3));
+    const rise = ok2xx.p99 - base.load[0]!.latency.find((s) => s.family === '2xx')!.p99;
+    stalled.load[0]!.generator = { ...generator, eventLoopDelayP99Ms: rise * 10 };
+    head.load[0]!.generator = { ...generator, eventLoopDelayP99Ms: rise / 2 };
+    const p99 = (c: ReturnType<typeof compareResults>) =>
+      c.profiles[0]!.latency.find((l) => l.series === 'read 2xx' && l.percentile === 'p99');
+    const up = compareResults(stalled, head);
+    expect(up.regressions.filter((r) => r.includes('p99'))).toHaveLength(1);
+    // The floor it states is the head's delay, not the base's.
+    expect(up.regressions.find((r) => r.includes('p99'))).toContain(`change above the ${Math.floor(rise / 2)}.`);
+    // The other way round the stalled run is the head: the same change is no regression (nor an improvement
+    // of the base it now is: read high by up to its delay, it shows no real fall either).
+    expect(compareResults(head, stalled).regressions.filter((r) => r.includes('p99'))).toEqual([]);
+    const down = compareResults(head, stalled);
+    expect(p99(down)?.verdict).toBe('improvement');
+    const stalledHead = clone(head);
+    stalledHead.load[0]!.generator = { ...generator, eventLoopDelayP99Ms: rise * 10 };
+    expect(p99(compareResults(stalledHead, base))?.verdict).toBe('no-change');
+  });
+
   it('refuses runs of different profiles and warns in one line about a different duration, target or engine', () => {
     const other = clone(base);
     other.load = other.load.map((p) => ({ ...p, name: `${p.name}-x` }));

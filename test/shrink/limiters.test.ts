@@ -421,18 +421,22 @@ async function shrinkCase(c: Case): Promise<void> {
 }
 
 /**
- * Each case's run, all eight started at once before the first test: vitest runs at most five tests of a file
- * at a time (its maxConcurrency), so with describe.concurrent three cases waited for a slot and the file
- * took about 320 s where its longest case takes about 210. Each test awaits its own case; a case that fails
- * first is held (caught here) until its test reports it.
+ * Each case's run, all eight started before the first test: vitest runs at most five tests of a file at a
+ * time (its maxConcurrency), so with describe.concurrent three cases waited for a slot and the file took
+ * about 320 s where its longest case takes about 210. They start a second apart: each records in this
+ * process, then starts a shrink child whose imports alone take half a second of CPU: eight at once are four
+ * seconds of CPU in one burst on two cores, beside the other timed file's load runs (test/compare/
+ * repeat-runs.test.ts, whose event loop stalled 331 ms once in a run that started them at once). Each test
+ * awaits its own case; a case that fails first is held (caught here) until its test reports it.
  */
+const STAGGER_MS = 1000;
 const runs = new Map<string, Promise<void>>();
 beforeAll(() => {
-  for (const c of CASES) {
-    const run = shrinkCase(c);
+  CASES.forEach((c, i) => {
+    const run = new Promise((r) => setTimeout(r, i * STAGGER_MS)).then(() => shrinkCase(c));
     run.catch(() => undefined);
     runs.set(c.name, run);
-  }
+  });
 });
 afterAll(() => process.stdout.write(tableText()));
 describe('spgate shrink against misconfigured limiters', () => {

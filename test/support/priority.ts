@@ -12,16 +12,19 @@ import { TIMED_FILES } from './timed-files.js';
 /** The nice value of every other file's worker. */
 export const YIELDING_NICE = 5;
 
+const path = expect.getState().testPath ?? '';
+const timed = TIMED_FILES.some((f) => path.endsWith(f));
+// Before the test file is imported: a worker's first file imports most of src/ (vitest transforms it), and
+// five workers doing so at once at the normal priority would compete with the timed files' first runs.
+if (!timed && getPriority() < YIELDING_NICE) setPriority(YIELDING_NICE);
+
 beforeAll(() => {
-  const path = expect.getState().testPath ?? '';
-  if (TIMED_FILES.some((f) => path.endsWith(f))) {
+  if (timed) {
     // vitest forks its workers from its main process, whose priority no file changes: a timed file below it
     // ran in a worker an earlier file had lowered, and its timing verdicts would not mean what they say.
     if (getPriority() > getPriority(process.ppid))
       throw new Error(
         `${path} runs at nice ${getPriority()}, below vitest's own ${getPriority(process.ppid)}: it must start first (test/support/sequencer.ts)`,
       );
-    return;
   }
-  if (getPriority() < YIELDING_NICE) setPriority(YIELDING_NICE);
 });

@@ -7,16 +7,17 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most files wait on rate-limit windows, sockets and child processes, not the CPU: at four workers on the
-    // 2-core machine a third of the CPU sat idle through the first 270 s (vmstat, 30 Nov; vitest's default
-    // there is one, and with two the run took 1,070 s). One worker holds the eight shrink limiter cases, all at
-    // once, for about three minutes, mostly waiting (test/shrink/limiters.test.ts); the others work through the
-    // rest at a lower priority but for the files whose verdicts rest on timing (test/support/priority.ts,
-    // timed-files.ts). Five: 385 s on 30 Nov, four 423 s. Five were tried before, with the shrink cases five at a
-    // time for 330 s, into the busy end of the run: in two .ci/runs of nine a final measurement there saw a kept
-    // schedule reproduce less often than the search had, and the shrink fell back to its original; all at
-    // once, they are done before that end.
-    maxWorkers: 5,
+    // Most files wait on rate-limit windows, sockets and child processes, not the CPU: on the 2-core machine
+    // (30 Nov, /proc/stat every 5 s) four workers left a third of the CPU idle through the first 270 s, five
+    // a quarter through the first 215 s; six keep it busy from about 140 s to the end (vitest's default there
+    // is one, and with two the run took 1,070 s). One worker holds the eight shrink limiter cases, started a
+    // second apart, for three to four minutes, mostly waiting (test/shrink/limiters.test.ts); the others work
+    // through the rest at a lower priority but for the files whose verdicts rest on timing
+    // (test/support/priority.ts, timed-files.ts). Four took 423 s, five 385-403, six 358. Five were tried
+    // before with the shrink cases five at a time for 330 s, into the CPU-bound end of the run: in two
+    // .ci/runs of nine a final measurement there saw a kept schedule reproduce less often than the search had
+    // and the shrink fell back to its original; all at once, they are done before that end.
+    maxWorkers: 6,
     // Each worker imports src/ once for all the files it runs, not once per file (imports took 160 s of
     // the run, 56 s so). Sound because no test replaces a module or a global for the files after it:
     // test/structure/test-isolation.test.ts keeps it so.

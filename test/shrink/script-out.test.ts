@@ -227,16 +227,19 @@ describe('the standalone reproduction script', () => {
     }
   });
 
-  // A limiter that announces 3 per 60 s but gives the budget back after every second request: one counter,
-  // so Remaining never falls by more than was counted, but its rises add up to more than any refill of 3 per
-  // minute gives back.
+  // A limiter that announces 1 per 60 s but gives the budget back after every second request: one counter,
+  // so Remaining never falls by more than was counted, but its rises add up to more than any refill of 1 per
+  // minute gives back (four: a refill on each side of the span, and two of slack). Rises are read along
+  // answers each sent after the one before was answered: with 3 per minute the script needed nine rises,
+  // eighteen answers in order of 24 sent 100 ms apart, and beside six busy workers it had fewer; with 1 it
+  // needs five, ten in order of 24 sent 150 ms apart.
   it('shows Remaining rising by more than any refill of the announced budget gives back', async () => {
-    const fast = await serve((i) => ({ status: 200, limit: 3, remaining: i % 2 === 1 ? 2 : 1, reset: 60 }));
-    const out = await bash([script('8.ratelimit.remaining-rises', 24, fast, { periodMs: 100 })], { SPGATE_KEY_ADMIN: KEY });
+    const fast = await serve((i) => ({ status: 200, limit: 1, remaining: i % 2 === 1 ? 1 : 0, reset: 60 }));
+    const out = await bash([script('8.ratelimit.remaining-rises', 24, fast, { periodMs: 150 })], { SPGATE_KEY_ADMIN: KEY });
     expect({ code: out.code, verdict: out.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) }).toEqual({
       code: 1,
       verdict: expect.stringMatching(
-        /^VIOLATION 8\.ratelimit\.remaining-rises: Remaining rose \d+ times by \d+ in total within \d+ ms .*no refill of 3 per 59000 ms/,
+        /^VIOLATION 8\.ratelimit\.remaining-rises: Remaining rose \d+ times by \d+ in total within \d+ ms .*no refill of 1 per 59000 ms/,
       ),
     });
   });

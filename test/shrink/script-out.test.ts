@@ -288,13 +288,15 @@ describe('the standalone reproduction script', () => {
       SPGATE_KEY_ADMIN: KEY,
     });
     // Which two reads the script pairs is the clock's (a read is compared with the last read answered before
-    // it went out: #1 and #4 unless #1 took 450 ms); a fall by three is one read and two writes either way.
+    // it went out: #1 and #4 unless #1 took 450 ms), and so is how many writes were under way between them (a
+    // fresh-clone npm test: #4 was answered after the write #5 went out, three); a fall by three with one read
+    // in between is the writes' doing either way.
     const verdict = bad.stdout.split('\n').find((l) => l.startsWith('VIOLATION')) ?? '';
     const pair = /fell from (\d+) \(#\d+\) to (\d+) \(#\d+\)/.exec(verdict);
     expect({ code: bad.code, verdict, fall: pair ? Number(pair[1]) - Number(pair[2]) : undefined }).toEqual({
       code: 1,
       verdict: expect.stringMatching(
-        /^VIOLATION 8\.ratelimit\.classes-isolated: read RateLimit-Remaining fell from \d+ \(#\d+\) to \d+ \(#\d+\) with at most 1 read request\(s\) admitted in between, but 2 of the other class: they share one budget$/,
+        /^VIOLATION 8\.ratelimit\.classes-isolated: read RateLimit-Remaining fell from \d+ \(#\d+\) to \d+ \(#\d+\) with at most 1 read request\(s\) admitted in between, but [2-9] of the other class: they share one budget$/,
       ),
       fall: 3,
     });

@@ -13,7 +13,7 @@ export default defineConfig({
     // is one, and with two the run took 1,070 s). One worker holds the eight shrink limiter cases, started a
     // second apart, for three to four minutes, mostly waiting (test/shrink/limiters.test.ts); the others work
     // through the rest at a lower priority but for the files whose verdicts rest on timing
-    // (test/support/priority.ts, timed-files.ts). Four took 423 s, five 385-403, six 358. Five were tried
+    // (test/support/priority.ts, timed-files.ts). Four took 423 s, five 385-403, six 346-389. Five were tried
     // before with the shrink cases five at a time for 330 s, into the CPU-bound end of the run: in two
     // .ci/runs of nine a final measurement there saw a kept schedule reproduce less often than the search had
     // and the shrink fell back to its original; all at once, they are done before that end.

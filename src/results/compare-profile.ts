@@ -6,6 +6,7 @@
 import type { LatencySummary, ProfileResult, RouteClass } from './schema.js';
 import {
   decodeHistogram,
+  claimFloor,
   judge,
   percentileInterval,
   rateInterval,
@@ -121,7 +122,6 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
   // delay cannot make a rise (it only makes the base read high): it is the floor of an improvement. Raising
   // both by the larger delay hid a 4.7 → 202 ms p99 behind a base whose loop had stalled 331 ms once.
   const inflation = { base: b.generator?.eventLoopDelayP99Ms ?? 0, head: h.generator?.eventLoopDelayP99Ms ?? 0 };
-  const floorMs = Math.max(o.minDeltaMs, inflation.head);
   const baseSeries = new Map(b.latency.filter((s) => s.count > 0).map((s) => [seriesKey(s), s]));
   // Only successful responses gate: a 429's latency says nothing about the service's speed.
   for (const hs of h.latency.filter((s) => s.count > 0 && s.family === '2xx')) {
@@ -144,7 +144,7 @@ export function compareProfile(b: ProfileResult, h: ProfileResult, o: ProfileGat
       if (verdict === 'not-enough-data') d.reason = why(base, head, rule, samplesToBound(p.pct / 100), 'responses');
       if (verdict === 'regression') {
         regressions.push(
-          `${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} ${span(base)} → ${fmt(head.value)} ${span(head)} ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(floorMs)} ms floor)`,
+          `${h.name}: ${p.label} of ${d.series} rose ${fmt(d.changePct ?? 0)} % (${fmt(base.value)} ${span(base)} → ${fmt(head.value)} ${span(head)} ms, 95 % intervals apart by more than ${rule.pct} %, change above the ${fmt(claimFloor(rule, 'head'))} ms floor)`,
         );
       }
       latency.push(d);

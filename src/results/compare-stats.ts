@@ -100,18 +100,22 @@ export function judge(base: Interval, head: Interval, rule: GateRule, higherIsWo
   if (base.samples < rule.minSamples || (higherIsWorse && head.samples < rule.minSamples)) return 'not-enough-data';
   // Each claim needs one bound of each run: "head is worse" needs the side of base towards head and the
   // side of head towards base. A run too short to bound its far side can still show (or rule out) a change.
-  const apart = (worse: Interval, better: Interval, inflated: number): boolean | null => {
+  const apart = (worse: Interval, better: Interval, floor: number): boolean | null => {
     const w = higherIsWorse ? worse.lower : worse.upper;
     const b = higherIsWorse ? better.upper : better.lower;
     if (w === null || b === null) return null;
-    const floor = Math.max(rule.floor, inflated);
     // Latency may rise by pct before it counts; throughput may fall by pct (a fall of 100 % never counts).
     return higherIsWorse
       ? w > b * (1 + rule.pct / 100) && worse.value - better.value > floor
       : w < b * (1 - rule.pct / 100) && better.value - worse.value > floor;
   };
-  const worse = apart(head, base, rule.inflation?.head ?? 0);
+  const worse = apart(head, base, claimFloor(rule, 'head'));
   if (worse === null) return 'not-enough-data';
   if (worse) return 'regression';
-  return apart(base, head, rule.inflation?.base ?? 0) ? 'improvement' : 'no-change';
+  return apart(base, head, claimFloor(rule, 'base')) ? 'improvement' : 'no-change';
+}
+
+/** The change a claim that `worse` is the worse run must exceed: the rule's floor, raised to that run's inflation. */
+export function claimFloor(rule: GateRule, worse: 'base' | 'head'): number {
+  return Math.max(rule.floor, rule.inflation?.[worse] ?? 0);
 }

@@ -264,8 +264,8 @@ function runScript(path: string, env: Record<string, string>, args: string[] = [
  * 8 % of a core each), but beside more busy workers on two cores they delay attempts enough that the smaller
  * schedules reproduce less often than the original in the final measurement and the shrink falls back to the
  * original (beside four busy workers at the same priority, the per-replica case 160 → 57 measured 6/8 and
- * fell back). The other workers yield to this one (test/support/priority.ts), and the eight start at once
- * (below), so that they are done before the busiest end of the run.
+ * fell back). The other workers yield to this one (test/support/priority.ts), and the eight start together,
+ * a second apart (below), so that they are done before the busiest end of the run.
  */
 async function shrinkCase(c: Case): Promise<void> {
   const env = await c.start();
@@ -426,7 +426,8 @@ async function shrinkCase(c: Case): Promise<void> {
  * about 320 s where its longest case takes about 210. They start a second apart: each records in this
  * process, then starts a shrink child whose imports alone take half a second of CPU: eight at once are four
  * seconds of CPU in one burst on two cores, beside the other timed file's load runs (test/compare/
- * repeat-runs.test.ts, whose event loop stalled 331 ms once in a run that started them at once). Each test
+ * repeat-runs.test.ts; its clean runs' event loops still stall now and then in the first seconds, 54 to 514
+ * ms at the worst, which compare allows for). Each test
  * awaits its own case; a case that fails first is held (caught here) until its test reports it.
  */
 const STAGGER_MS = 1000;

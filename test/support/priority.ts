@@ -15,7 +15,7 @@ export const YIELDING_NICE = 5;
 const path = expect.getState().testPath ?? '';
 const timed = TIMED_FILES.some((f) => path.endsWith(f));
 // Before the test file is imported: a worker's first file imports most of src/ (vitest transforms it), and
-// five workers doing so at once at the normal priority would compete with the timed files' first runs.
+// six workers doing so at once at the normal priority would compete with the timed files' first runs.
 if (!timed && getPriority() < YIELDING_NICE) setPriority(YIELDING_NICE);
 
 beforeAll(() => {

@@ -1,8 +1,9 @@
 /**
- * The spgate children of the tests run this run's compiled sources (test/support/compiled-cli.ts): every
- * source file is there, in dist/'s layout, and the compiled CLI answers as bin/spgate.js does.
+ * The spgate children of the tests run this run's bundled CLI (test/support/compiled-cli.ts): one bundle
+ * in dist/'s layout, holding the package's own dependencies, and it answers as bin/spgate.js does.
  */
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { BIN, cliEntry, runCli } from '../support/cli.js';
@@ -14,21 +15,25 @@ function needBuild(ctx: TestContext): void {
   if (cliEntry() === BIN) ctx.skip('SPGATE_TEST_CLI=source: the children run bin/spgate.js, nothing was compiled');
 }
 
-/** Paths under dir (relative to it) of the files ending in ext, without the extension. */
-function modules(dir: string, ext: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith(ext))
-    .map((f) => f.slice(0, -ext.length))
-    .sort();
-}
-
 describe('the compiled CLI of a test run', () => {
-  it('holds every module of src/ and suites/, one level below the package root', (ctx) => {
+  it('is a bundle at src/cli/ one level below the package root, importing only Node and the packages it does not ship', (ctx) => {
     needBuild(ctx);
-    const out = dirname(dirname(dirname(cliEntry())));
+    const dir = dirname(cliEntry());
+    const out = dirname(dirname(dir));
     expect(dirname(out)).toBe(ROOT);
     expect(relative(ROOT, out)).toMatch(/^\.scratch-cli-\d+$/);
-    for (const dir of ['src', 'suites']) expect(modules(join(out, dir), '.js')).toEqual(modules(join(ROOT, dir), '.ts'));
+    expect(relative(out, cliEntry())).toBe(join('src', 'cli', 'main.js'));
+    const code = readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
+    const imported = new Set([...code.matchAll(/(?:\bfrom|\bimport\(|\brequire\()\s*"([@a-z][\w@/.:-]*)"/g)].map((m) => m[1]!));
+    const packages = [...imported].filter((name) => !isBuiltin(name)).sort();
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    // The optional chartjs-node-canvas and the OpenTelemetry peers load from node_modules, present or not.
+    const notShipped = Object.keys({ ...pkg.optionalDependencies, ...pkg.peerDependencies });
+    expect(packages.length).toBeGreaterThan(0);
+    for (const name of packages) expect(notShipped, name).toContain(name);
   });
 
   it('answers --version and a usage error as bin/spgate.js does', async (ctx) => {

@@ -1,9 +1,12 @@
 /**
  * Vitest setup file, run before each test file in its worker: every file but the few whose verdicts rest on
- * timing (test/support/timed-files.ts: the shrink limiter cases, the repeated load runs compare judges) runs at
- * a lower CPU priority (nice 5), and so do the spgate children and servers it starts. Yielding to them costs
- * the rest of the suite next to nothing. A worker is never raised again (that needs privileges); the timed
- * files start first (test/support/sequencer.ts), each in a worker that has run nothing yet.
+ * timing (test/support/timed-files.ts: the shrink limiter cases, the repeated load runs compare judges) runs
+ * at a lower CPU priority (nice 5), and so do the spgate children and servers it starts (the typecheck and the
+ * lint beside vitest run lower still: test/support/npm-test.ts). Yielding to them costs the rest of the suite
+ * next to nothing. Not lower: at nice 19 (a timed process weighing 68 yielding ones, not 3) a spgate child of
+ * another file stalled long enough, once in three runs (30 Nov), that its one-second smoke profile failed a
+ * threshold (test/load/cli.test.ts). A worker is never raised again (that needs privileges); the timed files
+ * start first (test/support/sequencer.ts), each in a worker that has run nothing yet.
  */
 import { getPriority, setPriority } from 'node:os';
 import { beforeAll, expect } from 'vitest';

@@ -46,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
 }
 
 /** Bundles src/cli/main.ts into `<out>/src/cli/`, one chunk per lazily imported module. */
-export async function bundle(out: string): Promise<void> {
+async function bundle(out: string): Promise<void> {
   rmSync(out, { recursive: true, force: true });
   await build({
     entryPoints: [join(ROOT, 'src/cli/main.ts')],

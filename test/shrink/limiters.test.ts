@@ -4,7 +4,8 @@
  * not the client's choice — and a reference server limiter fault, a trace recorded from an open-model run is
  * shrunk by the real CLI against the live target. The minimal schedule must be at most a quarter of the
  * original's requests (half behind a random balancer, where the search's path is chance), reproduce at
- * least 9 times in 10 (behind a random balancer, as often as the original did), its regression profile must fail on the faulty limiter and pass on the correct one,
+ * least 9 times in 10 (behind a random balancer, as often as the original did), its regression profile must
+ * fail on the faulty limiter and pass on the correct one,
  * and the standalone bash + curl script must show the violation against the faulty limiter and not against
  * the fixed one. All eight run at once, in one vitest worker: their time is mostly spent waiting for budgets
  * and windows (about 8 % of a core each), so they share one of the run's workers rather than hold eight

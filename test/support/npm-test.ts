@@ -45,7 +45,7 @@ function check(script: string): Promise<Outcome> {
   return outcome(child, t0);
 }
 
-/** Collects a child's output and resolves on its exit (a spawn failure is an exit of 127 saying so). */
+/** Collects a child's piped output, if any, and resolves on its exit (a spawn failure is an exit of 127 saying so). */
 function outcome(child: ChildProcess, t0: number): Promise<Outcome> {
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -58,16 +58,13 @@ function outcome(child: ChildProcess, t0: number): Promise<Outcome> {
   });
 }
 
-/** vitest's own script, run by this Node at its own priority with the terminal's output. */
-function vitest(args: string[]): Promise<number> {
+/** vitest's own script, run by this Node at its own priority with the terminal's output; resolves to its exit code. */
+async function vitest(args: string[]): Promise<number> {
   const pkgPath = createRequire(import.meta.url).resolve('vitest/package.json');
   const bin = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: { vitest: string } }).bin.vitest;
   const child = spawn(process.execPath, [join(dirname(pkgPath), bin), 'run', ...args], { cwd: ROOT, stdio: 'inherit' });
   children.push(child);
-  return new Promise((resolve) => {
-    child.on('error', () => resolve(127));
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-  });
+  return (await outcome(child, Date.now())).code;
 }
 
 // Ctrl-C reaches every process of the terminal's group: vitest stops its workers and reports, and this
